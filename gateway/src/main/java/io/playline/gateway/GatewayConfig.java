@@ -1,0 +1,83 @@
+package io.playline.gateway;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import io.playline.gateway.session.JwtTokens;
+import java.time.Duration;
+import java.time.ZoneId;
+
+/**
+ * Everything a gateway process needs to know about its ports and its limits. Every limit is
+ * named by its config key (see {@link #from}), validated here, and documented in the README.
+ *
+ * @param bindHost address every server binds ({@code bind.host}, default 0.0.0.0)
+ * @param wsPort WebSocket port ({@code ws.port}, 8080)
+ * @param grpcPort player gRPC port ({@code grpc.port}, 9090)
+ * @param apiPort internal gRPC API port ({@code api.port}, 9091)
+ * @param adminPort admin HTTP port ({@code admin.port}, 9100)
+ * @param authSecret HS256 secret ({@code auth.secret}, at least 32 bytes)
+ * @param authClockSkew allowed clock skew for {@code exp}/{@code nbf} ({@code auth.clock.skew}, 30s)
+ * @param authTimeout time allowed between connect and a valid Auth frame ({@code auth.timeout}, 10s)
+ * @param heartbeatInterval cadence the client is told in AuthOk ({@code heartbeat.interval}, 15s)
+ * @param idleTimeout no frame for this long closes the connection ({@code idle.timeout}, 3x heartbeat)
+ * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes}, 64 KiB)
+ * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events}, 100)
+ * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second}, 20)
+ * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
+ * @param zone the zone whose calendar day defines the first-today flag ({@code flag.zone}, UTC)
+ * @param ioThreads Netty worker threads, 0 = 2 x cores ({@code io.threads})
+ */
+public record GatewayConfig(
+    String bindHost,
+    int wsPort,
+    int grpcPort,
+    int apiPort,
+    int adminPort,
+    String authSecret,
+    Duration authClockSkew,
+    Duration authTimeout,
+    Duration heartbeatInterval,
+    Duration idleTimeout,
+    int maxFrameBytes,
+    int maxEventsPerHeartbeat,
+    int maxFramesPerSecond,
+    int maxConnectionsPerAddress,
+    ZoneId zone,
+    int ioThreads) {
+
+  public static final String WS_PATH = "/v1/stream";
+
+  public GatewayConfig {
+    try {
+      JwtTokens.checkSecret(authSecret);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage() + "; set PLAYLINE_AUTH_SECRET");
+    }
+    if (idleTimeout.compareTo(heartbeatInterval) <= 0) {
+      throw new ConfigException("idle.timeout: " + idleTimeout + " (expected: longer than heartbeat.interval "
+          + heartbeatInterval + ", ideally 3x)");
+    }
+  }
+
+  /** Reads and validates every gateway key; {@code authSecret} is the already-resolved secret. */
+  public static GatewayConfig from(ConfigSource c, String authSecret) {
+    Duration heartbeat = c.duration("heartbeat.interval", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofMinutes(5));
+    return new GatewayConfig(
+        c.string("bind.host", "0.0.0.0"),
+        c.port("ws.port", 8080, true),
+        c.port("grpc.port", 9090, true),
+        c.port("api.port", 9091, true),
+        c.port("admin.port", 9100, true),
+        authSecret,
+        c.duration("auth.clock.skew", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10)),
+        c.duration("auth.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+        heartbeat,
+        c.duration("idle.timeout", heartbeat.multipliedBy(3), Duration.ofSeconds(2), Duration.ofMinutes(30)),
+        c.intValue("frame.max.bytes", 64 * 1024, 256, 16 * 1024 * 1024),
+        c.intValue("heartbeat.max.events", 100, 1, 10_000),
+        c.intValue("connection.max.frames.per.second", 20, 1, 100_000),
+        c.intValue("connection.max.per.address", 10_000, 1, 1_000_000),
+        c.zone("flag.zone", ZoneId.of("UTC")),
+        c.intValue("io.threads", 0, 0, 256));
+  }
+}

@@ -1,0 +1,158 @@
+package io.playline.gateway;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.playline.gateway.admin.AdminHttpServer;
+import io.playline.gateway.admin.Readiness;
+import io.playline.gateway.grpc.GatewayGrpcService;
+import io.playline.gateway.session.Authenticator;
+import io.playline.gateway.session.ConnectionLimiter;
+import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.ws.WebSocketChannelInitializer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway role's servers on one pair of event loop groups: WebSocket ({@code ws.port}),
+ * player gRPC ({@code grpc.port}), internal gRPC API with health and reflection ({@code
+ * api.port}) and admin HTTP ({@code admin.port}). {@link #close()} stops accepting, then closes
+ * connections, then the loops.
+ */
+public final class GatewayServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(GatewayServer.class);
+  public static final String READINESS_COMPONENT = "gateway";
+
+  private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+  private final Readiness readiness;
+  private final HealthStatusManager health = new HealthStatusManager();
+  private InetSocketAddress wsAddress = new InetSocketAddress(0);
+  private InetSocketAddress grpcAddress = new InetSocketAddress(0);
+  private InetSocketAddress apiAddress = new InetSocketAddress(0);
+  private InetSocketAddress adminAddress = new InetSocketAddress(0);
+
+  private GatewayServer(Readiness readiness) {
+    this.readiness = readiness;
+  }
+
+  /** Binds every port or fails (closing whatever it had bound) with the reason. */
+  public static GatewayServer start(GatewayConfig config, PrometheusMeterRegistry registry, Readiness readiness,
+      Authenticator authenticator) {
+    GatewayServer server = new GatewayServer(readiness);
+    readiness.register(READINESS_COMPONENT);
+    try {
+      server.bind(config, registry, authenticator);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      server.close();
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("gateway failed to start: " + e.getMessage(), e);
+    }
+    readiness.set(READINESS_COMPONENT, true);
+    return server;
+  }
+
+  private void bind(GatewayConfig config, PrometheusMeterRegistry registry, Authenticator authenticator)
+      throws IOException, InterruptedException {
+    EventLoops loops = EventLoops.create(config.ioThreads());
+    parts.push(loops);
+    GatewayMetrics metrics = new GatewayMetrics(registry);
+    SessionServices services = new SessionServices(config, authenticator, metrics, Clock.systemUTC());
+    ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnectionsPerAddress());
+
+    AdminHttpServer admin = AdminHttpServer.start(loops, new InetSocketAddress(config.bindHost(), config.adminPort()),
+        registry, readiness);
+    parts.push(admin);
+    adminAddress = admin.address();
+
+    Channel ws = new ServerBootstrap()
+        .group(loops.boss(), loops.workers())
+        .channel(loops.serverChannelType())
+        .option(ChannelOption.SO_BACKLOG, 4096)
+        .childHandler(new WebSocketChannelInitializer(services, limiter))
+        .bind(new InetSocketAddress(config.bindHost(), config.wsPort()))
+        .sync()
+        .channel();
+    parts.push(() -> ws.close().awaitUninterruptibly());
+    wsAddress = (InetSocketAddress) ws.localAddress();
+
+    Server grpc = grpcServer(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()), config)
+        .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
+            GatewayGrpcService.remoteAddressInterceptor()))
+        .build()
+        .start();
+    parts.push(() -> stop(grpc));
+    grpcAddress = new InetSocketAddress(config.bindHost(), grpc.getPort());
+
+    Server api = grpcServer(loops, new InetSocketAddress(config.bindHost(), config.apiPort()), config)
+        .addService(health.getHealthService())
+        .addService(ProtoReflectionServiceV1.newInstance())
+        .build()
+        .start();
+    parts.push(() -> stop(api));
+    apiAddress = new InetSocketAddress(config.bindHost(), api.getPort());
+    health.setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+    log.info("Gateway listening: ws {} grpc {} api {} admin {}", wsAddress, grpcAddress, apiAddress, adminAddress);
+  }
+
+  private static NettyServerBuilder grpcServer(EventLoops loops, InetSocketAddress address, GatewayConfig config) {
+    return NettyServerBuilder.forAddress(address)
+        .channelType(loops.serverChannelType())
+        .bossEventLoopGroup(loops.boss())
+        .workerEventLoopGroup(loops.workers())
+        .directExecutor()
+        .maxInboundMessageSize(config.maxFrameBytes())
+        .permitKeepAliveTime(10, TimeUnit.SECONDS)
+        .permitKeepAliveWithoutCalls(true);
+  }
+
+  private static void stop(Server server) throws InterruptedException {
+    server.shutdown();
+    if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+      server.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
+    }
+  }
+
+  public InetSocketAddress wsAddress() {
+    return wsAddress;
+  }
+
+  public InetSocketAddress grpcAddress() {
+    return grpcAddress;
+  }
+
+  public InetSocketAddress apiAddress() {
+    return apiAddress;
+  }
+
+  public InetSocketAddress adminAddress() {
+    return adminAddress;
+  }
+
+  @Override
+  public void close() {
+    readiness.set(READINESS_COMPONENT, false);
+    health.enterTerminalState();
+    while (!parts.isEmpty()) {
+      AutoCloseable part = parts.pop();
+      try {
+        part.close();
+      } catch (Exception e) {
+        log.warn("Stopping gateway part failed: {}", e.toString());
+      }
+    }
+  }
+}

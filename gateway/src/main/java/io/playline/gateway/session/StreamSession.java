@@ -1,0 +1,214 @@
+package io.playline.gateway.session;
+
+import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.AuthOk;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.ServerFrame;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transport-neutral half of one player connection: the same protocol over WebSocket and gRPC.
+ * Enforces "auth first, within the auth timeout", verifies the token once, then dispatches frames
+ * for the authenticated user; enforces the per-connection frame rate and the idle timeout.
+ *
+ * <p>Confined to {@link StreamTransport#executor()}: every method must be called on it, and
+ * asynchronous completions hop back onto it.
+ */
+public final class StreamSession {
+  private static final Logger log = LoggerFactory.getLogger(StreamSession.class);
+
+  private enum State { AWAITING_AUTH, AUTHENTICATING, OPEN, CLOSED }
+
+  private final StreamTransport transport;
+  private final SessionServices services;
+  private State state = State.AWAITING_AUTH;
+  private @Nullable ScheduledFuture<?> timer;
+  private long lastFrameNanos;
+  private long rateWindowStartNanos;
+  private int framesInWindow;
+  private @Nullable ConnectionIdentity identity;
+  private boolean counted;
+
+  public StreamSession(StreamTransport transport, SessionServices services) {
+    this.transport = transport;
+    this.services = services;
+  }
+
+  /** Starts the auth timer; call once when the connection is established. */
+  public void start() {
+    services.metrics().connectionOpened();
+    counted = true;
+    lastFrameNanos = System.nanoTime();
+    long authTimeoutMs = services.config().authTimeout().toMillis();
+    timer = transport.executor().schedule(() -> {
+      if (state == State.AWAITING_AUTH || state == State.AUTHENTICATING) {
+        fail(0, Code.AUTH_TIMEOUT, "no successful auth within " + authTimeoutMs + " ms");
+      }
+    }, authTimeoutMs, TimeUnit.MILLISECONDS);
+  }
+
+  /** A decoded client frame arrived. */
+  public void onFrame(ClientFrame frame) {
+    if (state == State.CLOSED) {
+      return;
+    }
+    lastFrameNanos = System.nanoTime();
+    services.metrics().frame(frame.getBodyCase());
+    int limit = services.config().maxFramesPerSecond();
+    int inWindow = countInWindow(lastFrameNanos);
+    if (inWindow > limit) {
+      // Over the limit the frame is dropped with an answer; a client that keeps going at twice
+      // the limit is not listening and is closed.
+      String message = "more than " + limit + " frames per second";
+      if (inWindow > 2 * limit) {
+        fail(frame.getSeq(), Code.RATE_LIMITED, message);
+      } else {
+        reject(frame.getSeq(), Code.RATE_LIMITED, message);
+      }
+      return;
+    }
+    switch (state) {
+      case AWAITING_AUTH -> {
+        if (frame.getBodyCase() != ClientFrame.BodyCase.AUTH) {
+          fail(frame.getSeq(), Code.UNAUTHENTICATED, "the first frame must be auth");
+        } else {
+          authenticate(frame.getSeq(), frame.getAuth());
+        }
+      }
+      case AUTHENTICATING -> fail(frame.getSeq(), Code.PROTOCOL_VIOLATION, "wait for auth_ok before sending more frames");
+      case OPEN -> dispatch(frame);
+      case CLOSED -> { }
+    }
+  }
+
+  /** The transport received something that is not a valid frame; {@code why} is client-safe. */
+  public void onBadFrame(Code code, String why) {
+    if (state != State.CLOSED) {
+      fail(0, code, why);
+    }
+  }
+
+  /** The connection is gone (either side closed it); releases timers. Idempotent. */
+  public void onTransportClosed() {
+    state = State.CLOSED;
+    cancelTimer();
+    if (counted) {
+      counted = false;
+      services.metrics().connectionClosed();
+    }
+  }
+
+  /** The authenticated identity, or null before auth. */
+  public @Nullable ConnectionIdentity identity() {
+    return identity;
+  }
+
+  private int countInWindow(long now) {
+    if (now - rateWindowStartNanos >= TimeUnit.SECONDS.toNanos(1)) {
+      rateWindowStartNanos = now;
+      framesInWindow = 0;
+    }
+    return ++framesInWindow;
+  }
+
+  private void authenticate(long seq, Auth auth) {
+    if (auth.getToken().isEmpty()) {
+      fail(seq, Code.UNAUTHENTICATED, auth.getSessionId().isEmpty()
+          ? "auth needs a token or a session_id" : "session resume is not available; send a token");
+      return;
+    }
+    state = State.AUTHENTICATING;
+    services.metrics().identityCheck();
+    services.authenticator().authenticate(auth.getToken()).whenComplete((principal, error) -> {
+      if (transport.executor().inEventLoop()) {
+        onAuthenticated(seq, auth, principal, error);
+      } else {
+        transport.executor().execute(() -> onAuthenticated(seq, auth, principal, error));
+      }
+    });
+  }
+
+  private void onAuthenticated(long seq, Auth auth, @Nullable Principal principal, @Nullable Throwable error) {
+    if (state != State.AUTHENTICATING) {
+      return;
+    }
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof AuthenticationException) {
+      services.metrics().authRejected();
+      fail(seq, Code.UNAUTHENTICATED, cause.getMessage());
+      return;
+    }
+    if (cause != null || principal == null) {
+      log.warn("Identity check failed for {}: {}", transport.remoteAddress(), String.valueOf(cause));
+      fail(seq, Code.UNAVAILABLE, "identity service unavailable; retry later");
+      return;
+    }
+    services.metrics().authOk();
+    identity = new ConnectionIdentity(principal.uid(), UUID.randomUUID().toString(), auth.getDeviceId(),
+        auth.getPlatform());
+    state = State.OPEN;
+    cancelTimer();
+    scheduleIdleCheck(services.config().idleTimeout().toNanos());
+    transport.send(ServerFrame.newBuilder().setSeq(seq).setAuthOk(AuthOk.newBuilder()
+        .setUid(principal.uid())
+        .setSessionId(identity.sessionId())
+        .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
+        .setServerTimeMs(services.clock().millis()))
+        .build());
+  }
+
+  private void dispatch(ClientFrame frame) {
+    switch (frame.getBodyCase()) {
+      case AUTH -> fail(frame.getSeq(), Code.PROTOCOL_VIOLATION, "already authenticated");
+      case BODY_NOT_SET -> fail(frame.getSeq(), Code.UNSUPPORTED_FRAME, "frame has no body this server knows");
+      default -> reject(frame.getSeq(), Code.UNAVAILABLE,
+          frame.getBodyCase().name().toLowerCase(java.util.Locale.ROOT) + " is not served by this build yet");
+    }
+  }
+
+  private void scheduleIdleCheck(long delayNanos) {
+    timer = transport.executor().schedule(() -> {
+      if (state != State.OPEN) {
+        return;
+      }
+      long idle = System.nanoTime() - lastFrameNanos;
+      long limit = services.config().idleTimeout().toNanos();
+      if (idle >= limit) {
+        fail(0, Code.IDLE_TIMEOUT, "no frame for " + TimeUnit.NANOSECONDS.toMillis(idle) + " ms");
+      } else {
+        scheduleIdleCheck(limit - idle);
+      }
+    }, delayNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private void cancelTimer() {
+    if (timer != null) {
+      timer.cancel(false);
+      timer = null;
+    }
+  }
+
+  /** Answers one frame with an error and keeps the connection open. */
+  private void reject(long seq, Code code, String message) {
+    services.metrics().error(code);
+    transport.send(Errors.frame(seq, Errors.of(code, message)));
+  }
+
+  /** Sends a last error and closes the connection. */
+  private void fail(long seq, Code code, String message) {
+    if (state == State.CLOSED) {
+      return;
+    }
+    services.metrics().error(code);
+    log.debug("Closing {} with {}: {}", transport.remoteAddress(), code, message);
+    transport.closeWithError(seq, Errors.of(code, message));
+    onTransportClosed();
+  }
+}

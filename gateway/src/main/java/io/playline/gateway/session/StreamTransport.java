@@ -1,0 +1,29 @@
+package io.playline.gateway.session;
+
+import io.netty.util.concurrent.EventExecutor;
+import io.playline.proto.v1.Error;
+import io.playline.proto.v1.ServerFrame;
+
+/**
+ * One transport's side of a player connection (a WebSocket channel or a gRPC stream), as seen by
+ * the transport-neutral {@link StreamSession}. All methods are called on {@link #executor()}.
+ */
+public interface StreamTransport {
+  /** The single thread the session is confined to. */
+  EventExecutor executor();
+
+  /** Writes one frame; frames written in order arrive in order. */
+  void send(ServerFrame frame);
+
+  /** Whether the peer is keeping up; when false the session stops producing optional frames. */
+  boolean isWritable();
+
+  /**
+   * Sends {@code error} as a last frame (with {@code seq}) and closes the connection with the
+   * transport's matching close code or status.
+   */
+  void closeWithError(long seq, Error error);
+
+  /** The remote address as text, for logs. */
+  String remoteAddress();
+}

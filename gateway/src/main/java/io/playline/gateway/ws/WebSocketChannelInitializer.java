@@ -1,0 +1,55 @@
+package io.playline.gateway.ws;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.session.ConnectionLimiter;
+import io.playline.gateway.session.SessionServices;
+
+/**
+ * The pipeline of one WebSocket connection: HTTP upgrade on {@code /v1/stream}, frame decoding
+ * with the configured payload limit (violations are handed to {@link WebSocketFrameHandler}, which
+ * answers with an Error and a 4000-range close code instead of Netty's default close), fragment
+ * aggregation, then the frame handler.
+ */
+public final class WebSocketChannelInitializer extends ChannelInitializer<Channel> {
+  private static final int MAX_UPGRADE_REQUEST_BYTES = 8 * 1024;
+
+  private final SessionServices services;
+  private final ConnectionLimiter limiter;
+  private final WebSocketServerProtocolConfig protocolConfig;
+
+  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter) {
+    this.services = services;
+    this.limiter = limiter;
+    GatewayConfig config = services.config();
+    this.protocolConfig = WebSocketServerProtocolConfig.newBuilder()
+        .websocketPath(GatewayConfig.WS_PATH)
+        .handshakeTimeoutMillis(config.authTimeout().toMillis())
+        .handleCloseFrames(true)
+        .dropPongFrames(true)
+        .decoderConfig(WebSocketDecoderConfig.newBuilder()
+            .maxFramePayloadLength(config.maxFrameBytes())
+            .allowExtensions(false)
+            .closeOnProtocolViolation(false)
+            .build())
+        .build();
+  }
+
+  @Override
+  protected void initChannel(Channel ch) {
+    ch.pipeline()
+        .addLast(new HttpServerCodec())
+        .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))
+        .addLast(new WebSocketServerProtocolHandler(protocolConfig))
+        .addLast(new WebSocketFrameAggregator(services.config().maxFrameBytes()))
+        .addLast(new NotFoundHandler())
+        .addLast(new WebSocketFrameHandler(services, limiter));
+  }
+}

@@ -1,0 +1,197 @@
+package io.playline.gateway.ws;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
+import io.netty.util.concurrent.EventExecutor;
+import io.playline.gateway.session.ConnectionLimiter;
+import io.playline.gateway.session.Errors;
+import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.session.StreamSession;
+import io.playline.gateway.session.StreamTransport;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.ServerFrame;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapts one WebSocket channel to a {@link StreamSession}: each binary frame is one {@code
+ * ClientFrame}, each {@code ServerFrame} goes out as one binary frame; text frames, malformed
+ * protobuf and oversized frames close the connection with an Error frame and close code 4000 +
+ * {@link Code} number. Confined to the channel's event loop.
+ */
+final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements StreamTransport {
+  private static final Logger log = LoggerFactory.getLogger(WebSocketFrameHandler.class);
+
+  private final SessionServices services;
+  private final ConnectionLimiter limiter;
+  private @Nullable ChannelHandlerContext ctx;
+  private @Nullable StreamSession session;
+  private @Nullable InetAddress limitedAddress;
+  private boolean closing;
+
+  WebSocketFrameHandler(SessionServices services, ConnectionLimiter limiter) {
+    this.services = services;
+    this.limiter = limiter;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof HandshakeComplete) {
+      StreamSession s = new StreamSession(this, services);
+      session = s;
+      s.start();
+      InetAddress address = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+      if (limiter.tryAcquire(address)) {
+        limitedAddress = address;
+      } else {
+        s.onBadFrame(Code.TOO_MANY_CONNECTIONS,
+            "more than " + limiter.maxPerAddress() + " connections from one address");
+      }
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
+    StreamSession s = session;
+    if (s == null || closing) {
+      return;
+    }
+    if (!(frame instanceof BinaryWebSocketFrame)) {
+      s.onBadFrame(Code.UNSUPPORTED_FRAME, "only binary frames carrying a protobuf ClientFrame are accepted");
+      return;
+    }
+    ClientFrame decoded;
+    try {
+      decoded = ClientFrame.parseFrom(frame.content().nioBuffer());
+    } catch (InvalidProtocolBufferException e) {
+      s.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: not a protobuf ClientFrame");
+      return;
+    }
+    s.onFrame(decoded);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (session != null) {
+      session.onTransportClosed();
+    }
+    if (limitedAddress != null) {
+      limiter.release(limitedAddress);
+      limitedAddress = null;
+    }
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    StreamSession s = session;
+    if (s != null && (cause instanceof TooLongFrameException || isTooBig(cause))) {
+      s.onBadFrame(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes() + " bytes");
+    } else if (s != null && (cause instanceof CorruptedFrameException)) {
+      s.onBadFrame(Code.PROTOCOL_VIOLATION, "invalid WebSocket framing");
+    } else if (cause instanceof IOException) {
+      log.debug("Connection {} failed: {}", remoteAddress(), cause.toString());
+      ctx.close();
+    } else {
+      log.warn("Unexpected failure on {}", remoteAddress(), cause);
+      if (s != null) {
+        s.onBadFrame(Code.INTERNAL, "internal error");
+      } else {
+        ctx.close();
+      }
+    }
+  }
+
+  private static boolean isTooBig(Throwable cause) {
+    return cause instanceof CorruptedWebSocketFrameException c
+        && c.closeStatus() != null && c.closeStatus().equals(WebSocketCloseStatus.MESSAGE_TOO_BIG);
+  }
+
+  // StreamTransport
+
+  @Override
+  public EventExecutor executor() {
+    return context().executor();
+  }
+
+  @Override
+  public void send(ServerFrame frame) {
+    ChannelHandlerContext c = context();
+    if (closing) {
+      return;
+    }
+    c.writeAndFlush(new BinaryWebSocketFrame(encode(c, frame)), c.voidPromise());
+  }
+
+  @Override
+  public boolean isWritable() {
+    return context().channel().isWritable();
+  }
+
+  @Override
+  public void closeWithError(long seq, Error error) {
+    ChannelHandlerContext c = context();
+    if (closing) {
+      return;
+    }
+    c.write(new BinaryWebSocketFrame(encode(c, Errors.frame(seq, error))), c.voidPromise());
+    closing = true;
+    c.writeAndFlush(new CloseWebSocketFrame(Errors.webSocketCloseCode(error.getCode()), truncate(error.getMessage())))
+        .addListener(ChannelFutureListener.CLOSE);
+  }
+
+  @Override
+  public String remoteAddress() {
+    return ctx == null ? "?" : String.valueOf(ctx.channel().remoteAddress());
+  }
+
+  private ChannelHandlerContext context() {
+    ChannelHandlerContext c = ctx;
+    if (c == null) {
+      throw new IllegalStateException("handler not added");
+    }
+    return c;
+  }
+
+  private static ByteBuf encode(ChannelHandlerContext ctx, ServerFrame frame) {
+    int size = frame.getSerializedSize();
+    ByteBuf buf = ctx.alloc().buffer(size, size);
+    try (ByteBufOutputStream out = new ByteBufOutputStream(buf)) {
+      frame.writeTo(out);
+    } catch (IOException | RuntimeException e) {
+      buf.release();
+      throw new IllegalStateException("cannot encode frame", e);
+    }
+    return buf;
+  }
+
+  /** A close frame's reason must fit in 123 bytes of UTF-8. */
+  private static String truncate(String reason) {
+    return reason.length() <= 100 ? reason : reason.substring(0, 100);
+  }
+}

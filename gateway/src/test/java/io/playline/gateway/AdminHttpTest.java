@@ -1,0 +1,64 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class AdminHttpTest {
+  static TestGateway gateway;
+  static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() {
+    gateway = new TestGateway(Map.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    gateway.close();
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    URI uri = URI.create("http://127.0.0.1:" + gateway.server.adminAddress().getPort() + path);
+    return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void healthzAnswersOk() throws Exception {
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void readyzFollowsEveryComponent() throws Exception {
+    assertThat(get("/readyz").statusCode()).isEqualTo(200);
+    gateway.readiness.register("redis");
+    try {
+      HttpResponse<String> notReady = get("/readyz");
+      assertThat(notReady.statusCode()).isEqualTo(503);
+      assertThat(notReady.body()).contains("redis: not ready");
+    } finally {
+      gateway.readiness.set("redis", true);
+    }
+    assertThat(get("/readyz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void metricsArePrometheusText() throws Exception {
+    HttpResponse<String> metrics = get("/metrics");
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.headers().firstValue("content-type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+    assertThat(metrics.body()).contains("playline_auth_identity_checks_total").contains("playline_connections_open");
+  }
+
+  @Test
+  void unknownPathIs404() throws Exception {
+    assertThat(get("/nope").statusCode()).isEqualTo(404);
+  }
+}

@@ -1,0 +1,140 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.ServerFrame;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class WebSocketStreamTest {
+  static TestGateway gateway;
+
+  @BeforeAll
+  static void start() {
+    gateway = new TestGateway(Map.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    gateway.close();
+  }
+
+  private static WsTestClient connect() {
+    return WsTestClient.connect(gateway.server.wsAddress().getPort());
+  }
+
+  static ClientFrame auth(long seq, String token) {
+    return ClientFrame.newBuilder().setSeq(seq)
+        .setAuth(Auth.newBuilder().setToken(token).setDeviceId("phone-1").setPlatform("android")).build();
+  }
+
+  private static void assertClosedWith(WsTestClient client, Code code) throws Exception {
+    ServerFrame error = client.next();
+    assertThat(error.getError().getCode()).isEqualTo(code);
+    assertThat(error.getError().getMessage()).isNotBlank();
+    assertThat(client.awaitClose().code()).isEqualTo(4000 + code.getNumber());
+  }
+
+  @Test
+  void validTokenGetsAuthOkWithUidAndSession() throws Exception {
+    double checksBefore = gateway.counter("playline.auth.identity.checks");
+    try (WsTestClient client = connect()) {
+      client.send(auth(7, TestGateway.token(42)));
+      ServerFrame ok = client.next();
+      assertThat(ok.getSeq()).isEqualTo(7);
+      assertThat(ok.getAuthOk().getUid()).isEqualTo(42);
+      assertThat(ok.getAuthOk().getSessionId()).isNotEmpty();
+      assertThat(ok.getAuthOk().getHeartbeatIntervalMs()).isEqualTo(15_000);
+      assertThat(ok.getAuthOk().getServerTimeMs()).isPositive();
+    }
+    assertThat(gateway.counter("playline.auth.identity.checks") - checksBefore).isEqualTo(1);
+  }
+
+  @Test
+  void frameBeforeAuthIsRejectedAndClosed() throws Exception {
+    try (WsTestClient client = connect()) {
+      client.send(ClientFrame.newBuilder().setSeq(1).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      assertClosedWith(client, Code.UNAUTHENTICATED);
+    }
+  }
+
+  @Test
+  void badTokenIsRejectedAndClosed() throws Exception {
+    try (WsTestClient client = connect()) {
+      client.send(auth(1, TestGateway.token(42) + "x"));
+      assertClosedWith(client, Code.UNAUTHENTICATED);
+    }
+  }
+
+  @Test
+  void tokenSignedWithAnotherSecretIsRejected() throws Exception {
+    String forged = io.playline.gateway.session.JwtTokens.mint("another-secret-another-secret-another!", 42,
+        java.time.Duration.ofHours(1), java.time.Instant.now());
+    try (WsTestClient client = connect()) {
+      client.send(auth(1, forged));
+      assertClosedWith(client, Code.UNAUTHENTICATED);
+    }
+  }
+
+  @Test
+  void textFrameIsRejectedAndClosed() throws Exception {
+    try (WsTestClient client = connect()) {
+      client.sendText("{\"auth\":{}}");
+      assertClosedWith(client, Code.UNSUPPORTED_FRAME);
+    }
+  }
+
+  @Test
+  void malformedProtobufIsRejectedAndClosed() throws Exception {
+    try (WsTestClient client = connect()) {
+      client.sendBytes(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01, 0x02});
+      assertClosedWith(client, Code.PROTOCOL_VIOLATION);
+    }
+  }
+
+  @Test
+  void oversizedFrameIsRejectedAndClosed() throws Exception {
+    try (WsTestClient client = connect()) {
+      client.sendBytes(new byte[gateway.config.maxFrameBytes() + 1]);
+      assertClosedWith(client, Code.FRAME_TOO_LARGE);
+    }
+  }
+
+  @Test
+  void silentClientIsClosedAfterAuthTimeout() throws Exception {
+    try (WsTestClient client = connect()) {
+      assertClosedWith(client, Code.AUTH_TIMEOUT);
+    }
+  }
+
+  @Test
+  void secondAuthIsAProtocolViolation() throws Exception {
+    try (WsTestClient client = connect()) {
+      client.send(auth(1, TestGateway.token(42)));
+      assertThat(client.next().hasAuthOk()).isTrue();
+      client.send(auth(2, TestGateway.token(42)));
+      ServerFrame error = client.next();
+      assertThat(error.getSeq()).isEqualTo(2);
+      assertThat(error.getError().getCode()).isEqualTo(Code.PROTOCOL_VIOLATION);
+      assertThat(client.awaitClose().code()).isEqualTo(4000 + Code.PROTOCOL_VIOLATION.getNumber());
+    }
+  }
+
+  @Test
+  void serverKeepsServingOthersAfterBadInput() throws Exception {
+    try (WsTestClient bad = connect()) {
+      bad.sendBytes(new byte[] {(byte) 0xff, 0x00});
+      bad.awaitClose();
+    }
+    try (WsTestClient good = connect()) {
+      good.send(auth(1, TestGateway.token(7)));
+      assertThat(good.next().getAuthOk().getUid()).isEqualTo(7);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package io.playline.gateway;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.ServerFrame;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A real WebSocket client (the JDK's) speaking the player protocol, for tests. */
+final class WsTestClient implements AutoCloseable {
+  record Close(int code, String reason) {}
+
+  private final BlockingQueue<ServerFrame> frames = new LinkedBlockingQueue<>();
+  final CompletableFuture<Close> closed = new CompletableFuture<>();
+  private final WebSocket ws;
+
+  private WsTestClient(URI uri) {
+    ws = HttpClient.newHttpClient().newWebSocketBuilder()
+        .connectTimeout(Duration.ofSeconds(5))
+        .buildAsync(uri, new Listener())
+        .join();
+  }
+
+  static WsTestClient connect(int port) {
+    return new WsTestClient(URI.create("ws://127.0.0.1:" + port + GatewayConfig.WS_PATH));
+  }
+
+  void send(ClientFrame frame) {
+    sendBytes(frame.toByteArray());
+  }
+
+  void sendBytes(byte[] bytes) {
+    ws.sendBinary(ByteBuffer.wrap(bytes), true).join();
+  }
+
+  void sendText(String text) {
+    ws.sendText(text, true).join();
+  }
+
+  /** The next frame from the server, failing after 10 s. */
+  ServerFrame next() throws InterruptedException {
+    ServerFrame f = frames.poll(10, TimeUnit.SECONDS);
+    if (f == null) {
+      throw new AssertionError("no frame from the server within 10 s");
+    }
+    return f;
+  }
+
+  Close awaitClose() throws Exception {
+    return closed.get(15, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public void close() {
+    ws.abort();
+  }
+
+  private final class Listener implements WebSocket.Listener {
+    private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+
+    @Override
+    public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+      byte[] chunk = new byte[data.remaining()];
+      data.get(chunk);
+      partial.writeBytes(chunk);
+      if (last) {
+        try {
+          frames.add(ServerFrame.parseFrom(partial.toByteArray()));
+        } catch (InvalidProtocolBufferException e) {
+          closed.completeExceptionally(e);
+        }
+        partial.reset();
+      }
+      webSocket.request(1);
+      return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+      closed.complete(new Close(statusCode, reason));
+      return null;
+    }
+
+    @Override
+    public void onError(WebSocket webSocket, Throwable error) {
+      closed.completeExceptionally(error);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package io.playline.standalone;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.playline.gateway.admin.Readiness;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Probes Redis (PING), Kafka (describe cluster) and HBase (list namespaces) every few seconds on
+ * its own thread and reflects the answers in {@link Readiness}, so {@code /readyz} turns 503
+ * when a backend stops answering. Never runs on an event loop.
+ */
+final class BackendHealth implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(BackendHealth.class);
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "playline-backend-health");
+        t.setDaemon(true);
+        return t;
+      });
+  private final Readiness readiness;
+  private final RedisClient redisClient;
+  private final StatefulRedisConnection<String, String> redis;
+  private final AdminClient kafka;
+  private final Connection hbase;
+
+  BackendHealth(BackendEndpoints endpoints, Readiness readiness) throws IOException {
+    this.readiness = readiness;
+    readiness.register("redis");
+    readiness.register("kafka");
+    readiness.register("hbase");
+    this.redisClient = RedisClient.create(endpoints.redisUri());
+    this.redisClient.setDefaultTimeout(PROBE_TIMEOUT);
+    this.redis = redisClient.connect();
+    this.kafka = AdminClient.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrapServers(),
+        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis(),
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis()));
+    this.hbase = ConnectionFactory.createConnection(endpoints.hbaseConfiguration());
+  }
+
+  /** Probes once now (so start-up reports the truth) and then every {@code period}. */
+  void start(Duration period) {
+    probe();
+    scheduler.scheduleWithFixedDelay(this::probe, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void probe() {
+    check("redis", () -> "PONG".equals(redis.sync().ping()));
+    check("kafka", () -> !kafka.describeCluster(new DescribeClusterOptions().timeoutMs((int) PROBE_TIMEOUT.toMillis()))
+        .nodes().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty());
+    check("hbase", () -> {
+      try (Admin admin = hbase.getAdmin()) {
+        return admin.listNamespaceDescriptors().length > 0;
+      }
+    });
+  }
+
+  private interface Probe {
+    boolean ok() throws Exception;
+  }
+
+  private void check(String name, Probe probe) {
+    boolean ok;
+    try {
+      ok = probe.ok();
+    } catch (Exception e) {
+      ok = false;
+      log.warn("Backend {} is not answering: {}", name, e.toString());
+    }
+    readiness.set(name, ok);
+  }
+
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+    try {
+      scheduler.awaitTermination(PROBE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    redis.close();
+    redisClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    kafka.close(Duration.ofSeconds(2));
+    try {
+      hbase.close();
+    } catch (IOException e) {
+      log.warn("Closing the HBase connection failed: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.playline.standalone;
+
+import io.playline.core.config.ConfigException;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+
+/** Entry point of {@code bin/playline}. Exit codes: 0 ok, 1 runtime failure, 2 usage or config error. */
+@Command(
+    name = "playline",
+    mixinStandardHelpOptions = true,
+    versionProvider = PlaylineCli.Version.class,
+    description = "Playline play-history gateway.",
+    subcommands = {StandaloneCommand.class, TokenCommand.class, HelpCommand.class})
+public final class PlaylineCli {
+  public static final int EXIT_RUNTIME = 1;
+  public static final int EXIT_USAGE = 2;
+
+  public static void main(String[] args) {
+    // gRPC and some embedded servers log through java.util.logging; route it to SLF4J.
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns the exit code instead of exiting; for tests. */
+  public static int run(String... args) {
+    CommandLine cli = new CommandLine(new PlaylineCli());
+    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      if (e instanceof ConfigException || e instanceof IllegalArgumentException) {
+        cmd.getErr().println("playline: " + e.getMessage());
+        return EXIT_USAGE;
+      }
+      if (e instanceof StartupException) {
+        cmd.getErr().println("playline: " + e.getMessage());
+        return EXIT_RUNTIME;
+      }
+      throw e;
+    });
+    return cli.execute(args);
+  }
+
+  /** The version from the jar manifest, or "dev" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = PlaylineCli.class.getPackage().getImplementationVersion();
+      return new String[] {"playline " + (v == null ? "dev" : v)};
+    }
+  }
+}
