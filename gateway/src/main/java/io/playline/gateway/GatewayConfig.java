@@ -2,9 +2,9 @@ package io.playline.gateway;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.heartbeat.BatcherConfig;
 import io.playline.gateway.session.JwtTokens;
 import java.time.Duration;
-import java.time.ZoneId;
 
 /**
  * Everything a gateway process needs to know about its ports and its limits. Every limit is
@@ -24,8 +24,10 @@ import java.time.ZoneId;
  * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events}, 100)
  * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second}, 20)
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
- * @param zone the zone whose calendar day defines the first-today flag ({@code flag.zone}, UTC)
+ * @param sessionTtl life of a server-side session without activity ({@code session.ttl}, 1h)
+ * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
  * @param ioThreads Netty worker threads, 0 = 2 x cores ({@code io.threads})
+ * @param batcher heartbeat batching ({@code heartbeat.batch.*}, {@code heartbeat.queue.max}, ...)
  */
 public record GatewayConfig(
     String bindHost,
@@ -42,8 +44,10 @@ public record GatewayConfig(
     int maxEventsPerHeartbeat,
     int maxFramesPerSecond,
     int maxConnectionsPerAddress,
-    ZoneId zone,
-    int ioThreads) {
+    Duration sessionTtl,
+    String nodeId,
+    int ioThreads,
+    BatcherConfig batcher) {
 
   public static final String WS_PATH = "/v1/stream";
 
@@ -57,6 +61,16 @@ public record GatewayConfig(
       throw new ConfigException("idle.timeout: " + idleTimeout + " (expected: longer than heartbeat.interval "
           + heartbeatInterval + ", ideally 3x)");
     }
+  }
+
+  private static String defaultNodeId() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      host = "node";
+    }
+    return host + "-" + ProcessHandle.current().pid();
   }
 
   /** Reads and validates every gateway key; {@code authSecret} is the already-resolved secret. */
@@ -77,7 +91,9 @@ public record GatewayConfig(
         c.intValue("heartbeat.max.events", 100, 1, 10_000),
         c.intValue("connection.max.frames.per.second", 20, 1, 100_000),
         c.intValue("connection.max.per.address", 10_000, 1, 1_000_000),
-        c.zone("flag.zone", ZoneId.of("UTC")),
-        c.intValue("io.threads", 0, 0, 256));
+        c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),
+        c.string("node.id", defaultNodeId()),
+        c.intValue("io.threads", 0, 0, 256),
+        BatcherConfig.from(c));
   }
 }

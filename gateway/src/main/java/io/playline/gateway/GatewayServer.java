@@ -12,7 +12,14 @@ import io.netty.channel.ChannelOption;
 import io.playline.gateway.admin.AdminHttpServer;
 import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.grpc.GatewayGrpcService;
+import io.playline.core.CoreConfig;
+import io.playline.core.write.EventRules;
+import io.playline.core.write.FirstTodayListener;
+import io.playline.core.write.HistoryWriter;
+import io.playline.gateway.heartbeat.FlagCalendar;
+import io.playline.gateway.heartbeat.HeartbeatBatcher;
 import io.playline.gateway.session.Authenticator;
+import io.playline.gateway.session.SessionStore;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.ws.WebSocketChannelInitializer;
@@ -47,13 +54,27 @@ public final class GatewayServer implements AutoCloseable {
     this.readiness = readiness;
   }
 
+  /**
+   * What the gateway is wired to.
+   *
+   * @param core history-core settings (the first-today zone, clamping)
+   * @param registry meters, scraped on the admin port
+   * @param readiness what {@code /readyz} reports
+   * @param authenticator verifies tokens
+   * @param sessions server-side sessions
+   * @param writer the Redis write-through, called only from the heartbeat batcher's thread
+   * @param firstToday told when a user is first counted on a day
+   */
+  public record Wiring(CoreConfig core, PrometheusMeterRegistry registry, Readiness readiness,
+      Authenticator authenticator, SessionStore sessions, HistoryWriter writer, FirstTodayListener firstToday) {}
+
   /** Binds every port or fails (closing whatever it had bound) with the reason. */
-  public static GatewayServer start(GatewayConfig config, PrometheusMeterRegistry registry, Readiness readiness,
-      Authenticator authenticator) {
+  public static GatewayServer start(GatewayConfig config, Wiring wiring) {
+    Readiness readiness = wiring.readiness();
     GatewayServer server = new GatewayServer(readiness);
     readiness.register(READINESS_COMPONENT);
     try {
-      server.bind(config, registry, authenticator);
+      server.bind(config, wiring);
     } catch (IOException | InterruptedException | RuntimeException e) {
       server.close();
       if (e instanceof InterruptedException) {
@@ -65,12 +86,19 @@ public final class GatewayServer implements AutoCloseable {
     return server;
   }
 
-  private void bind(GatewayConfig config, PrometheusMeterRegistry registry, Authenticator authenticator)
-      throws IOException, InterruptedException {
+  private void bind(GatewayConfig config, Wiring wiring) throws IOException, InterruptedException {
+    PrometheusMeterRegistry registry = wiring.registry();
+    Readiness readiness = wiring.readiness();
     EventLoops loops = EventLoops.create(config.ioThreads());
     parts.push(loops);
     GatewayMetrics metrics = new GatewayMetrics(registry);
-    SessionServices services = new SessionServices(config, authenticator, metrics, Clock.systemUTC());
+    Clock clock = Clock.systemUTC();
+    FlagCalendar calendar = new FlagCalendar(wiring.core().zone());
+    HeartbeatBatcher batcher = new HeartbeatBatcher(config.batcher(), wiring.writer(), calendar, wiring.firstToday(),
+        clock, registry);
+    parts.push(batcher);
+    SessionServices services = new SessionServices(config, wiring.authenticator(), wiring.sessions(), batcher, calendar,
+        new EventRules(wiring.core().clampPast(), wiring.core().clampFuture()), metrics, clock);
     ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnectionsPerAddress());
 
     AdminHttpServer admin = AdminHttpServer.start(loops, new InetSocketAddress(config.bindHost(), config.adminPort()),

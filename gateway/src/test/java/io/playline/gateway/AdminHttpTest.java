@@ -10,14 +10,18 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
 
+@ExtendWith(RealRedisExtension.class)
 class AdminHttpTest {
   static TestGateway gateway;
   static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
-  static void start() {
-    gateway = new TestGateway(Map.of());
+  static void start(RedisNamespace ns) {
+    gateway = new TestGateway(ns, Map.of());
   }
 
   @AfterAll

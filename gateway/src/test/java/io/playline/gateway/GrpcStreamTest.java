@@ -21,15 +21,19 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
 
+@ExtendWith(RealRedisExtension.class)
 class GrpcStreamTest {
   static TestGateway gateway;
   static ManagedChannel channel;
   static ManagedChannel apiChannel;
 
   @BeforeAll
-  static void start() {
-    gateway = new TestGateway(Map.of());
+  static void start(RedisNamespace ns) {
+    gateway = new TestGateway(ns, Map.of());
     channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.server.grpcAddress().getPort()).usePlaintext().build();
     apiChannel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.server.apiAddress().getPort()).usePlaintext().build();
   }

@@ -2,33 +2,57 @@ package io.playline.gateway;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
+import io.playline.core.write.RedisHistoryWriter;
+import io.playline.core.write.WriteBackSink;
+import io.playline.core.write.WriteMetrics;
 import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.JwtTokens;
+import io.playline.gateway.session.RedisSessionStore;
+import io.playline.testing.RedisNamespace;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A real gateway on free loopback ports with test-sized limits. */
+/** A real gateway on free loopback ports, writing to the test's share of the real Redis. */
 final class TestGateway implements AutoCloseable {
   static final String SECRET = "test-secret-test-secret-test-secret!";
 
+  record FirstToday(long uid, String day, String deviceId) {}
+
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   final Readiness readiness = new Readiness();
+  final List<FirstToday> firstTodays = new CopyOnWriteArrayList<>();
   final GatewayConfig config;
+  final CoreConfig core;
+  final RedisKeys keys;
+  final RedisConnections redis;
+  final RedisHistoryWriter writer;
   final GatewayServer server;
 
-  TestGateway(Map<String, String> overrides) {
+  TestGateway(RedisNamespace ns, Map<String, String> overrides) {
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
-        "frame.max.bytes", "4096", "auth.timeout", "1s"));
+        "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", ns.keyPrefix()));
     values.putAll(overrides);
-    config = GatewayConfig.from(ConfigSource.empty().with(values), SECRET);
-    server = GatewayServer.start(config, registry, readiness,
-        new JwtAuthenticator(SECRET, config.authClockSkew(), Clock.systemUTC()));
+    ConfigSource source = ConfigSource.empty().with(values);
+    config = GatewayConfig.from(source, SECRET);
+    core = CoreConfig.from(source);
+    keys = new RedisKeys(core.redisKeyPrefix());
+    redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
+    writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(registry));
+    server = GatewayServer.start(config, new GatewayServer.Wiring(core, registry, readiness,
+        new JwtAuthenticator(SECRET, config.authClockSkew(), Clock.systemUTC()),
+        new RedisSessionStore(redis.shared(), keys, config.sessionTtl(), config.nodeId()),
+        writer, (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device))));
   }
 
   static String token(long uid) {
@@ -44,9 +68,15 @@ final class TestGateway implements AutoCloseable {
     return c == null ? 0 : c.count();
   }
 
+  WsTestClient ws() {
+    return WsTestClient.connect(server.wsAddress().getPort());
+  }
+
   @Override
   public void close() {
     server.close();
+    writer.close();
+    redis.close();
     registry.close();
   }
 }

@@ -11,13 +11,17 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
 
+@ExtendWith(RealRedisExtension.class)
 class WebSocketStreamTest {
   static TestGateway gateway;
 
   @BeforeAll
-  static void start() {
-    gateway = new TestGateway(Map.of());
+  static void start(RedisNamespace ns) {
+    gateway = new TestGateway(ns, Map.of());
   }
 
   @AfterAll

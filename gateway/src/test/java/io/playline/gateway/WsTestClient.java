@@ -55,6 +55,11 @@ final class WsTestClient implements AutoCloseable {
     return f;
   }
 
+  /** The next frame, or null if none arrives within {@code millis}. */
+  ServerFrame poll(long millis) throws InterruptedException {
+    return frames.poll(millis, TimeUnit.MILLISECONDS);
+  }
+
   Close awaitClose() throws Exception {
     return closed.get(15, TimeUnit.SECONDS);
   }

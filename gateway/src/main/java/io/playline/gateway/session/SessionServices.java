@@ -1,12 +1,30 @@
 package io.playline.gateway.session;
 
+import io.playline.core.write.EventRules;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.heartbeat.FlagCalendar;
+import io.playline.gateway.heartbeat.HeartbeatBatcher;
 import java.time.Clock;
 
 /**
- * What every {@link StreamSession} of a gateway shares: config, the authenticator, metrics and
- * the clock. Thread-safe collaborators only.
+ * What every {@link StreamSession} of a gateway shares. Thread-safe collaborators only.
+ *
+ * @param config limits and timeouts
+ * @param authenticator verifies tokens, once per connection
+ * @param sessions server-side sessions for resume
+ * @param batcher the heartbeat write path
+ * @param calendar the first-today day
+ * @param eventRules event validation and time clamping
+ * @param metrics gateway meters
+ * @param clock server time
  */
 public record SessionServices(
-    GatewayConfig config, Authenticator authenticator, GatewayMetrics metrics, Clock clock) {}
+    GatewayConfig config,
+    Authenticator authenticator,
+    SessionStore sessions,
+    HeartbeatBatcher batcher,
+    FlagCalendar calendar,
+    EventRules eventRules,
+    GatewayMetrics metrics,
+    Clock clock) {}

@@ -6,6 +6,7 @@ import io.playline.proto.v1.AuthOk;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.gateway.heartbeat.HeartbeatHandler;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,8 @@ public final class StreamSession {
   private int framesInWindow;
   private @Nullable ConnectionIdentity identity;
   private boolean counted;
+  private long lastSessionRefreshMs;
+  private @Nullable HeartbeatHandler heartbeats;
 
   public StreamSession(StreamTransport transport, SessionServices services) {
     this.transport = transport;
@@ -99,6 +102,9 @@ public final class StreamSession {
   public void onTransportClosed() {
     state = State.CLOSED;
     cancelTimer();
+    if (heartbeats != null) {
+      heartbeats.close();
+    }
     if (counted) {
       counted = false;
       services.metrics().connectionClosed();
@@ -119,23 +125,48 @@ public final class StreamSession {
   }
 
   private void authenticate(long seq, Auth auth) {
-    if (auth.getToken().isEmpty()) {
-      fail(seq, Code.UNAUTHENTICATED, auth.getSessionId().isEmpty()
-          ? "auth needs a token or a session_id" : "session resume is not available; send a token");
-      return;
-    }
     state = State.AUTHENTICATING;
-    services.metrics().identityCheck();
-    services.authenticator().authenticate(auth.getToken()).whenComplete((principal, error) -> {
-      if (transport.executor().inEventLoop()) {
-        onAuthenticated(seq, auth, principal, error);
-      } else {
-        transport.executor().execute(() -> onAuthenticated(seq, auth, principal, error));
-      }
-    });
+    if (!auth.getSessionId().isEmpty()) {
+      services.sessions().find(auth.getSessionId()).whenComplete((found, error) -> onLoop(() -> {
+        if (state != State.AUTHENTICATING) {
+          return;
+        }
+        if (error == null && found.isPresent()) {
+          services.metrics().sessionResumed();
+          ConnectionIdentity stored = found.get();
+          open(seq, auth, new ConnectionIdentity(stored.uid(), stored.sessionId(),
+              auth.getDeviceId().isEmpty() ? stored.deviceId() : auth.getDeviceId(),
+              auth.getPlatform().isEmpty() ? stored.platform() : auth.getPlatform()), false);
+        } else if (!auth.getToken().isEmpty()) {
+          verifyToken(seq, auth);
+        } else if (error != null) {
+          fail(seq, Code.UNAVAILABLE, "session store unavailable; retry later or send a token");
+        } else {
+          fail(seq, Code.SESSION_EXPIRED, "session expired; authenticate with a token");
+        }
+      }));
+    } else if (auth.getToken().isEmpty()) {
+      fail(seq, Code.UNAUTHENTICATED, "auth needs a token or a session_id");
+    } else {
+      verifyToken(seq, auth);
+    }
   }
 
-  private void onAuthenticated(long seq, Auth auth, @Nullable Principal principal, @Nullable Throwable error) {
+  private void verifyToken(long seq, Auth auth) {
+    services.metrics().identityCheck();
+    services.authenticator().authenticate(auth.getToken())
+        .whenComplete((principal, error) -> onLoop(() -> onVerified(seq, auth, principal, error)));
+  }
+
+  private void onLoop(Runnable task) {
+    if (transport.executor().inEventLoop()) {
+      task.run();
+    } else {
+      transport.executor().execute(task);
+    }
+  }
+
+  private void onVerified(long seq, Auth auth, @Nullable Principal principal, @Nullable Throwable error) {
     if (state != State.AUTHENTICATING) {
       return;
     }
@@ -151,23 +182,54 @@ public final class StreamSession {
       return;
     }
     services.metrics().authOk();
-    identity = new ConnectionIdentity(principal.uid(), UUID.randomUUID().toString(), auth.getDeviceId(),
-        auth.getPlatform());
+    open(seq, auth, new ConnectionIdentity(principal.uid(), UUID.randomUUID().toString(), auth.getDeviceId(),
+        auth.getPlatform()), true);
+  }
+
+  private void open(long seq, Auth auth, ConnectionIdentity id, boolean newSession) {
+    identity = id;
     state = State.OPEN;
     cancelTimer();
+    long now = services.clock().millis();
+    if (newSession) {
+      services.sessions().create(id);
+    } else {
+      services.sessions().refresh(id.sessionId());
+    }
+    lastSessionRefreshMs = now;
+    heartbeats = new HeartbeatHandler(transport, services, id);
+    String today = services.calendar().dayOf(now).iso();
+    boolean echoedToday = today.equals(auth.getFlagDate());
+    if (echoedToday) {
+      heartbeats.markCounted(today);
+    }
     scheduleIdleCheck(services.config().idleTimeout().toNanos());
     transport.send(ServerFrame.newBuilder().setSeq(seq).setAuthOk(AuthOk.newBuilder()
-        .setUid(principal.uid())
-        .setSessionId(identity.sessionId())
+        .setUid(id.uid())
+        .setSessionId(id.sessionId())
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
-        .setServerTimeMs(services.clock().millis()))
+        .setServerTimeMs(now)
+        .setFlagDate(echoedToday ? today : ""))
         .build());
+  }
+
+  private void refreshSessionLazily() {
+    long now = services.clock().millis();
+    ConnectionIdentity id = identity;
+    if (id != null && now - lastSessionRefreshMs > services.config().sessionTtl().toMillis() / 3) {
+      lastSessionRefreshMs = now;
+      services.sessions().refresh(id.sessionId());
+    }
   }
 
   private void dispatch(ClientFrame frame) {
     switch (frame.getBodyCase()) {
       case AUTH -> fail(frame.getSeq(), Code.PROTOCOL_VIOLATION, "already authenticated");
       case BODY_NOT_SET -> fail(frame.getSeq(), Code.UNSUPPORTED_FRAME, "frame has no body this server knows");
+      case HEARTBEAT -> {
+        refreshSessionLazily();
+        heartbeats().onHeartbeat(frame.getSeq(), frame.getHeartbeat());
+      }
       default -> reject(frame.getSeq(), Code.UNAVAILABLE,
           frame.getBodyCase().name().toLowerCase(java.util.Locale.ROOT) + " is not served by this build yet");
     }
@@ -193,6 +255,14 @@ public final class StreamSession {
       timer.cancel(false);
       timer = null;
     }
+  }
+
+  private HeartbeatHandler heartbeats() {
+    HeartbeatHandler h = heartbeats;
+    if (h == null) {
+      throw new IllegalStateException("not open");
+    }
+    return h;
   }
 
   /** Answers one frame with an error and keeps the connection open. */

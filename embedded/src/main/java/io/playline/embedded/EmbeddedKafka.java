@@ -1,0 +1,210 @@
+package io.playline.embedded;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka KRaft server (broker and controller) running inside this JVM on
+ * 127.0.0.1, stopped by {@link #close()}.
+ *
+ * <p>Its log directory is formatted on first start only, so a restart on the same work dir (on
+ * any port) keeps topics, records and committed offsets. Thread-safe.
+ */
+public final class EmbeddedKafka implements EmbeddedServer {
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+  private static final String HOST = "127.0.0.1";
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+  private static final int START_ATTEMPTS_ON_FREE_PORT = 3;
+  private static final String LOG_DIR = "kafka-logs";
+
+  /**
+   * How to start Kafka.
+   *
+   * @param workDir holds the broker's log directory ({@code workDir/kafka-logs})
+   * @param port PLAINTEXT listener port on 127.0.0.1; 0 picks a free one. The controller
+   *     listener always takes a free port.
+   */
+  public record Options(Path workDir, int port) {
+    public Options {
+      Objects.requireNonNull(workDir, "workDir");
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
+      }
+    }
+  }
+
+  private final KafkaRaftServer server;
+  private final int port;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private EmbeddedKafka(KafkaRaftServer server, int port) {
+    this.server = server;
+    this.port = port;
+  }
+
+  /**
+   * Formats the log directory if it is not formatted yet, starts the server and returns once an
+   * admin client can describe the cluster.
+   *
+   * @throws IOException if the server cannot start or is not ready within 60 s
+   */
+  public static EmbeddedKafka start(Options options) throws IOException {
+    long startNanos = System.nanoTime();
+    Path logDir = options.workDir().toAbsolutePath().resolve(LOG_DIR);
+    Files.createDirectories(logDir);
+    boolean formatted = formatIfNeeded(logDir);
+    int attempts = options.port() == 0 ? START_ATTEMPTS_ON_FREE_PORT : 1;
+    for (int attempt = 1; ; attempt++) {
+      int[] ports = FreePorts.pick(2);
+      int port = options.port() == 0 ? ports[0] : options.port();
+      int controllerPort = ports[0] == port ? ports[1] : ports[0];
+      try {
+        EmbeddedKafka kafka = launch(logDir, port, controllerPort);
+        log.info("Started kafka on {}:{} (controller port {}) in {} ms ({} log dir {})", HOST, port,
+            controllerPort, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+            formatted ? "formatted new" : "reused", logDir);
+        return kafka;
+      } catch (IOException | RuntimeException e) {
+        // A port picked a moment ago may have been taken since; pick again.
+        if (attempt >= attempts || e instanceof InterruptedIOException) {
+          throw e instanceof IOException io ? io : new IOException("Kafka failed to start: " + e, e);
+        }
+        log.warn("Kafka failed to start on ports {}/{}, retrying on other ports: {}", port,
+            controllerPort, e.toString());
+      }
+    }
+  }
+
+  /** Formats {@code logDir} unless it already holds {@code meta.properties}; true if it did. */
+  private static boolean formatIfNeeded(Path logDir) throws IOException {
+    if (Files.exists(logDir.resolve("meta.properties"))) {
+      return false;
+    }
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    try (PrintStream printStream = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+      new Formatter()
+          .setPrintStream(printStream)
+          .setNodeId(KafkaServerProperties.NODE_ID)
+          .setClusterId(Uuid.randomUuid().toString())
+          .setControllerListenerName(KafkaServerProperties.CONTROLLER_LISTENER)
+          .addDirectory(logDir.toString())
+          .setMetadataLogDirectory(logDir.toString())
+          .run();
+    } catch (Exception e) {
+      throw new IOException("Cannot format Kafka log dir " + logDir + ": " + e, e);
+    }
+    log.debug("Formatted {}: {}", logDir, output.toString(StandardCharsets.UTF_8).strip());
+    return true;
+  }
+
+  private static EmbeddedKafka launch(Path logDir, int port, int controllerPort) throws IOException {
+    Map<String, String> properties = KafkaServerProperties.of(logDir, port, controllerPort);
+    KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(properties, false), Time.SYSTEM);
+    EmbeddedKafka kafka = new EmbeddedKafka(server, port);
+    try {
+      server.startup();
+      kafka.awaitReady();
+      return kafka;
+    } catch (IOException | RuntimeException e) {
+      kafka.close();
+      throw e;
+    }
+  }
+
+  private void awaitReady() throws IOException {
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    try (Admin admin = Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+        AdminClientConfig.CLIENT_ID_CONFIG, "embedded-kafka-readiness"))) {
+      @Nullable Exception lastFailure = null;
+      while (System.nanoTime() < deadline) {
+        long remainingMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        try {
+          if (!admin.describeCluster().nodes().get(remainingMillis, TimeUnit.MILLISECONDS).isEmpty()) {
+            return;
+          }
+        } catch (ExecutionException | TimeoutException e) {
+          lastFailure = e;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while waiting for Kafka");
+        }
+      }
+      throw new IOException("Kafka on " + bootstrapServers() + " was not ready within "
+          + READY_TIMEOUT.toSeconds() + " s", lastFailure);
+    }
+  }
+
+  @Override
+  public String name() {
+    return "kafka";
+  }
+
+  /** Returns {@code "127.0.0.1:PORT"}, the PLAINTEXT listener for clients. */
+  public String bootstrapServers() {
+    return HOST + ":" + port;
+  }
+
+  /**
+   * Shuts the server down and waits for it (at most 30 s; after that it is abandoned with a
+   * warning). Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    long startNanos = System.nanoTime();
+    Thread stopper = new Thread(() -> {
+      try {
+        server.shutdown();
+        server.awaitShutdown();
+      } catch (RuntimeException e) {
+        log.warn("Kafka on {} failed to shut down cleanly", bootstrapServers(), e);
+      }
+    }, "embedded-kafka-shutdown-" + port);
+    stopper.setDaemon(true);
+    stopper.start();
+    try {
+      stopper.join(STOP_TIMEOUT.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (stopper.isAlive()) {
+      log.warn("Kafka on {} did not shut down within {} s; abandoning it", bootstrapServers(),
+          STOP_TIMEOUT.toSeconds());
+    } else {
+      log.info("Stopped kafka on {} in {} ms", bootstrapServers(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedKafka{" + bootstrapServers() + "}";
+  }
+}

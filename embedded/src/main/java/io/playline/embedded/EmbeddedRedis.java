@@ -1,0 +1,261 @@
+package io.playline.embedded;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real {@code redis-server} child process bound to 127.0.0.1, stopped by {@link #close()} or
+ * when this JVM exits.
+ *
+ * <p>Runs the system {@code redis-server} if one is on {@code PATH} (Debian's 7.0), else the Redis
+ * 6.2 binary bundled in the embedded-redis jar, extracted into the work dir. Thread-safe.
+ */
+public final class EmbeddedRedis implements EmbeddedServer {
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
+  private static final String HOST = "127.0.0.1";
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration PING_TIMEOUT = Duration.ofMillis(500);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+  private static final int START_ATTEMPTS_ON_FREE_PORT = 3;
+  static final String LOG_FILE = "redis.log";
+  static final String CONSOLE_FILE = "redis-console.log";
+
+  /**
+   * How to start Redis.
+   *
+   * @param workDir holds the log, the extracted binary if any, and the append-only file
+   * @param port TCP port on 127.0.0.1; 0 picks a free one
+   * @param persistent if true, writes an append-only file in {@code workDir} so data survives a
+   *     restart on the same {@code workDir}; if false, keeps nothing on disk
+   */
+  public record Options(Path workDir, int port, boolean persistent) {
+    public Options {
+      Objects.requireNonNull(workDir, "workDir");
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
+      }
+    }
+  }
+
+  private final Process process;
+  private final Path binary;
+  private final int port;
+  private final Thread killOnExit;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private EmbeddedRedis(Process process, Path binary, int port) {
+    this.process = process;
+    this.binary = binary;
+    this.port = port;
+    this.killOnExit = new Thread(process::destroy, "embedded-redis-kill-" + port);
+  }
+
+  /**
+   * Starts {@code redis-server} and returns once it answers {@code PING}.
+   *
+   * @throws IOException if it cannot be started or does not answer within 10 s; the message
+   *     includes the tail of its log
+   */
+  public static EmbeddedRedis start(Options options) throws IOException {
+    Path workDir = options.workDir().toAbsolutePath();
+    Files.createDirectories(workDir);
+    return start(options, RedisBinary.locate(workDir));
+  }
+
+  /** Starts the Redis 6.2 binary bundled in the embedded-redis jar, even if one is on PATH. */
+  static EmbeddedRedis startBundled(Options options) throws IOException {
+    Path workDir = options.workDir().toAbsolutePath();
+    Files.createDirectories(workDir);
+    return start(options, RedisBinary.bundled(workDir));
+  }
+
+  private static EmbeddedRedis start(Options options, Path binary) throws IOException {
+    int attempts = options.port() == 0 ? START_ATTEMPTS_ON_FREE_PORT : 1;
+    for (int attempt = 1; ; attempt++) {
+      int port = options.port() == 0 ? FreePorts.pick() : options.port();
+      try {
+        return launch(options, binary, port);
+      } catch (ExitedEarlyException e) {
+        // Another process may have taken the port we picked; pick again.
+        if (attempt >= attempts) {
+          throw e;
+        }
+        log.warn("redis-server exited on start on port {}, retrying on another port: {}",
+            port, e.getMessage());
+      }
+    }
+  }
+
+  private static EmbeddedRedis launch(Options options, Path binary, int port) throws IOException {
+    long startNanos = System.nanoTime();
+    Path workDir = options.workDir().toAbsolutePath();
+    Path logFile = workDir.resolve(LOG_FILE);
+    Path consoleFile = workDir.resolve(CONSOLE_FILE);
+    List<String> command = List.of(binary.toString(),
+        "--bind", HOST,
+        "--port", Integer.toString(port),
+        "--daemonize", "no",
+        "--protected-mode", "yes",
+        "--save", "",
+        "--appendonly", options.persistent() ? "yes" : "no",
+        "--dir", workDir.toString(),
+        "--logfile", logFile.toString());
+    Process process = new ProcessBuilder(command)
+        .directory(workDir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(consoleFile.toFile())
+        .start();
+    EmbeddedRedis redis = new EmbeddedRedis(process, binary, port);
+    Runtime.getRuntime().addShutdownHook(redis.killOnExit);
+    try {
+      redis.awaitPong(logFile, consoleFile);
+    } catch (IOException | RuntimeException e) {
+      redis.close();
+      throw e;
+    }
+    log.info("Started redis on {}:{} in {} ms (binary {}, persistent={}, dir {})", HOST, port,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), binary,
+        options.persistent(), workDir);
+    return redis;
+  }
+
+  private void awaitPong(Path logFile, Path consoleFile) throws IOException {
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    @Nullable IOException lastFailure = null;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new ExitedEarlyException("redis-server (" + binary + ") exited with code "
+            + process.exitValue() + " before answering PING on port " + port + "; "
+            + tails(logFile, consoleFile));
+      }
+      try {
+        if ("PONG".equals(RespClient.call(HOST, port, PING_TIMEOUT, "PING"))) {
+          return;
+        }
+      } catch (IOException e) {
+        lastFailure = e;
+      }
+      pause(Duration.ofMillis(10));
+    }
+    throw new IOException("redis-server (" + binary + ") did not answer PING on port " + port
+        + " within " + READY_TIMEOUT.toSeconds() + " s (last failure: " + lastFailure + "); "
+        + tails(logFile, consoleFile));
+  }
+
+  private static String tails(Path logFile, Path consoleFile) {
+    return "log tail: " + LogTail.of(logFile, 20) + "\nconsole tail: " + LogTail.of(consoleFile, 20);
+  }
+
+  private static void pause(Duration duration) throws InterruptedIOException {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for redis-server");
+    }
+  }
+
+  @Override
+  public String name() {
+    return "redis";
+  }
+
+  /** Returns the address Redis listens on: {@code "127.0.0.1"}. */
+  public String host() {
+    return HOST;
+  }
+
+  /** Returns the TCP port Redis listens on. */
+  public int port() {
+    return port;
+  }
+
+  /** Returns {@code "redis://127.0.0.1:PORT"}. */
+  public String redisUri() {
+    return "redis://" + HOST + ":" + port;
+  }
+
+  /** Returns the path of the {@code redis-server} executable that runs. */
+  public String binary() {
+    return binary.toString();
+  }
+
+  /**
+   * Stops Redis with {@code SHUTDOWN NOSAVE} (the append-only file, if any, is still flushed),
+   * then by signal if it has not exited within 5 s. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    long startNanos = System.nanoTime();
+    if (!process.isAlive()) {
+      log.info("redis on port {} had already exited with code {}", port, process.exitValue());
+      removeShutdownHook();
+      return;
+    }
+    try {
+      RespClient.call(HOST, port, PING_TIMEOUT, "SHUTDOWN", "NOSAVE");
+    } catch (IOException e) {
+      log.debug("SHUTDOWN NOSAVE to redis on port {} failed, will signal it: {}", port, e.toString());
+    }
+    boolean graceful = waitForExit(STOP_TIMEOUT);
+    if (!graceful) {
+      log.warn("redis on port {} did not exit within {} s; sending SIGTERM", port,
+          STOP_TIMEOUT.toSeconds());
+      process.destroy();
+      if (!waitForExit(Duration.ofSeconds(2))) {
+        process.destroyForcibly();
+        waitForExit(Duration.ofSeconds(2));
+      }
+    }
+    removeShutdownHook();
+    log.info("Stopped redis on port {} in {} ms ({})", port,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+        graceful ? "SHUTDOWN" : "signal");
+  }
+
+  private void removeShutdownHook() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down; the hook kills the process anyway.
+    }
+  }
+
+  private boolean waitForExit(Duration timeout) {
+    try {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+      return false;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedRedis{" + redisUri() + ", binary=" + binary + "}";
+  }
+
+  /** The process exited before it answered PING, e.g. because its port was taken. */
+  private static final class ExitedEarlyException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ExitedEarlyException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package io.playline.embedded;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Waits until a client can use HBase: {@code hbase:meta} is available and the master lists the
+ * namespaces (which needs the namespace table or, in newer versions, meta online).
+ *
+ * <p>Stateless; each call uses its own short-lived connection.
+ */
+final class HBaseReadiness {
+
+  private static final long POLL_MILLIS = 100;
+
+  private HBaseReadiness() {}
+
+  /**
+   * Returns once HBase answers as a ready cluster, or throws when {@code deadlineNanos} (a {@link
+   * System#nanoTime()} value) passes.
+   *
+   * @throws IOException naming the last failure if the deadline passes first
+   */
+  static void await(Configuration clientConf, long deadlineNanos) throws IOException {
+    Configuration conf = new Configuration(clientConf);
+    // Fail each probe quickly and let this loop retry, instead of the client's minutes of retries.
+    conf.setInt("hbase.client.retries.number", 2);
+    conf.setInt("hbase.client.pause", 100);
+    conf.setInt("hbase.client.operation.timeout", 10_000);
+    conf.setInt("hbase.rpc.timeout", 5_000);
+    @Nullable Exception last = null;
+    try (Connection connection = ConnectionFactory.createConnection(conf);
+        Admin admin = connection.getAdmin()) {
+      while (true) {
+        try {
+          if (admin.isTableAvailable(TableName.META_TABLE_NAME)
+              && admin.listNamespaceDescriptors().length > 0) {
+            return;
+          }
+        } catch (IOException e) {
+          last = e;
+        }
+        if (System.nanoTime() - deadlineNanos > 0) {
+          throw new IOException("HBase not ready: "
+              + (last == null ? "hbase:meta not available" : last.toString()), last);
+        }
+        try {
+          TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while waiting for HBase");
+        }
+      }
+    }
+  }
+}

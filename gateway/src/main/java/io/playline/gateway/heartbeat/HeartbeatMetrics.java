@@ -1,0 +1,53 @@
+package io.playline.gateway.heartbeat;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** Meters of the heartbeat path: sizes, latency, refusals, first-today checks and skips. Thread-safe. */
+public final class HeartbeatMetrics {
+  final Counter heartbeats;
+  final Counter events;
+  final Counter acks;
+  final Counter refused;
+  final Counter failed;
+  final DistributionSummary batchEvents;
+  final DistributionSummary batchHeartbeats;
+  final Timer batchLatency;
+  final Counter firstTodayEchoSkips;
+  final Counter firstTodayLocalSkips;
+  final Counter firstTodayRedisChecks;
+  final Counter firstTodayTrue;
+
+  public HeartbeatMetrics(MeterRegistry registry) {
+    heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats received with events").register(registry);
+    events = Counter.builder("playline.heartbeat.events").register(registry);
+    acks = Counter.builder("playline.heartbeat.acks").register(registry);
+    refused = Counter.builder("playline.heartbeat.refused").description("Heartbeats refused because the batcher queue was full")
+        .register(registry);
+    failed = Counter.builder("playline.heartbeat.failed").description("Heartbeats whose Redis write failed").register(registry);
+    batchEvents = DistributionSummary.builder("playline.heartbeat.batch.size").baseUnit("events").register(registry);
+    batchHeartbeats = DistributionSummary.builder("playline.heartbeat.batch.heartbeats").register(registry);
+    batchLatency = Timer.builder("playline.heartbeat.batch.latency").description("Redis round trip of one batch")
+        .publishPercentiles(0.5, 0.99).register(registry);
+    firstTodayEchoSkips = Counter.builder("playline.first.today").tag("result", "echo_skip").register(registry);
+    firstTodayLocalSkips = Counter.builder("playline.first.today").tag("result", "local_skip").register(registry);
+    firstTodayRedisChecks = Counter.builder("playline.first.today").tag("result", "redis_check").register(registry);
+    firstTodayTrue = Counter.builder("playline.first.today").tag("result", "first").register(registry);
+  }
+
+  void bindQueue(MeterRegistry registry, BlockingQueue<?> queue) {
+    registry.gauge("playline.heartbeat.queue.depth", queue, BlockingQueue::size);
+  }
+
+  public void echoSkip() {
+    firstTodayEchoSkips.increment();
+  }
+
+  void latency(long nanos) {
+    batchLatency.record(nanos, TimeUnit.NANOSECONDS);
+  }
+}

@@ -1,0 +1,33 @@
+package io.playline.gateway.heartbeat;
+
+import io.playline.core.write.WriteOutcome;
+import io.playline.proto.v1.HistoryRecord;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One connection's heartbeat waiting for its batch.
+ *
+ * @param uid the user
+ * @param records validated records with clamped view times (may be empty only with a first-today check)
+ * @param checkFirstToday whether the first-today bit must be checked (the client's echo was not today)
+ * @param deviceId for the first-today event
+ * @param platform for the first-today event
+ * @param callback told once, on a Lettuce or batcher thread, when the batch is written or failed
+ */
+public record PendingHeartbeat(
+    long uid, List<HistoryRecord> records, boolean checkFirstToday, String deviceId, String platform,
+    Callback callback) {
+
+  /** Receives the result of one heartbeat's write. Must hop to its own thread before touching state. */
+  @FunctionalInterface
+  public interface Callback {
+    /**
+     * @param outcome per-record results, null when the batch failed
+     * @param firstToday true when this heartbeat is the user's first of the day
+     * @param day the day the heartbeat was counted in
+     * @param error why the batch failed, null on success
+     */
+    void done(@Nullable WriteOutcome outcome, boolean firstToday, FlagCalendar.Day day, @Nullable Throwable error);
+  }
+}

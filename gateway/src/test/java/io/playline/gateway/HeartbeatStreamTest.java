@@ -1,0 +1,305 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.playline.core.store.RedisKeys;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.HeartbeatAck;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(RealRedisExtension.class)
+class HeartbeatStreamTest {
+  private static final AtomicLong UIDS = new AtomicLong(1_000);
+  private TestGateway gateway;
+  private final long now = System.currentTimeMillis();
+
+  @AfterEach
+  void stop() {
+    if (gateway != null) {
+      gateway.close();
+    }
+  }
+
+  private TestGateway start(RedisNamespace ns, String... keyValues) {
+    Map<String, String> overrides = new HashMap<>();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      overrides.put(keyValues[i], keyValues[i + 1]);
+    }
+    gateway = new TestGateway(ns, overrides);
+    return gateway;
+  }
+
+  static PlayEvent event(long oid, long progress, long time) {
+    return PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress)
+        .setDurationMs(600_000).setEventTimeMs(time).build();
+  }
+
+  static ClientFrame heartbeat(long seq, String flagDate, PlayEvent... events) {
+    Heartbeat.Builder hb = Heartbeat.newBuilder().setFlagDate(flagDate);
+    for (PlayEvent e : events) {
+      hb.addEvents(e);
+    }
+    return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(hb).build();
+  }
+
+  private WsTestClient authed(long uid, String device) throws Exception {
+    WsTestClient c = gateway.ws();
+    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
+        .setDeviceId(device).setPlatform("web")).build());
+    assertThat(c.next().hasAuthOk()).isTrue();
+    return c;
+  }
+
+  private HeartbeatAck ack(WsTestClient c, long seq) throws Exception {
+    ServerFrame f = c.next();
+    assertThat(f.getSeq()).isEqualTo(seq);
+    assertThat(f.hasHeartbeatAck()).as("ack, got %s", f).isTrue();
+    return f.getHeartbeatAck();
+  }
+
+  private long setbitCalls() throws Exception {
+    String info = gateway.redis.shared().info("commandstats").get();
+    Matcher m = Pattern.compile("cmdstat_setbit:calls=(\\d+)").matcher(info);
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+
+  private HistoryRecord stored(long uid, long oid) throws Exception {
+    byte[] b = gateway.redis.shared().hget(gateway.keys.records(uid), RedisKeys.member(Business.VIDEO, oid)).get();
+    return b == null ? null : HistoryRecord.parseFrom(b);
+  }
+
+  @Test
+  void heartbeatIsWrittenThenAckedWithFirstViewAndFirstToday(RedisNamespace ns) throws Exception {
+    start(ns);
+    long uid = UIDS.incrementAndGet();
+    try (WsTestClient c = authed(uid, "phone")) {
+      c.send(heartbeat(2, "", event(10, 5_000, now), event(11, 7_000, now)));
+      HeartbeatAck ack = ack(c, 2);
+      assertThat(ack.getFirstToday()).isTrue();
+      assertThat(ack.getFlagDate()).matches("\\d{4}-\\d{2}-\\d{2}");
+      assertThat(ack.getFirstViewList()).containsExactly(true, true);
+      HistoryRecord r = stored(uid, 10);
+      assertThat(r.getProgressMs()).isEqualTo(5_000);
+      assertThat(r.getViewTimeMs()).isEqualTo(now);
+      assertThat(r.getDeviceId()).isEqualTo("phone");
+      c.send(heartbeat(3, ack.getFlagDate(), event(10, 6_000, now + 1)));
+      HeartbeatAck second = ack(c, 3);
+      assertThat(second.getFirstToday()).isFalse();
+      assertThat(second.getFirstViewList()).containsExactly(false);
+    }
+    assertThat(gateway.firstTodays).extracting(TestGateway.FirstToday::uid).containsExactly(uid);
+  }
+
+  @Test
+  void echoedTodayFlagSkipsRedis(RedisNamespace ns) throws Exception {
+    start(ns);
+    long uid = UIDS.incrementAndGet();
+    try (WsTestClient c = authed(uid, "phone")) {
+      c.send(heartbeat(2, "", event(10, 1, now)));
+      String today = ack(c, 2).getFlagDate();
+      long setbits = setbitCalls();
+      double ftCommands = gateway.counter("playline.first.today.redis.commands");
+      for (int i = 0; i < 5; i++) {
+        c.send(heartbeat(3 + i, today, event(10, 2 + i, now + i)));
+        assertThat(ack(c, 3 + i).getFirstToday()).isFalse();
+      }
+      assertThat(setbitCalls()).isEqualTo(setbits);
+      assertThat(gateway.counter("playline.first.today.redis.commands")).isEqualTo(ftCommands);
+      assertThat(gateway.counter("playline.first.today", "result", "echo_skip")).isGreaterThanOrEqualTo(5);
+    }
+  }
+
+  @Test
+  void clientThatNeverEchoesHitsRedisOnce(RedisNamespace ns) throws Exception {
+    start(ns);
+    long uid = UIDS.incrementAndGet();
+    try (WsTestClient c = authed(uid, "tv")) {
+      c.send(heartbeat(2, "", event(10, 1, now)));
+      assertThat(ack(c, 2).getFirstToday()).isTrue();
+      long setbits = setbitCalls();
+      c.send(heartbeat(3, "", event(10, 2, now + 1)));
+      assertThat(ack(c, 3).getFirstToday()).isFalse();
+      assertThat(setbitCalls()).isEqualTo(setbits);
+    }
+  }
+
+  @Test
+  void secondDeviceOfTheUserIsNotFirstToday(RedisNamespace ns) throws Exception {
+    start(ns);
+    long uid = UIDS.incrementAndGet();
+    try (WsTestClient phone = authed(uid, "phone"); WsTestClient tv = authed(uid, "tv")) {
+      phone.send(heartbeat(2, "", event(10, 1, now)));
+      assertThat(ack(phone, 2).getFirstToday()).isTrue();
+      tv.send(heartbeat(2, "", event(11, 1, now)));
+      HeartbeatAck tvAck = ack(tv, 2);
+      assertThat(tvAck.getFirstToday()).isFalse();
+      assertThat(tvAck.getFlagDate()).isNotEmpty();
+    }
+    assertThat(gateway.firstTodays).hasSize(1);
+  }
+
+  @Test
+  void lateOlderEventDoesNotRegressProgress(RedisNamespace ns) throws Exception {
+    start(ns);
+    long uid = UIDS.incrementAndGet();
+    try (WsTestClient c = authed(uid, "phone")) {
+      c.send(heartbeat(2, "", event(10, 9_000, now)));
+      ack(c, 2);
+      c.send(heartbeat(3, "", event(10, 1_000, now - 60_000)));
+      assertThat(ack(c, 3).getFirstViewList()).containsExactly(false);
+      assertThat(stored(uid, 10).getProgressMs()).isEqualTo(9_000);
+    }
+  }
+
+  @Test
+  void keepAliveIsAckedWithoutCountingTheUser(RedisNamespace ns) throws Exception {
+    start(ns);
+    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+      long setbits = setbitCalls();
+      c.send(heartbeat(2, ""));
+      HeartbeatAck ack = ack(c, 2);
+      assertThat(ack.getFirstToday()).isFalse();
+      assertThat(ack.getFirstViewList()).isEmpty();
+      assertThat(setbitCalls()).isEqualTo(setbits);
+    }
+  }
+
+  @Test
+  void invalidEventIsRejectedAndTheConnectionStaysOpen(RedisNamespace ns) throws Exception {
+    start(ns);
+    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+      c.send(heartbeat(2, "", PlayEvent.newBuilder().setOid(5).build()));
+      ServerFrame error = c.next();
+      assertThat(error.getSeq()).isEqualTo(2);
+      assertThat(error.getError().getCode()).isEqualTo(Code.INVALID_ARGUMENT);
+      assertThat(error.getError().getMessage()).contains("events[0].business");
+      c.send(heartbeat(3, "", event(10, 1, now)));
+      assertThat(ack(c, 3).getFirstViewList()).containsExactly(true);
+    }
+  }
+
+  @Test
+  void tooManyEventsInOneHeartbeatIsRejected(RedisNamespace ns) throws Exception {
+    start(ns, "heartbeat.max.events", "2");
+    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+      c.send(heartbeat(2, "", event(1, 1, now), event(2, 1, now), event(3, 1, now)));
+      ServerFrame error = c.next();
+      assertThat(error.getError().getCode()).isEqualTo(Code.INVALID_ARGUMENT);
+      assertThat(error.getError().getMessage()).contains("at most 2");
+    }
+  }
+
+  @Test
+  void resumingWithSessionIdSkipsTheIdentityCheck(RedisNamespace ns) throws Exception {
+    start(ns);
+    long uid = UIDS.incrementAndGet();
+    WsTestClient first = gateway.ws();
+    first.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
+        .setDeviceId("phone")).build());
+    String sessionId = first.next().getAuthOk().getSessionId();
+    first.close();
+    double checks = gateway.counter("playline.auth.identity.checks");
+    try (WsTestClient again = gateway.ws()) {
+      again.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId(sessionId)
+          .setDeviceId("phone")).build());
+      ServerFrame ok = again.next();
+      assertThat(ok.getAuthOk().getUid()).isEqualTo(uid);
+      assertThat(ok.getAuthOk().getSessionId()).isEqualTo(sessionId);
+    }
+    assertThat(gateway.counter("playline.auth.identity.checks")).isEqualTo(checks);
+    assertThat(gateway.counter("playline.auth", "result", "resumed")).isEqualTo(1);
+  }
+
+  @Test
+  void unknownSessionWithoutTokenIsExpired(RedisNamespace ns) throws Exception {
+    start(ns);
+    try (WsTestClient c = gateway.ws()) {
+      c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId("no-such-session")).build());
+      assertThat(c.next().getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
+      assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.SESSION_EXPIRED.getNumber());
+    }
+  }
+
+  @Test
+  void tooManyConnectionsFromOneAddressAreRefused(RedisNamespace ns) throws Exception {
+    start(ns, "connection.max.per.address", "2");
+    try (WsTestClient a = authed(UIDS.incrementAndGet(), "a"); WsTestClient b = authed(UIDS.incrementAndGet(), "b");
+        WsTestClient c = gateway.ws()) {
+      assertThat(c.next().getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
+      assertThat(a.closed).isNotDone();
+      assertThat(b.closed).isNotDone();
+      assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.TOO_MANY_CONNECTIONS.getNumber());
+    }
+  }
+
+  @Test
+  void silentConnectionIsClosedAfterTheIdleTimeout(RedisNamespace ns) throws Exception {
+    start(ns, "heartbeat.interval", "1s", "idle.timeout", "2s");
+    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+      assertThat(c.next().getError().getCode()).isEqualTo(Code.IDLE_TIMEOUT);
+      assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.IDLE_TIMEOUT.getNumber());
+    }
+  }
+
+  @Test
+  void floodingClientIsRateLimitedThenClosed(RedisNamespace ns) throws Exception {
+    start(ns, "connection.max.frames.per.second", "3");
+    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+      for (int i = 0; i < 10; i++) {
+        c.send(heartbeat(10 + i, ""));
+      }
+      // Read until the server has closed and nothing more arrives.
+      java.util.List<ServerFrame> received = new java.util.ArrayList<>();
+      for (ServerFrame f = c.poll(5_000); f != null; f = c.poll(c.closed.isDone() ? 200 : 5_000)) {
+        received.add(f);
+      }
+      boolean sawRateLimited = received.stream()
+          .anyMatch(f -> f.hasError() && f.getError().getCode() == Code.RATE_LIMITED);
+      assertThat(sawRateLimited).isTrue();
+      assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.RATE_LIMITED.getNumber());
+    }
+  }
+
+  @Test
+  void fullBatcherQueueAnswersUnavailable(RedisNamespace ns) throws Exception {
+    start(ns, "heartbeat.queue.max", "1", "heartbeat.max.inflight", "1", "heartbeat.inflight.wait", "10s",
+        "heartbeat.batch.max.events", "1");
+    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+      gateway.redis.shared().clientPause(1500).get();
+      for (int i = 0; i < 4; i++) {
+        c.send(heartbeat(2 + i, "", event(10, i, now + i)));
+      }
+      int unavailable = 0;
+      int acks = 0;
+      for (int i = 0; i < 4; i++) {
+        ServerFrame f = c.next();
+        if (f.hasError()) {
+          assertThat(f.getError().getCode()).isEqualTo(Code.UNAVAILABLE);
+          unavailable++;
+        } else {
+          assertThat(f.hasHeartbeatAck()).isTrue();
+          acks++;
+        }
+      }
+      assertThat(unavailable).isPositive();
+      assertThat(acks).isPositive();
+      assertThat(gateway.counter("playline.heartbeat.refused")).isEqualTo(unavailable);
+    }
+  }
+}

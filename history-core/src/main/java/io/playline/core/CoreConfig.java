@@ -1,0 +1,106 @@
+package io.playline.core;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.time.Duration;
+import java.time.ZoneId;
+
+/**
+ * history-core settings: the Redis layout, event time clamping, the first-today calendar, and the
+ * write-back to Kafka. Every field names its config key; validated here.
+ *
+ * @param redisKeyPrefix prefix of every Redis key ({@code redis.key.prefix}, "pl:")
+ * @param maxItemsPerUser newest items kept per user in Redis ({@code history.redis.max.items}, 1000)
+ * @param redisHistoryTtl idle time after which a user's Redis history expires ({@code history.redis.ttl}, 30d)
+ * @param clampPast oldest accepted event time before now; older is clamped ({@code event.clamp.past}, 3d)
+ * @param clampFuture newest accepted event time after now; newer is clamped ({@code event.clamp.future}, 60s)
+ * @param tombstoneTtl how long delete/clear tombstones live in Redis ({@code history.tombstone.ttl}, clampPast + 1d)
+ * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone}, UTC)
+ * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards}, 1000)
+ * @param recoveryShards Redis keys that hold write-back recovery marks ({@code recovery.shards}, 16)
+ * @param historyTopic write-back topic ({@code kafka.topic.history}, playline.history.v1)
+ * @param firstTodayTopic first-today topic ({@code kafka.topic.first.today}, playline.first-today.v1)
+ * @param flushInterval write-back flush period ({@code writeback.flush.interval}, 60s)
+ * @param maxPendingItems changed items held before an early flush ({@code writeback.max.pending}, 200000)
+ * @param maxRecordBytes largest write-back Kafka record ({@code writeback.max.record.bytes}, 512 KiB)
+ * @param maxPendingHardItems pending upserts above which the oldest are dropped while Kafka is down
+ *     ({@code writeback.max.pending.hard}, 4 x writeback.max.pending); dropped items are persisted
+ *     from their Redis recovery marks
+ * @param maxPendingTombstones pending deletes and clears above which new ones are refused
+ *     ({@code writeback.max.pending.tombstones}, 100000); they are never dropped
+ * @param flushStampSkew how far before a snapshot a write-through batch may have been stamped
+ *     ({@code writeback.stamp.skew}, 10s); a snapshot's flushed_at_ms stays this far behind its time,
+ *     so it must exceed the longest wait between stamping a batch and starting it (heartbeat.inflight.wait)
+ * @param flushRetryBackoffMax longest pause between write-back send retries ({@code writeback.retry.backoff.max}, 10s)
+ * @param flushCloseTimeout how long closing waits for the last write-back flush, and for the first-today
+ *     queue to drain ({@code writeback.close.timeout}, 30s)
+ * @param firstTodayQueueCapacity first-today events waiting for Kafka before new ones are dropped
+ *     ({@code first.today.queue.capacity}, 10000)
+ */
+public record CoreConfig(
+    String redisKeyPrefix,
+    int maxItemsPerUser,
+    Duration redisHistoryTtl,
+    Duration clampPast,
+    Duration clampFuture,
+    Duration tombstoneTtl,
+    ZoneId zone,
+    int firstTodayShards,
+    int recoveryShards,
+    String historyTopic,
+    String firstTodayTopic,
+    Duration flushInterval,
+    int maxPendingItems,
+    int maxRecordBytes,
+    int maxPendingHardItems,
+    int maxPendingTombstones,
+    Duration flushStampSkew,
+    Duration flushRetryBackoffMax,
+    Duration flushCloseTimeout,
+    int firstTodayQueueCapacity) {
+
+  public CoreConfig {
+    if (tombstoneTtl.compareTo(clampPast) <= 0) {
+      throw new ConfigException("history.tombstone.ttl: " + tombstoneTtl
+          + " (expected: longer than event.clamp.past " + clampPast + ", or old events could resurrect deleted items)");
+    }
+    if (redisKeyPrefix.contains("{") || redisKeyPrefix.contains("}")) {
+      throw new ConfigException("redis.key.prefix: '" + redisKeyPrefix + "' (expected: no braces; keys add their own hash tags)");
+    }
+    if (maxPendingHardItems < maxPendingItems) {
+      throw new ConfigException("writeback.max.pending.hard: " + maxPendingHardItems
+          + " (expected: >= writeback.max.pending " + maxPendingItems + ")");
+    }
+  }
+
+  public static CoreConfig from(ConfigSource c) {
+    Duration past = c.duration("event.clamp.past", Duration.ofDays(3), Duration.ofMinutes(1), Duration.ofDays(90));
+    int maxPending = c.intValue("writeback.max.pending", 200_000, 1, 50_000_000);
+    return new CoreConfig(
+        c.string("redis.key.prefix", "pl:"),
+        c.intValue("history.redis.max.items", 1000, 1, 100_000),
+        c.duration("history.redis.ttl", Duration.ofDays(30), Duration.ofMinutes(1), Duration.ofDays(365)),
+        past,
+        c.duration("event.clamp.future", Duration.ofSeconds(60), Duration.ZERO, Duration.ofDays(1)),
+        c.duration("history.tombstone.ttl", past.plusDays(1), Duration.ofMinutes(2), Duration.ofDays(366)),
+        c.zone("flag.zone", ZoneId.of("UTC")),
+        c.intValue("first.today.shards", 1000, 1, 100_000),
+        c.intValue("recovery.shards", 16, 1, 4096),
+        c.string("kafka.topic.history", "playline.history.v1"),
+        c.string("kafka.topic.first.today", "playline.first-today.v1"),
+        c.duration("writeback.flush.interval", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1)),
+        maxPending,
+        c.intValue("writeback.max.record.bytes", 512 * 1024, 1024, 8 * 1024 * 1024),
+        c.intValue("writeback.max.pending.hard", 4 * maxPending, 1, 200_000_000),
+        c.intValue("writeback.max.pending.tombstones", 100_000, 1, 10_000_000),
+        c.duration("writeback.stamp.skew", Duration.ofSeconds(10), Duration.ZERO, Duration.ofMinutes(10)),
+        c.duration("writeback.retry.backoff.max", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+        c.duration("writeback.close.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)),
+        c.intValue("first.today.queue.capacity", 10_000, 1, 10_000_000));
+  }
+
+  /** Defaults, for tests and tools. */
+  public static CoreConfig defaults() {
+    return from(ConfigSource.empty());
+  }
+}

@@ -1,0 +1,115 @@
+package io.playline.core.store;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The process's Redis client (standalone or Cluster) and its connections: one shared
+ * auto-flushing connection for queries and single commands, plus pipelining connections (auto
+ * flush off) for writers that send a whole batch and flush once. Thread-safe; each pipelining
+ * connection must be used by one thread at a time.
+ */
+public final class RedisConnections implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RedisConnections.class);
+
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final RedisClusterClient clusterClient;
+  private final List<StatefulConnection<byte[], byte[]>> opened = new ArrayList<>();
+  private final RedisClusterAsyncCommands<byte[], byte[]> shared;
+
+  private RedisConnections(String uri, boolean cluster, Duration timeout) {
+    resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
+    RedisURI redisUri = RedisURI.create(uri);
+    redisUri.setTimeout(timeout);
+    TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
+    if (cluster) {
+      client = null;
+      clusterClient = RedisClusterClient.create(resources, redisUri);
+      clusterClient.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts)
+          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+    } else {
+      clusterClient = null;
+      client = RedisClient.create(resources, redisUri);
+      client.setOptions(ClientOptions.builder().timeoutOptions(timeouts)
+          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+    }
+    shared = commands(connect());
+  }
+
+  /**
+   * Connects to {@code uri} ({@code redis://host:port}); with {@code cluster} the URI is one
+   * seed node of a Redis Cluster. Blocks until connected: call at start-up, not on an event loop.
+   */
+  public static RedisConnections connect(String uri, boolean cluster, Duration timeout) {
+    RedisConnections c = new RedisConnections(uri, cluster, timeout);
+    c.loadScripts();
+    log.info("Connected to Redis {}{}", uri, cluster ? " (cluster)" : "");
+    return c;
+  }
+
+  private synchronized StatefulConnection<byte[], byte[]> connect() {
+    StatefulConnection<byte[], byte[]> c = client != null
+        ? client.connect(ByteArrayCodec.INSTANCE)
+        : clusterClient.connect(ByteArrayCodec.INSTANCE);
+    opened.add(c);
+    return c;
+  }
+
+  /** The shared auto-flushing commands. */
+  public RedisClusterAsyncCommands<byte[], byte[]> shared() {
+    return shared;
+  }
+
+  /** A new connection with auto flush off: queue commands, then {@link StatefulConnection#flushCommands()}. */
+  public StatefulConnection<byte[], byte[]> newPipeline() {
+    StatefulConnection<byte[], byte[]> c = connect();
+    c.setAutoFlushCommands(false);
+    return c;
+  }
+
+  /** The async command API of a connection from this object. */
+  public static RedisClusterAsyncCommands<byte[], byte[]> commands(StatefulConnection<byte[], byte[]> c) {
+    if (c instanceof StatefulRedisConnection<byte[], byte[]> single) {
+      return single.async();
+    }
+    return ((StatefulRedisClusterConnection<byte[], byte[]>) c).async();
+  }
+
+  private void loadScripts() {
+    for (RedisScript script : List.of(RedisScript.WRITE_HISTORY, RedisScript.FIRST_TODAY, RedisScript.CLEAR_RECOVERY)) {
+      shared.scriptLoad(script.body().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+          .toCompletableFuture().join();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    for (StatefulConnection<byte[], byte[]> c : opened) {
+      c.close();
+    }
+    opened.clear();
+    if (client != null) {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    } else {
+      clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+    resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+  }
+}

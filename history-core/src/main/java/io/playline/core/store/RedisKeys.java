@@ -1,0 +1,108 @@
+package io.playline.core.store;
+
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ItemKey;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Where history lives in Redis (SPEC §5). One user's keys share the hash tag {@code {uid}}, so
+ * they sit in one Redis Cluster slot and a Lua script may touch them together:
+ *
+ * <ul>
+ *   <li>{@code <p>h:{uid}:z} sorted set: member {@code business:oid}, score view time (ms)
+ *   <li>{@code <p>h:{uid}:r} hash: member to serialized {@code HistoryRecord}
+ *   <li>{@code <p>h:{uid}:t} hash of tombstones: {@code *} clear-all time, {@code b<business>} clear
+ *       time of one business, {@code business:oid} delete time of one item
+ *   <li>{@code <p>h:{uid}:p} string, present while the user paused recording
+ * </ul>
+ *
+ * Keys shared across users are sharded so none is hot: first-today bitmaps {@code
+ * <p>ft:<yyyymmdd>:<uid mod shards>} (bit {@code uid / shards}) and write-back recovery marks
+ * {@code <p>wb:{<shard>}} (sorted set of {@code uid:business:oid} by server write time).
+ * Sessions are {@code <p>s:<session id>}. Immutable.
+ */
+public final class RedisKeys {
+  private final String prefix;
+
+  public RedisKeys(String prefix) {
+    this.prefix = prefix;
+  }
+
+  public String prefix() {
+    return prefix;
+  }
+
+  public byte[] timeline(long uid) {
+    return user(uid, "z");
+  }
+
+  public byte[] records(long uid) {
+    return user(uid, "r");
+  }
+
+  public byte[] tombstones(long uid) {
+    return user(uid, "t");
+  }
+
+  public byte[] paused(long uid) {
+    return user(uid, "p");
+  }
+
+  private byte[] user(long uid, String suffix) {
+    return bytes(prefix + "h:{" + uid + "}:" + suffix);
+  }
+
+  /** The first-today bitmap key of {@code day} (yyyymmdd) holding {@code uid}. */
+  public byte[] firstToday(String day, long uid, int shards) {
+    return bytes(prefix + "ft:" + day + ":" + Math.floorMod(uid, shards));
+  }
+
+  /** The bit of {@code uid} within its first-today bitmap. */
+  public static long firstTodayBit(long uid, int shards) {
+    return uid / shards;
+  }
+
+  /** The recovery-mark key of {@code shard}. */
+  public byte[] recovery(int shard) {
+    return bytes(prefix + "wb:{" + shard + "}");
+  }
+
+  public static int recoveryShard(long uid, int shards) {
+    return (int) Math.floorMod(uid, (long) shards);
+  }
+
+  public byte[] session(String sessionId) {
+    return bytes(prefix + "s:" + sessionId);
+  }
+
+  /** The timeline member (and record field) of an item: {@code business:oid}. */
+  public static byte[] member(Business business, long oid) {
+    return bytes(business.getNumber() + ":" + oid);
+  }
+
+  public static byte[] member(ItemKey item) {
+    return member(item.getBusiness(), item.getOid());
+  }
+
+  /** Parses a timeline member back into an item. */
+  public static ItemKey item(byte[] member) {
+    String s = new String(member, StandardCharsets.US_ASCII);
+    int colon = s.indexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("not a history member: " + s);
+    }
+    return ItemKey.newBuilder()
+        .setBusiness(Business.forNumber(Integer.parseInt(s.substring(0, colon))))
+        .setOid(Long.parseLong(s.substring(colon + 1)))
+        .build();
+  }
+
+  /** The recovery-mark member of one user's item: {@code uid:business:oid}. */
+  public static byte[] recoveryMember(long uid, byte[] member) {
+    return bytes(uid + ":" + new String(member, StandardCharsets.US_ASCII));
+  }
+
+  public static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

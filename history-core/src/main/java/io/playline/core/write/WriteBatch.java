@@ -1,0 +1,19 @@
+package io.playline.core.write;
+
+import java.util.List;
+
+/**
+ * Everything one round trip to Redis carries: user writes and first-today checks.
+ *
+ * @param nowMs server time the batch was stamped with (write-back recovery marks use it)
+ * @param day the first-today day as {@code yyyymmdd}
+ * @param expiryMs how long a new first-today bitmap of that day lives
+ * @param writes user writes, applied in order
+ * @param firstTodayUids users whose first-today bit to check and set
+ */
+public record WriteBatch(long nowMs, String day, long expiryMs, List<UserWrite> writes, List<Long> firstTodayUids) {
+  public WriteBatch {
+    writes = List.copyOf(writes);
+    firstTodayUids = List.copyOf(firstTodayUids);
+  }
+}

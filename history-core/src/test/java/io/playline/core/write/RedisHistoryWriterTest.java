@@ -1,0 +1,148 @@
+package io.playline.core.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.core.CoreConfig;
+import io.playline.core.config.ConfigSource;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(RealRedisExtension.class)
+class RedisHistoryWriterTest {
+  private RedisConnections redis;
+  private RedisHistoryWriter writer;
+  private CoreConfig config;
+  private RedisKeys keys;
+  private final List<HistoryRecord> sunk = new ArrayList<>();
+  private final long now = System.currentTimeMillis();
+
+  @BeforeEach
+  void setUp(RedisNamespace ns) {
+    config = CoreConfig.from(ConfigSource.empty().with(Map.of(
+        "redis.key.prefix", ns.keyPrefix(), "history.redis.max.items", "3")));
+    keys = new RedisKeys(config.redisKeyPrefix());
+    redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
+    writer = new RedisHistoryWriter(config, redis, new WriteBackSink() {
+      @Override
+      public void batchStarted(long nowMs) {}
+
+      @Override
+      public synchronized void batchFinished(long nowMs, List<HistoryRecord> applied) {
+        sunk.addAll(applied);
+      }
+    }, new WriteMetrics(new SimpleMeterRegistry()));
+  }
+
+  @AfterEach
+  void tearDown() {
+    writer.close();
+    redis.close();
+  }
+
+  static HistoryRecord record(long uid, long oid, long progress, long viewTime) {
+    return HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(oid)
+        .setProgressMs(progress).setDurationMs(100_000).setViewTimeMs(viewTime).setDeviceId("d1").build();
+  }
+
+  private BatchOutcome write(List<UserWrite> writes, List<Long> firstToday) {
+    return writer.write(new WriteBatch(now, "20261121", 172_800_000L, writes, firstToday))
+        .toCompletableFuture().join();
+  }
+
+  private HistoryRecord stored(long uid, long oid) throws Exception {
+    byte[] bytes = redis.shared().hget(keys.records(uid), RedisKeys.member(Business.VIDEO, oid)).get();
+    return bytes == null ? null : HistoryRecord.parseFrom(bytes);
+  }
+
+  @Test
+  void firstRecordOfAnItemIsAFirstViewAndLaterOnesAreNot() {
+    BatchOutcome first = write(List.of(new UserWrite(1, List.of(record(1, 10, 5, now), record(1, 10, 6, now + 1)))), List.of());
+    assertThat(first.writes().get(0).firstView(0)).isTrue();
+    assertThat(first.writes().get(0).firstView(1)).isFalse();
+    assertThat(first.writes().get(0).applied(1)).isTrue();
+    BatchOutcome second = write(List.of(new UserWrite(1, List.of(record(1, 10, 7, now + 2)))), List.of());
+    assertThat(second.writes().get(0).codes()).containsExactly(WriteOutcome.UPDATED);
+  }
+
+  @Test
+  void olderEventNeverRegressesProgress() throws Exception {
+    write(List.of(new UserWrite(2, List.of(record(2, 10, 9_000, now)))), List.of());
+    BatchOutcome late = write(List.of(new UserWrite(2, List.of(record(2, 10, 1_000, now - 5_000)))), List.of());
+    assertThat(late.writes().get(0).codes()).containsExactly(WriteOutcome.LOST);
+    assertThat(stored(2, 10).getProgressMs()).isEqualTo(9_000);
+    double score = redis.shared().zscore(keys.timeline(2), RedisKeys.member(Business.VIDEO, 10)).get();
+    assertThat((long) score).isEqualTo(now);
+  }
+
+  @Test
+  void pausedUserIsAnsweredButNotRecorded() throws Exception {
+    redis.shared().set(keys.paused(3), "1".getBytes()).get();
+    BatchOutcome outcome = write(List.of(new UserWrite(3, List.of(record(3, 10, 5, now)))), List.of());
+    assertThat(outcome.writes().get(0).paused()).isTrue();
+    assertThat(stored(3, 10)).isNull();
+  }
+
+  @Test
+  void eventNotAfterATombstoneIsDropped() throws Exception {
+    redis.shared().hset(keys.tombstones(4), RedisKeys.member(Business.VIDEO, 10), Long.toString(now).getBytes()).get();
+    redis.shared().hset(keys.tombstones(4), "b2".getBytes(), Long.toString(now).getBytes()).get();
+    BatchOutcome outcome = write(List.of(new UserWrite(4, List.of(
+        record(4, 10, 5, now - 1), record(4, 10, 6, now), record(4, 11, 7, now - 10), record(4, 10, 8, now + 1)))), List.of());
+    assertThat(outcome.writes().get(0).codes())
+        .containsExactly(WriteOutcome.LOST, WriteOutcome.LOST, WriteOutcome.CREATED, WriteOutcome.CREATED);
+    assertThat(stored(4, 10).getProgressMs()).isEqualTo(8);
+  }
+
+  @Test
+  void timelineIsTrimmedToTheNewestItemsWithTheirRecords() throws Exception {
+    List<HistoryRecord> five = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      five.add(record(5, i, i, now + i));
+    }
+    write(List.of(new UserWrite(5, five)), List.of());
+    assertThat(redis.shared().zcard(keys.timeline(5)).get()).isEqualTo(3);
+    assertThat(redis.shared().hlen(keys.records(5)).get()).isEqualTo(3);
+    assertThat(stored(5, 1)).isNull();
+    assertThat(stored(5, 5)).isNotNull();
+    assertThat(redis.shared().pttl(keys.timeline(5)).get()).isPositive();
+  }
+
+  @Test
+  void firstTodayIsTrueOnceAcrossChecks() {
+    BatchOutcome a = write(List.of(), List.of(6L, 6L, 7_000_000L));
+    assertThat(a.firstToday()).containsExactly(true, false, true);
+    BatchOutcome b = write(List.of(), List.of(6L, 7_000_000L));
+    assertThat(b.firstToday()).containsExactly(false, false);
+  }
+
+  @Test
+  void appliedRecordsReachTheWriteBackSinkWithRecoveryMarks() throws Exception {
+    write(List.of(new UserWrite(8, List.of(record(8, 10, 5, now), record(8, 11, 5, now)))), List.of());
+    write(List.of(new UserWrite(8, List.of(record(8, 10, 1, now - 100)))), List.of());
+    assertThat(sunk).extracting(HistoryRecord::getOid).containsExactly(10L, 11L);
+    Double mark = redis.shared().zscore(keys.recovery(RedisKeys.recoveryShard(8, config.recoveryShards())),
+        RedisKeys.recoveryMember(8, RedisKeys.member(Business.VIDEO, 10))).get();
+    assertThat(mark).isEqualTo((double) now);
+  }
+
+  @Test
+  void lostScriptCacheFallsBackToEval() throws Exception {
+    redis.shared().scriptFlush().get();
+    BatchOutcome outcome = write(List.of(new UserWrite(9, List.of(record(9, 10, 5, now)))), List.of(9L));
+    assertThat(outcome.writes().get(0).firstView(0)).isTrue();
+    assertThat(outcome.firstToday()).containsExactly(true);
+  }
+}

@@ -1,0 +1,80 @@
+package io.playline.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Hands out the work directories of the real servers a test JVM starts.
+ *
+ * <p>They live under the system property {@value #PROPERTY} (Surefire sets it to {@code
+ * target/real-servers}), else under one temporary directory per JVM. Thread-safe.
+ */
+public final class TestWorkDirs {
+
+  /** The system property naming the base directory. */
+  public static final String PROPERTY = "playline.test.workdir";
+
+  private static @Nullable Path fallbackBase;
+
+  private TestWorkDirs() {}
+
+  /**
+   * Returns {@code base/name}, emptied: whatever a previous run left there is deleted, so call
+   * this once per server, before starting it.
+   */
+  public static Path freshDir(String name) {
+    if (name.isEmpty() || name.contains("/") || name.contains("..")) {
+      throw new IllegalArgumentException("name: " + name + " (expected: one path segment)");
+    }
+    Path dir = base().resolve(name);
+    try {
+      deleteRecursively(dir);
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot prepare test work dir " + dir, e);
+    }
+  }
+
+  private static synchronized Path base() {
+    String configured = System.getProperty(PROPERTY);
+    if (configured != null && !configured.isBlank()) {
+      return Path.of(configured).toAbsolutePath();
+    }
+    if (fallbackBase == null) {
+      try {
+        fallbackBase = Files.createTempDirectory("playline-real-servers");
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create a temporary work dir", e);
+      }
+    }
+    return fallbackBase;
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.delete(file);
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path visited, @Nullable IOException e) throws IOException {
+        if (e != null) {
+          throw e;
+        }
+        Files.delete(visited);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+}
