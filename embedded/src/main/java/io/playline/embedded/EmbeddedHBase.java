@@ -97,7 +97,7 @@ public final class EmbeddedHBase implements EmbeddedServer {
         throw (InterruptedIOException) e;
       }
       throw new IOException(
-          "HBase did not become ready within " + START_TIMEOUT.toSeconds() + " s (work dir "
+          "HBase did not start (time limit " + START_TIMEOUT.toSeconds() + " s; work dir "
               + workDir + ", ZooKeeper port " + zkPort + "): " + e.getMessage(), e);
     }
     log.info("HBase ready in {} ms (ZooKeeper {}:{})",

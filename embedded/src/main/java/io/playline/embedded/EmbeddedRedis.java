@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -53,12 +54,31 @@ public final class EmbeddedRedis implements EmbeddedServer {
   private final int port;
   private final Thread killOnExit;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /**
+   * How long the JVM-exit hook waits for the owner's orderly {@link #close()} before it kills the
+   * process itself. Shutdown hooks run concurrently, so killing at once would pull Redis from under
+   * an owner still draining writes into it during its own shutdown.
+   */
+  private static final Duration EXIT_GRACE = Duration.ofSeconds(30);
 
   private EmbeddedRedis(Process process, Path binary, int port) {
     this.process = process;
     this.binary = binary;
     this.port = port;
-    this.killOnExit = new Thread(process::destroy, "embedded-redis-kill-" + port);
+    this.killOnExit = new Thread(this::killOnJvmExit, "embedded-redis-kill-" + port);
+  }
+
+  private void killOnJvmExit() {
+    try {
+      stopped.await(EXIT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (process.isAlive()) {
+      process.destroy();
+    }
   }
 
   /**
@@ -228,6 +248,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
   }
 
   private void removeShutdownHook() {
+    stopped.countDown();
     try {
       Runtime.getRuntime().removeShutdownHook(killOnExit);
     } catch (IllegalStateException e) {

@@ -89,6 +89,24 @@ class GrpcStreamTest {
   }
 
   @Test
+  void heartbeatOverGrpcIsWrittenToRedisThenAcked() throws Exception {
+    Stream stream = new Stream();
+    stream.requests.onNext(WebSocketStreamTest.auth(1, TestGateway.token(4242)));
+    assertThat(stream.next().hasAuthOk()).isTrue();
+    long now = System.currentTimeMillis();
+    stream.requests.onNext(HeartbeatStreamTest.heartbeat(2, "", HeartbeatStreamTest.event(77, 3_000, now)));
+    ServerFrame ack = stream.next();
+    assertThat(ack.getSeq()).isEqualTo(2);
+    assertThat(ack.getHeartbeatAck().getFirstViewList()).containsExactly(true);
+    byte[] stored = gateway.redis.shared()
+        .hget(gateway.keys.records(4242), io.playline.core.store.RedisKeys.member(io.playline.proto.v1.Business.VIDEO, 77))
+        .get();
+    assertThat(io.playline.proto.v1.HistoryRecord.parseFrom(stored).getProgressMs()).isEqualTo(3_000);
+    stream.requests.onCompleted();
+    assertThat(stream.end.get(10, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);
+  }
+
+  @Test
   void badTokenEndsTheStreamUnauthenticated() throws Exception {
     Stream stream = new Stream();
     stream.requests.onNext(WebSocketStreamTest.auth(1, "not-a-jwt"));

@@ -1,5 +1,7 @@
 package io.playline.gateway;
 
+import io.playline.testing.WsPlayerClient;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.core.store.RedisKeys;
@@ -58,15 +60,15 @@ class HeartbeatStreamTest {
     return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(hb).build();
   }
 
-  private WsTestClient authed(long uid, String device) throws Exception {
-    WsTestClient c = gateway.ws();
+  private WsPlayerClient authed(long uid, String device) throws Exception {
+    WsPlayerClient c = gateway.ws();
     c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
         .setDeviceId(device).setPlatform("web")).build());
     assertThat(c.next().hasAuthOk()).isTrue();
     return c;
   }
 
-  private HeartbeatAck ack(WsTestClient c, long seq) throws Exception {
+  private HeartbeatAck ack(WsPlayerClient c, long seq) throws Exception {
     ServerFrame f = c.next();
     assertThat(f.getSeq()).isEqualTo(seq);
     assertThat(f.hasHeartbeatAck()).as("ack, got %s", f).isTrue();
@@ -88,7 +90,7 @@ class HeartbeatStreamTest {
   void heartbeatIsWrittenThenAckedWithFirstViewAndFirstToday(RedisNamespace ns) throws Exception {
     start(ns);
     long uid = UIDS.incrementAndGet();
-    try (WsTestClient c = authed(uid, "phone")) {
+    try (WsPlayerClient c = authed(uid, "phone")) {
       c.send(heartbeat(2, "", event(10, 5_000, now), event(11, 7_000, now)));
       HeartbeatAck ack = ack(c, 2);
       assertThat(ack.getFirstToday()).isTrue();
@@ -110,7 +112,7 @@ class HeartbeatStreamTest {
   void echoedTodayFlagSkipsRedis(RedisNamespace ns) throws Exception {
     start(ns);
     long uid = UIDS.incrementAndGet();
-    try (WsTestClient c = authed(uid, "phone")) {
+    try (WsPlayerClient c = authed(uid, "phone")) {
       c.send(heartbeat(2, "", event(10, 1, now)));
       String today = ack(c, 2).getFlagDate();
       long setbits = setbitCalls();
@@ -129,7 +131,7 @@ class HeartbeatStreamTest {
   void clientThatNeverEchoesHitsRedisOnce(RedisNamespace ns) throws Exception {
     start(ns);
     long uid = UIDS.incrementAndGet();
-    try (WsTestClient c = authed(uid, "tv")) {
+    try (WsPlayerClient c = authed(uid, "tv")) {
       c.send(heartbeat(2, "", event(10, 1, now)));
       assertThat(ack(c, 2).getFirstToday()).isTrue();
       long setbits = setbitCalls();
@@ -143,7 +145,7 @@ class HeartbeatStreamTest {
   void secondDeviceOfTheUserIsNotFirstToday(RedisNamespace ns) throws Exception {
     start(ns);
     long uid = UIDS.incrementAndGet();
-    try (WsTestClient phone = authed(uid, "phone"); WsTestClient tv = authed(uid, "tv")) {
+    try (WsPlayerClient phone = authed(uid, "phone"); WsPlayerClient tv = authed(uid, "tv")) {
       phone.send(heartbeat(2, "", event(10, 1, now)));
       assertThat(ack(phone, 2).getFirstToday()).isTrue();
       tv.send(heartbeat(2, "", event(11, 1, now)));
@@ -158,7 +160,7 @@ class HeartbeatStreamTest {
   void lateOlderEventDoesNotRegressProgress(RedisNamespace ns) throws Exception {
     start(ns);
     long uid = UIDS.incrementAndGet();
-    try (WsTestClient c = authed(uid, "phone")) {
+    try (WsPlayerClient c = authed(uid, "phone")) {
       c.send(heartbeat(2, "", event(10, 9_000, now)));
       ack(c, 2);
       c.send(heartbeat(3, "", event(10, 1_000, now - 60_000)));
@@ -170,7 +172,7 @@ class HeartbeatStreamTest {
   @Test
   void keepAliveIsAckedWithoutCountingTheUser(RedisNamespace ns) throws Exception {
     start(ns);
-    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+    try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       long setbits = setbitCalls();
       c.send(heartbeat(2, ""));
       HeartbeatAck ack = ack(c, 2);
@@ -183,7 +185,7 @@ class HeartbeatStreamTest {
   @Test
   void invalidEventIsRejectedAndTheConnectionStaysOpen(RedisNamespace ns) throws Exception {
     start(ns);
-    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+    try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       c.send(heartbeat(2, "", PlayEvent.newBuilder().setOid(5).build()));
       ServerFrame error = c.next();
       assertThat(error.getSeq()).isEqualTo(2);
@@ -197,7 +199,7 @@ class HeartbeatStreamTest {
   @Test
   void tooManyEventsInOneHeartbeatIsRejected(RedisNamespace ns) throws Exception {
     start(ns, "heartbeat.max.events", "2");
-    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+    try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       c.send(heartbeat(2, "", event(1, 1, now), event(2, 1, now), event(3, 1, now)));
       ServerFrame error = c.next();
       assertThat(error.getError().getCode()).isEqualTo(Code.INVALID_ARGUMENT);
@@ -209,13 +211,13 @@ class HeartbeatStreamTest {
   void resumingWithSessionIdSkipsTheIdentityCheck(RedisNamespace ns) throws Exception {
     start(ns);
     long uid = UIDS.incrementAndGet();
-    WsTestClient first = gateway.ws();
+    WsPlayerClient first = gateway.ws();
     first.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
         .setDeviceId("phone")).build());
     String sessionId = first.next().getAuthOk().getSessionId();
     first.close();
     double checks = gateway.counter("playline.auth.identity.checks");
-    try (WsTestClient again = gateway.ws()) {
+    try (WsPlayerClient again = gateway.ws()) {
       again.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId(sessionId)
           .setDeviceId("phone")).build());
       ServerFrame ok = again.next();
@@ -229,7 +231,7 @@ class HeartbeatStreamTest {
   @Test
   void unknownSessionWithoutTokenIsExpired(RedisNamespace ns) throws Exception {
     start(ns);
-    try (WsTestClient c = gateway.ws()) {
+    try (WsPlayerClient c = gateway.ws()) {
       c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId("no-such-session")).build());
       assertThat(c.next().getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
       assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.SESSION_EXPIRED.getNumber());
@@ -239,8 +241,8 @@ class HeartbeatStreamTest {
   @Test
   void tooManyConnectionsFromOneAddressAreRefused(RedisNamespace ns) throws Exception {
     start(ns, "connection.max.per.address", "2");
-    try (WsTestClient a = authed(UIDS.incrementAndGet(), "a"); WsTestClient b = authed(UIDS.incrementAndGet(), "b");
-        WsTestClient c = gateway.ws()) {
+    try (WsPlayerClient a = authed(UIDS.incrementAndGet(), "a"); WsPlayerClient b = authed(UIDS.incrementAndGet(), "b");
+        WsPlayerClient c = gateway.ws()) {
       assertThat(c.next().getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
       assertThat(a.closed).isNotDone();
       assertThat(b.closed).isNotDone();
@@ -251,7 +253,7 @@ class HeartbeatStreamTest {
   @Test
   void silentConnectionIsClosedAfterTheIdleTimeout(RedisNamespace ns) throws Exception {
     start(ns, "heartbeat.interval", "1s", "idle.timeout", "2s");
-    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+    try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       assertThat(c.next().getError().getCode()).isEqualTo(Code.IDLE_TIMEOUT);
       assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.IDLE_TIMEOUT.getNumber());
     }
@@ -260,7 +262,7 @@ class HeartbeatStreamTest {
   @Test
   void floodingClientIsRateLimitedThenClosed(RedisNamespace ns) throws Exception {
     start(ns, "connection.max.frames.per.second", "3");
-    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+    try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       for (int i = 0; i < 10; i++) {
         c.send(heartbeat(10 + i, ""));
       }
@@ -280,7 +282,7 @@ class HeartbeatStreamTest {
   void fullBatcherQueueAnswersUnavailable(RedisNamespace ns) throws Exception {
     start(ns, "heartbeat.queue.max", "1", "heartbeat.max.inflight", "1", "heartbeat.inflight.wait", "10s",
         "heartbeat.batch.max.events", "1");
-    try (WsTestClient c = authed(UIDS.incrementAndGet(), "phone")) {
+    try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       gateway.redis.shared().clientPause(1500).get();
       for (int i = 0; i < 4; i++) {
         c.send(heartbeat(2 + i, "", event(10, i, now + i)));

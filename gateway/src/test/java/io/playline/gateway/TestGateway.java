@@ -1,5 +1,7 @@
 package io.playline.gateway;
 
+import io.playline.testing.WsPlayerClient;
+
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.CoreConfig;
@@ -68,8 +70,8 @@ final class TestGateway implements AutoCloseable {
     return c == null ? 0 : c.count();
   }
 
-  WsTestClient ws() {
-    return WsTestClient.connect(server.wsAddress().getPort());
+  WsPlayerClient ws() {
+    return WsPlayerClient.connect(server.wsAddress().getPort());
   }
 
   @Override

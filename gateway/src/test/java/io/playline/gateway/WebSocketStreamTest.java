@@ -1,5 +1,7 @@
 package io.playline.gateway;
 
+import io.playline.testing.WsPlayerClient;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.proto.v1.Auth;
@@ -29,8 +31,8 @@ class WebSocketStreamTest {
     gateway.close();
   }
 
-  private static WsTestClient connect() {
-    return WsTestClient.connect(gateway.server.wsAddress().getPort());
+  private static WsPlayerClient connect() {
+    return WsPlayerClient.connect(gateway.server.wsAddress().getPort());
   }
 
   static ClientFrame auth(long seq, String token) {
@@ -38,7 +40,7 @@ class WebSocketStreamTest {
         .setAuth(Auth.newBuilder().setToken(token).setDeviceId("phone-1").setPlatform("android")).build();
   }
 
-  private static void assertClosedWith(WsTestClient client, Code code) throws Exception {
+  private static void assertClosedWith(WsPlayerClient client, Code code) throws Exception {
     ServerFrame error = client.next();
     assertThat(error.getError().getCode()).isEqualTo(code);
     assertThat(error.getError().getMessage()).isNotBlank();
@@ -48,7 +50,7 @@ class WebSocketStreamTest {
   @Test
   void validTokenGetsAuthOkWithUidAndSession() throws Exception {
     double checksBefore = gateway.counter("playline.auth.identity.checks");
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.send(auth(7, TestGateway.token(42)));
       ServerFrame ok = client.next();
       assertThat(ok.getSeq()).isEqualTo(7);
@@ -62,7 +64,7 @@ class WebSocketStreamTest {
 
   @Test
   void frameBeforeAuthIsRejectedAndClosed() throws Exception {
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.send(ClientFrame.newBuilder().setSeq(1).setHeartbeat(Heartbeat.getDefaultInstance()).build());
       assertClosedWith(client, Code.UNAUTHENTICATED);
     }
@@ -70,7 +72,7 @@ class WebSocketStreamTest {
 
   @Test
   void badTokenIsRejectedAndClosed() throws Exception {
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.send(auth(1, TestGateway.token(42) + "x"));
       assertClosedWith(client, Code.UNAUTHENTICATED);
     }
@@ -80,7 +82,7 @@ class WebSocketStreamTest {
   void tokenSignedWithAnotherSecretIsRejected() throws Exception {
     String forged = io.playline.gateway.session.JwtTokens.mint("another-secret-another-secret-another!", 42,
         java.time.Duration.ofHours(1), java.time.Instant.now());
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.send(auth(1, forged));
       assertClosedWith(client, Code.UNAUTHENTICATED);
     }
@@ -88,7 +90,7 @@ class WebSocketStreamTest {
 
   @Test
   void textFrameIsRejectedAndClosed() throws Exception {
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.sendText("{\"auth\":{}}");
       assertClosedWith(client, Code.UNSUPPORTED_FRAME);
     }
@@ -96,7 +98,7 @@ class WebSocketStreamTest {
 
   @Test
   void malformedProtobufIsRejectedAndClosed() throws Exception {
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.sendBytes(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01, 0x02});
       assertClosedWith(client, Code.PROTOCOL_VIOLATION);
     }
@@ -104,7 +106,7 @@ class WebSocketStreamTest {
 
   @Test
   void oversizedFrameIsRejectedAndClosed() throws Exception {
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.sendBytes(new byte[gateway.config.maxFrameBytes() + 1]);
       assertClosedWith(client, Code.FRAME_TOO_LARGE);
     }
@@ -112,14 +114,14 @@ class WebSocketStreamTest {
 
   @Test
   void silentClientIsClosedAfterAuthTimeout() throws Exception {
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       assertClosedWith(client, Code.AUTH_TIMEOUT);
     }
   }
 
   @Test
   void secondAuthIsAProtocolViolation() throws Exception {
-    try (WsTestClient client = connect()) {
+    try (WsPlayerClient client = connect()) {
       client.send(auth(1, TestGateway.token(42)));
       assertThat(client.next().hasAuthOk()).isTrue();
       client.send(auth(2, TestGateway.token(42)));
@@ -132,11 +134,11 @@ class WebSocketStreamTest {
 
   @Test
   void serverKeepsServingOthersAfterBadInput() throws Exception {
-    try (WsTestClient bad = connect()) {
+    try (WsPlayerClient bad = connect()) {
       bad.sendBytes(new byte[] {(byte) 0xff, 0x00});
       bad.awaitClose();
     }
-    try (WsTestClient good = connect()) {
+    try (WsPlayerClient good = connect()) {
       good.send(auth(1, TestGateway.token(7)));
       assertThat(good.next().getAuthOk().getUid()).isEqualTo(7);
     }

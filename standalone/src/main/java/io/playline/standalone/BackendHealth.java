@@ -1,6 +1,7 @@
 package io.playline.standalone;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.playline.gateway.admin.Readiness;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -38,20 +40,28 @@ final class BackendHealth implements AutoCloseable {
   private final StatefulRedisConnection<String, String> redis;
   private final AdminClient kafka;
   private final Connection hbase;
+  private final Map<String, BooleanSupplier> watched = new java.util.concurrent.ConcurrentHashMap<>();
 
   BackendHealth(BackendEndpoints endpoints, Readiness readiness) throws IOException {
     this.readiness = readiness;
     readiness.register("redis");
     readiness.register("kafka");
     readiness.register("hbase");
-    this.redisClient = RedisClient.create(endpoints.redisUri());
-    this.redisClient.setDefaultTimeout(PROBE_TIMEOUT);
+    RedisURI uri = RedisURI.create(endpoints.redisUri());
+    uri.setTimeout(PROBE_TIMEOUT);
+    this.redisClient = RedisClient.create(uri);
     this.redis = redisClient.connect();
     this.kafka = AdminClient.create(Map.of(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrapServers(),
         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis(),
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis()));
     this.hbase = ConnectionFactory.createConnection(endpoints.hbaseConfiguration());
+  }
+
+  /** Also reports {@code component} as ready while {@code check} answers true (checked with the probes). */
+  void watch(String component, BooleanSupplier check) {
+    readiness.register(component);
+    watched.put(component, check);
   }
 
   /** Probes once now (so start-up reports the truth) and then every {@code period}. */
@@ -69,6 +79,7 @@ final class BackendHealth implements AutoCloseable {
         return admin.listNamespaceDescriptors().length > 0;
       }
     });
+    watched.forEach((name, supplier) -> check(name, supplier::getAsBoolean));
   }
 
   private interface Probe {

@@ -7,7 +7,15 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.RedisKeys;
+import io.playline.gateway.session.RedisSessionStore;
+import io.playline.job.JobConfig;
+import io.playline.job.PlaylineJob;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.jspecify.annotations.Nullable;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayServer;
 import io.playline.gateway.admin.Readiness;
@@ -41,6 +49,9 @@ final class StandaloneLauncher implements AutoCloseable {
   private final Readiness readiness = new Readiness();
   private Duration shutdownTimeout = Duration.ofSeconds(60);
   private Path endpointsFile = Path.of("endpoints.json");
+  private @Nullable GatewayServer gatewayServer;
+  private @Nullable HistoryCore historyCore;
+  private @Nullable PrometheusMeterRegistry meterRegistry;
 
   private StandaloneLauncher() {}
 
@@ -77,6 +88,7 @@ final class StandaloneLauncher implements AutoCloseable {
 
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     toClose.push(registry::close);
+    this.meterRegistry = registry;
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
@@ -85,17 +97,37 @@ final class StandaloneLauncher implements AutoCloseable {
     gc.bindTo(registry);
     toClose.push(gc);
 
+    BackendEndpoints endpoints = backends.endpoints();
+    BackendHealth health;
+    Connection hbase;
     try {
-      BackendHealth health = new BackendHealth(backends.endpoints(), readiness);
+      health = new BackendHealth(endpoints, readiness);
       toClose.push(health);
-      health.start(Duration.ofSeconds(5));
+      hbase = ConnectionFactory.createConnection(endpoints.hbaseConfiguration());
+      toClose.push(hbase);
     } catch (IOException e) {
       throw new StartupException("cannot connect to the backends: " + e.getMessage(), e);
     }
 
-    GatewayServer server = GatewayServer.start(gateway, registry, readiness,
-        new JwtAuthenticator(secret.secret(), gateway.authClockSkew(), Clock.systemUTC()));
+    HistoryCore core = HistoryCore.start(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
+        gateway.nodeId(), registry);
+    toClose.push(core);
+    this.historyCore = core;
+
+    PlaylineJob job = new PlaylineJob(JobConfig.from(config, core.config()), core.config(), core.redis(), hbase,
+        endpoints.kafkaBootstrapServers(), registry);
+    job.start();
+    toClose.push(job);
+    health.watch("job", job::readiness);
+    health.start(Duration.ofSeconds(5));
+
+    GatewayServer server = GatewayServer.start(gateway, new GatewayServer.Wiring(core.config(), registry, readiness,
+        new JwtAuthenticator(secret.secret(), gateway.authClockSkew(), Clock.systemUTC()),
+        new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()),
+            gateway.sessionTtl(), gateway.nodeId()),
+        core.writer(), core.firstToday()));
     toClose.push(server);
+    this.gatewayServer = server;
 
     Map<String, String> own = new LinkedHashMap<>();
     own.put("websocket", "ws://127.0.0.1:" + server.wsAddress().getPort() + GatewayConfig.WS_PATH);
@@ -103,7 +135,21 @@ final class StandaloneLauncher implements AutoCloseable {
     own.put("api", "127.0.0.1:" + server.apiAddress().getPort());
     own.put("admin", "http://127.0.0.1:" + server.adminAddress().getPort());
     endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
+    awaitReady(Duration.ofSeconds(60));
     banner(standalone, backends.endpoints(), own, secret.dev(), Duration.ofNanos(System.nanoTime() - t0));
+  }
+
+  /** Waits (bounded) until every component reports ready, e.g. the job's consumer got its partitions. */
+  private void awaitReady(Duration limit) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!readiness.isReady() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   private void banner(StandaloneConfig config, BackendEndpoints backends, Map<String, String> own, boolean devSecret,
@@ -132,6 +178,33 @@ final class StandaloneLauncher implements AutoCloseable {
 
   Readiness readiness() {
     return readiness;
+  }
+
+  /** The running history-core, for tests. */
+  HistoryCore core() {
+    HistoryCore c = historyCore;
+    if (c == null) {
+      throw new IllegalStateException("not started");
+    }
+    return c;
+  }
+
+  /** The process's meters, for tests. */
+  PrometheusMeterRegistry registry() {
+    PrometheusMeterRegistry r = meterRegistry;
+    if (r == null) {
+      throw new IllegalStateException("not started");
+    }
+    return r;
+  }
+
+  /** The running gateway (its bound addresses), for tests. */
+  GatewayServer gateway() {
+    GatewayServer g = gatewayServer;
+    if (g == null) {
+      throw new IllegalStateException("not started");
+    }
+    return g;
   }
 
   /** Stops every part in reverse start order; idempotent; halts the JVM if it overruns the timeout. */

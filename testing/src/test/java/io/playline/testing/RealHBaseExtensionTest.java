@@ -25,7 +25,6 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -37,6 +36,7 @@ class RealHBaseExtensionTest {
 
   /** The one server every test in this JVM must see, recorded by whichever test runs first. */
   private static final AtomicReference<EmbeddedHBase> SERVER = new AtomicReference<>();
+  private static final AtomicReference<Connection> CONNECTION = new AtomicReference<>();
   private static final Map<String, String> NAMESPACE_BY_TEST = new ConcurrentHashMap<>();
 
   private static final byte[] FAMILY = bytes("f");
@@ -147,19 +147,12 @@ class RealHBaseExtensionTest {
     assertThat(NAMESPACE_BY_TEST.values()).doesNotHaveDuplicates();
   }
 
-  @Nested
-  class AnotherTestClass {
-
-    @Test
-    void sharesTheSameServerAndConnection(HBaseNamespace namespace) {
-      assertSharedServer(namespace);
-      assertThat(namespace.connection().isClosed()).isFalse();
-    }
-  }
-
-  private static void assertSharedServer(HBaseNamespace namespace) {
+  static void assertSharedServer(HBaseNamespace namespace) {
     SERVER.compareAndSet(null, namespace.server());
     assertThat(namespace.server()).isSameAs(SERVER.get());
+    CONNECTION.compareAndSet(null, namespace.connection());
+    assertThat(namespace.connection()).isSameAs(CONNECTION.get());
+    assertThat(namespace.connection().isClosed()).isFalse();
   }
 
   private static TableName createTable(HBaseNamespace namespace, String qualifier,

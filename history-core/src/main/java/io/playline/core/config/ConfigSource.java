@@ -81,7 +81,7 @@ public final class ConfigSource {
             "system property " + name);
       }
     }
-    overrides.forEach((k, v) -> put(values, origins, k, v, "flag --" + k));
+    overrides.forEach((k, v) -> put(values, origins, k, v, "command line"));
     return new ConfigSource(values, origins);
   }
 

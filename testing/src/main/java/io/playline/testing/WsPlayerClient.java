@@ -1,4 +1,4 @@
-package io.playline.gateway;
+package io.playline.testing;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.proto.v1.ClientFrame;
@@ -14,40 +14,46 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
-/** A real WebSocket client (the JDK's) speaking the player protocol, for tests. */
-final class WsTestClient implements AutoCloseable {
-  record Close(int code, String reason) {}
+/**
+ * A real WebSocket client (the JDK's) speaking the player protocol, for tests: one binary frame
+ * per {@code ClientFrame}; received {@code ServerFrame}s queue up for {@link #next()}.
+ */
+public final class WsPlayerClient implements AutoCloseable {
+  /** How the server closed the connection. */
+  public record Close(int code, String reason) {}
 
   private final BlockingQueue<ServerFrame> frames = new LinkedBlockingQueue<>();
-  final CompletableFuture<Close> closed = new CompletableFuture<>();
+  public final CompletableFuture<Close> closed = new CompletableFuture<>();
   private final WebSocket ws;
 
-  private WsTestClient(URI uri) {
+  private WsPlayerClient(URI uri) {
     ws = HttpClient.newHttpClient().newWebSocketBuilder()
         .connectTimeout(Duration.ofSeconds(5))
         .buildAsync(uri, new Listener())
         .join();
   }
 
-  static WsTestClient connect(int port) {
-    return new WsTestClient(URI.create("ws://127.0.0.1:" + port + GatewayConfig.WS_PATH));
+  /** Connects to {@code ws://127.0.0.1:<port>/v1/stream}. */
+  public static WsPlayerClient connect(int port) {
+    return new WsPlayerClient(URI.create("ws://127.0.0.1:" + port + "/v1/stream"));
   }
 
-  void send(ClientFrame frame) {
+  public void send(ClientFrame frame) {
     sendBytes(frame.toByteArray());
   }
 
-  void sendBytes(byte[] bytes) {
+  public void sendBytes(byte[] bytes) {
     ws.sendBinary(ByteBuffer.wrap(bytes), true).join();
   }
 
-  void sendText(String text) {
+  public void sendText(String text) {
     ws.sendText(text, true).join();
   }
 
   /** The next frame from the server, failing after 10 s. */
-  ServerFrame next() throws InterruptedException {
+  public ServerFrame next() throws InterruptedException {
     ServerFrame f = frames.poll(10, TimeUnit.SECONDS);
     if (f == null) {
       throw new AssertionError("no frame from the server within 10 s");
@@ -56,11 +62,11 @@ final class WsTestClient implements AutoCloseable {
   }
 
   /** The next frame, or null if none arrives within {@code millis}. */
-  ServerFrame poll(long millis) throws InterruptedException {
+  public @Nullable ServerFrame poll(long millis) throws InterruptedException {
     return frames.poll(millis, TimeUnit.MILLISECONDS);
   }
 
-  Close awaitClose() throws Exception {
+  public Close awaitClose() throws Exception {
     return closed.get(15, TimeUnit.SECONDS);
   }
 

@@ -1,0 +1,57 @@
+package io.playline.core.publish;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.time.Duration;
+
+/**
+ * Settings of the process's one Kafka producer; immutable, validated on construction. Every field
+ * names its config key and default.
+ *
+ * @param clientId producer client id, seen in broker logs and quotas ({@code kafka.client.id}, playline)
+ * @param linger how long the producer waits to fill a batch ({@code kafka.producer.linger}, 10ms)
+ * @param batchBytes largest producer batch per partition ({@code kafka.producer.batch.bytes}, 256 KiB)
+ * @param maxBlock longest {@code send}/{@code partitionsFor} block on metadata or a full buffer
+ *     ({@code kafka.producer.max.block}, 5s)
+ * @param requestTimeout how long one produce request may wait for the broker ({@code kafka.producer.request.timeout}, 15s)
+ * @param deliveryTimeout how long a record may take from {@code send} to its ack, retries included
+ *     ({@code kafka.producer.delivery.timeout}, 60s); at least linger + request timeout
+ * @param maxRequestBytes largest produce request ({@code kafka.producer.max.request.bytes}, 1 MiB);
+ *     must exceed writeback.max.record.bytes
+ */
+public record KafkaProducerSettings(
+    String clientId,
+    Duration linger,
+    int batchBytes,
+    Duration maxBlock,
+    Duration requestTimeout,
+    Duration deliveryTimeout,
+    int maxRequestBytes) {
+
+  public KafkaProducerSettings {
+    if (clientId.isBlank()) {
+      throw new ConfigException("kafka.client.id: '" + clientId + "' (expected: not blank)");
+    }
+    if (deliveryTimeout.compareTo(linger.plus(requestTimeout)) < 0) {
+      throw new ConfigException("kafka.producer.delivery.timeout: " + deliveryTimeout
+          + " (expected: >= kafka.producer.linger + kafka.producer.request.timeout = " + linger.plus(requestTimeout) + ")");
+    }
+  }
+
+  /** Reads the settings from {@code c}, validating each range. */
+  public static KafkaProducerSettings from(ConfigSource c) {
+    return new KafkaProducerSettings(
+        c.string("kafka.client.id", "playline"),
+        c.duration("kafka.producer.linger", Duration.ofMillis(10), Duration.ZERO, Duration.ofSeconds(5)),
+        c.intValue("kafka.producer.batch.bytes", 256 * 1024, 1024, 16 * 1024 * 1024),
+        c.duration("kafka.producer.max.block", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(5)),
+        c.duration("kafka.producer.request.timeout", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofMinutes(5)),
+        c.duration("kafka.producer.delivery.timeout", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMinutes(30)),
+        c.intValue("kafka.producer.max.request.bytes", 1024 * 1024, 16 * 1024, 64 * 1024 * 1024));
+  }
+
+  /** Defaults, for tests and tools. */
+  public static KafkaProducerSettings defaults() {
+    return from(ConfigSource.empty());
+  }
+}

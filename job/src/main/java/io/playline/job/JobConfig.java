@@ -1,0 +1,194 @@
+package io.playline.job;
+
+import io.playline.core.CoreConfig;
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import io.playline.proto.v1.Business;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * Settings of the job role: how it consumes the write-back topic, where and how long it keeps
+ * history in HBase, how it retries, and how it recovers what a crash left unflushed. Every field
+ * names its config key; validated in the compact constructor. Immutable and thread-safe.
+ *
+ * @param groupId Kafka consumer group of every job process ({@code job.group.id}, playline-job)
+ * @param maxPollRecords Kafka records handled per poll, and so per HBase commit ({@code job.max.poll.records}, 500)
+ * @param pollTimeout longest wait of one Kafka poll ({@code job.poll.timeout}, 1s)
+ * @param table HBase table ({@code hbase.table}, playline:history)
+ * @param family the table's one column family ({@code hbase.family}, h)
+ * @param tableRegions regions a created table is pre-split into ({@code hbase.table.regions}, 16)
+ * @param hbaseBatchSize mutations per HBase batch call ({@code hbase.batch.size}, 1000)
+ * @param hbaseOperationTimeout bound of one HBase call, retries included ({@code hbase.operation.timeout}, 30s)
+ * @param clearPageSize cells scanned per page when clearing some businesses of a heavy row ({@code hbase.clear.page.size}, 1000)
+ * @param retention how long history is kept ({@code history.retention}, 90d)
+ * @param retentionOverrides per-business retention ({@code history.retention.<business>}, e.g. {@code
+ *     history.retention.live=7d}); readers apply it, the HBase family TTL is the longest retention
+ * @param redisTimeout bound of one Redis round trip of the job ({@code job.redis.timeout}, 10s)
+ * @param retryBackoffBase first delay before retrying a failed poll ({@code job.retry.backoff.base}, 200ms)
+ * @param retryBackoffCap longest delay between retries ({@code job.retry.backoff.cap}, 30s)
+ * @param recoveryInterval period of the recovery sweep ({@code recovery.interval}, 30s)
+ * @param recoveryAge recovery marks older than this are swept ({@code recovery.age}, 3 x writeback.flush.interval)
+ * @param recoveryBatchSize marks read per Redis page of the sweep ({@code recovery.batch.size}, 1000)
+ * @param shutdownTimeout bound of {@code close()} ({@code job.shutdown.timeout}, 30s)
+ */
+public record JobConfig(
+    String groupId,
+    int maxPollRecords,
+    Duration pollTimeout,
+    TableName table,
+    String family,
+    int tableRegions,
+    int hbaseBatchSize,
+    Duration hbaseOperationTimeout,
+    int clearPageSize,
+    Duration retention,
+    Map<Business, Duration> retentionOverrides,
+    Duration redisTimeout,
+    Duration retryBackoffBase,
+    Duration retryBackoffCap,
+    Duration recoveryInterval,
+    Duration recoveryAge,
+    int recoveryBatchSize,
+    Duration shutdownTimeout) {
+
+  private static final String RETENTION_PREFIX = "history.retention.";
+
+  public JobConfig {
+    Objects.requireNonNull(table, "table");
+    check(!groupId.isBlank(), "job.group.id", groupId, "a non-empty group id");
+    check(maxPollRecords > 0, "job.max.poll.records", maxPollRecords, "> 0");
+    check(!family.isEmpty() && family.indexOf(':') < 0, "hbase.family", family, "a non-empty name without ':'");
+    check(tableRegions >= 1 && tableRegions <= 256, "hbase.table.regions", tableRegions, "1..256");
+    check(hbaseBatchSize > 0, "hbase.batch.size", hbaseBatchSize, "> 0");
+    check(clearPageSize > 0, "hbase.clear.page.size", clearPageSize, "> 0");
+    check(recoveryBatchSize > 0, "recovery.batch.size", recoveryBatchSize, "> 0");
+    check(positive(pollTimeout), "job.poll.timeout", pollTimeout, "> 0");
+    check(positive(hbaseOperationTimeout) && hbaseOperationTimeout.toMillis() <= Integer.MAX_VALUE,
+        "hbase.operation.timeout", hbaseOperationTimeout, "> 0 and < 24d");
+    check(positive(retention) && retention.toSeconds() <= Integer.MAX_VALUE, "history.retention", retention,
+        "> 0 and < 68 years (HBase TTLs are int seconds)");
+    check(positive(redisTimeout), "job.redis.timeout", redisTimeout, "> 0");
+    check(positive(retryBackoffBase), "job.retry.backoff.base", retryBackoffBase, "> 0");
+    check(retryBackoffCap.compareTo(retryBackoffBase) >= 0, "job.retry.backoff.cap", retryBackoffCap,
+        "at least job.retry.backoff.base " + retryBackoffBase);
+    check(positive(recoveryInterval), "recovery.interval", recoveryInterval, "> 0");
+    check(positive(recoveryAge), "recovery.age", recoveryAge, "> 0");
+    check(positive(shutdownTimeout), "job.shutdown.timeout", shutdownTimeout, "> 0");
+    retentionOverrides = Map.copyOf(retentionOverrides);
+    for (Map.Entry<Business, Duration> e : retentionOverrides.entrySet()) {
+      check(e.getKey() != Business.BUSINESS_UNSPECIFIED && e.getKey() != Business.UNRECOGNIZED,
+          RETENTION_PREFIX + "<business>", e.getKey(), "a known business");
+      check(positive(e.getValue()) && e.getValue().toSeconds() <= Integer.MAX_VALUE,
+          retentionKey(e.getKey()), e.getValue(), "> 0 and < 68 years");
+    }
+  }
+
+  /**
+   * Reads the job settings from {@code c}; {@code core} gives the defaults that depend on the
+   * write-back ({@code recovery.age} must be at least {@code writeback.flush.interval}, or the
+   * sweep would race every regular flush).
+   *
+   * @throws ConfigException naming the key when a value is malformed or out of range
+   */
+  public static JobConfig from(ConfigSource c, CoreConfig core) {
+    Duration day = Duration.ofDays(1);
+    Duration maxRetention = Duration.ofDays(3650);
+    Duration retention = c.duration("history.retention", Duration.ofDays(90), Duration.ofHours(1), maxRetention);
+    Duration recoveryAge = c.duration("recovery.age", core.flushInterval().multipliedBy(3), Duration.ofSeconds(1), day);
+    if (recoveryAge.compareTo(core.flushInterval()) < 0) {
+      throw new ConfigException("recovery.age: " + recoveryAge + " (expected: at least writeback.flush.interval "
+          + core.flushInterval() + ", or the sweep would persist what the next flush is about to)");
+    }
+    return new JobConfig(
+        c.string("job.group.id", "playline-job"),
+        c.intValue("job.max.poll.records", 500, 1, 100_000),
+        c.duration("job.poll.timeout", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(1)),
+        tableName(c.string("hbase.table", "playline:history")),
+        c.string("hbase.family", "h"),
+        c.intValue("hbase.table.regions", 16, 1, 256),
+        c.intValue("hbase.batch.size", 1000, 1, 100_000),
+        c.duration("hbase.operation.timeout", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMinutes(30)),
+        c.intValue("hbase.clear.page.size", 1000, 1, 100_000),
+        retention,
+        overrides(c, maxRetention),
+        c.duration("job.redis.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+        c.duration("job.retry.backoff.base", Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofMinutes(1)),
+        c.duration("job.retry.backoff.cap", Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofMinutes(10)),
+        c.duration("recovery.interval", Duration.ofSeconds(30), Duration.ofMillis(100), day),
+        recoveryAge,
+        c.intValue("recovery.batch.size", 1000, 1, 100_000),
+        c.duration("job.shutdown.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)));
+  }
+
+  /** Defaults, for tests and tools. */
+  public static JobConfig defaults() {
+    return from(ConfigSource.empty(), CoreConfig.defaults());
+  }
+
+  /** How long records of {@code business} are kept: its override, else {@link #retention()}. */
+  public Duration retention(Business business) {
+    return retentionOverrides.getOrDefault(business, retention);
+  }
+
+  /** The longest retention of any business: the HBase family TTL, since a family has one TTL. */
+  public Duration maxRetention() {
+    Duration max = retention;
+    for (Duration d : retentionOverrides.values()) {
+      if (d.compareTo(max) > 0) {
+        max = d;
+      }
+    }
+    return max;
+  }
+
+  /** The config key of {@code business}'s retention override, e.g. {@code history.retention.live}. */
+  public static String retentionKey(Business business) {
+    return RETENTION_PREFIX + business.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static Map<Business, Duration> overrides(ConfigSource c, Duration max) {
+    Map<Business, Duration> overrides = new EnumMap<>(Business.class);
+    Set<String> known = new HashSet<>();
+    for (Business b : Business.values()) {
+      if (b != Business.BUSINESS_UNSPECIFIED && b != Business.UNRECOGNIZED) {
+        known.add(retentionKey(b));
+        if (c.raw(retentionKey(b)).isPresent()) {
+          overrides.put(b, c.duration(retentionKey(b), Duration.ofDays(90), Duration.ofHours(1), max));
+        }
+      }
+    }
+    // A typo such as history.retention.vidoe would otherwise be ignored silently.
+    for (String key : c.describe().keySet()) {
+      if (key.startsWith(RETENTION_PREFIX) && !known.contains(key)) {
+        throw new ConfigException(key + ": unknown business (expected: one of " + RETENTION_PREFIX
+            + "{video,article,comic,live,audio,episode})");
+      }
+    }
+    return overrides;
+  }
+
+  private static TableName tableName(String name) {
+    try {
+      return TableName.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("hbase.table: '" + name + "' (expected: namespace:table, " + e.getMessage() + ")");
+    }
+  }
+
+  private static boolean positive(Duration d) {
+    return !d.isNegative() && !d.isZero();
+  }
+
+  private static void check(boolean ok, String key, Object value, String expected) {
+    if (!ok) {
+      throw new ConfigException(key + ": " + value + " (expected: " + expected + ")");
+    }
+  }
+}

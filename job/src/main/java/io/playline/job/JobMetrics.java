@@ -1,0 +1,152 @@
+package io.playline.job;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Meters of the job role: what it consumed, what it wrote to HBase, how often it had to retry or
+ * skip, and what the recovery sweep found. Names start with {@code playline.job.}. Thread-safe.
+ */
+public final class JobMetrics {
+  private final Counter records;
+  private final Counter batches;
+  private final Counter parseFailures;
+  private final Counter invalidEntries;
+  private final Counter droppedUpserts;
+  private final Counter redisNewer;
+  private final Counter snapshotUsed;
+  private final Counter puts;
+  private final Counter deletes;
+  private final Counter hbaseCalls;
+  private final Counter retries;
+  private final Counter fatalFailures;
+  private final Counter commitFailures;
+  private final Timer commitLatency;
+  private final Timer hbaseLatency;
+  private final Counter loopMarksCleared;
+  private final Counter markClearFailures;
+  private final Counter sweeps;
+  private final Counter sweepFailures;
+  private final Counter recoveredItems;
+  private final Counter missingRecords;
+  private final Counter sweptMarksCleared;
+
+  public JobMetrics(MeterRegistry registry) {
+    records = counter(registry, "playline.job.records", "Kafka records consumed from the write-back topic");
+    batches = counter(registry, "playline.job.batches", "HistoryChangeBatch values parsed");
+    parseFailures = counter(registry, "playline.job.parse.failures", "Kafka records skipped: not a HistoryChangeBatch");
+    invalidEntries = counter(registry, "playline.job.invalid.entries",
+        "Changes, upserts, deletes or clears skipped: bad uid, business or oid");
+    droppedUpserts = counter(registry, "playline.job.upserts.dropped", "Upserts not after a delete or clear of their item");
+    redisNewer = counter(registry, "playline.job.upserts.redis.newer", "Upserts written from Redis's newer record");
+    snapshotUsed = counter(registry, "playline.job.upserts.snapshot.used", "Upserts written from the snapshot: Redis lost the record");
+    puts = Counter.builder("playline.job.hbase.mutations").tag("op", "put")
+        .description("HBase cells written").register(registry);
+    deletes = Counter.builder("playline.job.hbase.mutations").tag("op", "delete")
+        .description("HBase delete markers written").register(registry);
+    hbaseCalls = counter(registry, "playline.job.hbase.calls", "HBase batch calls");
+    retries = counter(registry, "playline.job.retries", "Polls retried after a transient Redis or HBase failure");
+    fatalFailures = counter(registry, "playline.job.failures.fatal", "Failures that stopped the consumer loop");
+    commitFailures = counter(registry, "playline.job.commit.failures", "Offset commits that failed (records are redelivered)");
+    commitLatency = Timer.builder("playline.job.commit.latency").description("Kafka offset commit latency")
+        .register(registry);
+    hbaseLatency = Timer.builder("playline.job.hbase.latency").description("Latency of one HBase batch call")
+        .register(registry);
+    loopMarksCleared = Counter.builder("playline.job.recovery.marks.cleared").tag("by", "consumer")
+        .description("Recovery marks cleared").register(registry);
+    sweptMarksCleared = Counter.builder("playline.job.recovery.marks.cleared").tag("by", "sweep")
+        .description("Recovery marks cleared").register(registry);
+    markClearFailures = counter(registry, "playline.job.recovery.marks.clear.failures",
+        "Mark clears that failed after a persisted poll (the sweep persists those items again)");
+    sweeps = counter(registry, "playline.job.recovery.sweeps", "Recovery sweeps run");
+    sweepFailures = counter(registry, "playline.job.recovery.sweep.failures", "Recovery sweeps stopped by a failure");
+    recoveredItems = counter(registry, "playline.job.recovery.items", "Items persisted by the recovery sweep");
+    missingRecords = counter(registry, "playline.job.recovery.missing",
+        "Recovery marks whose record was gone from Redis (cleared without a write)");
+  }
+
+  private static Counter counter(MeterRegistry registry, String name, String description) {
+    return Counter.builder(name).description(description).register(registry);
+  }
+
+  public void records(int n) {
+    records.increment(n);
+  }
+
+  public void batch() {
+    batches.increment();
+  }
+
+  public void parseFailure() {
+    parseFailures.increment();
+  }
+
+  public void invalidEntry() {
+    invalidEntries.increment();
+  }
+
+  public void droppedUpsert() {
+    droppedUpserts.increment();
+  }
+
+  public void redisNewer() {
+    redisNewer.increment();
+  }
+
+  public void snapshotUsed() {
+    snapshotUsed.increment();
+  }
+
+  public void hbaseCall(int putCells, int deleteMarkers, long nanos) {
+    puts.increment(putCells);
+    deletes.increment(deleteMarkers);
+    hbaseCalls.increment();
+    hbaseLatency.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  public void retry() {
+    retries.increment();
+  }
+
+  public void fatalFailure() {
+    fatalFailures.increment();
+  }
+
+  public void commit(long nanos) {
+    commitLatency.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  public void commitFailure() {
+    commitFailures.increment();
+  }
+
+  public void marksClearedByConsumer(long n) {
+    loopMarksCleared.increment(n);
+  }
+
+  public void markClearFailure() {
+    markClearFailures.increment();
+  }
+
+  public void sweep() {
+    sweeps.increment();
+  }
+
+  public void sweepFailure() {
+    sweepFailures.increment();
+  }
+
+  public void recovered(int n) {
+    recoveredItems.increment(n);
+  }
+
+  public void missingRecord() {
+    missingRecords.increment();
+  }
+
+  public void marksClearedBySweep(long n) {
+    sweptMarksCleared.increment(n);
+  }
+}

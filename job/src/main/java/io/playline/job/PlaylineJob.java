@@ -1,0 +1,88 @@
+package io.playline.job;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.core.CoreConfig;
+import io.playline.core.store.RedisConnections;
+import io.playline.job.consume.HistoryConsumerLoop;
+import io.playline.job.recover.RecoverySweeper;
+import io.playline.job.sink.HBaseHistorySink;
+import io.playline.job.sink.HistorySink;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hbase.client.Connection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job role: consumes the write-back topic into HBase ({@link HistoryConsumerLoop}) and sweeps
+ * recovery marks ({@link RecoverySweeper}). It borrows the Redis and HBase connections: {@link
+ * #close()} stops its own threads and consumer but leaves those open for the caller to close.
+ *
+ * <p>{@link #start()} returns at once: the consumer thread creates the table and connects in the
+ * background, retrying while a backend is down, and {@link #readiness()} says when it is
+ * persisting. {@link #close()} is bounded by {@code job.shutdown.timeout} per thread. Thread-safe.
+ */
+public final class PlaylineJob implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PlaylineJob.class);
+
+  private final JobConfig config;
+  private final CoreConfig core;
+  private final HistorySink sink;
+  private final HistoryConsumerLoop loop;
+  private final RecoverySweeper sweeper;
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  public PlaylineJob(JobConfig config, CoreConfig core, RedisConnections redis, Connection hbase,
+      String kafkaBootstrapServers, MeterRegistry registry) {
+    this.config = config;
+    this.core = core;
+    JobMetrics metrics = new JobMetrics(registry);
+    this.sink = new HBaseHistorySink(hbase, config, metrics);
+    this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, redis, metrics);
+    this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::prepared);
+  }
+
+  /** Starts the consumer loop and the recovery sweep; returns without waiting for backends. Once only. */
+  public void start() {
+    if (closed.get() || !started.compareAndSet(false, true)) {
+      throw new IllegalStateException("PlaylineJob already " + (closed.get() ? "closed" : "started"));
+    }
+    loop.start();
+    sweeper.start();
+    log.info("Job started: topic {} -> HBase {} (group {}, retention {}, overrides {})", core.historyTopic(),
+        config.table(), config.groupId(), config.retention(), config.retentionOverrides());
+  }
+
+  /**
+   * True while the job persists: started, the table is ready and the consumer loop is neither
+   * retrying a failed poll nor stopped. Never blocks.
+   */
+  public boolean readiness() {
+    return started.get() && !closed.get() && loop.ready();
+  }
+
+  /** The recovery sweeper, e.g. to run a sweep now from an admin tool. */
+  public RecoverySweeper sweeper() {
+    return sweeper;
+  }
+
+  /** Stops the consumer (an in-flight poll finishes and commits, or is abandoned uncommitted) and the sweep. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    log.info("Stopping the job");
+    loop.requestStop();
+    try {
+      loop.close();
+    } finally {
+      try {
+        sweeper.close();
+      } finally {
+        sink.close();
+      }
+    }
+    log.info("Job stopped");
+  }
+}

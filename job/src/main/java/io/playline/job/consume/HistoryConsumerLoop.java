@@ -1,0 +1,367 @@
+package io.playline.job.consume;
+
+import io.playline.core.CoreConfig;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RetriableStoreException;
+import io.playline.job.JobConfig;
+import io.playline.job.JobMetrics;
+import io.playline.job.sink.HistorySink;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes the write-back topic and persists it: polls a batch of records, persists all of it
+ * ({@link PollPersister}), commits the poll's offsets only after the sink accepted the whole poll,
+ * then clears the recovery marks it covered. A transient failure (Redis or HBase down) retries the
+ * same poll with exponential back-off and jitter — never skipping it, never committing early —
+ * while the consumer stays in its group (its partitions paused, polling as the back-off wait). A
+ * record that is not a {@code HistoryChangeBatch} is logged, counted and skipped. Any other
+ * failure stops the loop without committing the poll ({@link #ready()} turns false) so a restart
+ * resumes from the last commit.
+ *
+ * <p>Runs on its own thread, which alone creates and uses the {@link KafkaConsumer}; {@link
+ * #start()}, {@link #ready()} and {@link #close()} may be called from any thread.
+ */
+public final class HistoryConsumerLoop implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HistoryConsumerLoop.class);
+  private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration CONSUMER_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(30);
+
+  private final JobConfig config;
+  private final CoreConfig core;
+  private final Map<String, Object> consumerProperties;
+  private final HistorySink sink;
+  private final RedisConnections redis;
+  private final JobMetrics metrics;
+  private final Thread thread;
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private volatile boolean running = true;
+  private volatile boolean prepared;
+  private volatile boolean retrying;
+  private volatile boolean failed;
+  private volatile @Nullable Consumer<byte[], byte[]> consumer;
+  // Consumer-thread state, also touched by rebalance callbacks (which run inside poll on that thread).
+  private @Nullable InFlightPoll inFlight;
+  private boolean pausedForRetry;
+
+  public HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
+      RedisConnections redis, JobMetrics metrics) {
+    this.config = config;
+    this.core = core;
+    this.consumerProperties = consumerProperties(config, bootstrapServers);
+    this.sink = sink;
+    this.redis = redis;
+    this.metrics = metrics;
+    this.thread = new Thread(this::run, "playline-job-consumer");
+  }
+
+  /** The consumer settings: the job's group, manual commits, cooperative rebalancing, bounded polls. */
+  public static Map<String, Object> consumerProperties(JobConfig config, String bootstrapServers) {
+    Map<String, Object> p = new HashMap<>();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
+    p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+    return p;
+  }
+
+  /** Starts the loop's thread: it prepares the sink (retrying while the store is down), then consumes. */
+  public void start() {
+    thread.start();
+  }
+
+  /** True once the sink is prepared (the table exists), until the loop stops. */
+  public boolean prepared() {
+    return prepared && !failed;
+  }
+
+  /** True while the loop runs and persists: prepared, not retrying a failed poll, not stopped. */
+  public boolean ready() {
+    return prepared && running && !retrying && !failed && thread.isAlive();
+  }
+
+  /** True when the loop stopped on a failure that retrying cannot fix. */
+  public boolean failed() {
+    return failed;
+  }
+
+  private void run() {
+    try {
+      PollPersister persister = startUp();
+      if (persister == null) {
+        return;
+      }
+      try (persister) {
+        prepared = true;
+        consume(persister);
+      }
+    } catch (RuntimeException e) {
+      stopOnFailure(e);
+    } catch (Error e) {
+      stopOnFailure(e);
+      throw e;
+    } finally {
+      log.info("Consumer loop of topic {} stopped", core.historyTopic());
+    }
+  }
+
+  private void stopOnFailure(Throwable e) {
+    failed = true;
+    metrics.fatalFailure();
+    log.error("The consumer loop stopped on a failure retrying cannot fix: {}. The poll in flight was not "
+        + "committed, so nothing is lost: fix the cause and restart the job to resume from the last commit",
+        e.toString(), e);
+  }
+
+  /** Prepares the sink and opens Redis, retrying transient failures until done or closed. */
+  private @Nullable PollPersister startUp() {
+    Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
+    while (running) {
+      try {
+        sink.prepare();
+        return new PollPersister(redis, core, config, sink, metrics);
+      } catch (RetriableStoreException e) {
+        Duration delay = backoff.next();
+        log.warn("Preparing the consumer loop failed (attempt {}); retrying in {} ms: {}", backoff.attempts(),
+            delay.toMillis(), e.toString());
+        awaitStop(delay);
+      }
+    }
+    return null;
+  }
+
+  private void consume(PollPersister persister) {
+    KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    consumer = c;
+    try {
+      if (!running) {
+        return;
+      }
+      c.subscribe(List.of(core.historyTopic()), new Rebalance(c));
+      log.info("Consuming {} as group {} (up to {} records per poll)", core.historyTopic(), config.groupId(),
+          config.maxPollRecords());
+      pollLoop(c, persister);
+    } catch (WakeupException e) {
+      InFlightPoll abandoned = inFlight;
+      log.info("Consumer loop woken up to stop{}", abandoned == null ? ""
+          : "; abandoned an uncommitted poll of " + abandoned.records() + " records (it is redelivered)");
+    } finally {
+      consumer = null;
+      closeQuietly(c);
+    }
+  }
+
+  private void pollLoop(Consumer<byte[], byte[]> c, PollPersister persister) {
+    ProgressLog progress = new ProgressLog(PROGRESS_INTERVAL);
+    while (running) {
+      ConsumerRecords<byte[], byte[]> polled = c.poll(config.pollTimeout());
+      if (polled.isEmpty()) {
+        progress.maybeLog();
+        continue;
+      }
+      InFlightPoll poll = InFlightPoll.parse(polled, metrics);
+      inFlight = poll;
+      PollPersister.Persisted persisted = persistWithRetry(c, persister, poll, progress);
+      if (persisted == null) {
+        inFlight = null;
+        continue;
+      }
+      commit(c, poll);
+      inFlight = null;
+      persister.clearMarks(persisted);
+      progress.persisted(poll.records(), persisted);
+      log.debug("Persisted a poll of {} records: {} user changes", poll.records(), persisted.users());
+    }
+  }
+
+  /** Persists {@code poll}, retrying transient failures; null when stopping or nothing is left (all revoked). */
+  private PollPersister.@Nullable Persisted persistWithRetry(Consumer<byte[], byte[]> c, PollPersister persister,
+      InFlightPoll poll, ProgressLog progress) {
+    Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
+    try {
+      while (running && !poll.isEmpty()) {
+        try {
+          PollPersister.Persisted persisted = persister.persist(poll);
+          if (backoff.attempts() > 0) {
+            log.info("Persisting works again after {} retries", backoff.attempts());
+          }
+          return persisted;
+        } catch (RetriableStoreException e) {
+          metrics.retry();
+          progress.retried();
+          retrying = true;
+          Duration delay = backoff.next();
+          if (backoff.attempts() == 1) {
+            log.warn("Persisting a poll of {} records failed; retrying in {} ms", poll.records(), delay.toMillis(), e);
+          } else {
+            log.warn("Persisting a poll of {} records failed again (attempt {}); retrying in {} ms: {}",
+                poll.records(), backoff.attempts(), delay.toMillis(), e.toString());
+          }
+          waitPolling(c, delay);
+        }
+      }
+      return null;
+    } finally {
+      endRetry(c);
+    }
+  }
+
+  /**
+   * Waits {@code delay} inside {@code poll} with every partition paused, so the consumer keeps its
+   * group membership (and learns of rebalances) without fetching; {@code wakeup()} ends the wait.
+   */
+  private void waitPolling(Consumer<byte[], byte[]> c, Duration delay) {
+    pausedForRetry = true;
+    c.pause(c.assignment());
+    ConsumerRecords<byte[], byte[]> stray = c.poll(delay);
+    // Paused partitions return nothing; should a record slip through, rewind so none is skipped.
+    for (TopicPartition tp : stray.partitions()) {
+      c.seek(tp, stray.records(tp).get(0).offset());
+    }
+  }
+
+  private void endRetry(Consumer<byte[], byte[]> c) {
+    if (pausedForRetry) {
+      c.resume(c.paused());
+      pausedForRetry = false;
+    }
+    retrying = false;
+  }
+
+  private void commit(Consumer<byte[], byte[]> c, InFlightPoll poll) {
+    Map<TopicPartition, OffsetAndMetadata> offsets = poll.offsets(c.assignment());
+    if (offsets.isEmpty()) {
+      return;
+    }
+    long start = System.nanoTime();
+    try {
+      c.commitSync(offsets, COMMIT_TIMEOUT);
+      metrics.commit(System.nanoTime() - start);
+    } catch (WakeupException e) {
+      // close() raced with a poll that is already persisted: record that once more, then stop.
+      log.info("Stopping right after a persisted poll; committing its offsets first");
+      commitQuietly(c, offsets);
+      running = false;
+    } catch (KafkaException e) {
+      metrics.commitFailure();
+      log.warn("Committing offsets {} failed; those records will be redelivered and persisted again "
+          + "(harmless, writes are idempotent): {}", offsets, e.toString());
+    }
+  }
+
+  private void commitQuietly(Consumer<byte[], byte[]> c, Map<TopicPartition, OffsetAndMetadata> offsets) {
+    try {
+      c.commitSync(offsets, COMMIT_TIMEOUT);
+    } catch (KafkaException e) {
+      metrics.commitFailure();
+      log.warn("Committing offsets {} at shutdown failed; they are redelivered: {}", offsets, e.toString());
+    }
+  }
+
+  private static void closeQuietly(Consumer<byte[], byte[]> c) {
+    try {
+      c.close(CloseOptions.timeout(CONSUMER_CLOSE_TIMEOUT));
+    } catch (KafkaException e) {
+      log.warn("Closing the Kafka consumer failed: {}", e.toString());
+    }
+  }
+
+  private void awaitStop(Duration delay) {
+    try {
+      stopRequested.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+
+  /** Asks the loop to stop and wakes its consumer; returns at once. */
+  public void requestStop() {
+    running = false;
+    stopRequested.countDown();
+    Consumer<byte[], byte[]> c = consumer;
+    if (c != null) {
+      c.wakeup();
+    }
+  }
+
+  /**
+   * Stops the loop within {@code job.shutdown.timeout}: wakes the consumer, lets an in-flight poll
+   * finish (its offsets are then committed) or abandons it uncommitted, and closes the consumer.
+   */
+  @Override
+  public void close() {
+    requestStop();
+    if (thread.isAlive() && thread != Thread.currentThread()) {
+      try {
+        thread.join(config.shutdownTimeout().toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (thread.isAlive()) {
+        log.warn("The consumer loop did not stop within {}; it stops after its current store call",
+            config.shutdownTimeout());
+      }
+    }
+  }
+
+  /** Keeps the in-flight poll to the partitions this consumer still owns; pauses new ones while retrying. */
+  private final class Rebalance implements ConsumerRebalanceListener {
+    private final Consumer<byte[], byte[]> c;
+
+    Rebalance(Consumer<byte[], byte[]> c) {
+      this.c = c;
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+      if (!partitions.isEmpty()) {
+        log.info("Partitions revoked: {}", partitions);
+      }
+      InFlightPoll poll = inFlight;
+      if (poll != null) {
+        poll.revoke(partitions);
+      }
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      log.warn("Partitions lost: {}", partitions);
+      onPartitionsRevoked(partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      if (!partitions.isEmpty()) {
+        log.info("Partitions assigned: {}", partitions);
+      }
+      if (pausedForRetry) {
+        c.pause(partitions);
+      }
+    }
+  }
+}

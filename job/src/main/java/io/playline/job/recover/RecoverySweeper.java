@@ -1,0 +1,237 @@
+package io.playline.job.recover;
+
+import io.lettuce.core.RedisException;
+import io.lettuce.core.api.StatefulConnection;
+import io.playline.core.CoreConfig;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
+import io.playline.core.store.RetriableStoreException;
+import io.playline.job.JobConfig;
+import io.playline.job.JobMetrics;
+import io.playline.job.redis.RecoveryMarks;
+import io.playline.job.redis.RedisReadBack;
+import io.playline.job.sink.HistorySink;
+import io.playline.proto.v1.HistoryChange;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Persists what a crash left unpersisted. Every write-through leaves a recovery mark per item
+ * (scored by server write time) that the consumer loop clears once the item's write-back batch is
+ * in HBase; a mark older than {@code recovery.age} therefore means the batch never made it (the
+ * node holding it in memory died). Every {@code recovery.interval}, for each shard, the sweep
+ * reads such marks a page at a time, reads the items' current records from Redis, writes them to
+ * the sink and clears the marks up to the age threshold, so a mark rescored by a newer write
+ * survives for the regular write-back. A mark whose record is gone from Redis is just cleared.
+ *
+ * <p>Sweeps run on the sweeper's own thread ({@link #start()}) or on the caller's ({@link
+ * #sweep()}); they never overlap. Thread-safe.
+ */
+public final class RecoverySweeper implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RecoverySweeper.class);
+
+  /** What one sweep did. */
+  public record SweepResult(int marks, int recovered, int missing, long cleared) {
+    SweepResult plus(SweepResult o) {
+      return new SweepResult(marks + o.marks, recovered + o.recovered, missing + o.missing, cleared + o.cleared);
+    }
+  }
+
+  private final JobConfig config;
+  private final CoreConfig core;
+  private final RedisConnections redis;
+  private final HistorySink sink;
+  private final JobMetrics metrics;
+  private final BooleanSupplier sinkReady;
+  private final ScheduledExecutorService scheduler;
+  private @Nullable StatefulConnection<byte[], byte[]> pipeline;
+  private @Nullable RedisReadBack readBack;
+  private @Nullable RecoveryMarks marks;
+
+  /** {@code sinkReady} gates scheduled sweeps until the sink is prepared (e.g. the table exists). */
+  public RecoverySweeper(JobConfig config, CoreConfig core, RedisConnections redis, HistorySink sink,
+      JobMetrics metrics, BooleanSupplier sinkReady) {
+    this.config = config;
+    this.core = core;
+    this.redis = redis;
+    this.sink = sink;
+    this.metrics = metrics;
+    this.sinkReady = sinkReady;
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "playline-job-recovery"));
+  }
+
+  /** Schedules a sweep every {@code recovery.interval}, the first one interval from now. */
+  public void start() {
+    long periodMs = config.recoveryInterval().toMillis();
+    scheduler.scheduleWithFixedDelay(this::scheduledSweep, periodMs, periodMs, TimeUnit.MILLISECONDS);
+    log.info("Recovery sweep every {} of marks older than {} over {} shards", config.recoveryInterval(),
+        config.recoveryAge(), core.recoveryShards());
+  }
+
+  private void scheduledSweep() {
+    if (!sinkReady.getAsBoolean()) {
+      log.debug("Recovery sweep skipped: the sink is not prepared yet");
+      return;
+    }
+    try {
+      sweep();
+    } catch (RetriableStoreException e) {
+      metrics.sweepFailure();
+      log.warn("Recovery sweep stopped; the next one in {} retries: {}", config.recoveryInterval(), e.toString());
+    } catch (RuntimeException e) {
+      metrics.sweepFailure();
+      log.error("Recovery sweep failed; the next one in {} tries again", config.recoveryInterval(), e);
+    }
+  }
+
+  /**
+   * Runs one sweep over every shard now, on the calling thread, with marks older than {@code
+   * recovery.age} before now; returns what it did.
+   *
+   * @throws RetriableStoreException when Redis or the sink failed for now; marks not yet cleared
+   *     stay for the next sweep
+   */
+  public synchronized SweepResult sweep() {
+    long threshold = System.currentTimeMillis() - config.recoveryAge().toMillis();
+    open();
+    SweepResult total = new SweepResult(0, 0, 0, 0);
+    for (int shard = 0; shard < core.recoveryShards(); shard++) {
+      total = total.plus(sweepShard(shard, threshold));
+    }
+    metrics.sweep();
+    if (total.recovered() > 0 || total.missing() > 0) {
+      log.info("Recovery sweep persisted {} items whose write-back never arrived ({} marks, {} records gone "
+          + "from Redis, {} marks cleared)", total.recovered(), total.marks(), total.missing(), total.cleared());
+    } else {
+      log.debug("Recovery sweep found nothing older than {}", config.recoveryAge());
+    }
+    return total;
+  }
+
+  private SweepResult sweepShard(int shard, long threshold) {
+    RecoveryMarks m = marks;
+    SweepResult total = new SweepResult(0, 0, 0, 0);
+    while (m != null) {
+      List<byte[]> page = m.olderThan(shard, threshold, config.recoveryBatchSize());
+      if (page.isEmpty()) {
+        break;
+      }
+      SweepResult done = persistPage(m, shard, page, threshold);
+      total = total.plus(done);
+      // A short page was the last; a page that cleared nothing would only come back unchanged.
+      if (page.size() < config.recoveryBatchSize() || done.cleared() == 0) {
+        break;
+      }
+    }
+    return total;
+  }
+
+  private SweepResult persistPage(RecoveryMarks m, int shard, List<byte[]> page, long threshold) {
+    Map<Long, List<ItemKey>> items = new LinkedHashMap<>();
+    RecoveryMarks.Clears clears = m.newClears();
+    for (byte[] member : page) {
+      clears.addRaw(shard, member, threshold);
+      try {
+        RecoveryMarks.Mark mark = RecoveryMarks.parse(member);
+        RedisReadBack.add(items, mark.uid(), mark.item());
+      } catch (IllegalArgumentException e) {
+        metrics.invalidEntry();
+        log.warn("Clearing malformed recovery mark in shard {}: {}", shard, e.getMessage());
+      }
+    }
+    Map<Long, Map<ItemKey, HistoryRecord>> found = readBack().read(items);
+    int recovered = 0;
+    int missing = 0;
+    List<HistoryChange> writes = new ArrayList<>();
+    for (Map.Entry<Long, List<ItemKey>> e : items.entrySet()) {
+      Map<ItemKey, HistoryRecord> records = found.getOrDefault(e.getKey(), Map.of());
+      for (ItemKey item : e.getValue()) {
+        if (!records.containsKey(item)) {
+          missing++;
+          metrics.missingRecord();
+          log.debug("Recovery mark of uid {} item {}:{} has no record in Redis any more; clearing it", e.getKey(),
+              item.getBusinessValue(), item.getOid());
+        }
+      }
+      if (!records.isEmpty()) {
+        recovered += records.size();
+        writes.add(HistoryChange.newBuilder().setUid(e.getKey()).addAllUpserts(records.values()).build());
+      }
+    }
+    if (!writes.isEmpty()) {
+      sink.write(writes);
+      metrics.recovered(recovered);
+    }
+    long cleared = m.clear(clears);
+    metrics.marksClearedBySweep(cleared);
+    return new SweepResult(page.size(), recovered, missing, cleared);
+  }
+
+  private RedisReadBack readBack() {
+    RedisReadBack r = readBack;
+    if (r == null) {
+      throw new IllegalStateException("sweep before open()");
+    }
+    return r;
+  }
+
+  /** Opens the sweeper's pipelining connection on first use (Redis may have been down at start). */
+  private void open() {
+    if (pipeline != null) {
+      return;
+    }
+    StatefulConnection<byte[], byte[]> p;
+    try {
+      p = redis.newPipeline();
+    } catch (RedisException e) {
+      throw new RetriableStoreException("Redis connect for the recovery sweep failed", e);
+    }
+    RedisKeys keys = new RedisKeys(core.redisKeyPrefix());
+    pipeline = p;
+    readBack = new RedisReadBack(p, keys, config.redisTimeout());
+    marks = new RecoveryMarks(p, redis.shared(), keys, core.recoveryShards(), config.redisTimeout());
+  }
+
+  /**
+   * Stops scheduling and waits up to {@code job.shutdown.timeout} for a running sweep (whose marks
+   * not yet cleared stay for the next process), then releases its Redis connection.
+   */
+  @Override
+  public void close() {
+    scheduler.shutdown();
+    boolean stopped = false;
+    try {
+      stopped = scheduler.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!stopped) {
+      // Its connection stays open for RedisConnections.close(); every call of a sweep is bounded.
+      log.warn("A recovery sweep still runs after {}; interrupting it", config.shutdownTimeout());
+      scheduler.shutdownNow();
+      return;
+    }
+    closePipeline();
+  }
+
+  private synchronized void closePipeline() {
+    StatefulConnection<byte[], byte[]> p = pipeline;
+    if (p != null) {
+      p.close();
+      pipeline = null;
+      readBack = null;
+      marks = null;
+    }
+  }
+}

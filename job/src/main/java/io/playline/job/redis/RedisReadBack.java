@@ -1,0 +1,107 @@
+package io.playline.job.redis;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
+import io.playline.core.store.RetriableStoreException;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the records Redis currently holds for many users' items in one pipelined round trip: one
+ * {@code HMGET} per user on the user's records hash ({@link RedisKeys#records}), flushed once.
+ *
+ * <p>Confined to one thread: it queues on a pipelining connection its owner opened for that thread.
+ */
+public final class RedisReadBack {
+  private static final Logger log = LoggerFactory.getLogger(RedisReadBack.class);
+
+  private final StatefulConnection<byte[], byte[]> pipeline;
+  private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+  private final RedisKeys keys;
+  private final Duration timeout;
+
+  /** Queues on {@code pipeline} (auto flush off, owned by the caller), waiting up to {@code timeout} per round trip. */
+  public RedisReadBack(StatefulConnection<byte[], byte[]> pipeline, RedisKeys keys, Duration timeout) {
+    this.pipeline = pipeline;
+    this.commands = RedisConnections.commands(pipeline);
+    this.keys = keys;
+    this.timeout = timeout;
+  }
+
+  /**
+   * For each user of {@code items}, the records Redis holds among the asked items; an item missing
+   * from the answer has no record in Redis (never written, trimmed, expired, deleted or lost). A
+   * user whose records key holds something else than a hash (an error reply) is logged and treated
+   * as having no records, so one bad key cannot stall the job. Every item's business must be known.
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time
+   */
+  public Map<Long, Map<ItemKey, HistoryRecord>> read(Map<Long, List<ItemKey>> items) {
+    Map<Long, CompletionStage<List<KeyValue<byte[], byte[]>>>> replies = new LinkedHashMap<>();
+    for (Map.Entry<Long, List<ItemKey>> e : items.entrySet()) {
+      List<ItemKey> asked = e.getValue();
+      if (asked.isEmpty()) {
+        continue;
+      }
+      byte[][] fields = new byte[asked.size()][];
+      for (int i = 0; i < fields.length; i++) {
+        fields[i] = RedisKeys.member(asked.get(i));
+      }
+      replies.put(e.getKey(), commands.hmget(keys.records(e.getKey()), fields));
+    }
+    if (replies.isEmpty()) {
+      return Map.of();
+    }
+    pipeline.flushCommands();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Map<Long, Map<ItemKey, HistoryRecord>> found = new HashMap<>();
+    for (Map.Entry<Long, CompletionStage<List<KeyValue<byte[], byte[]>>>> e : replies.entrySet()) {
+      long uid = e.getKey();
+      List<KeyValue<byte[], byte[]>> values;
+      try {
+        values = RedisFailures.await(e.getValue(), deadline, "HMGET of " + replies.size() + " users' records");
+      } catch (RedisFailures.ErrorReply permanent) {
+        log.warn("Reading uid {}'s records from Redis failed; using the snapshot instead", uid, permanent);
+        continue;
+      }
+      found.put(uid, parse(uid, items.get(uid), values));
+    }
+    return found;
+  }
+
+  private static Map<ItemKey, HistoryRecord> parse(long uid, List<ItemKey> asked, List<KeyValue<byte[], byte[]>> values) {
+    Map<ItemKey, HistoryRecord> records = new HashMap<>();
+    for (int i = 0; i < values.size() && i < asked.size(); i++) {
+      KeyValue<byte[], byte[]> kv = values.get(i);
+      if (!kv.hasValue()) {
+        continue;
+      }
+      try {
+        HistoryRecord r = HistoryRecord.parseFrom(kv.getValue());
+        records.put(asked.get(i), r.getUid() == uid ? r : r.toBuilder().setUid(uid).build());
+      } catch (InvalidProtocolBufferException e) {
+        log.warn("uid {} item {}: the record in Redis is not a HistoryRecord ({} bytes); ignoring it", uid,
+            asked.get(i).getOid(), kv.getValue().length);
+      }
+    }
+    return records;
+  }
+
+  /** Collects items per user in first-seen order; a convenience for callers building {@link #read}'s argument. */
+  public static void add(Map<Long, List<ItemKey>> items, long uid, ItemKey item) {
+    items.computeIfAbsent(uid, u -> new ArrayList<>()).add(item);
+  }
+}

@@ -1,0 +1,105 @@
+package io.playline.job.recover;
+
+import static io.playline.job.JobTestEnv.record;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.Range;
+import io.playline.job.JobMetrics;
+import io.playline.job.JobTestEnv;
+import io.playline.job.PlaylineJob;
+import io.playline.job.sink.HBaseHistorySink;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.testing.HBaseNamespace;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RealHBaseExtension;
+import io.playline.testing.RealKafkaExtension;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
+class RecoverySweeperTest {
+  private JobTestEnv env;
+
+  @AfterEach
+  void tearDown() {
+    if (env != null) {
+      env.close();
+    }
+  }
+
+  @Test
+  void sweepPersistsItemsWhoseMarksAreOldAndClearsThoseMarksOnly(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) {
+    env = JobTestEnv.create(redis, kafka, hbase, Map.of("recovery.batch.size", "2", "recovery.shards", "4"));
+    long old = System.currentTimeMillis() - Duration.ofMinutes(10).toMillis();
+    HistoryRecord a = record(11, Business.VIDEO, 1, 1_000, env.base + 1);
+    HistoryRecord b = record(11, Business.ARTICLE, 2, 2_000, env.base + 2);
+    HistoryRecord c = record(15, Business.VIDEO, 3, 3_000, env.base + 3); // same shard as 11 (mod 4)
+    HistoryRecord fresh = record(12, Business.VIDEO, 4, 4_000, env.base + 4);
+    for (HistoryRecord r : new HistoryRecord[] {a, b, c, fresh}) {
+      env.putRedisRecord(r);
+    }
+    env.mark(11, Business.VIDEO, 1, old);
+    env.mark(11, Business.ARTICLE, 2, old + 1);
+    env.mark(15, Business.VIDEO, 3, old + 2);
+    env.mark(13, Business.COMIC, 5, old); // its record is gone from Redis
+    env.mark(12, Business.VIDEO, 4, System.currentTimeMillis()); // recent: the write-back still has it
+    byte[] shard0 = env.keys.recovery(0);
+    env.redis.shared().zadd(shard0, (double) old, "garbage".getBytes(StandardCharsets.US_ASCII)).toCompletableFuture().join();
+
+    HBaseHistorySink sink = new HBaseHistorySink(hbase.connection(), env.config, new JobMetrics(env.registry));
+    sink.prepare();
+    RecoverySweeper sweeper = new RecoverySweeper(env.config, env.core, env.redis, sink,
+        new JobMetrics(env.registry), () -> true);
+    RecoverySweeper.SweepResult result;
+    try {
+      result = sweeper.sweep();
+    } finally {
+      sweeper.close();
+    }
+
+    assertThat(result.recovered()).isEqualTo(3);
+    assertThat(result.missing()).isEqualTo(1);
+    assertThat(result.cleared()).isEqualTo(5);
+    assertThat(env.stored(11, Business.VIDEO, 1)).isEqualTo(a);
+    assertThat(env.stored(11, Business.ARTICLE, 2)).isEqualTo(b);
+    assertThat(env.stored(15, Business.VIDEO, 3)).isEqualTo(c);
+    assertThat(env.cell(11, Business.VIDEO, 1).getTimestamp()).isEqualTo(env.base + 1);
+    assertThat(env.stored(12, Business.VIDEO, 4)).as("recent mark: left to the write-back").isNull();
+    assertThat(env.markScore(11, Business.VIDEO, 1)).isNull();
+    assertThat(env.markScore(13, Business.COMIC, 5)).isNull();
+    assertThat(env.markScore(12, Business.VIDEO, 4)).isNotNull();
+    for (int shard = 0; shard < 4; shard++) {
+      assertThat(env.redis.shared().zcount(env.keys.recovery(shard),
+          Range.create(Double.NEGATIVE_INFINITY, (double) old + 10)).toCompletableFuture().join())
+          .as("old marks left in shard %s", shard).isZero();
+    }
+    assertThat(env.counter("playline.job.recovery.missing")).isEqualTo(1);
+    assertThat(env.counter("playline.job.recovery.items")).isEqualTo(3);
+    assertThat(env.counter("playline.job.recovery.sweeps")).isEqualTo(1);
+  }
+
+  @Test
+  void runningJobSweepsOnItsOwnWithoutAnyKafkaRecord(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) {
+    env = JobTestEnv.create(redis, kafka, hbase, Map.of("recovery.interval", "200ms"));
+    HistoryRecord lost = record(21, Business.EPISODE, 8, 8_000, env.base + 8);
+    env.putRedisRecord(lost);
+    env.mark(21, Business.EPISODE, 8, System.currentTimeMillis() - Duration.ofMinutes(10).toMillis());
+
+    try (PlaylineJob job = env.newJob()) {
+      job.start();
+      await().atMost(Duration.ofSeconds(60)).until(() -> env.stored(21, Business.EPISODE, 8) != null);
+      await().atMost(Duration.ofSeconds(10)).until(() -> env.markScore(21, Business.EPISODE, 8) == null);
+    }
+    assertThat(env.stored(21, Business.EPISODE, 8)).isEqualTo(lost);
+  }
+}

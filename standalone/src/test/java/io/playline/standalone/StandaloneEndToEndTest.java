@@ -1,0 +1,180 @@
+package io.playline.standalone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.playline.core.config.ConfigSource;
+import io.playline.core.store.RedisKeys;
+import io.playline.gateway.session.JwtTokens;
+import io.playline.job.sink.HistoryRowKeys;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.HeartbeatAck;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.PlayEvent;
+import io.playline.testing.WsPlayerClient;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole system in one process, as {@code bin/playline standalone} runs it: embedded real
+ * Redis, Kafka and HBase, every role, a real WebSocket player.
+ */
+class StandaloneEndToEndTest {
+  private static final byte[] FAMILY = {'h'};
+  private final long now = System.currentTimeMillis();
+
+  private static ConfigSource config(Path dataDir, String... extra) {
+    Map<String, String> values = new HashMap<>(Map.of(
+        "data.dir", dataDir.toString(), "bind.host", "127.0.0.1",
+        "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
+        "writeback.flush.interval", "1s", "recovery.interval", "1s"));
+    for (int i = 0; i < extra.length; i += 2) {
+      values.put(extra[i], extra[i + 1]);
+    }
+    return ConfigSource.empty().with(values);
+  }
+
+  private static Path freshDataDir() throws Exception {
+    Path dir = Path.of("target", "e2e-" + UUID.randomUUID()).toAbsolutePath();
+    Files.createDirectories(dir);
+    return dir;
+  }
+
+  private HeartbeatAck report(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
+    try (WsPlayerClient player = WsPlayerClient.connect(launcher.gateway().wsAddress().getPort())) {
+      String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
+      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("phone")).build());
+      assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
+      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
+          .setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress).setDurationMs(60_000).setEventTimeMs(now)))
+          .build());
+      return player.next().getHeartbeatAck();
+    }
+  }
+
+  private static Configuration hbaseConf(JsonNode endpoints) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", endpoints.at("/hbase/zookeeperQuorum").asText());
+    conf.setInt("hbase.zookeeper.property.clientPort", endpoints.at("/hbase/zookeeperPort").asInt());
+    return conf;
+  }
+
+  private static Cell cell(Connection hbase, long uid, long oid) throws Exception {
+    try (Table table = hbase.getTable(TableName.valueOf("playline:history"))) {
+      Result r = table.get(new Get(HistoryRowKeys.row(uid)));
+      return r.getColumnLatestCell(FAMILY, HistoryRowKeys.qualifier(Business.VIDEO, oid));
+    }
+  }
+
+  private static JsonNode endpoints(Path dataDir) throws Exception {
+    return new ObjectMapper().readTree(dataDir.resolve("endpoints.json").toFile());
+  }
+
+  @Test
+  void heartbeatReachesHBaseAndEverythingSurvivesARestart() throws Exception {
+    Path dataDir = freshDataDir();
+    StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir));
+    try {
+      JsonNode endpoints = endpoints(dataDir);
+      int admin = launcher.gateway().adminAddress().getPort();
+      HttpResponse<String> ready = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin + "/readyz")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(ready.statusCode()).isEqualTo(200);
+      assertThat(ready.body()).startsWith("ready").contains("job: ready").contains("hbase: ready");
+
+      HeartbeatAck ack = report(launcher, 42, 7, 1_234);
+      assertThat(ack.getFirstToday()).isTrue();
+      assertThat(ack.getFirstViewList()).containsExactly(true);
+
+      try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints))) {
+        await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 42, 7) != null);
+        Cell cell = cell(hbase, 42, 7);
+        assertThat(cell.getTimestamp()).isEqualTo(now);
+        assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell)).getProgressMs()).isEqualTo(1_234);
+      }
+      try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+          endpoints.at("/kafka/bootstrapServers").asText()))) {
+        assertThat(kafka.describeCluster().nodes().get()).hasSize(1);
+      }
+      assertThatThrownBy(() -> StandaloneLauncher.start(config(dataDir)))
+          .isInstanceOf(StartupException.class).hasMessageContaining("already running");
+    } finally {
+      launcher.close();
+    }
+    assertThat(dataDir.resolve("endpoints.json")).doesNotExist();
+
+    StandaloneLauncher again = StandaloneLauncher.start(config(dataDir));
+    try {
+      JsonNode endpoints = endpoints(dataDir);
+      try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints))) {
+        assertThat(cell(hbase, 42, 7)).as("HBase cell after restart").isNotNull();
+      }
+      RedisClient client = RedisClient.create(endpoints.at("/redis/uri").asText());
+      try (StatefulRedisConnection<String, String> redis = client.connect()) {
+        assertThat(redis.sync().hexists("pl:h:{42}:r", new String(RedisKeys.member(Business.VIDEO, 7))))
+            .as("Redis record after restart (AOF)").isTrue();
+      } finally {
+        client.shutdown();
+      }
+      try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+          endpoints.at("/kafka/bootstrapServers").asText()))) {
+        assertThat(kafka.listConsumerGroupOffsets("playline-job").partitionsToOffsetAndMetadata().get())
+            .as("committed job offsets after restart").isNotEmpty();
+      }
+      assertThat(report(again, 42, 8, 1).getFirstToday()).as("first-today is remembered across restarts").isFalse();
+    } finally {
+      again.close();
+    }
+  }
+
+  @Test
+  void ackedRecordReachesHBaseEvenWhenTheWriteBackIsLostBeforeItsFlush() throws Exception {
+    Path dataDir = freshDataDir();
+    StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir,
+        "writeback.flush.interval", "20s", "recovery.age", "20s"));
+    try {
+      assertThat(report(launcher, 77, 9, 4_321).getFirstViewList()).containsExactly(true);
+      // What a kill -9 of the process holding the aggregation does to it: memory gone, nothing flushed.
+      launcher.core().aggregator().abandon();
+      assertThat(launcher.registry().find("playline.kafka.records.sent").counters())
+          .allSatisfy(c -> assertThat(c.count()).isZero());
+      try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints(dataDir)))) {
+        await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 77, 9) != null);
+        assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell(hbase, 77, 9))).getProgressMs()).isEqualTo(4_321);
+      }
+    } finally {
+      launcher.close();
+    }
+  }
+}
