@@ -19,7 +19,16 @@ import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.FirstTodayEvent;
+import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.WsPlayerClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -82,6 +91,40 @@ class StandaloneEndToEndTest {
     }
   }
 
+  private HeartbeatAck reportOverGrpc(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
+    try (GrpcPlayerClient player = GrpcPlayerClient.connect(launcher.gateway().grpcAddress().getPort())) {
+      String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
+      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("tv")).build());
+      assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
+      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
+          .setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress).setDurationMs(60_000).setEventTimeMs(now)))
+          .build());
+      HeartbeatAck ack = player.next().getHeartbeatAck();
+      player.complete();
+      return ack;
+    }
+  }
+
+  /** The first-today events on the topic, read from the beginning. */
+  private static List<FirstTodayEvent> firstTodayEvents(String bootstrap) throws Exception {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "e2e-" + UUID.randomUUID());
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    List<FirstTodayEvent> events = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of("playline.first-today.v1"));
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (events.isEmpty() && System.nanoTime() < deadline) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          events.add(FirstTodayEvent.parseFrom(r.value()));
+        }
+      }
+    }
+    return events;
+  }
+
   private static Configuration hbaseConf(JsonNode endpoints) {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", endpoints.at("/hbase/zookeeperQuorum").asText());
@@ -116,13 +159,22 @@ class StandaloneEndToEndTest {
       HeartbeatAck ack = report(launcher, 42, 7, 1_234);
       assertThat(ack.getFirstToday()).isTrue();
       assertThat(ack.getFirstViewList()).containsExactly(true);
+      assertThat(reportOverGrpc(launcher, 43, 8, 5_678).getFirstViewList()).containsExactly(true);
 
       try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints))) {
         await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 42, 7) != null);
         Cell cell = cell(hbase, 42, 7);
         assertThat(cell.getTimestamp()).isEqualTo(now);
         assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell)).getProgressMs()).isEqualTo(1_234);
+        await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 43, 8) != null);
+        assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell(hbase, 43, 8))).getDeviceId()).isEqualTo("tv");
       }
+      assertThat(firstTodayEvents(endpoints.at("/kafka/bootstrapServers").asText()))
+          .anySatisfy(e -> {
+            assertThat(e.getUid()).isEqualTo(42);
+            assertThat(e.getDeviceId()).isEqualTo("phone");
+            assertThat(e.getDay()).isEqualTo(ack.getFlagDate());
+          });
       try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
           endpoints.at("/kafka/bootstrapServers").asText()))) {
         assertThat(kafka.describeCluster().nodes().get()).hasSize(1);

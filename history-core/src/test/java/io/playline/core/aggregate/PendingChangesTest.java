@@ -1,0 +1,111 @@
+package io.playline.core.aggregate;
+
+import static io.playline.core.aggregate.TestRecords.record;
+import static io.playline.core.aggregate.TestRecords.video;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryChange;
+import io.playline.proto.v1.HistoryRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PendingChangesTest {
+
+  private static HistoryChange only(PendingChanges p, long uid) {
+    UserChanges u = p.users().stream().filter(c -> c.uid() == uid).findFirst().orElseThrow();
+    return u.pieces(Integer.MAX_VALUE).get(0);
+  }
+
+  @Test
+  void latestViewTimeWinsWhateverTheArrivalOrder() {
+    PendingChanges p = new PendingChanges();
+    p.upsert(video(1, 10, 1_000, 200));
+    p.upsert(video(1, 10, 3_000, 300));
+    p.upsert(video(1, 10, 2_000, 250));
+    p.upsert(record(1, Business.ARTICLE, 10, 5, 100));
+
+    assertThat(p.upserts()).isEqualTo(2);
+    assertThat(only(p, 1).getUpsertsList()).extracting(HistoryRecord::getBusiness, HistoryRecord::getProgressMs)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(Business.VIDEO, 3_000L),
+            org.assertj.core.groups.Tuple.tuple(Business.ARTICLE, 5L));
+  }
+
+  @Test
+  void aDeleteDiscardsUpsertsNotAfterItAndStopsOlderOnes() {
+    PendingChanges p = new PendingChanges();
+    p.upsert(video(1, 10, 1_000, 200));
+    p.delete(1, new ItemId(Business.VIDEO_VALUE, 10), 250);
+    p.upsert(video(1, 10, 1_500, 240));
+
+    assertThat(p.upserts()).isZero();
+    assertThat(p.tombstones()).isEqualTo(1);
+    p.upsert(video(1, 10, 2_000, 260));
+    assertThat(only(p, 1).getUpsertsList()).extracting(HistoryRecord::getViewTimeMs).containsExactly(260L);
+    assertThat(only(p, 1).getDeletesList()).singleElement()
+        .satisfies(d -> assertThat(d.getDeleteTimeMs()).isEqualTo(250));
+  }
+
+  @Test
+  void aClearCoversOnlyItsBusinessesAndEmptyMeansAll() {
+    PendingChanges p = new PendingChanges();
+    p.upsert(video(1, 10, 1, 100));
+    p.upsert(record(1, Business.COMIC, 11, 1, 100));
+    p.clear(1, UserChanges.mask(List.of(Business.VIDEO)), 150);
+    assertThat(only(p, 1).getUpsertsList()).extracting(HistoryRecord::getBusiness).containsExactly(Business.COMIC);
+
+    p.upsert(video(2, 10, 1, 100));
+    p.clear(2, UserChanges.mask(List.of()), 150);
+    p.clear(2, UserChanges.mask(List.of()), 120);
+    assertThat(only(p, 2).getUpsertsList()).isEmpty();
+    assertThat(only(p, 2).getClearsList()).singleElement()
+        .satisfies(c -> assertThat(c.getClearTimeMs()).isEqualTo(150))
+        .satisfies(c -> assertThat(c.getBusinessesList()).isEmpty());
+    assertThat(p.size()).isEqualTo(1 + 1 + 1);
+  }
+
+  @Test
+  void rejectsUnspecifiedBusinessesInAClear() {
+    assertThatThrownBy(() -> UserChanges.mask(List.of(Business.BUSINESS_UNSPECIFIED)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void mergingNewerChangesKeepsTheLatestPerItem() {
+    PendingChanges older = new PendingChanges();
+    older.upsert(video(1, 10, 1, 300));
+    older.upsert(video(1, 11, 1, 100));
+    PendingChanges newer = new PendingChanges();
+    newer.upsert(video(1, 10, 2, 200));
+    newer.upsert(video(1, 11, 2, 400));
+    newer.delete(2, new ItemId(Business.VIDEO_VALUE, 5), 50);
+
+    older.mergeNewer(newer);
+
+    assertThat(older.upserts()).isEqualTo(2);
+    assertThat(older.tombstones()).isEqualTo(1);
+    assertThat(only(older, 1).getUpsertsList()).extracting(HistoryRecord::getViewTimeMs)
+        .containsExactlyInAnyOrder(300L, 400L);
+  }
+
+  @Test
+  void dropsTheUpsertsOfTheLeastRecentlyWrittenUsersButKeepsTombstones() {
+    PendingChanges p = new PendingChanges();
+    p.upsert(video(1, 10, 1, 100));
+    p.delete(1, new ItemId(Business.VIDEO_VALUE, 99), 100);
+    p.upsert(video(2, 10, 1, 100));
+    p.upsert(video(3, 10, 1, 100));
+    p.upsert(video(4, 10, 1, 100));
+    p.upsert(video(2, 11, 1, 100)); // user 2 is now the most recently written
+
+    int dropped = p.dropOldestUpserts(3);
+
+    assertThat(dropped).isEqualTo(2);
+    assertThat(p.users()).extracting(UserChanges::uid).containsExactly(1L, 4L, 2L);
+    assertThat(p.upserts()).isEqualTo(3);
+    assertThat(only(p, 1).getUpsertsList()).isEmpty();
+    assertThat(only(p, 1).getDeletesList()).hasSize(1);
+    assertThat(p.tombstones()).isEqualTo(1);
+  }
+}

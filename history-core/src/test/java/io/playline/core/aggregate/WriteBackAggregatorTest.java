@@ -1,0 +1,253 @@
+package io.playline.core.aggregate;
+
+import static io.playline.core.aggregate.TestRecords.batch;
+import static io.playline.core.aggregate.TestRecords.changes;
+import static io.playline.core.aggregate.TestRecords.item;
+import static io.playline.core.aggregate.TestRecords.upserts;
+import static io.playline.core.aggregate.TestRecords.video;
+import static io.playline.core.aggregate.WriteBackFixture.write;
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.playline.core.publish.TopicReader;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryChange;
+import io.playline.proto.v1.HistoryChangeBatch;
+import io.playline.proto.v1.HistoryClear;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemDelete;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RealKafkaExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(RealKafkaExtension.class)
+class WriteBackAggregatorTest {
+  private static final Map<String, String> ON_CLOSE_ONLY = Map.of("writeback.flush.interval", "1h");
+
+  private WriteBackFixture f;
+  private final long now = System.currentTimeMillis();
+
+  @BeforeEach
+  void setUp(KafkaNamespace kafka) {
+    f = new WriteBackFixture(kafka);
+  }
+
+  @AfterEach
+  void tearDown() {
+    f.close();
+  }
+
+  @Test
+  void latestViewTimeWinsPerItem() throws Exception {
+    WriteBackAggregator agg = f.aggregator(ON_CLOSE_ONLY);
+    write(agg, now, video(1, 10, 1_000, now - 300), video(1, 11, 5, now - 100));
+    write(agg, now + 1, video(1, 10, 3_000, now - 100));
+    write(agg, now + 2, video(1, 10, 2_000, now - 200), TestRecords.record(1, Business.AUDIO, 10, 7, now - 400));
+    agg.close();
+
+    List<ConsumerRecord<byte[], byte[]>> records = f.reader().readUpToSentinels();
+
+    assertThat(records).hasSize(1);
+    assertThat(upserts(records)).extracting(HistoryRecord::getBusiness, HistoryRecord::getOid,
+        HistoryRecord::getProgressMs).containsExactlyInAnyOrder(
+        org.assertj.core.groups.Tuple.tuple(Business.VIDEO, 10L, 3_000L),
+        org.assertj.core.groups.Tuple.tuple(Business.VIDEO, 11L, 5L),
+        org.assertj.core.groups.Tuple.tuple(Business.AUDIO, 10L, 7L));
+  }
+
+  @Test
+  void manyUsersInOneFlushTakeAtMostOneRecordPerPartition() throws Exception {
+    WriteBackAggregator agg = f.aggregator(ON_CLOSE_ONLY);
+    Set<String> written = new HashSet<>();
+    for (int b = 0; b < 10; b++) {
+      List<HistoryRecord> batch = new ArrayList<>();
+      for (long uid = b * 100L + 1; uid <= b * 100L + 100; uid++) {
+        batch.add(video(uid, 1, 1, now));
+        batch.add(video(uid, 2, 1, now));
+        written.add(uid + ":1");
+        written.add(uid + ":2");
+      }
+      write(agg, now + b, batch.toArray(HistoryRecord[]::new));
+    }
+    agg.close();
+
+    List<ConsumerRecord<byte[], byte[]>> records = f.reader().readUpToSentinels();
+
+    assertThat(records.size()).isLessThanOrEqualTo(KafkaNamespace.PARTITIONS);
+    for (ConsumerRecord<byte[], byte[]> r : records) {
+      assertThat(new String(r.key(), US_ASCII)).isEqualTo(Integer.toString(r.partition()));
+      assertThat(batch(r).getNodeId()).isEqualTo("test-node");
+    }
+    List<String> arrived = upserts(records).stream().map(u -> u.getUid() + ":" + u.getOid()).toList();
+    assertThat(arrived).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(written);
+    assertThat(changes(records)).extracting(HistoryChange::getUid).doesNotHaveDuplicates().hasSize(1_000);
+    assertThat(f.metrics.recordsSentCount()).isEqualTo(records.size());
+  }
+
+  @Test
+  void aUsersChangesAlwaysLandInTheSamePartition() throws Exception {
+    WriteBackAggregator agg = f.aggregator(Map.of("writeback.flush.interval", "1h", "writeback.max.pending", "100"));
+    for (int round = 1; round <= 10; round++) {
+      List<HistoryRecord> batch = new ArrayList<>();
+      for (long uid = 1; uid <= 100; uid++) {
+        batch.add(video(uid * 7_919, round, round, now + round));
+      }
+      write(agg, now + round, batch.toArray(HistoryRecord[]::new));
+      // 100 pending items trigger a flush: wait for its ack so each round is a flush of its own.
+      await().atMost(Duration.ofSeconds(30)).until(() -> agg.pendingItems() == 0);
+    }
+    agg.close();
+
+    List<ConsumerRecord<byte[], byte[]>> records = f.reader().readUpToSentinels();
+
+    assertThat(records.size()).isGreaterThanOrEqualTo(10);
+    Map<Long, Set<Integer>> partitionsByUser = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> r : records) {
+      for (HistoryChange c : batch(r).getChangesList()) {
+        partitionsByUser.computeIfAbsent(c.getUid(), u -> new HashSet<>()).add(r.partition());
+      }
+    }
+    assertThat(partitionsByUser).hasSize(100);
+    assertThat(partitionsByUser.values()).allSatisfy(p -> assertThat(p).hasSize(1));
+    assertThat(partitionsByUser.values().stream().flatMap(Set::stream).distinct()).hasSizeGreaterThan(1);
+    assertThat(upserts(records)).hasSize(100 * 10);
+  }
+
+  @Test
+  void flushedAtStaysBelowTheStampOfABatchStillInFlight() throws Exception {
+    WriteBackAggregator agg = f.aggregator(Map.of("writeback.flush.interval", "1h", "writeback.max.pending", "1",
+        "writeback.stamp.skew", "0s"));
+    TopicReader reader = f.reader();
+    long inFlight = now - 5_000;
+    agg.batchStarted(inFlight);
+    write(agg, now, video(1, 1, 1, now)); // one pending item: flushes at once
+
+    HistoryChangeBatch first = batch(reader.readAtLeast(1).get(0));
+    assertThat(first.getChangesList()).extracting(HistoryChange::getUid).containsExactly(1L);
+    assertThat(first.getFlushedAtMs()).isEqualTo(inFlight - 1);
+
+    agg.batchFinished(inFlight, List.of(video(2, 1, 1, inFlight)));
+    List<ConsumerRecord<byte[], byte[]>> records = reader.readAtLeast(2);
+    HistoryChangeBatch second = records.stream().map(TestRecords::batch)
+        .filter(b -> b.getChanges(0).getUid() == 2).findFirst().orElseThrow();
+    assertThat(second.getFlushedAtMs()).isGreaterThanOrEqualTo(now);
+  }
+
+  @Test
+  void flushedAtStaysStampSkewBehindTheSnapshotAndLateStampsAreCounted() throws Exception {
+    WriteBackAggregator agg = f.aggregator(f.producer, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "1", "writeback.stamp.skew", "10s"), () -> 1_000_000L);
+    write(agg, 999_000L, video(1, 1, 1, 999_000L));
+
+    assertThat(batch(f.reader().readAtLeast(1).get(0)).getFlushedAtMs()).isEqualTo(990_000L);
+    agg.batchStarted(985_000L);
+    assertThat(f.metrics.lateStampCount()).isEqualTo(1);
+    agg.batchStarted(995_000L);
+    assertThat(f.metrics.lateStampCount()).isEqualTo(1);
+  }
+
+  @Test
+  void splitsRecordsAtMaxRecordBytes() throws Exception {
+    WriteBackAggregator agg = f.aggregator(Map.of("writeback.flush.interval", "1h",
+        "writeback.max.record.bytes", "1024"));
+    List<HistoryRecord> batch = new ArrayList<>();
+    for (long uid = 1; uid <= 300; uid++) {
+      batch.add(video(uid, 1, 1, now));
+    }
+    for (long oid = 1; oid <= 100; oid++) {
+      batch.add(video(5_000, oid, 1, now));
+    }
+    write(agg, now, batch.toArray(HistoryRecord[]::new));
+    agg.close();
+
+    List<ConsumerRecord<byte[], byte[]>> records = f.reader().readUpToSentinels();
+
+    assertThat(records.size()).isGreaterThan(KafkaNamespace.PARTITIONS);
+    assertThat(records).allSatisfy(r -> assertThat(r.value().length).isLessThanOrEqualTo(1024));
+    assertThat(records).allSatisfy(r -> assertThat(batch(r).getChangesList()).extracting(HistoryChange::getUid)
+        .doesNotHaveDuplicates());
+    assertThat(upserts(records).stream().map(u -> u.getUid() + ":" + u.getOid()).toList())
+        .doesNotHaveDuplicates().hasSize(400);
+  }
+
+  @Test
+  void flushesEveryInterval() {
+    WriteBackAggregator agg = f.aggregator(Map.of("writeback.flush.interval", "1s"));
+    TopicReader reader = f.reader();
+    write(agg, now, video(1, 1, 1, now));
+    assertThat(upserts(reader.readAtLeast(1))).extracting(HistoryRecord::getUid).containsExactly(1L);
+
+    write(agg, now + 1, video(2, 1, 1, now));
+    assertThat(upserts(reader.readAtLeast(2))).extracting(HistoryRecord::getUid).containsExactly(1L, 2L);
+    await().atMost(Duration.ofSeconds(10)).until(() -> agg.pendingItems() == 0);
+  }
+
+  @Test
+  void flushesEarlyWhenPendingItemsReachTheMax() throws Exception {
+    WriteBackAggregator agg = f.aggregator(Map.of("writeback.flush.interval", "1h", "writeback.max.pending", "50"));
+    TopicReader reader = f.reader();
+    for (long uid = 1; uid <= 49; uid++) {
+      write(agg, now, video(uid, 1, 1, now));
+    }
+    assertThat(reader.readUpToSentinels()).isEmpty();
+    assertThat(agg.pendingItems()).isEqualTo(49);
+
+    write(agg, now, video(50, 1, 1, now));
+
+    assertThat(upserts(reader.readUntil(r -> upserts(r).size() >= 50))).hasSize(50);
+  }
+
+  @Test
+  void deletesAndClearsAreCarriedAndDiscardOlderUpserts() throws Exception {
+    WriteBackAggregator agg = f.aggregator(ON_CLOSE_ONLY);
+    write(agg, now, video(1, 10, 1, now - 100));
+    agg.delete(1, item(Business.VIDEO, 10), now - 50);
+    write(agg, now + 1, video(1, 11, 1, now - 10));
+    agg.clear(1, List.of(Business.COMIC), now - 20);
+    agg.clear(2, List.of(), now - 5);
+    assertThatThrownBy(() -> agg.delete(0, item(Business.VIDEO, 1), now)).isInstanceOf(IllegalArgumentException.class);
+    agg.close();
+
+    Map<Long, HistoryChange> byUser = new HashMap<>();
+    changes(f.reader().readUpToSentinels()).forEach(c -> byUser.put(c.getUid(), c));
+
+    assertThat(byUser).containsOnlyKeys(1L, 2L);
+    HistoryChange one = byUser.get(1L);
+    assertThat(one.getUpsertsList()).extracting(HistoryRecord::getOid).containsExactly(11L);
+    assertThat(one.getDeletesList()).containsExactly(ItemDelete.newBuilder()
+        .setItem(item(Business.VIDEO, 10)).setDeleteTimeMs(now - 50).build());
+    assertThat(one.getClearsList()).containsExactly(HistoryClear.newBuilder()
+        .addBusinesses(Business.COMIC).setClearTimeMs(now - 20).build());
+    assertThat(byUser.get(2L).getClearsList()).containsExactly(HistoryClear.newBuilder()
+        .setClearTimeMs(now - 5).build());
+  }
+
+  @Test
+  void abandonSendsNothing() throws Exception {
+    WriteBackAggregator agg = f.aggregator(ON_CLOSE_ONLY);
+    for (long uid = 1; uid <= 100; uid++) {
+      write(agg, now, video(uid, 1, 1, now));
+    }
+    agg.delete(1, item(Business.VIDEO, 2), now);
+
+    agg.abandon();
+    f.producer.flush();
+
+    assertThat(f.reader().readUpToSentinels()).isEmpty();
+    assertThat(agg.pendingItems()).isZero();
+    assertThatThrownBy(() -> agg.delete(1, item(Business.VIDEO, 3), now)).isInstanceOf(IllegalStateException.class);
+  }
+}

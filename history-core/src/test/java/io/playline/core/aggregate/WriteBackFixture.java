@@ -1,0 +1,75 @@
+package io.playline.core.aggregate;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.core.CoreConfig;
+import io.playline.core.config.ConfigSource;
+import io.playline.core.publish.KafkaProducerSettings;
+import io.playline.core.publish.KafkaProducers;
+import io.playline.core.publish.TopicReader;
+import io.playline.core.write.WriteBackSink;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.testing.KafkaNamespace;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+
+/** One test's write-back setup: a fresh history topic, a real producer, meters; closes them all. */
+final class WriteBackFixture implements AutoCloseable {
+  final KafkaNamespace kafka;
+  final String topic;
+  final KafkaProducer<byte[], byte[]> producer;
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final WriteBackMetrics metrics = new WriteBackMetrics(registry);
+  private final List<WriteBackAggregator> aggregators = new ArrayList<>();
+  private final List<TopicReader> readers = new ArrayList<>();
+
+  WriteBackFixture(KafkaNamespace kafka) {
+    this.kafka = kafka;
+    this.topic = kafka.topic("history");
+    this.producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerSettings.defaults());
+  }
+
+  CoreConfig config(Map<String, String> overrides) {
+    Map<String, String> all = new HashMap<>(overrides);
+    all.put("kafka.topic.history", topic);
+    return CoreConfig.from(ConfigSource.empty().with(all));
+  }
+
+  WriteBackAggregator aggregator(Map<String, String> overrides) {
+    return aggregator(producer, overrides);
+  }
+
+  WriteBackAggregator aggregator(Producer<byte[], byte[]> through, Map<String, String> overrides) {
+    return aggregator(through, overrides, System::currentTimeMillis);
+  }
+
+  WriteBackAggregator aggregator(Producer<byte[], byte[]> through, Map<String, String> overrides, LongSupplier clock) {
+    WriteBackAggregator a = new WriteBackAggregator(config(overrides), through, metrics, "test-node", clock);
+    aggregators.add(a);
+    return a;
+  }
+
+  TopicReader reader() {
+    TopicReader r = new TopicReader(kafka, topic);
+    readers.add(r);
+    return r;
+  }
+
+  /** One write-through batch stamped {@code stamp} that applied {@code records}. */
+  static void write(WriteBackSink sink, long stamp, HistoryRecord... records) {
+    sink.batchStarted(stamp);
+    sink.batchFinished(stamp, List.of(records));
+  }
+
+  @Override
+  public void close() {
+    aggregators.forEach(WriteBackAggregator::abandon);
+    readers.forEach(TopicReader::close);
+    producer.close(Duration.ofSeconds(5));
+  }
+}

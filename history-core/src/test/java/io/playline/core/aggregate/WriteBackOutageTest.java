@@ -1,0 +1,108 @@
+package io.playline.core.aggregate;
+
+import static io.playline.core.aggregate.TestRecords.changes;
+import static io.playline.core.aggregate.TestRecords.item;
+import static io.playline.core.aggregate.TestRecords.upserts;
+import static io.playline.core.aggregate.TestRecords.video;
+import static io.playline.core.aggregate.WriteBackFixture.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.playline.core.publish.FlakyProducer;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryChange;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RealKafkaExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The write-back while Kafka is unreachable: retries, merges, bounded memory. */
+@ExtendWith(RealKafkaExtension.class)
+class WriteBackOutageTest {
+  private WriteBackFixture f;
+  private FlakyProducer flaky;
+  private final long now = System.currentTimeMillis();
+
+  @BeforeEach
+  void setUp(KafkaNamespace kafka) {
+    f = new WriteBackFixture(kafka);
+    flaky = new FlakyProducer(f.producer);
+    flaky.down(true);
+  }
+
+  @AfterEach
+  void tearDown() {
+    f.close();
+  }
+
+  @Test
+  void keepsFailedChangesAndRetriesThemMergedWithNewerWrites() throws Exception {
+    WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "2", "writeback.retry.backoff.max", "200ms"));
+    write(agg, now, video(1, 10, 1_000, now - 100), video(2, 10, 1, now - 100));
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.sendFailureCount() >= 2);
+    assertThat(agg.pendingItems()).isEqualTo(2);
+
+    write(agg, now + 1, video(1, 10, 2_000, now - 50), video(3, 10, 1, now - 50));
+    flaky.down(false);
+
+    List<ConsumerRecord<byte[], byte[]>> records = f.reader().readUntil(r -> upserts(r).size() >= 3);
+    assertThat(upserts(records)).extracting(HistoryRecord::getUid, HistoryRecord::getProgressMs)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(1L, 2_000L),
+            org.assertj.core.groups.Tuple.tuple(2L, 1L), org.assertj.core.groups.Tuple.tuple(3L, 1L));
+    await().atMost(Duration.ofSeconds(10)).until(() -> agg.pendingItems() == 0);
+    agg.close();
+    assertThat(upserts(f.reader().readUpToSentinels())).hasSize(3);
+    assertThat(f.metrics.droppedCount()).isZero();
+  }
+
+  @Test
+  void dropsTheOldestUpsertsOverTheHardCapAndSendsTheRest() throws Exception {
+    WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "10", "writeback.max.pending.hard", "40", "writeback.retry.backoff.max", "200ms"));
+    for (long uid = 1; uid <= 200; uid++) {
+      write(agg, now + uid, video(uid, 1, 1, now));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.droppedCount() >= 200 - 40 - 10);
+    assertThat(agg.pendingItems()).isLessThanOrEqualTo(40 + 10);
+
+    flaky.down(false);
+    agg.close();
+
+    Set<Long> arrived = upserts(f.reader().readUpToSentinels()).stream().map(HistoryRecord::getUid)
+        .collect(Collectors.toSet());
+    assertThat(arrived.size() + (long) f.metrics.droppedCount()).isEqualTo(200);
+    assertThat(arrived).containsAll(LongStream.rangeClosed(191, 200).boxed().toList());
+    assertThat(arrived).doesNotContain(1L);
+  }
+
+  @Test
+  void refusesDeletesOverTheTombstoneCapButNeverDropsThem() throws Exception {
+    WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "2", "writeback.max.pending.tombstones", "5", "writeback.retry.backoff.max", "200ms"));
+    for (long oid = 1; oid <= 5; oid++) {
+      agg.delete(1, item(Business.VIDEO, oid), now);
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.sendFailureCount() >= 1);
+    assertThatThrownBy(() -> agg.clear(1, List.of(), now)).isInstanceOf(WriteBackFullException.class);
+
+    flaky.down(false);
+    agg.close();
+
+    List<HistoryChange> changes = changes(f.reader().readUpToSentinels());
+    assertThat(changes.stream().flatMap(c -> c.getDeletesList().stream()).map(d -> d.getItem().getOid()))
+        .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L);
+    assertThat(changes).allSatisfy(c -> assertThat(c.getClearsList()).isEmpty());
+  }
+}
