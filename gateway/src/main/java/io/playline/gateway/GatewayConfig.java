@@ -3,6 +3,7 @@ package io.playline.gateway;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.heartbeat.BatcherConfig;
+import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwtTokens;
 import java.time.Duration;
 
@@ -28,6 +29,7 @@ import java.time.Duration;
  * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
  * @param ioThreads Netty worker threads, 0 = 2 x cores ({@code io.threads})
  * @param batcher heartbeat batching ({@code heartbeat.batch.*}, {@code heartbeat.queue.max}, ...)
+ * @param push progress push to other devices ({@code sync.coalesce.window}, {@code push.registry.ttl})
  */
 public record GatewayConfig(
     String bindHost,
@@ -47,7 +49,8 @@ public record GatewayConfig(
     Duration sessionTtl,
     String nodeId,
     int ioThreads,
-    BatcherConfig batcher) {
+    BatcherConfig batcher,
+    PushConfig push) {
 
   public static final String WS_PATH = "/v1/stream";
 
@@ -56,6 +59,12 @@ public record GatewayConfig(
       JwtTokens.checkSecret(authSecret);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage() + "; set PLAYLINE_AUTH_SECRET");
+    }
+    if (push.registryTtl().compareTo(idleTimeout.multipliedBy(2)) < 0) {
+      // The registry entry is refreshed on heartbeats at most every ttl/3, and a connected client
+      // sends one at least every idle timeout: the entry must outlive both.
+      throw new ConfigException("push.registry.ttl: " + push.registryTtl() + " (expected: at least twice idle.timeout "
+          + idleTimeout + ")");
     }
     if (idleTimeout.compareTo(heartbeatInterval) <= 0) {
       throw new ConfigException("idle.timeout: " + idleTimeout + " (expected: longer than heartbeat.interval "
@@ -94,6 +103,7 @@ public record GatewayConfig(
         c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),
         c.string("node.id", defaultNodeId()),
         c.intValue("io.threads", 0, 0, 256),
-        BatcherConfig.from(c));
+        BatcherConfig.from(c),
+        PushConfig.from(c));
   }
 }

@@ -11,13 +11,18 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.playline.gateway.admin.AdminHttpServer;
 import io.playline.gateway.admin.Readiness;
+import io.playline.core.query.HistoryService;
 import io.playline.gateway.grpc.GatewayGrpcService;
+import io.playline.gateway.grpc.HistoryGrpcService;
 import io.playline.core.CoreConfig;
+import io.playline.core.store.RedisConnections;
 import io.playline.core.write.EventRules;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
 import io.playline.gateway.heartbeat.FlagCalendar;
 import io.playline.gateway.heartbeat.HeartbeatBatcher;
+import io.playline.gateway.push.PushRuntime;
+import io.playline.gateway.push.PushService;
 import io.playline.gateway.session.Authenticator;
 import io.playline.gateway.session.SessionStore;
 import io.playline.gateway.session.ConnectionLimiter;
@@ -28,7 +33,9 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +56,7 @@ public final class GatewayServer implements AutoCloseable {
   private InetSocketAddress grpcAddress = new InetSocketAddress(0);
   private InetSocketAddress apiAddress = new InetSocketAddress(0);
   private InetSocketAddress adminAddress = new InetSocketAddress(0);
+  private @Nullable PushService push;
 
   private GatewayServer(Readiness readiness) {
     this.readiness = readiness;
@@ -64,9 +72,28 @@ public final class GatewayServer implements AutoCloseable {
    * @param sessions server-side sessions
    * @param writer the Redis write-through, called only from the heartbeat batcher's thread
    * @param firstToday told when a user is first counted on a day
+   * @param redis the session registry and node channels of progress push across gateway nodes; null
+   *     keeps push on this node (a single-node deployment)
+   * @param history reads and user controls for the internal {@code History} API and the stream's
+   *     query frames; null on a node that serves no queries (the API port then serves health and
+   *     reflection only, and stream queries are answered UNAVAILABLE)
    */
   public record Wiring(CoreConfig core, PrometheusMeterRegistry registry, Readiness readiness,
-      Authenticator authenticator, SessionStore sessions, HistoryWriter writer, FirstTodayListener firstToday) {}
+      Authenticator authenticator, SessionStore sessions, HistoryWriter writer, FirstTodayListener firstToday,
+      @Nullable RedisConnections redis, @Nullable HistoryService history) {
+
+    /** Wiring without queries. */
+    public Wiring(CoreConfig core, PrometheusMeterRegistry registry, Readiness readiness, Authenticator authenticator,
+        SessionStore sessions, HistoryWriter writer, FirstTodayListener firstToday, @Nullable RedisConnections redis) {
+      this(core, registry, readiness, authenticator, sessions, writer, firstToday, redis, null);
+    }
+
+    /** Wiring without cross-node push: syncs reach this node's connections only. */
+    public Wiring(CoreConfig core, PrometheusMeterRegistry registry, Readiness readiness, Authenticator authenticator,
+        SessionStore sessions, HistoryWriter writer, FirstTodayListener firstToday) {
+      this(core, registry, readiness, authenticator, sessions, writer, firstToday, null, null);
+    }
+  }
 
   /** Binds every port or fails (closing whatever it had bound) with the reason. */
   public static GatewayServer start(GatewayConfig config, Wiring wiring) {
@@ -94,11 +121,16 @@ public final class GatewayServer implements AutoCloseable {
     GatewayMetrics metrics = new GatewayMetrics(registry);
     Clock clock = Clock.systemUTC();
     FlagCalendar calendar = new FlagCalendar(wiring.core().zone());
+    PushRuntime pushRuntime = PushRuntime.start(config.nodeId(), config.push(), wiring.core().redisKeyPrefix(),
+        wiring.redis(), registry);
+    parts.push(pushRuntime);
+    push = pushRuntime.service();
     HeartbeatBatcher batcher = new HeartbeatBatcher(config.batcher(), wiring.writer(), calendar, wiring.firstToday(),
-        clock, registry);
+        clock, registry, pushRuntime.router());
     parts.push(batcher);
     SessionServices services = new SessionServices(config, wiring.authenticator(), wiring.sessions(), batcher, calendar,
-        new EventRules(wiring.core().clampPast(), wiring.core().clampFuture()), metrics, clock);
+        new EventRules(wiring.core().clampPast(), wiring.core().clampFuture()), metrics, clock,
+        pushRuntime.connections(), wiring.history());
     ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnectionsPerAddress());
 
     AdminHttpServer admin = AdminHttpServer.start(loops, new InetSocketAddress(config.bindHost(), config.adminPort()),
@@ -125,11 +157,14 @@ public final class GatewayServer implements AutoCloseable {
     parts.push(() -> stop(grpc));
     grpcAddress = new InetSocketAddress(config.bindHost(), grpc.getPort());
 
-    Server api = grpcServer(loops, new InetSocketAddress(config.bindHost(), config.apiPort()), config)
+    NettyServerBuilder apiBuilder = grpcServer(loops, new InetSocketAddress(config.bindHost(), config.apiPort()), config)
         .addService(health.getHealthService())
-        .addService(ProtoReflectionServiceV1.newInstance())
-        .build()
-        .start();
+        .addService(ProtoReflectionServiceV1.newInstance());
+    if (wiring.history() != null) {
+      apiBuilder.addService(new HistoryGrpcService(wiring.history(), batcher, services.eventRules(),
+          config.maxEventsPerHeartbeat(), clock));
+    }
+    Server api = apiBuilder.build().start();
     parts.push(() -> stop(api));
     apiAddress = new InetSocketAddress(config.bindHost(), api.getPort());
     health.setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
@@ -164,6 +199,11 @@ public final class GatewayServer implements AutoCloseable {
 
   public InetSocketAddress apiAddress() {
     return apiAddress;
+  }
+
+  /** Pushes progress to a user's connected devices on every node (backends' entry point). */
+  public PushService push() {
+    return Objects.requireNonNull(push, "not started");
   }
 
   public InetSocketAddress adminAddress() {

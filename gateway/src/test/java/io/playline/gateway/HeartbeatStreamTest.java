@@ -148,6 +148,8 @@ class HeartbeatStreamTest {
     try (WsPlayerClient phone = authed(uid, "phone"); WsPlayerClient tv = authed(uid, "tv")) {
       phone.send(heartbeat(2, "", event(10, 1, now)));
       assertThat(ack(phone, 2).getFirstToday()).isTrue();
+      // The phone's progress is pushed to the user's other device (queued before the phone's ack arrived).
+      assertThat(tv.next().getSync().getRecord().getOid()).isEqualTo(10);
       tv.send(heartbeat(2, "", event(11, 1, now)));
       HeartbeatAck tvAck = ack(tv, 2);
       assertThat(tvAck.getFirstToday()).isFalse();

@@ -2,12 +2,15 @@ package io.playline.core;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.query.QueryConfig;
+import io.playline.core.store.HBaseLayout;
 import java.time.Duration;
 import java.time.ZoneId;
 
 /**
- * history-core settings: the Redis layout, event time clamping, the first-today calendar, and the
- * write-back to Kafka. Every field names its config key; validated here.
+ * history-core settings: the Redis layout, event time clamping, the first-today calendar, the
+ * write-back to Kafka, the HBase layout readers share with the job, and the query paths. Every
+ * field names its config key; validated here.
  *
  * @param redisKeyPrefix prefix of every Redis key ({@code redis.key.prefix}, "pl:")
  * @param maxItemsPerUser newest items kept per user in Redis ({@code history.redis.max.items}, 1000)
@@ -37,6 +40,9 @@ import java.time.ZoneId;
  *     queue to drain ({@code writeback.close.timeout}, 30s)
  * @param firstTodayQueueCapacity first-today events waiting for Kafka before new ones are dropped
  *     ({@code first.today.queue.capacity}, 10000)
+ * @param hbase the HBase table, family and (per-business) retention ({@code hbase.table}, {@code
+ *     hbase.family}, {@code history.retention}, {@code history.retention.<business>})
+ * @param query the read and user-control settings ({@code query.*})
  */
 public record CoreConfig(
     String redisKeyPrefix,
@@ -58,7 +64,9 @@ public record CoreConfig(
     Duration flushStampSkew,
     Duration flushRetryBackoffMax,
     Duration flushCloseTimeout,
-    int firstTodayQueueCapacity) {
+    int firstTodayQueueCapacity,
+    HBaseLayout hbase,
+    QueryConfig query) {
 
   public CoreConfig {
     if (tombstoneTtl.compareTo(clampPast) <= 0) {
@@ -97,7 +105,9 @@ public record CoreConfig(
         c.duration("writeback.stamp.skew", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(10)),
         c.duration("writeback.retry.backoff.max", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         c.duration("writeback.close.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)),
-        c.intValue("first.today.queue.capacity", 10_000, 1, 10_000_000));
+        c.intValue("first.today.queue.capacity", 10_000, 1, 10_000_000),
+        HBaseLayout.from(c),
+        QueryConfig.from(c));
   }
 
   /** Defaults, for tests and tools. */

@@ -8,18 +8,29 @@ import io.playline.core.publish.FirstTodayMetrics;
 import io.playline.core.publish.FirstTodayPublisher;
 import io.playline.core.publish.KafkaProducerSettings;
 import io.playline.core.publish.KafkaProducers;
+import io.playline.core.query.HistoryService;
+import io.playline.core.query.TieredHistoryService;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteMetrics;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The history-core runtime of one process: the Redis client, the one Kafka producer, the
  * write-through writer, the write-back aggregator and the first-today publisher, wired together
- * and closed in dependency order (writer, then aggregator flush, then producer, then Redis).
+ * and closed in dependency order (writer, then aggregator flush, then producer, then HBase, then
+ * Redis). The read and user-control paths need HBase too: {@link #attachHBase} adds them.
  */
 public final class HistoryCore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HistoryCore.class);
@@ -30,15 +41,20 @@ public final class HistoryCore implements AutoCloseable {
   private final WriteBackAggregator aggregator;
   private final FirstTodayPublisher firstToday;
   private final RedisHistoryWriter writer;
+  private final MeterRegistry registry;
+  private @Nullable AsyncConnection hbase;
+  private volatile @Nullable HistoryService history;
 
   private HistoryCore(CoreConfig config, RedisConnections redis, KafkaProducer<byte[], byte[]> producer,
-      WriteBackAggregator aggregator, FirstTodayPublisher firstToday, RedisHistoryWriter writer) {
+      WriteBackAggregator aggregator, FirstTodayPublisher firstToday, RedisHistoryWriter writer,
+      MeterRegistry registry) {
     this.config = config;
     this.redis = redis;
     this.producer = producer;
     this.aggregator = aggregator;
     this.firstToday = firstToday;
     this.writer = writer;
+    this.registry = registry;
   }
 
   /**
@@ -59,7 +75,7 @@ public final class HistoryCore implements AutoCloseable {
       RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry));
       log.info("history-core up: write-back every {} to {}, first-today to {}", config.flushInterval(),
           config.historyTopic(), config.firstTodayTopic());
-      return new HistoryCore(config, redis, producer, aggregator, firstToday, writer);
+      return new HistoryCore(config, redis, producer, aggregator, firstToday, writer, registry);
     } catch (RuntimeException e) {
       if (aggregator != null) {
         aggregator.abandon();
@@ -93,6 +109,49 @@ public final class HistoryCore implements AutoCloseable {
     return firstToday;
   }
 
+  /**
+   * Connects the read and user-control paths to HBase and returns them: a {@link
+   * TieredHistoryService} over this core's Redis, write-back ({@code delete}/{@code clear} flow
+   * through it to the job) and config ({@code hbase.table}, {@code history.retention*}, {@code
+   * query.*}). Opens an {@link AsyncConnection} from {@code connection}'s configuration, which
+   * {@link #close()} closes; {@code connection} itself stays the caller's. Blocks while connecting
+   * (bounded by {@code query.hbase.timeout} x 6): call at start-up, once.
+   *
+   * @throws IllegalStateException when called twice, or when HBase cannot be reached
+   */
+  public synchronized HistoryService attachHBase(Connection connection) {
+    if (history != null) {
+      throw new IllegalStateException("HBase already attached");
+    }
+    long waitMs = config.query().hbaseTimeout().toMillis() * 6;
+    try {
+      hbase = ConnectionFactory.createAsyncConnection(connection.getConfiguration()).get(waitMs, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("Cannot connect the query path to HBase", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while connecting the query path to HBase", e);
+    }
+    HistoryService service = new TieredHistoryService(config, redis, hbase, aggregator, registry);
+    history = service;
+    log.info("history-core queries up: HBase table {}, retention {} (overrides {})", config.hbase().table(),
+        config.hbase().retention(), config.hbase().retentionOverrides());
+    return service;
+  }
+
+  /**
+   * The read and user-control paths; any thread.
+   *
+   * @throws IllegalStateException before {@link #attachHBase}
+   */
+  public HistoryService history() {
+    HistoryService h = history;
+    if (h == null) {
+      throw new IllegalStateException("history() before attachHBase(): the query paths need HBase");
+    }
+    return h;
+  }
+
   /** Flushes the write-back and the first-today queue (bounded), then closes the clients. */
   @Override
   public void close() {
@@ -100,6 +159,18 @@ public final class HistoryCore implements AutoCloseable {
     aggregator.close();
     firstToday.close();
     producer.close(Duration.ofSeconds(5));
+    closeHBase();
     redis.close();
+  }
+
+  private synchronized void closeHBase() {
+    if (hbase != null) {
+      try {
+        hbase.close();
+      } catch (IOException e) {
+        log.warn("Closing the query path's HBase connection failed", e);
+      }
+      hbase = null;
+    }
   }
 }

@@ -3,20 +3,18 @@ package io.playline.job;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.HBaseLayout;
 import io.playline.proto.v1.Business;
 import java.time.Duration;
-import java.util.EnumMap;
-import java.util.HashSet;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import org.apache.hadoop.hbase.TableName;
 
 /**
  * Settings of the job role: how it consumes the write-back topic, where and how long it keeps
  * history in HBase, how it retries, and how it recovers what a crash left unflushed. Every field
- * names its config key; validated in the compact constructor. Immutable and thread-safe.
+ * names its config key; validated in the compact constructor. Immutable and thread-safe. The HBase
+ * table, family and retention are history-core's {@link HBaseLayout} (readers need them too); see
+ * {@link #layout()}.
  *
  * @param groupId Kafka consumer group of every job process ({@code job.group.id}, playline-job)
  * @param maxPollRecords Kafka records handled per poll, and so per HBase commit ({@code job.max.poll.records}, 500)
@@ -58,13 +56,11 @@ public record JobConfig(
     int recoveryBatchSize,
     Duration shutdownTimeout) {
 
-  private static final String RETENTION_PREFIX = "history.retention.";
-
   public JobConfig {
-    Objects.requireNonNull(table, "table");
+    // Validates table, family and retention the way readers see them.
+    retentionOverrides = new HBaseLayout(table, family, retention, retentionOverrides).retentionOverrides();
     check(!groupId.isBlank(), "job.group.id", groupId, "a non-empty group id");
     check(maxPollRecords > 0, "job.max.poll.records", maxPollRecords, "> 0");
-    check(!family.isEmpty() && family.indexOf(':') < 0, "hbase.family", family, "a non-empty name without ':'");
     check(tableRegions >= 1 && tableRegions <= 256, "hbase.table.regions", tableRegions, "1..256");
     check(hbaseBatchSize > 0, "hbase.batch.size", hbaseBatchSize, "> 0");
     check(clearPageSize > 0, "hbase.clear.page.size", clearPageSize, "> 0");
@@ -72,8 +68,6 @@ public record JobConfig(
     check(positive(pollTimeout), "job.poll.timeout", pollTimeout, "> 0");
     check(positive(hbaseOperationTimeout) && hbaseOperationTimeout.toMillis() <= Integer.MAX_VALUE,
         "hbase.operation.timeout", hbaseOperationTimeout, "> 0 and < 24d");
-    check(positive(retention) && retention.toSeconds() <= Integer.MAX_VALUE, "history.retention", retention,
-        "> 0 and < 68 years (HBase TTLs are int seconds)");
     check(positive(redisTimeout), "job.redis.timeout", redisTimeout, "> 0");
     check(positive(retryBackoffBase), "job.retry.backoff.base", retryBackoffBase, "> 0");
     check(retryBackoffCap.compareTo(retryBackoffBase) >= 0, "job.retry.backoff.cap", retryBackoffCap,
@@ -81,13 +75,6 @@ public record JobConfig(
     check(positive(recoveryInterval), "recovery.interval", recoveryInterval, "> 0");
     check(positive(recoveryAge), "recovery.age", recoveryAge, "> 0");
     check(positive(shutdownTimeout), "job.shutdown.timeout", shutdownTimeout, "> 0");
-    retentionOverrides = Map.copyOf(retentionOverrides);
-    for (Map.Entry<Business, Duration> e : retentionOverrides.entrySet()) {
-      check(e.getKey() != Business.BUSINESS_UNSPECIFIED && e.getKey() != Business.UNRECOGNIZED,
-          RETENTION_PREFIX + "<business>", e.getKey(), "a known business");
-      check(positive(e.getValue()) && e.getValue().toSeconds() <= Integer.MAX_VALUE,
-          retentionKey(e.getKey()), e.getValue(), "> 0 and < 68 years");
-    }
   }
 
   /**
@@ -99,8 +86,7 @@ public record JobConfig(
    */
   public static JobConfig from(ConfigSource c, CoreConfig core) {
     Duration day = Duration.ofDays(1);
-    Duration maxRetention = Duration.ofDays(3650);
-    Duration retention = c.duration("history.retention", Duration.ofDays(90), Duration.ofHours(1), maxRetention);
+    HBaseLayout layout = HBaseLayout.from(c);
     Duration recoveryAge = c.duration("recovery.age", core.flushInterval().multipliedBy(3), Duration.ofSeconds(1), day);
     if (recoveryAge.compareTo(core.flushInterval()) < 0) {
       throw new ConfigException("recovery.age: " + recoveryAge + " (expected: at least writeback.flush.interval "
@@ -110,14 +96,14 @@ public record JobConfig(
         c.string("job.group.id", "playline-job"),
         c.intValue("job.max.poll.records", 500, 1, 100_000),
         c.duration("job.poll.timeout", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(1)),
-        tableName(c.string("hbase.table", "playline:history")),
-        c.string("hbase.family", "h"),
+        layout.table(),
+        layout.family(),
         c.intValue("hbase.table.regions", 16, 1, 256),
         c.intValue("hbase.batch.size", 1000, 1, 100_000),
         c.duration("hbase.operation.timeout", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMinutes(30)),
         c.intValue("hbase.clear.page.size", 1000, 1, 100_000),
-        retention,
-        overrides(c, maxRetention),
+        layout.retention(),
+        layout.retentionOverrides(),
         c.duration("job.redis.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         c.duration("job.retry.backoff.base", Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofMinutes(1)),
         c.duration("job.retry.backoff.cap", Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofMinutes(10)),
@@ -132,54 +118,24 @@ public record JobConfig(
     return from(ConfigSource.empty(), CoreConfig.defaults());
   }
 
+  /** The table, family and retention of this config, as history-core's readers see them. */
+  public HBaseLayout layout() {
+    return new HBaseLayout(table, family, retention, retentionOverrides);
+  }
+
   /** How long records of {@code business} are kept: its override, else {@link #retention()}. */
   public Duration retention(Business business) {
-    return retentionOverrides.getOrDefault(business, retention);
+    return layout().retention(business);
   }
 
   /** The longest retention of any business: the HBase family TTL, since a family has one TTL. */
   public Duration maxRetention() {
-    Duration max = retention;
-    for (Duration d : retentionOverrides.values()) {
-      if (d.compareTo(max) > 0) {
-        max = d;
-      }
-    }
-    return max;
+    return layout().maxRetention();
   }
 
   /** The config key of {@code business}'s retention override, e.g. {@code history.retention.live}. */
   public static String retentionKey(Business business) {
-    return RETENTION_PREFIX + business.name().toLowerCase(Locale.ROOT);
-  }
-
-  private static Map<Business, Duration> overrides(ConfigSource c, Duration max) {
-    Map<Business, Duration> overrides = new EnumMap<>(Business.class);
-    Set<String> known = new HashSet<>();
-    for (Business b : Business.values()) {
-      if (b != Business.BUSINESS_UNSPECIFIED && b != Business.UNRECOGNIZED) {
-        known.add(retentionKey(b));
-        if (c.raw(retentionKey(b)).isPresent()) {
-          overrides.put(b, c.duration(retentionKey(b), Duration.ofDays(90), Duration.ofHours(1), max));
-        }
-      }
-    }
-    // A typo such as history.retention.vidoe would otherwise be ignored silently.
-    for (String key : c.describe().keySet()) {
-      if (key.startsWith(RETENTION_PREFIX) && !known.contains(key)) {
-        throw new ConfigException(key + ": unknown business (expected: one of " + RETENTION_PREFIX
-            + "{video,article,comic,live,audio,episode})");
-      }
-    }
-    return overrides;
-  }
-
-  private static TableName tableName(String name) {
-    try {
-      return TableName.valueOf(name);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException("hbase.table: '" + name + "' (expected: namespace:table, " + e.getMessage() + ")");
-    }
+    return HBaseLayout.retentionKey(business);
   }
 
   private static boolean positive(Duration d) {

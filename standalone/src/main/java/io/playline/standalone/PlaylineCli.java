@@ -2,6 +2,7 @@ package io.playline.standalone;
 
 import io.playline.core.config.ConfigException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
+import io.playline.standalone.cli.HistoryCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -12,7 +13,7 @@ import picocli.CommandLine.HelpCommand;
     mixinStandardHelpOptions = true,
     versionProvider = PlaylineCli.Version.class,
     description = "Playline play-history gateway.",
-    subcommands = {StandaloneCommand.class, TokenCommand.class, HelpCommand.class})
+    subcommands = {StandaloneCommand.class, TokenCommand.class, HistoryCommand.class, GatewayCommand.class, BenchCommand.class, HelpCommand.class})
 public final class PlaylineCli {
   public static final int EXIT_RUNTIME = 1;
   public static final int EXIT_USAGE = 2;
@@ -26,7 +27,12 @@ public final class PlaylineCli {
 
   /** Runs the command line and returns the exit code instead of exiting; for tests. */
   public static int run(String... args) {
-    CommandLine cli = new CommandLine(new PlaylineCli());
+    return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
+  }
+
+  /** As {@link #run(String...)}, writing to {@code out} and {@code err}. */
+  public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+    CommandLine cli = new CommandLine(new PlaylineCli()).setOut(out).setErr(err);
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
       if (e instanceof ConfigException || e instanceof IllegalArgumentException) {
         cmd.getErr().println("playline: " + e.getMessage());

@@ -125,7 +125,7 @@ final class StandaloneLauncher implements AutoCloseable {
         new JwtAuthenticator(secret.secret(), gateway.authClockSkew(), Clock.systemUTC()),
         new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()),
             gateway.sessionTtl(), gateway.nodeId()),
-        core.writer(), core.firstToday()));
+        core.writer(), core.firstToday(), core.redis(), core.attachHBase(hbase)));
     toClose.push(server);
     this.gatewayServer = server;
 

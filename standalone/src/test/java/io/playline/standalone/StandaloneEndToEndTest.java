@@ -11,7 +11,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.job.sink.HistoryRowKeys;
+import io.playline.core.store.HistoryRowKeys;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
@@ -20,6 +20,13 @@ import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.FirstTodayEvent;
+import io.playline.proto.v1.GetProgressRequest;
+import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.HistoryQuery;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ListHistoryRequest;
+import io.playline.proto.v1.ProgressQuery;
+import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.WsPlayerClient;
 import java.util.ArrayList;
@@ -125,6 +132,48 @@ class StandaloneEndToEndTest {
     return events;
   }
 
+  private void queriesOverTheStreamTheApiAndTheCli(StandaloneLauncher launcher) throws Exception {
+    ItemKey video7 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(7).build();
+    ItemKey video8 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(8).build();
+    try (WsPlayerClient player = WsPlayerClient.connect(launcher.gateway().wsAddress().getPort())) {
+      String token = JwtTokens.mint(Secrets.DEV_SECRET, 42, Duration.ofMinutes(5), Instant.now());
+      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token)).build());
+      player.next();
+      player.send(ClientFrame.newBuilder().setSeq(5).setProgressQuery(ProgressQuery.newBuilder()
+          .addItems(video7).addItems(video8)).build());
+      ServerFrame progress = player.next();
+      assertThat(progress.getSeq()).isEqualTo(5);
+      // Only uid 42's own item: uid 43's VIDEO:8 is not visible over uid 42's stream.
+      assertThat(progress.getProgress().getRecordsList()).extracting(HistoryRecord::getOid).containsExactly(7L);
+      player.send(ClientFrame.newBuilder().setSeq(6).setHistoryQuery(HistoryQuery.newBuilder().setLimit(10)).build());
+      assertThat(player.next().getHistoryPage().getRecordsList()).extracting(HistoryRecord::getUid).containsOnly(42L);
+    }
+    int api = launcher.gateway().apiAddress().getPort();
+    io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress("127.0.0.1", api).usePlaintext().build();
+    try {
+      HistoryGrpc.HistoryBlockingStub stub = HistoryGrpc.newBlockingStub(channel);
+      assertThat(stub.getProgress(GetProgressRequest.newBuilder().setUid(43).addItems(video8).build()).getRecords(0)
+          .getProgressMs()).isEqualTo(5_678);
+      assertThat(stub.listHistory(ListHistoryRequest.newBuilder().setUid(42).setLimit(5).build()).getRecordsList())
+          .extracting(HistoryRecord::getOid).contains(7L);
+      java.io.StringWriter out = new java.io.StringWriter();
+      java.io.StringWriter err = new java.io.StringWriter();
+      String apiAddress = "127.0.0.1:" + api;
+      assertThat(PlaylineCli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+          "history", "list", "--uid", "43", "--api", apiAddress)).as(err.toString()).isZero();
+      assertThat(out.toString()).contains("VIDEO").contains("tv");
+      assertThat(PlaylineCli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+          "history", "list", "--uid", "43", "--limit", "500", "--api", apiAddress)).isEqualTo(2);
+      assertThat(err.toString()).contains("INVALID_ARGUMENT");
+      assertThat(PlaylineCli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+          "history", "delete", "--uid", "43", "--item", "VIDEO:8", "--api", apiAddress)).isZero();
+      assertThat(stub.getProgress(GetProgressRequest.newBuilder().setUid(43).addItems(video8).build()).getRecordsList())
+          .as("deleted through the CLI").isEmpty();
+    } finally {
+      channel.shutdownNow().awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
   private static Configuration hbaseConf(JsonNode endpoints) {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", endpoints.at("/hbase/zookeeperQuorum").asText());
@@ -179,6 +228,7 @@ class StandaloneEndToEndTest {
           endpoints.at("/kafka/bootstrapServers").asText()))) {
         assertThat(kafka.describeCluster().nodes().get()).hasSize(1);
       }
+      queriesOverTheStreamTheApiAndTheCli(launcher);
       assertThatThrownBy(() -> StandaloneLauncher.start(config(dataDir)))
           .isInstanceOf(StartupException.class).hasMessageContaining("already running");
     } finally {

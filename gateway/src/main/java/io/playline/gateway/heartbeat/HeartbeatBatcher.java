@@ -6,6 +6,8 @@ import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
 import io.playline.core.write.UserWrite;
 import io.playline.core.write.WriteBatch;
+import io.playline.core.write.WriteOutcome;
+import io.playline.proto.v1.HistoryRecord;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private final HistoryWriter writer;
   private final FlagCalendar calendar;
   private final FirstTodayListener firstTodayListener;
+  private final AppliedListener appliedListener;
   private final Clock clock;
   private final HeartbeatMetrics metrics;
   private final BlockingQueue<PendingHeartbeat> queue;
@@ -43,7 +46,14 @@ public final class HeartbeatBatcher implements AutoCloseable {
 
   public HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry) {
+    this(config, writer, calendar, firstTodayListener, clock, registry, AppliedListener.NONE);
+  }
+
+  /** As above; {@code appliedListener} is told, after each ack, which of the heartbeat's records were applied. */
+  public HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
+      FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener) {
     this.config = config;
+    this.appliedListener = appliedListener;
     this.writer = writer;
     this.calendar = calendar;
     this.firstTodayListener = firstTodayListener;
@@ -107,6 +117,13 @@ public final class HeartbeatBatcher implements AutoCloseable {
   }
 
   private void send(List<PendingHeartbeat> batch, int events) throws InterruptedException {
+    // Take the in-flight slot before stamping: the write-back derives which recovery marks a
+    // snapshot covers from the stamps of batches in flight, so a stamp must never predate the
+    // moment its batch is announced to it by more than the configured stamp skew.
+    if (!inFlight.tryAcquire(config.inFlightWait().toMillis(), TimeUnit.MILLISECONDS)) {
+      fail(batch, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
+      return;
+    }
     long nowMs = clock.millis();
     FlagCalendar.Day day = calendar.dayOf(nowMs);
     List<UserWrite> writes = new ArrayList<>(batch.size());
@@ -126,15 +143,18 @@ public final class HeartbeatBatcher implements AutoCloseable {
         }
       }
     }
-    if (!inFlight.tryAcquire(config.inFlightWait().toMillis(), TimeUnit.MILLISECONDS)) {
-      fail(batch, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
-      return;
-    }
     metrics.batchEvents.record(events);
     metrics.batchHeartbeats.record(batch.size());
     long start = System.nanoTime();
     WriteBatch writeBatch = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
-    writer.write(writeBatch).whenComplete((outcome, error) -> {
+    java.util.concurrent.CompletionStage<BatchOutcome> written;
+    try {
+      written = writer.write(writeBatch);
+    } catch (RuntimeException e) {
+      inFlight.release();
+      throw e;
+    }
+    written.whenComplete((outcome, error) -> {
       inFlight.release();
       metrics.latency(System.nanoTime() - start);
       if (error != null) {
@@ -159,6 +179,27 @@ public final class HeartbeatBatcher implements AutoCloseable {
       }
       metrics.acks.increment();
       h.callback().done(outcome.writes().get(i), first, day, null);
+      notifyApplied(h, outcome.writes().get(i));
+    }
+  }
+
+  /** Tells the applied listener which records moved the stored progress; its failures never reach acks. */
+  private void notifyApplied(PendingHeartbeat h, WriteOutcome outcome) {
+    List<HistoryRecord> applied = null;
+    for (int j = 0; !outcome.paused() && j < h.records().size() && j < outcome.codes().length; j++) {
+      if (outcome.applied(j)) {
+        if (applied == null) {
+          applied = new ArrayList<>(h.records().size());
+        }
+        applied.add(h.records().get(j));
+      }
+    }
+    if (applied != null) {
+      try {
+        appliedListener.onApplied(h.uid(), h.sessionId(), h.deviceId(), applied);
+      } catch (RuntimeException e) {
+        log.warn("Applied-records listener failed: {}", e.toString());
+      }
     }
   }
 

@@ -1,6 +1,5 @@
 package io.playline.gateway.heartbeat;
 
-import io.playline.core.write.EventRules;
 import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.session.ConnectionIdentity;
 import io.playline.gateway.session.Errors;
@@ -10,9 +9,7 @@ import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
-import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -43,17 +40,11 @@ public final class HeartbeatHandler {
   }
 
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
-    int max = services.config().maxEventsPerHeartbeat();
-    if (heartbeat.getEventsCount() > max) {
-      reject(seq, "events: " + heartbeat.getEventsCount() + " (expected: at most " + max + ")");
+    services.connections().touch(identity.uid());
+    String problem = EventRecords.problem(heartbeat.getEventsList(), services.config().maxEventsPerHeartbeat());
+    if (problem != null) {
+      reject(seq, problem);
       return;
-    }
-    for (int i = 0; i < heartbeat.getEventsCount(); i++) {
-      String problem = EventRules.problem(heartbeat.getEvents(i));
-      if (problem != null) {
-        reject(seq, "events[" + i + "]." + problem);
-        return;
-      }
     }
     long now = services.clock().millis();
     FlagCalendar.Day day = services.calendar().dayOf(now);
@@ -66,32 +57,15 @@ public final class HeartbeatHandler {
     if (known) {
       services.batcher().metrics().echoSkip();
     }
-    List<HistoryRecord> records = new ArrayList<>(heartbeat.getEventsCount());
-    for (PlayEvent e : heartbeat.getEventsList()) {
-      records.add(record(e, now));
-    }
-    PendingHeartbeat pending = new PendingHeartbeat(identity.uid(), records, !known, identity.deviceId(),
-        identity.platform(), (outcome, firstToday, countedOn, error) ->
+    List<HistoryRecord> records = EventRecords.build(identity.uid(), identity.deviceId(), identity.platform(),
+        heartbeat.getEventsList(), now, services.eventRules());
+    PendingHeartbeat pending = new PendingHeartbeat(identity.uid(), records, !known, identity.sessionId(),
+        identity.deviceId(), identity.platform(), (outcome, firstToday, countedOn, error) ->
             transport.executor().execute(() -> onWritten(seq, outcome, firstToday, countedOn, error)));
     if (!services.batcher().submit(pending)) {
       services.metrics().error(Code.UNAVAILABLE);
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
     }
-  }
-
-  private HistoryRecord record(PlayEvent e, long now) {
-    long eventTime = e.getEventTimeMs() == 0 ? now : e.getEventTimeMs();
-    return HistoryRecord.newBuilder()
-        .setUid(identity.uid())
-        .setBusiness(e.getBusiness())
-        .setOid(e.getOid())
-        .setSubId(e.getSubId())
-        .setProgressMs(e.getProgressMs())
-        .setDurationMs(e.getDurationMs())
-        .setViewTimeMs(services.eventRules().clamp(eventTime, now))
-        .setDeviceId(identity.deviceId())
-        .setPlatform(identity.platform())
-        .build();
   }
 
   private void onWritten(long seq, @Nullable WriteOutcome outcome, boolean firstToday, FlagCalendar.Day day,

@@ -11,12 +11,13 @@ import org.jspecify.annotations.Nullable;
  * @param uid the user
  * @param records validated records with clamped view times (may be empty only with a first-today check)
  * @param checkFirstToday whether the first-today bit must be checked (the client's echo was not today)
- * @param deviceId for the first-today event
+ * @param sessionId the sending connection's session, so pushes skip it
+ * @param deviceId for the first-today event and so pushes skip the sending device
  * @param platform for the first-today event
  * @param callback told once, on a Lettuce or batcher thread, when the batch is written or failed
  */
 public record PendingHeartbeat(
-    long uid, List<HistoryRecord> records, boolean checkFirstToday, String deviceId, String platform,
+    long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId, String deviceId, String platform,
     Callback callback) {
 
   /** Receives the result of one heartbeat's write. Must hop to its own thread before touching state. */

@@ -5,7 +5,10 @@ import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.heartbeat.FlagCalendar;
 import io.playline.gateway.heartbeat.HeartbeatBatcher;
+import io.playline.gateway.push.ConnectionRegistry;
 import java.time.Clock;
+import io.playline.core.query.HistoryService;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every {@link StreamSession} of a gateway shares. Thread-safe collaborators only.
@@ -18,6 +21,8 @@ import java.time.Clock;
  * @param eventRules event validation and time clamping
  * @param metrics gateway meters
  * @param clock server time
+ * @param history the stream's queries; null when this node serves none (answered UNAVAILABLE)
+ * @param connections where authenticated connections register for progress push
  */
 public record SessionServices(
     GatewayConfig config,
@@ -27,4 +32,6 @@ public record SessionServices(
     FlagCalendar calendar,
     EventRules eventRules,
     GatewayMetrics metrics,
-    Clock clock) {}
+    Clock clock,
+    ConnectionRegistry connections,
+    @Nullable HistoryService history) {}

@@ -7,6 +7,7 @@ import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.gateway.heartbeat.HeartbeatHandler;
+import io.playline.gateway.push.ConnectionRegistry;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +39,8 @@ public final class StreamSession {
   private boolean counted;
   private long lastSessionRefreshMs;
   private @Nullable HeartbeatHandler heartbeats;
+  private @Nullable StreamQueries streamQueries;
+  private ConnectionRegistry.@Nullable Registration pushRegistration;
 
   public StreamSession(StreamTransport transport, SessionServices services) {
     this.transport = transport;
@@ -104,6 +107,10 @@ public final class StreamSession {
     cancelTimer();
     if (heartbeats != null) {
       heartbeats.close();
+    }
+    if (pushRegistration != null) {
+      pushRegistration.close();
+      pushRegistration = null;
     }
     if (counted) {
       counted = false;
@@ -198,6 +205,7 @@ public final class StreamSession {
     }
     lastSessionRefreshMs = now;
     heartbeats = new HeartbeatHandler(transport, services, id);
+    pushRegistration = services.connections().register(id, transport);
     String today = services.calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());
     if (echoedToday) {
@@ -230,6 +238,10 @@ public final class StreamSession {
         refreshSessionLazily();
         heartbeats().onHeartbeat(frame.getSeq(), frame.getHeartbeat());
       }
+      case PROGRESS_QUERY -> queries(frame.getSeq()).ifPresent(q -> q.progress(frame.getSeq(), frame.getProgressQuery()));
+      case HISTORY_QUERY -> queries(frame.getSeq()).ifPresent(q -> q.history(frame.getSeq(), frame.getHistoryQuery()));
+      case DELETE -> queries(frame.getSeq()).ifPresent(q -> q.delete(frame.getSeq(), frame.getDelete()));
+      case CLEAR -> queries(frame.getSeq()).ifPresent(q -> q.clear(frame.getSeq(), frame.getClear()));
       default -> reject(frame.getSeq(), Code.UNAVAILABLE,
           frame.getBodyCase().name().toLowerCase(java.util.Locale.ROOT) + " is not served by this build yet");
     }
@@ -255,6 +267,20 @@ public final class StreamSession {
       timer.cancel(false);
       timer = null;
     }
+  }
+
+  /** The connection's query handler, or empty (after answering UNAVAILABLE) on a node without queries. */
+  private java.util.Optional<StreamQueries> queries(long seq) {
+    if (streamQueries == null) {
+      io.playline.core.query.HistoryService history = services.history();
+      ConnectionIdentity id = identity;
+      if (history == null || id == null) {
+        reject(seq, Code.UNAVAILABLE, "history queries are not served by this node");
+        return java.util.Optional.empty();
+      }
+      streamQueries = new StreamQueries(transport, history, id.uid());
+    }
+    return java.util.Optional.of(streamQueries);
   }
 
   private HeartbeatHandler heartbeats() {

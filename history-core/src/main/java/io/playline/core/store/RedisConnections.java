@@ -11,6 +11,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
@@ -81,6 +82,19 @@ public final class RedisConnections implements AutoCloseable {
   public StatefulConnection<byte[], byte[]> newPipeline() {
     StatefulConnection<byte[], byte[]> c = connect();
     c.setAutoFlushCommands(false);
+    return c;
+  }
+
+  /**
+   * A new dedicated pub/sub connection (a cluster pub/sub connection in Cluster mode, where
+   * PUBLISH is broadcast to every node), closed with this object. Lettuce resubscribes its
+   * channels after a reconnect. Blocks while connecting: call at start-up, not on an event loop.
+   */
+  public synchronized StatefulRedisPubSubConnection<byte[], byte[]> connectPubSub() {
+    StatefulRedisPubSubConnection<byte[], byte[]> c = client != null
+        ? client.connectPubSub(ByteArrayCodec.INSTANCE)
+        : clusterClient.connectPubSub(ByteArrayCodec.INSTANCE);
+    opened.add(c);
     return c;
   }
 

@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
  * they sit in one Redis Cluster slot and a Lua script may touch them together:
  *
  * <ul>
- *   <li>{@code <p>h:{uid}:z} sorted set: member {@code business:oid}, score view time (ms)
+ *   <li>{@code <p>h:{uid}:z} sorted set: member {@code business:oid}, score view time (ms); plus at
+ *       most one warm marker scored {@code +inf} (never trimmed), {@link #TIMELINE_WARM} or {@link
+ *       #TIMELINE_COMPLETE}, set by the readers (see {@code io.playline.core.query.RedisTimeline})
  *   <li>{@code <p>h:{uid}:r} hash: member to serialized {@code HistoryRecord}
  *   <li>{@code <p>h:{uid}:t} hash of tombstones: {@code *} clear-all time, {@code b<business>} clear
  *       time of one business, {@code business:oid} delete time of one item
@@ -22,6 +24,11 @@ import java.nio.charset.StandardCharsets;
  * Sessions are {@code <p>s:<session id>}. Immutable.
  */
 public final class RedisKeys {
+  /** Timeline marker: warmed from HBase; every item newer than the oldest timeline entry is in it. */
+  public static final String TIMELINE_WARM = "~w";
+  /** Timeline marker: as {@link #TIMELINE_WARM}, and HBase held nothing more unless the timeline is full. */
+  public static final String TIMELINE_COMPLETE = "~c";
+
   private final String prefix;
 
   public RedisKeys(String prefix) {

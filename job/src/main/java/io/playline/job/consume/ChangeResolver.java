@@ -116,13 +116,25 @@ final class ChangeResolver {
    * {@code RedisReadBack} answers): one change per user with anything to write.
    */
   List<HistoryChange> resolve(Map<Long, Map<ItemKey, HistoryRecord>> current) {
+    return resolve(current, Map.of());
+  }
+
+  /**
+   * As above, also dropping every upsert not newer than a Redis tombstone of its item ({@code
+   * redisTombstones}: uid to item to delete/clear time), so a delete or clear that an earlier poll
+   * applied still sticks against an older snapshot arriving later.
+   */
+  List<HistoryChange> resolve(Map<Long, Map<ItemKey, HistoryRecord>> current,
+      Map<Long, Map<ItemKey, Long>> redisTombstones) {
     List<HistoryChange> writes = new ArrayList<>(users.size());
     for (UserChanges user : users.values()) {
       HistoryChange.Builder change = HistoryChange.newBuilder().setUid(user.uid);
       Map<ItemKey, HistoryRecord> inRedis = current.getOrDefault(user.uid, Map.of());
+      Map<ItemKey, Long> tombs = redisTombstones.getOrDefault(user.uid, Map.of());
       for (Map.Entry<ItemKey, HistoryRecord> e : user.snapshots.entrySet()) {
         HistoryRecord snapshot = e.getValue();
-        if (snapshot.getViewTimeMs() <= user.tombstone(e.getKey())) {
+        long tomb = Math.max(user.tombstone(e.getKey()), tombs.getOrDefault(e.getKey(), -1L));
+        if (snapshot.getViewTimeMs() <= tomb) {
           metrics.droppedUpsert();
           continue;
         }

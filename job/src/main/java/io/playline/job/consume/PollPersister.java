@@ -63,7 +63,8 @@ final class PollPersister implements AutoCloseable {
     for (InFlightPoll.Parsed p : poll.batches()) {
       resolver.add(p.batch());
     }
-    List<HistoryChange> writes = resolver.resolve(readBack.read(resolver.itemsToRead()));
+    RedisReadBack.Current current = readBack.readWithTombstones(resolver.itemsToRead());
+    List<HistoryChange> writes = resolver.resolve(current.records(), current.tombstones());
     if (!writes.isEmpty()) {
       sink.write(writes);
     }

@@ -100,6 +100,74 @@ public final class RedisReadBack {
     return records;
   }
 
+  /**
+   * What Redis says about the asked items: their records, and for each item the newest delete or
+   * clear that covers it ({@code *} clear-all, business clear, item delete), from the user's
+   * tombstones hash. A snapshot not newer than its tombstone must not be persisted: that is what
+   * keeps a business clear sticking in HBase, where it leaves no marker for items it did not find.
+   */
+  public record Current(Map<Long, Map<ItemKey, HistoryRecord>> records, Map<Long, Map<ItemKey, Long>> tombstones) {}
+
+  /** As {@link #read}, plus the tombstones covering each asked item, in the same round trip. */
+  public Current readWithTombstones(Map<Long, List<ItemKey>> items) {
+    Map<Long, CompletionStage<List<KeyValue<byte[], byte[]>>>> tombReplies = new LinkedHashMap<>();
+    for (Map.Entry<Long, List<ItemKey>> e : items.entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        tombReplies.put(e.getKey(), commands.hmget(keys.tombstones(e.getKey()), tombstoneFields(e.getValue())));
+      }
+    }
+    Map<Long, Map<ItemKey, HistoryRecord>> records = read(items); // flushes the queued HMGETs too
+    if (tombReplies.isEmpty()) {
+      return new Current(records, Map.of());
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Map<Long, Map<ItemKey, Long>> tombstones = new HashMap<>();
+    for (Map.Entry<Long, CompletionStage<List<KeyValue<byte[], byte[]>>>> e : tombReplies.entrySet()) {
+      try {
+        List<KeyValue<byte[], byte[]>> values =
+            RedisFailures.await(e.getValue(), deadline, "HMGET of " + tombReplies.size() + " users' tombstones");
+        tombstones.put(e.getKey(), coverage(items.get(e.getKey()), values));
+      } catch (RedisFailures.ErrorReply permanent) {
+        log.warn("Reading uid {}'s tombstones from Redis failed; relying on the batch's own deletes", e.getKey());
+      }
+    }
+    return new Current(records, tombstones);
+  }
+
+  /** Fields asked of a tombstones hash: {@code *}, then one per item: {@code b<business>}, {@code business:oid}. */
+  private static byte[][] tombstoneFields(List<ItemKey> asked) {
+    byte[][] fields = new byte[1 + 2 * asked.size()][];
+    fields[0] = RedisKeys.bytes("*");
+    for (int i = 0; i < asked.size(); i++) {
+      fields[1 + 2 * i] = RedisKeys.bytes("b" + asked.get(i).getBusinessValue());
+      fields[2 + 2 * i] = RedisKeys.member(asked.get(i));
+    }
+    return fields;
+  }
+
+  private static Map<ItemKey, Long> coverage(List<ItemKey> asked, List<KeyValue<byte[], byte[]>> values) {
+    long clearAll = time(values, 0);
+    Map<ItemKey, Long> covered = new HashMap<>();
+    for (int i = 0; i < asked.size(); i++) {
+      long t = Math.max(clearAll, Math.max(time(values, 1 + 2 * i), time(values, 2 + 2 * i)));
+      if (t >= 0) {
+        covered.put(asked.get(i), t);
+      }
+    }
+    return covered;
+  }
+
+  private static long time(List<KeyValue<byte[], byte[]>> values, int index) {
+    if (index >= values.size() || !values.get(index).hasValue()) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(new String(values.get(index).getValue(), java.nio.charset.StandardCharsets.US_ASCII).trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   /** Collects items per user in first-seen order; a convenience for callers building {@link #read}'s argument. */
   public static void add(Map<Long, List<ItemKey>> items, long uid, ItemKey item) {
     items.computeIfAbsent(uid, u -> new ArrayList<>()).add(item);

@@ -1,5 +1,6 @@
 package io.playline.job.sink;
 
+import io.playline.core.store.HistoryRowKeys;
 import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.proto.v1.HistoryChange;

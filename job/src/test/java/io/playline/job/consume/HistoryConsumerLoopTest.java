@@ -118,8 +118,17 @@ class HistoryConsumerLoopTest {
     assertThat(env.stored(UID, Business.VIDEO, 1)).isEqualTo(other);
   }
 
+  /** What the control path writes to Redis before a delete or clear reaches Kafka. */
+  private void tombstone(String field, long timeMs) {
+    env.redis.shared().hset(env.keys.tombstones(UID), field.getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+        Long.toString(timeMs).getBytes(java.nio.charset.StandardCharsets.US_ASCII)).toCompletableFuture().join();
+  }
+
   @Test
   void deletesAndClearsStickAgainstOlderUpserts() {
+    tombstone(new String(io.playline.core.store.RedisKeys.member(item(Business.VIDEO, 1)),
+        java.nio.charset.StandardCharsets.US_ASCII), base + 2_000);
+    tombstone("b" + Business.ARTICLE.getNumber(), base + 2_000);
     env.produce(batch(base + 1_100, change(UID)
         .addUpserts(record(UID, Business.VIDEO, 1, 5, base + 1_000))
         .addUpserts(record(UID, Business.ARTICLE, 2, 5, base + 1_000))
@@ -141,6 +150,7 @@ class HistoryConsumerLoopTest {
     assertThat(env.stored(UID, Business.VIDEO, 4)).isNull();
     assertThat(env.stored(UID, Business.VIDEO, 3).getProgressMs()).isEqualTo(7);
 
+    tombstone("*", base + 3_000);
     env.produce(batch(base + 3_100, change(UID)
         .addClears(HistoryClear.newBuilder().setClearTimeMs(base + 3_000)).build()));
     env.produce(batch(base + 3_600, change(UID).addUpserts(record(UID, Business.VIDEO, 5, 1, base + 3_500)).build()));

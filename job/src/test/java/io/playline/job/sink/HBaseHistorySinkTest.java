@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.HistoryRowKeys;
 import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.proto.v1.Business;

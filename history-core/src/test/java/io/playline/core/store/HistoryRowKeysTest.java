@@ -1,4 +1,4 @@
-package io.playline.job.sink;
+package io.playline.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

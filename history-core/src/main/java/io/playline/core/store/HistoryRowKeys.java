@@ -1,4 +1,4 @@
-package io.playline.job.sink;
+package io.playline.core.store;
 
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ItemKey;

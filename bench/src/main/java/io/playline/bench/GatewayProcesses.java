@@ -1,0 +1,98 @@
+package io.playline.bench;
+
+import io.playline.bench.probe.Endpoints;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Extra gateway-only processes for scenarios beyond one process's descriptor limit: each is
+ * started with {@code command} (e.g. {@code java ... PlaylineCli gateway}) plus a data dir whose
+ * {@code endpoints.json} names the shared Redis and Kafka, any free ports, and an endpoints file
+ * of its own, which it writes once it serves. {@link #close()} stops them (SIGTERM, then a kill
+ * after 60 s). Used from the benchmark's control thread.
+ */
+final class GatewayProcesses implements AutoCloseable {
+  private static final long START_TIMEOUT_MS = 180_000;
+
+  private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Endpoints> endpoints = new ArrayList<>();
+  // A bench killed mid-run must not leave gateways behind (they do not watch their parent).
+  private final Thread reaper = new Thread(() -> processes.forEach(Process::destroy), "bench-gateway-reaper");
+
+  private GatewayProcesses() {
+    Runtime.getRuntime().addShutdownHook(reaper);
+  }
+
+  /** Starts {@code count} gateways one after another (each start is CPU-heavy) and waits for each. */
+  static GatewayProcesses start(List<String> command, Path dataDir, int count, Path logDir) throws IOException {
+    GatewayProcesses g = new GatewayProcesses();
+    try {
+      for (int i = 0; i < count; i++) {
+        Path file = logDir.resolve("bench-gateway-" + ProcessHandle.current().pid() + "-" + i + ".json");
+        Files.deleteIfExists(file);
+        List<String> cmd = new ArrayList<>(command);
+        cmd.addAll(List.of("--data-dir", dataDir.toString(), "--endpoints-out", file.toString(),
+            "--set", "ws.port=0", "--set", "grpc.port=0", "--set", "api.port=0", "--set", "admin.port=0",
+            "--set", "node.id=bench-gateway-" + i));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(logDir.resolve("bench-gateway-" + i + ".log").toFile()).start();
+        g.processes.add(p);
+        g.endpoints.add(await(p, file, i));
+        System.out.printf("  gateway %d up: pid %d, %s%n", i, p.pid(), g.endpoints.get(i).websocket());
+      }
+    } catch (IOException | RuntimeException e) {
+      g.close();
+      throw e;
+    }
+    return g;
+  }
+
+  private static Endpoints await(Process p, Path file, int i) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
+    while (System.nanoTime() < deadline) {
+      if (Files.isRegularFile(file)) {
+        return Endpoints.read(file);
+      }
+      if (!p.isAlive()) {
+        throw new IOException("gateway " + i + " exited with " + p.exitValue() + " (see bench-gateway-" + i + ".log)");
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while starting gateway " + i, e);
+      }
+    }
+    throw new IOException("gateway " + i + " did not write " + file + " within " + START_TIMEOUT_MS / 1000 + " s");
+  }
+
+  List<Endpoints> endpoints() {
+    return endpoints;
+  }
+
+  @Override
+  public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException e) {
+      // Already shutting down: the hook runs anyway.
+    }
+    for (Process p : processes) {
+      p.destroy();
+    }
+    for (Process p : processes) {
+      try {
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+          p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        p.destroyForcibly();
+      }
+    }
+  }
+}

@@ -1,0 +1,170 @@
+package io.playline.bench.load;
+
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.PlayEvent;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The protocol side of one simulated player: sends Auth once the transport is up, then heartbeats
+ * when its pacer asks, matches acks to the heartbeats in flight (at most {@code window}) and
+ * records latency from each heartbeat's intended send time, so a slow server cannot hide queueing
+ * by slowing the generator down. Kept small: thousands live in one process.
+ *
+ * <p>Confined to its connection's event loop.
+ */
+final class Player {
+  /** How the player reaches the server; implemented per transport. */
+  interface Link {
+    /** Queues (and flushes) one frame; false if the connection cannot take it now. */
+    boolean send(ClientFrame frame);
+
+    void close();
+  }
+
+  private static final int CONNECTING = 0;
+  private static final int AUTHENTICATING = 1;
+  private static final int OPEN = 2;
+  private static final int CLOSED = 3;
+  private static final long VIDEO_LENGTH_MS = 45 * 60_000L;
+
+  final int index;
+  private final Players owner;
+  private @Nullable Link link;
+  private int state = CONNECTING;
+  private long seq;
+  private @Nullable String flagDate;
+  private final long[] inFlightSeq;
+  private final long[] inFlightAt;
+  private int inFlight;
+  private int heartbeats;
+
+  Player(int index, Players owner, int window) {
+    this.index = index;
+    this.owner = owner;
+    this.inFlightSeq = new long[window];
+    this.inFlightAt = new long[window];
+  }
+
+  long uid() {
+    return owner.spec().uidBase() + index;
+  }
+
+  boolean isOpen() {
+    return state == OPEN;
+  }
+
+  /** The transport is up: authenticate. */
+  void onConnected(Link l, String token) {
+    link = l;
+    state = AUTHENTICATING;
+    flagDate = owner.initialFlag();
+    Auth.Builder auth = Auth.newBuilder().setToken(token).setDeviceId("bench-" + index).setPlatform("bench");
+    if (flagDate != null) {
+      auth.setFlagDate(flagDate);
+    }
+    l.send(ClientFrame.newBuilder().setSeq(++seq).setAuth(auth).build());
+  }
+
+  /**
+   * Sends one heartbeat intended for {@code intendedNanos}; false (and counted as skipped) when
+   * this player is not open or already has {@code window} heartbeats unacked.
+   */
+  boolean heartbeat(long intendedNanos) {
+    Link l = link;
+    if (state != OPEN || l == null) {
+      return false;
+    }
+    if (inFlight == inFlightSeq.length) {
+      owner.stats().skipped.increment();
+      return false;
+    }
+    Heartbeat.Builder hb = Heartbeat.newBuilder();
+    int events = owner.spec().eventsPerHeartbeat();
+    long now = System.currentTimeMillis();
+    for (int e = 0; e < events; e++) {
+      // One video per player and event slot; progress moves on 15 s per heartbeat, as a player's would.
+      hb.addEvents(PlayEvent.newBuilder()
+          .setBusiness(Business.VIDEO)
+          .setOid(1 + (uid() * 7 + e) % 1_000_000)
+          .setProgressMs((heartbeats * 15_000L) % VIDEO_LENGTH_MS)
+          .setDurationMs(VIDEO_LENGTH_MS)
+          .setEventTimeMs(now));
+    }
+    if (flagDate != null) {
+      hb.setFlagDate(flagDate);
+    }
+    long s = ++seq;
+    if (!l.send(ClientFrame.newBuilder().setSeq(s).setHeartbeat(hb).build())) {
+      owner.stats().skipped.increment();
+      return false;
+    }
+    heartbeats++;
+    inFlightSeq[inFlight] = s;
+    inFlightAt[inFlight] = intendedNanos;
+    inFlight++;
+    owner.stats().sent.increment();
+    return true;
+  }
+
+  /** One frame from the server, already decoded. */
+  void onFrame(ServerFrames.View f) {
+    if (f.flagDate != null && owner.spec().flagMode() == LoadSpec.FlagMode.LEARNED) {
+      flagDate = f.flagDate;
+    }
+    switch (f.body) {
+      case ServerFrames.AUTH_OK -> {
+        if (state == AUTHENTICATING) {
+          state = OPEN;
+          owner.opened(this);
+        }
+      }
+      case ServerFrames.HEARTBEAT_ACK -> {
+        long at = retire(f.seq);
+        if (at != Long.MIN_VALUE) {
+          owner.stats().ack(System.nanoTime() - at);
+        }
+      }
+      case ServerFrames.ERROR -> {
+        // An error answering Auth is followed by the server's close, which counts the failure.
+        owner.stats().error(f.errorCode);
+        retire(f.seq);
+      }
+      default -> { }
+    }
+  }
+
+  /** Removes {@code s} from the in-flight heartbeats; its intended time, or MIN_VALUE if unknown. */
+  private long retire(long s) {
+    for (int i = 0; i < inFlight; i++) {
+      if (inFlightSeq[i] == s) {
+        long at = inFlightAt[i];
+        inFlight--;
+        inFlightSeq[i] = inFlightSeq[inFlight];
+        inFlightAt[i] = inFlightAt[inFlight];
+        return at;
+      }
+    }
+    return Long.MIN_VALUE;
+  }
+
+  /** The connection is gone; {@code code} is the server's close code, 0 when unknown or local. */
+  void onClosed(int code) {
+    if (state == CLOSED) {
+      return;
+    }
+    boolean wasOpen = state == OPEN;
+    state = CLOSED;
+    link = null;
+    owner.closed(this, wasOpen, code);
+  }
+
+  void close() {
+    Link l = link;
+    if (l != null) {
+      l.close();
+    }
+  }
+}

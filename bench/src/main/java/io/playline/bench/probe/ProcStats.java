@@ -1,0 +1,84 @@
+package io.playline.bench.probe;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads a process's resident memory ({@code VmRSS} of {@code /proc/<pid>/status}) and CPU time
+ * ({@code utime + stime} of {@code /proc/<pid>/stat}). Linux only; stateless; any thread.
+ */
+public final class ProcStats {
+  /** USER_HZ: the unit of utime/stime; 100 on every Linux this runs on (x86-64, arm64). */
+  static final long TICKS_PER_SECOND = 100;
+
+  private ProcStats() {}
+
+  /** Resident set size in bytes, or -1 when the process is gone. */
+  public static long rssBytes(long pid) {
+    try {
+      return parseRssKb(Files.readString(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.US_ASCII))
+          * 1024;
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** User plus system CPU time in nanoseconds, or -1 when the process is gone. */
+  public static long cpuNanos(long pid) {
+    try {
+      return parseCpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII))
+          * (1_000_000_000L / TICKS_PER_SECOND);
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** The VmRSS line of a status file, in kB. */
+  static long parseRssKb(String status) {
+    for (String line : status.split("\n")) {
+      if (line.startsWith("VmRSS:")) {
+        String[] f = line.substring("VmRSS:".length()).trim().split("\\s+");
+        return Long.parseLong(f[0]);
+      }
+    }
+    throw new IllegalArgumentException("no VmRSS line");
+  }
+
+  /** utime + stime (fields 14 and 15) of a stat line; the command name may contain spaces and parens. */
+  static long parseCpuTicks(String stat) {
+    int close = stat.lastIndexOf(')');
+    String[] f = stat.substring(close + 2).trim().split(" ");
+    // f[0] is field 3 (state), so field n is f[n - 3].
+    return Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
+  }
+
+  /** The pid of a live process whose command line contains every one of {@code parts}, or -1. */
+  public static long findPid(String... parts) {
+    try (var dirs = Files.list(Path.of("/proc"))) {
+      for (Path dir : (Iterable<Path>) dirs::iterator) {
+        String name = dir.getFileName().toString();
+        if (!name.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        String cmd;
+        try {
+          cmd = new String(Files.readAllBytes(dir.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException e) {
+          continue;
+        }
+        boolean all = !cmd.isEmpty();
+        for (String p : parts) {
+          all &= cmd.contains(p);
+        }
+        if (all) {
+          return Long.parseLong(name);
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,106 @@
+package io.playline.client.internal;
+
+import static io.playline.client.internal.Checks.checkArgument;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoop;
+import io.playline.client.FlagStore;
+import io.playline.client.PlaylineListener;
+import io.playline.client.TransportKind;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every setting of one client, validated here (each message names the setting). Built by {@code
+ * PlaylineClientBuilder}; tests build it directly to inject the clock and the random source.
+ * Immutable.
+ *
+ * @param transport WebSocket or gRPC
+ * @param host gateway host
+ * @param port gateway port of that transport
+ * @param webSocketPath the WebSocket path ({@code /v1/stream})
+ * @param tokens fetches a fresh token; called at the first connect and whenever the session
+ *     cannot be resumed
+ * @param deviceId stable id of this installation (Auth.device_id)
+ * @param platform e.g. "android", "tv" (Auth.platform); may be empty
+ * @param flagStore where the first-today flag date is kept per user
+ * @param backoffBase ceiling of the first reconnect delay
+ * @param backoffCap largest reconnect delay
+ * @param maxAttempts consecutive failed connection attempts before giving up ({@code CLOSED})
+ * @param maxUnackedEvents items kept until acked; beyond it the oldest are dropped
+ * @param maxEventsPerHeartbeat events per Heartbeat frame (the server's limit, 100 by default)
+ * @param connectTimeout from starting an attempt (token, connect, handshake) to AuthOk
+ * @param requestTimeout from calling a query to its answer
+ * @param closeTimeout how long {@code close()} waits for the final flush to be acked
+ * @param listeners told about acks, first-today, syncs, errors and state
+ * @param eventLoopGroup a NIO group to run on (not closed by the client), or null for a
+ *     one-thread group of the client's own
+ * @param callbackExecutor where listeners run and futures complete, or null for the event loop
+ * @param clock wall clock for event times
+ * @param random uniform {@code [0, 1)} values for jitter
+ */
+public record ClientConfig(
+    TransportKind transport,
+    String host,
+    int port,
+    String webSocketPath,
+    Supplier<? extends CompletionStage<String>> tokens,
+    String deviceId,
+    String platform,
+    FlagStore flagStore,
+    Duration backoffBase,
+    Duration backoffCap,
+    int maxAttempts,
+    int maxUnackedEvents,
+    int maxEventsPerHeartbeat,
+    Duration connectTimeout,
+    Duration requestTimeout,
+    Duration closeTimeout,
+    List<PlaylineListener> listeners,
+    @Nullable EventLoopGroup eventLoopGroup,
+    @Nullable Executor callbackExecutor,
+    Clock clock,
+    DoubleSupplier random) {
+
+  /** Longest device id accepted (the gateway rejects longer ones). */
+  public static final int MAX_DEVICE_ID_LENGTH = 128;
+
+  public ClientConfig {
+    checkArgument(!host.isBlank(), "endpoint host: '%s' (expected: not blank)", host);
+    checkArgument(port > 0 && port <= 65_535, "endpoint port: %s (expected: 1..65535)", port);
+    checkArgument(webSocketPath.startsWith("/"), "webSocketPath: '%s' (expected: starting with /)", webSocketPath);
+    checkArgument(!deviceId.isEmpty() && deviceId.length() <= MAX_DEVICE_ID_LENGTH,
+        "deviceId: '%s' (expected: 1..%s characters)", deviceId, MAX_DEVICE_ID_LENGTH);
+    checkArgument(platform.length() <= 32, "platform: '%s' (expected: at most 32 characters)", platform);
+    checkArgument(backoffBase.toMillis() >= 1, "backoffBase: %s (expected: >= 1 ms)", backoffBase);
+    checkArgument(backoffCap.compareTo(backoffBase) >= 0, "backoffCap: %s (expected: >= backoffBase %s)",
+        backoffCap, backoffBase);
+    checkArgument(maxAttempts > 0, "maxAttempts: %s (expected: > 0)", maxAttempts);
+    checkArgument(maxUnackedEvents > 0, "maxUnackedEvents: %s (expected: > 0)", maxUnackedEvents);
+    checkArgument(maxEventsPerHeartbeat > 0 && maxEventsPerHeartbeat <= 10_000,
+        "maxEventsPerHeartbeat: %s (expected: 1..10000)", maxEventsPerHeartbeat);
+    checkArgument(positive(connectTimeout), "connectTimeout: %s (expected: > 0)", connectTimeout);
+    checkArgument(positive(requestTimeout), "requestTimeout: %s (expected: > 0)", requestTimeout);
+    checkArgument(positive(closeTimeout), "closeTimeout: %s (expected: > 0)", closeTimeout);
+    checkArgument(eventLoopGroup == null || eventLoopGroup.next() instanceof NioEventLoop,
+        "eventLoopGroup: %s (expected: a NioEventLoopGroup)", eventLoopGroup);
+    checkArgument(eventLoopGroup == null || !eventLoopGroup.isShuttingDown(),
+        "eventLoopGroup: %s (expected: not shut down)", eventLoopGroup);
+    listeners = List.copyOf(listeners);
+  }
+
+  private static boolean positive(Duration d) {
+    return !d.isNegative() && !d.isZero();
+  }
+
+  /** The backoff these settings describe. */
+  public Backoff backoff() {
+    return new Backoff(backoffBase.toMillis(), backoffCap.toMillis(), random);
+  }
+}

@@ -1,0 +1,87 @@
+package io.playline.client.internal;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.playline.proto.v1.GatewayGrpc;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The player stream over gRPC ({@code playline.v1.Gateway/Connect}): one {@link ManagedChannel}
+ * per connection, its I/O and its callbacks on the client's event loop, shut down as soon as its
+ * stream ends. A fresh channel per connection means a reconnect follows the session's own backoff
+ * (not a cached transport failure) and nothing of a dead connection lingers.
+ *
+ * <p>{@link #open} is called on the loop; {@link #shutdown} off it.
+ */
+public final class GrpcTransport implements Transport {
+  private static final Logger log = LoggerFactory.getLogger(GrpcTransport.class);
+  /** Largest server message accepted. */
+  static final int MAX_FRAME_BYTES = 1 << 20;
+
+  private final EventLoop loop;
+  private final String host;
+  private final int port;
+  private final Set<ManagedChannel> channels = ConcurrentHashMap.newKeySet();
+
+  /** @param loop the client's event loop (a NIO loop): every channel's I/O and callbacks run on it */
+  public GrpcTransport(EventLoop loop, String host, int port) {
+    this.loop = loop;
+    this.host = host;
+    this.port = port;
+  }
+
+  @Override
+  public Connection open(Listener listener) {
+    channels.removeIf(ManagedChannel::isTerminated);
+    ManagedChannel channel = NettyChannelBuilder.forAddress(host, port)
+        .usePlaintext()
+        .eventLoopGroup(loop)
+        .channelType(NioSocketChannel.class)
+        .executor(loop)
+        .maxInboundMessageSize(MAX_FRAME_BYTES)
+        .build();
+    channels.add(channel);
+    GrpcStream stream = new GrpcStream(listener, loop, channel::shutdownNow);
+    GatewayGrpc.newStub(channel).connect(stream);
+    // gRPC buffers frames until the stream is up, so the connection is usable at once; hop so the
+    // session never hears about a connection from inside open().
+    loop.execute(stream::started);
+    return stream;
+  }
+
+  /** Channels not yet terminated (a channel terminates shortly after its stream ends). */
+  @Override
+  public int liveConnections() {
+    channels.removeIf(ManagedChannel::isTerminated);
+    return channels.size();
+  }
+
+  @Override
+  public void shutdown(long timeoutMs) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    for (ManagedChannel channel : channels) {
+      channel.shutdownNow();
+    }
+    if (timeoutMs <= 0) {
+      return; // called on the loop: the channels terminate once it runs again
+    }
+    for (ManagedChannel channel : channels) {
+      long left = deadline - System.nanoTime();
+      try {
+        if (left <= 0 || !channel.awaitTermination(left, TimeUnit.NANOSECONDS)) {
+          log.warn("A gRPC channel to {}:{} did not terminate within {} ms", host, port, timeoutMs);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    channels.clear();
+  }
+}

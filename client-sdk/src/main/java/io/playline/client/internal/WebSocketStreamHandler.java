@@ -1,0 +1,166 @@
+package io.playline.client.internal;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler.ClientHandshakeStateEvent;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.playline.client.PlaylineException;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.ServerFrame;
+import java.io.IOException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One WebSocket connection as a {@link Transport.Connection}: each binary message from the gateway
+ * is one {@code ServerFrame}, each {@code ClientFrame} goes out as one binary message. A close
+ * frame's code {@code 4000 + n} becomes a {@link PlaylineException} with {@code Error.Code} n, in
+ * case no {@code Error} frame preceded it. Tells its listener {@code onClosed} exactly once.
+ *
+ * <p>Confined to the channel's event loop (the client's loop).
+ */
+final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements Transport.Connection {
+  private static final Logger log = LoggerFactory.getLogger(WebSocketStreamHandler.class);
+  private static final int CLOSE_CODE_BASE = 4000;
+
+  private final Transport.Listener listener;
+  private @Nullable Channel channel;
+  private boolean open;
+  private boolean closing;
+  private boolean ended;
+  private @Nullable Throwable cause;
+
+  WebSocketStreamHandler(Transport.Listener listener) {
+    this.listener = listener;
+  }
+
+  void attach(Channel ch) {
+    channel = ch;
+  }
+
+  /** The TCP connect failed; the channel never became active. */
+  void failed(@Nullable Throwable t) {
+    end(t);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt == ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+      open = true;
+      if (!closing) {
+        listener.onOpen();
+      }
+    } else if (evt == ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
+      remember(new IOException("WebSocket upgrade timed out"));
+      ctx.close();
+    } else {
+      super.userEventTriggered(ctx, evt);
+    }
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) {
+    if (frame instanceof BinaryWebSocketFrame) {
+      ServerFrame decoded;
+      try {
+        decoded = ServerFrame.parseFrom(frame.content().nioBuffer());
+      } catch (InvalidProtocolBufferException e) {
+        remember(new PlaylineException(Code.INTERNAL, "malformed frame from the gateway"));
+        ctx.close();
+        return;
+      }
+      if (!ended) {
+        listener.onFrame(decoded);
+      }
+    } else if (frame instanceof CloseWebSocketFrame close) {
+      remember(closeCause(close.statusCode(), close.reasonText()));
+      closing = true;
+      ctx.close();
+    } else {
+      log.debug("Ignoring a {} from the gateway", frame.getClass().getSimpleName());
+    }
+  }
+
+  static PlaylineException closeCause(int status, @Nullable String reason) {
+    String text = reason == null ? "" : reason;
+    if (status > CLOSE_CODE_BASE && status < CLOSE_CODE_BASE + 1000) {
+      Code code = Code.forNumber(status - CLOSE_CODE_BASE);
+      return new PlaylineException(code == null ? Code.INTERNAL : code, text);
+    }
+    return new PlaylineException(Code.UNAVAILABLE, "connection closed by the gateway (" + status + " " + text + ")");
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable t) {
+    remember(t);
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    end(null);
+    super.channelInactive(ctx);
+  }
+
+  private void remember(Throwable t) {
+    if (cause == null) {
+      cause = t;
+    }
+  }
+
+  private void end(@Nullable Throwable t) {
+    if (ended) {
+      return;
+    }
+    ended = true;
+    listener.onClosed(cause != null ? cause : t);
+  }
+
+  @Override
+  public void send(ClientFrame frame) {
+    Channel ch = channel;
+    if (ch == null || !open || closing || ended) {
+      return;
+    }
+    int size = frame.getSerializedSize();
+    ByteBuf buf = ch.alloc().buffer(size, size);
+    try (ByteBufOutputStream out = new ByteBufOutputStream(buf)) {
+      frame.writeTo(out);
+    } catch (IOException | RuntimeException e) {
+      buf.release();
+      throw new IllegalStateException("cannot encode a client frame", e);
+    }
+    ch.writeAndFlush(new BinaryWebSocketFrame(buf), ch.voidPromise());
+  }
+
+  @Override
+  public boolean isWritable() {
+    Channel ch = channel;
+    return ch != null && ch.isWritable();
+  }
+
+  @Override
+  public void close() {
+    Channel ch = channel;
+    if (ch == null || closing || ended) {
+      return;
+    }
+    closing = true;
+    if (open && ch.isActive()) {
+      ch.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.NORMAL_CLOSURE))
+          .addListener(ChannelFutureListener.CLOSE);
+    } else {
+      ch.close();
+    }
+  }
+}

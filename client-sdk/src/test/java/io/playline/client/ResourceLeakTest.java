@@ -1,0 +1,88 @@
+package io.playline.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.Error.Code;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A client that the gateway keeps closing (a flood trips its per-connection rate limit) reconnects
+ * each time, loses nothing, and once closed leaves no thread behind: channels and the event loop
+ * are not leaked across reconnects.
+ */
+@ExtendWith(RealRedisExtension.class)
+class ResourceLeakTest {
+  private static final int FLOODS = 3;
+
+  @ParameterizedTest
+  @EnumSource(TransportKind.class)
+  void reconnectsLeakNothingAndCloseStopsEveryThread(TransportKind transport, RedisNamespace ns) throws Exception {
+    long uid = 801;
+    Recorder events = new Recorder();
+    try (GatewayFixture gateway = new GatewayFixture(ns, "connection.max.frames.per.second", "3")) {
+      Set<String> before = threadNames();
+      int baseline = before.size();
+      PlaylineClient client = gateway.client(transport, uid, "phone").listener(events).build();
+      events.awaitCount(ConnectionState.CONNECTED, 1);
+      long oid = 0;
+      for (int flood = 1; flood <= FLOODS; flood++) {
+        // Twenty frames at once: however the gateway's one-second window splits them, one side
+        // holds more than twice the limit, which closes the connection.
+        for (int i = 0; i < 20; i++) {
+          oid++;
+          client.report(Business.VIDEO, oid, 1_000 * oid, 600_000);
+          client.flush();
+        }
+        events.awaitCount(ConnectionState.CONNECTED, flood + 1);
+        // The connection the gateway closed lets go of its socket (or gRPC channel) too.
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.liveConnections() == 1);
+      }
+      client.flush().get(15, TimeUnit.SECONDS);
+      client.close();
+      assertThat(client.liveConnections()).isZero();
+
+      assertThat(events.errors).extracting(PlaylineException::code).contains(Code.RATE_LIMITED);
+      for (long item = 1; item <= oid; item++) {
+        assertThat(gateway.stored(uid, Business.VIDEO, item)).as("item %s", item).isNotNull();
+      }
+      assertThat(events.states.get(events.states.size() - 1).state()).isEqualTo(ConnectionState.CLOSED);
+      await("threads of the client gone").atMost(Duration.ofSeconds(15)).pollInSameThread()
+          .pollInterval(Duration.ofMillis(200))
+          .untilAsserted(() -> assertThat(threadNames().size())
+              .as("threads started and not ended: %s", minus(threadNames(), before))
+              .isLessThanOrEqualTo(baseline));
+      assertThat(threadNames()).noneMatch(name -> name.startsWith("playline-client"));
+    }
+  }
+
+  /**
+   * Live threads by name (with the id, so two threads of one name count twice), except the
+   * gateway's own I/O workers: Netty starts those lazily as connections arrive, so reconnects
+   * legitimately start server threads that live until the gateway stops.
+   */
+  private static Set<String> threadNames() {
+    Set<String> names = new TreeSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (!t.getName().startsWith("playline-io-")) {
+        names.add(t.getName() + "#" + t.getId());
+      }
+    }
+    return names;
+  }
+
+  private static Set<String> minus(Set<String> a, Set<String> b) {
+    Set<String> d = new TreeSet<>(a);
+    d.removeAll(b);
+    return d;
+  }
+}

@@ -1,0 +1,161 @@
+package io.playline.gateway.grpc;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.playline.core.query.HistoryService;
+import io.playline.core.write.EventRules;
+import io.playline.core.write.WriteOutcome;
+import io.playline.gateway.heartbeat.EventRecords;
+import io.playline.gateway.heartbeat.HeartbeatBatcher;
+import io.playline.gateway.heartbeat.PendingHeartbeat;
+import io.playline.gateway.session.ServiceErrors;
+import io.playline.proto.v1.ClearHistoryRequest;
+import io.playline.proto.v1.ClearHistoryResponse;
+import io.playline.proto.v1.DeleteHistoryRequest;
+import io.playline.proto.v1.DeleteHistoryResponse;
+import io.playline.proto.v1.GetPausedRequest;
+import io.playline.proto.v1.GetPausedResponse;
+import io.playline.proto.v1.GetProgressRequest;
+import io.playline.proto.v1.GetProgressResponse;
+import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.ListHistoryRequest;
+import io.playline.proto.v1.ListHistoryResponse;
+import io.playline.proto.v1.ReportRequest;
+import io.playline.proto.v1.ReportResponse;
+import io.playline.proto.v1.SetPausedRequest;
+import io.playline.proto.v1.SetPausedResponse;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * {@code playline.v1.History} on the internal API port: backends report through the same batched
+ * write path as players (LWW, first-today, first-view), and query and control any user's history
+ * through {@link HistoryService}. Never blocks the calling (transport) thread; failures map to
+ * stable statuses with client-safe descriptions. Thread-safe.
+ */
+public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
+  private final HistoryService history;
+  private final HeartbeatBatcher batcher;
+  private final EventRules rules;
+  private final int maxEvents;
+  private final Clock clock;
+
+  public HistoryGrpcService(HistoryService history, HeartbeatBatcher batcher, EventRules rules, int maxEvents,
+      Clock clock) {
+    this.history = history;
+    this.batcher = batcher;
+    this.rules = rules;
+    this.maxEvents = maxEvents;
+    this.clock = clock;
+  }
+
+  @Override
+  public void report(ReportRequest request, StreamObserver<ReportResponse> response) {
+    if (request.getUid() <= 0) {
+      response.onError(invalid("uid: " + request.getUid() + " (expected: > 0)"));
+      return;
+    }
+    String problem = EventRecords.problem(request.getEventsList(), maxEvents);
+    if (problem != null) {
+      response.onError(invalid(problem));
+      return;
+    }
+    if (request.getEventsCount() == 0) {
+      response.onNext(ReportResponse.getDefaultInstance());
+      response.onCompleted();
+      return;
+    }
+    PendingHeartbeat pending = new PendingHeartbeat(request.getUid(),
+        EventRecords.build(request.getUid(), request.getDeviceId(), request.getPlatform(), request.getEventsList(),
+            clock.millis(), rules),
+        true, "", request.getDeviceId(), request.getPlatform(), (outcome, firstToday, day, error) -> {
+          if (error != null || outcome == null) {
+            response.onError(Status.UNAVAILABLE.withDescription("could not record the report; retry").asRuntimeException());
+            return;
+          }
+          response.onNext(reportResponse(outcome, firstToday, day.iso()));
+          response.onCompleted();
+        });
+    if (!batcher.submit(pending)) {
+      response.onError(Status.RESOURCE_EXHAUSTED.withDescription("server busy; retry later").asRuntimeException());
+    }
+  }
+
+  private static ReportResponse reportResponse(WriteOutcome outcome, boolean firstToday, String day) {
+    ReportResponse.Builder r = ReportResponse.newBuilder().setFlagDate(day).setFirstToday(firstToday);
+    for (int i = 0; i < outcome.codes().length; i++) {
+      r.addFirstView(outcome.firstView(i));
+    }
+    return r.build();
+  }
+
+  @Override
+  public void getProgress(GetProgressRequest request, StreamObserver<GetProgressResponse> response) {
+    answer(response, "GetProgress", () -> history.progress(request.getUid(), request.getItemsList()),
+        records -> GetProgressResponse.newBuilder().addAllRecords(records).build());
+  }
+
+  @Override
+  public void listHistory(ListHistoryRequest request, StreamObserver<ListHistoryResponse> response) {
+    answer(response, "ListHistory",
+        () -> history.list(request.getUid(), request.getBusinessesList(), request.hasAfter() ? request.getAfter() : null,
+            request.getLimit()),
+        page -> {
+          ListHistoryResponse.Builder r = ListHistoryResponse.newBuilder()
+              .addAllRecords(page.getRecordsList()).setHasMore(page.getHasMore());
+          if (page.hasNext()) {
+            r.setNext(page.getNext());
+          }
+          return r.build();
+        });
+  }
+
+  @Override
+  public void deleteHistory(DeleteHistoryRequest request, StreamObserver<DeleteHistoryResponse> response) {
+    answer(response, "DeleteHistory", () -> history.delete(request.getUid(), request.getItemsList()),
+        v -> DeleteHistoryResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void clearHistory(ClearHistoryRequest request, StreamObserver<ClearHistoryResponse> response) {
+    answer(response, "ClearHistory", () -> history.clear(request.getUid(), request.getBusinessesList()),
+        v -> ClearHistoryResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void setPaused(SetPausedRequest request, StreamObserver<SetPausedResponse> response) {
+    answer(response, "SetPaused", () -> history.setPaused(request.getUid(), request.getPaused()),
+        paused -> SetPausedResponse.newBuilder().setPaused(paused).build());
+  }
+
+  @Override
+  public void getPaused(GetPausedRequest request, StreamObserver<GetPausedResponse> response) {
+    answer(response, "GetPaused", () -> history.paused(request.getUid()),
+        paused -> GetPausedResponse.newBuilder().setPaused(paused).build());
+  }
+
+  private static <T, R> void answer(StreamObserver<R> response, String operation, Supplier<CompletionStage<T>> call,
+      Function<T, R> toResponse) {
+    CompletionStage<T> result;
+    try {
+      result = call.get();
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    result.whenComplete((value, error) -> {
+      if (error != null) {
+        response.onError(StatusMapper.toStatus(ServiceErrors.toError(error, operation)).asRuntimeException());
+      } else {
+        response.onNext(toResponse.apply(value));
+        response.onCompleted();
+      }
+    });
+  }
+
+  private static io.grpc.StatusRuntimeException invalid(String message) {
+    return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+  }
+}

@@ -1,0 +1,39 @@
+package io.playline.gateway.push;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.time.Duration;
+
+/**
+ * How progress is pushed to a user's other devices.
+ *
+ * @param coalesceWindow at most one {@code ProgressSync} per item per receiving connection per
+ *     window; the first change after a quiet window is sent at once, later ones in the window are
+ *     folded into one sent at the window's end ({@code sync.coalesce.window}, 1s; 0 = no coalescing)
+ * @param registryTtl how long a node's entry in a user's session-registry hash lives without a
+ *     refresh ({@code push.registry.ttl}, 10min); refreshed lazily, at most every third of it, when a
+ *     connection of the user sends a heartbeat, so it must exceed twice {@code idle.timeout}. Every
+ *     node of a deployment must use the same value.
+ */
+public record PushConfig(Duration coalesceWindow, Duration registryTtl) {
+  public PushConfig {
+    if (coalesceWindow.isNegative() || coalesceWindow.compareTo(Duration.ofMinutes(1)) > 0) {
+      throw new ConfigException("sync.coalesce.window: " + coalesceWindow + " (expected: 0 to 1 minute)");
+    }
+    if (registryTtl.compareTo(Duration.ofSeconds(10)) < 0) {
+      throw new ConfigException("push.registry.ttl: " + registryTtl + " (expected: at least 10 seconds)");
+    }
+  }
+
+  /** The interval after which a user's registry entry is refreshed again on activity. */
+  public Duration refreshInterval() {
+    return registryTtl.dividedBy(3);
+  }
+
+  /** Reads {@code sync.coalesce.window} and {@code push.registry.ttl}. */
+  public static PushConfig from(ConfigSource c) {
+    return new PushConfig(
+        c.duration("sync.coalesce.window", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1)),
+        c.duration("push.registry.ttl", Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1)));
+  }
+}

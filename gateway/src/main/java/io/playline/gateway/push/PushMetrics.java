@@ -1,0 +1,116 @@
+package io.playline.gateway.push;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.Supplier;
+
+/**
+ * Meters of progress push, registered once per gateway on the injected registry: syncs sent,
+ * coalesced and dropped (backpressure), deliveries routed locally and to other nodes, messages
+ * received from other nodes, pushes routed and every failure. Thread-safe.
+ */
+public final class PushMetrics {
+  private final Counter syncsSent;
+  private final Counter syncsCoalesced;
+  private final Counter syncsDropped;
+  private final Counter routedLocal;
+  private final Counter routedRemote;
+  private final Counter receivedRemote;
+  private final Counter receivedStale;
+  private final Counter routes;
+  private final Counter expiredEntries;
+  private final Counter registryErrors;
+  private final Counter lookupErrors;
+  private final Counter publishErrors;
+  private final Counter receiveErrors;
+
+  public PushMetrics(MeterRegistry registry) {
+    syncsSent = sync(registry, "sent");
+    syncsCoalesced = sync(registry, "coalesced");
+    syncsDropped = sync(registry, "dropped");
+    routedLocal = Counter.builder("playline.push.routed").tag("to", "local")
+        .description("Pushes handed to a connection of this node").register(registry);
+    routedRemote = Counter.builder("playline.push.routed").tag("to", "remote")
+        .description("Pushes published to another node's channel").register(registry);
+    receivedRemote = Counter.builder("playline.push.remote.received")
+        .description("Pushes received from other nodes").register(registry);
+    receivedStale = Counter.builder("playline.push.remote.stale")
+        .description("Pushes received for a user with no connection here (registry entry removed)").register(registry);
+    routes = Counter.builder("playline.push.routes")
+        .description("Pushes fully routed: registry looked up and every publish answered (or failed)").register(registry);
+    expiredEntries = Counter.builder("playline.push.registry.expired")
+        .description("Expired node entries pruned from the session registry").register(registry);
+    registryErrors = error(registry, "registry");
+    lookupErrors = error(registry, "lookup");
+    publishErrors = error(registry, "publish");
+    receiveErrors = error(registry, "receive");
+  }
+
+  private static Counter sync(MeterRegistry registry, String result) {
+    return Counter.builder("playline.push.syncs").tag("result", result)
+        .description("ProgressSync frames: sent, coalesced into a later one, dropped on backpressure")
+        .register(registry);
+  }
+
+  private static Counter error(MeterRegistry registry, String stage) {
+    return Counter.builder("playline.push.errors").tag("stage", stage).register(registry);
+  }
+
+  /** Reports {@code users} as the gauge of users with a connection on this node. */
+  void bindLocalUsers(MeterRegistry registry, Supplier<Number> users) {
+    Gauge.builder("playline.push.users.local", users).register(registry);
+  }
+
+  void syncSent() {
+    syncsSent.increment();
+  }
+
+  void syncCoalesced() {
+    syncsCoalesced.increment();
+  }
+
+  void syncDropped() {
+    syncsDropped.increment();
+  }
+
+  void routedLocal() {
+    routedLocal.increment();
+  }
+
+  void routedRemote() {
+    routedRemote.increment();
+  }
+
+  void receivedRemote() {
+    receivedRemote.increment();
+  }
+
+  void receivedStale() {
+    receivedStale.increment();
+  }
+
+  void routed() {
+    routes.increment();
+  }
+
+  void expired(int entries) {
+    expiredEntries.increment(entries);
+  }
+
+  void registryError() {
+    registryErrors.increment();
+  }
+
+  void lookupError() {
+    lookupErrors.increment();
+  }
+
+  void publishError() {
+    publishErrors.increment();
+  }
+
+  void receiveError() {
+    receiveErrors.increment();
+  }
+}

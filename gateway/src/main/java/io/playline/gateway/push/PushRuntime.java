@@ -1,0 +1,85 @@
+package io.playline.gateway.push;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.core.store.RedisConnections;
+import io.playline.gateway.heartbeat.AppliedListener;
+import java.time.Clock;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Progress push for one gateway node, wired and closed together: the local {@link
+ * ConnectionRegistry}, the shared {@link SessionRegistry} and the node channels in Redis (or,
+ * without Redis, this node alone), and the {@link PushRouter} that is both the heartbeat
+ * batcher's {@link AppliedListener} and the backends' {@link PushService}.
+ *
+ * <p>{@link #start} and {@link #close} block (bounded) and belong to start-up and shutdown; the
+ * parts it hands out are thread-safe and non-blocking.
+ */
+public final class PushRuntime implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PushRuntime.class);
+  private static final Duration SUBSCRIBE_TIMEOUT = Duration.ofSeconds(10);
+  private static final long CLOSE_TIMEOUT_MS = 2_000;
+
+  private final ConnectionRegistry connections;
+  private final PushRouter router;
+  private final @Nullable RedisNodeChannels channels;
+
+  private PushRuntime(ConnectionRegistry connections, PushRouter router, @Nullable RedisNodeChannels channels) {
+    this.connections = connections;
+    this.router = router;
+    this.channels = channels;
+  }
+
+  /**
+   * Starts push for node {@code nodeId}: with {@code redis}, registers users under {@code
+   * keyPrefix} and subscribes to this node's channel (waiting for Redis to confirm); without it,
+   * pushes reach this node's connections only.
+   */
+  public static PushRuntime start(String nodeId, PushConfig config, String keyPrefix, @Nullable RedisConnections redis,
+      MeterRegistry registry) {
+    PushMetrics metrics = new PushMetrics(registry);
+    Clock clock = Clock.systemUTC();
+    PushKeys keys = new PushKeys(keyPrefix);
+    SessionRegistry sessions = redis == null ? SessionRegistry.LOCAL
+        : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), clock, metrics);
+    ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, clock);
+    metrics.bindLocalUsers(registry, connections::users);
+    RedisNodeChannels channels = redis == null ? null
+        : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, metrics, SUBSCRIBE_TIMEOUT);
+    NodeChannels route = channels == null ? NodeChannels.NONE : channels;
+    if (redis == null) {
+      log.info("Push: no Redis given; progress syncs reach this node's connections only");
+    }
+    return new PushRuntime(connections, new PushRouter(connections, sessions, route, metrics), channels);
+  }
+
+  /** Where {@code StreamSession}s register their connection once authenticated. */
+  public ConnectionRegistry connections() {
+    return connections;
+  }
+
+  /** What the heartbeat batcher tells about applied records. */
+  public AppliedListener router() {
+    return router;
+  }
+
+  /** The backends' entry point. */
+  public PushService service() {
+    return router;
+  }
+
+  /**
+   * Stops listening to other nodes and removes this node from the registry entries of the users
+   * it holds (each bounded to a few seconds). Connections still open stay reachable locally.
+   */
+  @Override
+  public void close() {
+    if (channels != null) {
+      channels.close();
+    }
+    connections.close(CLOSE_TIMEOUT_MS);
+  }
+}

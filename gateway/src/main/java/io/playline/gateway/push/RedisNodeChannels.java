@@ -1,0 +1,127 @@
+package io.playline.gateway.push;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.playline.core.store.RedisConnections;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Node-to-node push over Redis pub/sub: this node subscribes to its own channel ({@link
+ * PushKeys#channel}) on a dedicated pub/sub connection and hands what arrives to its {@link
+ * ConnectionRegistry}; publishing to another node goes through the shared command connection. Redis
+ * pub/sub is at-most-once: a push lost while a node reconnects is lost, which is acceptable for an
+ * optional sync (the device still reads its progress on the next page open).
+ *
+ * <p>Thread-safe. Messages arrive on a Redis client thread, are decoded there and handed to
+ * the registry, which hops onto each connection's executor.
+ */
+public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(RedisNodeChannels.class);
+
+  private final RedisClusterAsyncCommands<byte[], byte[]> redis;
+  private final StatefulRedisPubSubConnection<byte[], byte[]> subscription;
+  private final PushKeys keys;
+  private final byte[] ownChannel;
+  private final ConnectionRegistry connections;
+  private final PushMetrics metrics;
+  private final Listener listener = new Listener();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private RedisNodeChannels(RedisConnections redis, PushKeys keys, String nodeId, ConnectionRegistry connections,
+      PushMetrics metrics) {
+    this.redis = redis.shared();
+    this.keys = keys;
+    this.ownChannel = keys.channel(nodeId);
+    this.connections = connections;
+    this.metrics = metrics;
+    this.subscription = redis.connectPubSub();
+  }
+
+  /**
+   * Subscribes node {@code nodeId} to its channel and returns once Redis confirmed it (at most
+   * {@code timeout}), so no push to this node is lost to a late subscription. Blocks: call at
+   * start-up, not on an event loop.
+   */
+  public static RedisNodeChannels subscribe(RedisConnections redis, PushKeys keys, String nodeId,
+      ConnectionRegistry connections, PushMetrics metrics, Duration timeout) {
+    RedisNodeChannels channels = new RedisNodeChannels(redis, keys, nodeId, connections, metrics);
+    channels.subscription.addListener(channels.listener);
+    try {
+      channels.subscription.async().subscribe(channels.ownChannel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      channels.close();
+      throw new IllegalStateException("interrupted while subscribing to the push channel", e);
+    } catch (ExecutionException | TimeoutException e) {
+      channels.close();
+      throw new IllegalStateException("subscribing to the push channel failed: " + e, e);
+    }
+    log.info("Push: node {} listening on its Redis channel", nodeId);
+    return channels;
+  }
+
+  @Override
+  public CompletionStage<Void> publish(String nodeId, byte[] message) {
+    return redis.publish(keys.channel(nodeId), message).thenApply(receivers -> null);
+  }
+
+  private void received(byte[] message) {
+    PushMessage push;
+    try {
+      push = PushMessage.decode(message);
+    } catch (InvalidProtocolBufferException e) {
+      metrics.receiveError();
+      log.warn("Dropping a malformed push message of {} bytes: {}", message.length, e.getMessage());
+      return;
+    }
+    metrics.receivedRemote();
+    if (connections.deliver(push) == 0 && !connections.holds(push.uid())) {
+      metrics.receivedStale();
+      connections.forgetIfAbsent(push.uid());
+    }
+  }
+
+  /**
+   * Unsubscribes (bounded) and stops handling messages. The pub/sub connection itself belongs to
+   * {@link RedisConnections} and is closed with it. Call off any event loop; idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    subscription.removeListener(listener);
+    try {
+      subscription.async().unsubscribe(ownChannel).get(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      log.debug("Unsubscribing from the push channel failed: {}", e.toString());
+    }
+  }
+
+  private final class Listener extends RedisPubSubAdapter<byte[], byte[]> {
+    @Override
+    public void message(byte[] channel, byte[] message) {
+      if (!Arrays.equals(channel, ownChannel)) {
+        return;
+      }
+      try {
+        received(message);
+      } catch (RuntimeException e) {
+        metrics.receiveError();
+        log.warn("Handling a push message failed: {}", e.toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.playline.gateway.push;
+
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The session registry as one Redis hash per user ({@link PushKeys#nodes}): field = node id,
+ * value = the time (epoch ms) the entry expires unless refreshed. The key's TTL is pushed forward
+ * on every add, so a user nobody holds disappears; an entry whose time passed (its node died
+ * without removing it) is ignored by lookups and pruned lazily by them.
+ *
+ * <p>Thread-safe; all calls go asynchronously through the process's shared Redis connection,
+ * in call order.
+ */
+public final class RedisSessionRegistry implements SessionRegistry {
+  private static final Logger log = LoggerFactory.getLogger(RedisSessionRegistry.class);
+
+  private final RedisClusterAsyncCommands<byte[], byte[]> redis;
+  private final PushKeys keys;
+  private final String nodeId;
+  private final byte[] node;
+  private final long ttlMs;
+  private final Clock clock;
+  private final PushMetrics metrics;
+
+  public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
+      Duration ttl, Clock clock, PushMetrics metrics) {
+    this.redis = redis;
+    this.keys = keys;
+    this.nodeId = nodeId;
+    this.node = PushKeys.bytes(nodeId);
+    this.ttlMs = ttl.toMillis();
+    this.clock = clock;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void add(long uid) {
+    byte[] key = keys.nodes(uid);
+    long expiresAt = clock.millis() + ttlMs;
+    redis.hset(key, node, PushKeys.bytes(Long.toString(expiresAt))).whenComplete((created, error) -> {
+      if (error != null) {
+        failed("Adding", uid, error);
+      }
+    });
+    redis.pexpire(key, ttlMs).whenComplete((set, error) -> {
+      if (error != null) {
+        failed("Expiring", uid, error);
+      }
+    });
+  }
+
+  @Override
+  public CompletionStage<Void> remove(long uid) {
+    return redis.hdel(keys.nodes(uid), node).handle((removed, error) -> {
+      if (error != null) {
+        failed("Removing", uid, error);
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public CompletionStage<List<String>> otherNodes(long uid) {
+    byte[] key = keys.nodes(uid);
+    return redis.hgetall(key).thenApply(entries -> live(key, entries));
+  }
+
+  private List<String> live(byte[] key, Map<byte[], byte[]> entries) {
+    long now = clock.millis();
+    List<String> nodes = new ArrayList<>(entries.size());
+    List<byte[]> expired = new ArrayList<>(0);
+    for (Map.Entry<byte[], byte[]> e : entries.entrySet()) {
+      if (expiresAt(e.getValue()) <= now) {
+        expired.add(e.getKey());
+        continue;
+      }
+      String holder = new String(e.getKey(), StandardCharsets.UTF_8);
+      if (!holder.equals(nodeId)) {
+        nodes.add(holder);
+      }
+    }
+    if (!expired.isEmpty()) {
+      // A node that died left its entries behind; whoever looks first prunes them.
+      metrics.expired(expired.size());
+      redis.hdel(key, expired.toArray(new byte[0][])).whenComplete((n, error) -> {
+        if (error != null) {
+          log.debug("Pruning expired push registry entries failed: {}", error.toString());
+        }
+      });
+    }
+    return nodes;
+  }
+
+  private static long expiresAt(byte[] value) {
+    try {
+      return Long.parseLong(new String(value, StandardCharsets.US_ASCII));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private void failed(String what, long uid, Throwable error) {
+    metrics.registryError();
+    log.warn("{} push registry entry of user {} failed: {}", what, uid, error.toString());
+  }
+}

@@ -1,0 +1,67 @@
+package io.playline.gateway.session;
+
+import io.playline.core.query.HistoryService;
+import io.playline.proto.v1.ClearHistory;
+import io.playline.proto.v1.DeleteItems;
+import io.playline.proto.v1.Done;
+import io.playline.proto.v1.HistoryQuery;
+import io.playline.proto.v1.ProgressQuery;
+import io.playline.proto.v1.ProgressResult;
+import io.playline.proto.v1.ServerFrame;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The queries a player may send over its stream — progress, history page, delete, clear — always
+ * for the connection's authenticated user (the frames carry no uid). Answers carry the request's
+ * seq; failures answer an Error and keep the connection open. Confined to the connection's
+ * executor: results hop back onto it.
+ */
+final class StreamQueries {
+  private final StreamTransport transport;
+  private final HistoryService history;
+  private final long uid;
+
+  StreamQueries(StreamTransport transport, HistoryService history, long uid) {
+    this.transport = transport;
+    this.history = history;
+    this.uid = uid;
+  }
+
+  void progress(long seq, ProgressQuery q) {
+    answer(seq, "progress query", () -> history.progress(uid, q.getItemsList()),
+        records -> ServerFrame.newBuilder().setProgress(ProgressResult.newBuilder().addAllRecords(records)));
+  }
+
+  void history(long seq, HistoryQuery q) {
+    answer(seq, "history query", () -> history.list(uid, q.getBusinessesList(), q.hasAfter() ? q.getAfter() : null, q.getLimit()),
+        page -> ServerFrame.newBuilder().setHistoryPage(page));
+  }
+
+  void delete(long seq, DeleteItems d) {
+    answer(seq, "delete", () -> history.delete(uid, d.getItemsList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
+  }
+
+  void clear(long seq, ClearHistory c) {
+    answer(seq, "clear", () -> history.clear(uid, c.getBusinessesList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
+  }
+
+  private <T> void answer(long seq, String operation, Supplier<CompletionStage<T>> call,
+      Function<T, ServerFrame.Builder> frame) {
+    CompletionStage<T> result;
+    try {
+      result = call.get();
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    result.whenComplete((value, error) -> transport.executor().execute(() -> {
+      if (error != null) {
+        transport.send(Errors.frame(seq, ServiceErrors.toError(error, operation)));
+      } else {
+        transport.send(frame.apply(value).setSeq(seq).build());
+      }
+    }));
+  }
+}

@@ -1,0 +1,134 @@
+package io.playline.gateway.push;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.playline.gateway.session.ConnectionIdentity;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The local registry's lifecycle of the shared registry entry, and local delivery. */
+class ConnectionRegistryTest {
+  private static final long UID = 5;
+  private static final HistoryRecord RECORD = HistoryRecord.newBuilder().setUid(UID).setBusiness(Business.VIDEO)
+      .setOid(1).setProgressMs(10).build();
+
+  /** Records the registry calls in order. */
+  private static final class RecordingSessions implements SessionRegistry {
+    final List<String> calls = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void add(long uid) {
+      calls.add("add " + uid);
+    }
+
+    @Override
+    public CompletionStage<Void> remove(long uid) {
+      calls.add("remove " + uid);
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<List<String>> otherNodes(long uid) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+  }
+
+  private final EmbeddedChannel channel = new EmbeddedChannel();
+  private final RecordingSessions sessions = new RecordingSessions();
+  private Instant now = Instant.parse("2024-05-01T00:00:00Z");
+  private final Clock clock = new Clock() {
+    @Override
+    public ZoneId getZone() {
+      return ZoneId.of("UTC");
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  };
+  private final ConnectionRegistry registry = new ConnectionRegistry(sessions,
+      new PushConfig(Duration.ZERO, Duration.ofMinutes(3)), new PushMetrics(new SimpleMeterRegistry()), clock);
+
+  @AfterEach
+  void close() {
+    channel.finishAndReleaseAll();
+  }
+
+  private ConnectionRegistry.Registration register(String session, String device, RecordingTransport t) {
+    return registry.register(new ConnectionIdentity(UID, session, device, "test"), t);
+  }
+
+  @Test
+  void firstConnectionAddsTheEntryAndLastOneRemovesIt() {
+    ConnectionRegistry.Registration phone = register("s1", "phone", new RecordingTransport(channel.eventLoop()));
+    ConnectionRegistry.Registration tv = register("s2", "tv", new RecordingTransport(channel.eventLoop()));
+    assertThat(sessions.calls).containsExactly("add 5");
+    phone.close();
+    phone.close();
+    assertThat(sessions.calls).containsExactly("add 5");
+    assertThat(registry.holds(UID)).isTrue();
+    tv.close();
+    assertThat(sessions.calls).containsExactly("add 5", "remove 5");
+    assertThat(registry.holds(UID)).isFalse();
+  }
+
+  @Test
+  void activityRefreshesTheEntryAtMostOncePerRefreshInterval() {
+    register("s1", "phone", new RecordingTransport(channel.eventLoop()));
+    now = now.plus(Duration.ofSeconds(59));
+    registry.touch(UID);
+    assertThat(sessions.calls).containsExactly("add 5");
+    now = now.plus(Duration.ofSeconds(1));
+    registry.touch(UID);
+    registry.touch(UID);
+    assertThat(sessions.calls).containsExactly("add 5", "add 5");
+    registry.touch(UID + 1);
+    assertThat(sessions.calls).hasSize(2);
+  }
+
+  @Test
+  void staleEntryIsRemovedOnlyWhileNoConnectionIsRegistered() {
+    registry.forgetIfAbsent(UID);
+    assertThat(sessions.calls).containsExactly("remove 5");
+    register("s1", "phone", new RecordingTransport(channel.eventLoop()));
+    registry.forgetIfAbsent(UID);
+    assertThat(sessions.calls).containsExactly("remove 5", "add 5");
+  }
+
+  @Test
+  void deliversOnTheConnectionsExecutorToEveryoneButTheOrigin() {
+    RecordingTransport phone = new RecordingTransport(channel.eventLoop());
+    RecordingTransport phoneAgain = new RecordingTransport(channel.eventLoop());
+    RecordingTransport tv = new RecordingTransport(channel.eventLoop());
+    register("s1", "phone", phone);
+    register("s2", "phone", phoneAgain);
+    register("s3", "tv", tv);
+
+    int reached = registry.deliver(new PushMessage(UID, "s1", "phone", List.of(RECORD)));
+    assertThat(reached).isEqualTo(1);
+    assertThat(tv.sent).isEmpty();
+    channel.runPendingTasks();
+    assertThat(tv.sent).extracting(f -> f.getSync().getRecord()).containsExactly(RECORD);
+    assertThat(phone.sent).isEmpty();
+    assertThat(phoneAgain.sent).isEmpty();
+    assertThat(registry.deliver(new PushMessage(UID + 1, "", "", List.of(RECORD)))).isZero();
+  }
+}

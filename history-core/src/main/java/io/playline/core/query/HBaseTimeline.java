@@ -1,0 +1,111 @@
+package io.playline.core.query;
+
+import io.playline.core.store.HBaseLayout;
+import io.playline.core.store.HistoryRowKeys;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.AsyncTable;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.QualifierFilter;
+import org.apache.hadoop.hbase.filter.RegexStringComparator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The HBase tier of the read path: the newest cells of a user's row ({@link HistoryRowKeys} layout,
+ * cell timestamp = view time) and point lookups, through the non-blocking {@link AsyncTable}.
+ * A row is streamed a page of cells per result, and only the newest {@code query.hbase.max.items}
+ * are kept ({@link NewestCells}), so a heavy user's row never makes one RPC or the heap large.
+ *
+ * <p>Thread-safe; never blocks; stages complete on HBase's RPC threads. Every call is bounded by
+ * {@code query.hbase.timeout}.
+ */
+final class HBaseTimeline {
+  private static final int CELLS_PER_RESULT = 256;
+  private static final int RESULTS_PER_RPC = 4;
+
+  private final int maxItems;
+  private final byte[] family;
+  private final AsyncTable<AdvancedScanResultConsumer> table;
+
+  HBaseTimeline(HBaseLayout layout, QueryConfig config, AsyncConnection connection) {
+    this.maxItems = config.hbaseMaxItems();
+    this.family = layout.familyBytes();
+    long timeoutMs = config.hbaseTimeout().toMillis();
+    this.table = connection.getTableBuilder(layout.table())
+        .setOperationTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .setScanTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .build();
+  }
+
+  /**
+   * The newest cells of {@code uid}'s row that come after {@code after} (null = from the top), of
+   * {@code businesses} (empty = all), viewed at or after {@code oldestMs}.
+   */
+  CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
+      long oldestMs) {
+    long upperMs = after == null || after.viewTimeMs() == Long.MAX_VALUE ? Long.MAX_VALUE : after.viewTimeMs() + 1;
+    if (oldestMs >= upperMs) {
+      return CompletableFuture.completedFuture(HBaseSlice.EMPTY);
+    }
+    byte[] row = HistoryRowKeys.row(uid);
+    Scan scan = new Scan()
+        .withStartRow(row)
+        .withStopRow(row, true)
+        .addFamily(family)
+        .setBatch(CELLS_PER_RESULT)
+        .setCaching(RESULTS_PER_RPC);
+    if (!businesses.isEmpty()) {
+      scan.setFilter(new QualifierFilter(CompareOperator.EQUAL,
+          new RegexStringComparator(HistoryRowKeys.qualifierPattern(businesses))));
+    }
+    try {
+      scan.setTimeRange(Math.max(0, oldestMs), upperMs);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    NewestCells consumer = new NewestCells(maxItems, after);
+    table.scan(scan, consumer);
+    return consumer.result;
+  }
+
+  /** The cells of {@code members} in {@code uid}'s row viewed at or after {@code oldestMs}, in no order. */
+  CompletionStage<List<TimelineEntry>> items(long uid, List<String> members, long oldestMs) {
+    Get get = new Get(HistoryRowKeys.row(uid));
+    for (String member : members) {
+      get.addColumn(family, HistoryRowKeys.qualifier(TimelinePosition.business(member), TimelinePosition.oid(member)));
+    }
+    try {
+      get.readVersions(1).setTimeRange(Math.max(0, oldestMs), Long.MAX_VALUE);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return table.get(get).thenApply(HBaseTimeline::entries);
+  }
+
+  private static List<TimelineEntry> entries(Result result) {
+    List<TimelineEntry> entries = new ArrayList<>();
+    if (result.isEmpty()) {
+      return entries;
+    }
+    for (Cell cell : result.rawCells()) {
+      String member = NewestCells.member(cell);
+      if (member != null) {
+        entries.add(new TimelineEntry(member, cell.getTimestamp(), CellUtil.cloneValue(cell)));
+      }
+    }
+    return entries;
+  }
+}

@@ -1,0 +1,73 @@
+package io.playline.core.query;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Meters of the read and user-control paths: queries by kind and outcome with latency, which tier
+ * answered, warm-ups and the records they applied, HBase reads, deleted items and clears.
+ * Thread-safe.
+ */
+final class QueryMetrics {
+  static final String REDIS = "redis";
+  static final String HBASE = "hbase";
+
+  private final MeterRegistry registry;
+  private final Counter warmups;
+  private final DistributionSummary warmedRecords;
+  private final Counter hbaseReads;
+  private final Counter deletedItems;
+  private final Counter clearsAll;
+  private final Counter clearsBusinesses;
+
+  QueryMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    warmups = Counter.builder("playline.query.warmups")
+        .description("Users whose Redis timeline was warmed from HBase").register(registry);
+    warmedRecords = DistributionSummary.builder("playline.query.warmup.records")
+        .description("Records a warm-up applied to Redis (newer writes and tombstones win)").register(registry);
+    hbaseReads = Counter.builder("playline.query.hbase.reads")
+        .description("HBase reads of the query path (row scans and point gets)").register(registry);
+    deletedItems = Counter.builder("playline.query.deleted.items")
+        .description("Items named by applied deletes").register(registry);
+    clearsAll = Counter.builder("playline.query.clears").tag("scope", "all")
+        .description("Applied clears of a whole history").register(registry);
+    clearsBusinesses = Counter.builder("playline.query.clears").tag("scope", "businesses")
+        .description("Applied clears of some businesses").register(registry);
+  }
+
+  /** One finished query of {@code kind} (progress, list, delete, clear, set_paused, paused). */
+  void finished(String kind, String outcome, long startNanos) {
+    Counter.builder("playline.query.requests").tag("kind", kind).tag("outcome", outcome)
+        .description("History queries and controls by kind and outcome").register(registry).increment();
+    Timer.builder("playline.query.latency").tag("kind", kind)
+        .description("From call to completion of a history query or control").register(registry)
+        .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** A {@code kind} query was answered with help of {@code tier} (redis alone, or hbase too). */
+  void tier(String kind, String tier) {
+    Counter.builder("playline.query.tier").tag("kind", kind).tag("tier", tier)
+        .description("Queries answered from Redis alone, or with an HBase read").register(registry).increment();
+  }
+
+  void hbaseRead() {
+    hbaseReads.increment();
+  }
+
+  void warmedUp(long applied) {
+    warmups.increment();
+    warmedRecords.record(applied);
+  }
+
+  void deleted(int items) {
+    deletedItems.increment(items);
+  }
+
+  void cleared(boolean everything) {
+    (everything ? clearsAll : clearsBusinesses).increment();
+  }
+}

@@ -1,0 +1,147 @@
+package io.playline.core.query;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.core.CoreConfig;
+import io.playline.core.aggregate.WriteBackAggregator;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RetriableStoreException;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.Cursor;
+import io.playline.proto.v1.HistoryPage;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link HistoryService} over both tiers: Redis (the newest {@code history.redis.max.items}
+ * per user, written through by heartbeats) and HBase (the whole retained history, written by the
+ * job). Reads: {@link ProgressReader} and {@link TimelinePager} over {@link RedisTimeline} and
+ * {@link HBaseTimeline}; controls: {@link HistoryControl}. Every request is validated here first
+ * ({@link RequestValidator}), then counted and timed, and its failure sorted ({@link StoreFailures}).
+ *
+ * <p>Thread-safe; never blocks the caller: Redis calls go through the shared Lettuce connection,
+ * HBase calls through an {@link AsyncConnection}; stages complete on their I/O threads. It borrows
+ * every connection it is given and owns nothing to close.
+ */
+public final class TieredHistoryService implements HistoryService {
+  private static final Logger log = LoggerFactory.getLogger(TieredHistoryService.class);
+
+  private final RequestValidator validator;
+  private final ProgressReader progress;
+  private final TimelinePager pager;
+  private final HistoryControl control;
+  private final QueryMetrics metrics;
+
+  /** Deletes and clears go to {@code aggregator}; server time is the system clock. */
+  public TieredHistoryService(CoreConfig config, RedisConnections redis, AsyncConnection hbase,
+      WriteBackAggregator aggregator, MeterRegistry registry) {
+    this(config, redis, hbase, TombstoneSink.of(aggregator), registry, System::currentTimeMillis);
+  }
+
+  /** As above, with the sink of deletes and clears and the server clock (epoch ms) given. */
+  public TieredHistoryService(CoreConfig config, RedisConnections redis, AsyncConnection hbase, TombstoneSink sink,
+      MeterRegistry registry, LongSupplier clock) {
+    this.validator = new RequestValidator(config.query());
+    this.metrics = new QueryMetrics(registry);
+    RedisTimeline redisTier = new RedisTimeline(config, redis);
+    HBaseTimeline hbaseTier = new HBaseTimeline(config.hbase(), config.query(), hbase);
+    this.progress = new ProgressReader(config, redisTier, hbaseTier, metrics, clock);
+    this.pager = new TimelinePager(config, redisTier, hbaseTier, metrics, clock);
+    this.control = new HistoryControl(config, redis, sink, metrics, clock);
+  }
+
+  @Override
+  public CompletionStage<List<HistoryRecord>> progress(long uid, List<ItemKey> items) {
+    return call("progress", () -> {
+      validator.uid(uid);
+      List<ItemKey> distinct = validator.items(items);
+      return distinct.isEmpty() ? CompletableFuture.completedFuture(List.of()) : progress.progress(uid, distinct);
+    });
+  }
+
+  @Override
+  public CompletionStage<HistoryPage> list(long uid, List<Business> businesses, @Nullable Cursor after, int limit) {
+    return call("list", () -> {
+      validator.uid(uid);
+      List<Business> filter = validator.businesses(businesses);
+      TimelinePosition position = validator.cursor(after);
+      return pager.page(uid, filter, position, validator.limit(limit));
+    });
+  }
+
+  @Override
+  public CompletionStage<Void> delete(long uid, List<ItemKey> items) {
+    return call("delete", () -> {
+      validator.uid(uid);
+      List<ItemKey> distinct = validator.items(items);
+      return distinct.isEmpty() ? CompletableFuture.completedFuture(null) : control.delete(uid, distinct);
+    });
+  }
+
+  @Override
+  public CompletionStage<Void> clear(long uid, List<Business> businesses) {
+    return call("clear", () -> {
+      validator.uid(uid);
+      return control.clear(uid, validator.businesses(businesses));
+    });
+  }
+
+  @Override
+  public CompletionStage<Boolean> setPaused(long uid, boolean paused) {
+    return call("set_paused", () -> {
+      validator.uid(uid);
+      return control.setPaused(uid, paused);
+    });
+  }
+
+  @Override
+  public CompletionStage<Boolean> paused(long uid) {
+    return call("paused", () -> {
+      validator.uid(uid);
+      return control.paused(uid);
+    });
+  }
+
+  /** Runs {@code body}, turning a synchronous throw into a failed stage; counts, times and sorts the outcome. */
+  private <T> CompletionStage<T> call(String kind, Supplier<CompletionStage<T>> body) {
+    long start = System.nanoTime();
+    CompletionStage<T> stage;
+    try {
+      stage = body.get();
+    } catch (RuntimeException e) {
+      stage = CompletableFuture.failedFuture(e);
+    }
+    CompletableFuture<T> result = new CompletableFuture<>();
+    stage.whenComplete((value, error) -> {
+      if (error == null) {
+        metrics.finished(kind, "ok", start);
+        result.complete(value);
+        return;
+      }
+      Throwable mapped = StoreFailures.map(kind, error);
+      metrics.finished(kind, outcome(mapped), start);
+      if (mapped instanceof RetriableStoreException) {
+        log.debug("History {} failed, retriable: {}", kind, mapped.toString());
+      } else if (!(mapped instanceof InvalidRequestException)) {
+        log.warn("History {} failed", kind, mapped);
+      }
+      result.completeExceptionally(mapped);
+    });
+    return result;
+  }
+
+  private static String outcome(Throwable mapped) {
+    if (mapped instanceof InvalidRequestException) {
+      return "invalid";
+    }
+    return mapped instanceof RetriableStoreException ? "unavailable" : "error";
+  }
+}

@@ -1,0 +1,137 @@
+package io.playline.core.store;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import io.playline.proto.v1.Business;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * Where and how long history lives in HBase (SPEC §5), shared by the job that writes it and the
+ * readers of history-core: the table, its one column family, and the retention, which may be
+ * overridden per business. Row keys and qualifiers are {@link HistoryRowKeys}. Validated in the
+ * compact constructor; immutable and thread-safe.
+ *
+ * @param table HBase table ({@code hbase.table}, playline:history)
+ * @param family the table's one column family ({@code hbase.family}, h)
+ * @param retention how long history is kept ({@code history.retention}, 90d)
+ * @param retentionOverrides per-business retention ({@code history.retention.<business>}, e.g. {@code
+ *     history.retention.live=7d}); readers apply it, the HBase family TTL is the longest retention
+ */
+public record HBaseLayout(TableName table, String family, Duration retention, Map<Business, Duration> retentionOverrides) {
+  private static final String RETENTION_PREFIX = "history.retention.";
+  private static final Duration MAX_RETENTION = Duration.ofDays(3650);
+
+  public HBaseLayout {
+    Objects.requireNonNull(table, "table");
+    check(!family.isEmpty() && family.indexOf(':') < 0, "hbase.family", family, "a non-empty name without ':'");
+    check(positive(retention) && retention.toSeconds() <= Integer.MAX_VALUE, "history.retention", retention,
+        "> 0 and < 68 years (HBase TTLs are int seconds)");
+    retentionOverrides = Map.copyOf(retentionOverrides);
+    for (Map.Entry<Business, Duration> e : retentionOverrides.entrySet()) {
+      check(e.getKey() != Business.BUSINESS_UNSPECIFIED && e.getKey() != Business.UNRECOGNIZED,
+          RETENTION_PREFIX + "<business>", e.getKey(), "a known business");
+      check(positive(e.getValue()) && e.getValue().toSeconds() <= Integer.MAX_VALUE,
+          retentionKey(e.getKey()), e.getValue(), "> 0 and < 68 years");
+    }
+  }
+
+  /**
+   * Reads the layout from {@code c}.
+   *
+   * @throws ConfigException naming the key when a value is malformed or out of range, or when a
+   *     {@code history.retention.<business>} key names no known business
+   */
+  public static HBaseLayout from(ConfigSource c) {
+    return new HBaseLayout(
+        tableName(c.string("hbase.table", "playline:history")),
+        c.string("hbase.family", "h"),
+        c.duration("history.retention", Duration.ofDays(90), Duration.ofHours(1), MAX_RETENTION),
+        overrides(c));
+  }
+
+  /** Defaults, for tests and tools. */
+  public static HBaseLayout defaults() {
+    return from(ConfigSource.empty());
+  }
+
+  /** The family name as bytes, as the HBase client takes it. */
+  public byte[] familyBytes() {
+    return family.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** How long records of {@code business} are kept: its override, else {@link #retention()}. */
+  public Duration retention(Business business) {
+    return retentionOverrides.getOrDefault(business, retention);
+  }
+
+  /**
+   * The oldest view time of {@code business} still kept at {@code nowMs}: a record viewed before it
+   * is past retention and no reader returns it.
+   */
+  public long oldestKeptMs(Business business, long nowMs) {
+    return nowMs - retention(business).toMillis();
+  }
+
+  /** The longest retention of any business: the HBase family TTL, since a family has one TTL. */
+  public Duration maxRetention() {
+    Duration max = retention;
+    for (Duration d : retentionOverrides.values()) {
+      if (d.compareTo(max) > 0) {
+        max = d;
+      }
+    }
+    return max;
+  }
+
+  /** The config key of {@code business}'s retention override, e.g. {@code history.retention.live}. */
+  public static String retentionKey(Business business) {
+    return RETENTION_PREFIX + business.name().toLowerCase(Locale.ROOT);
+  }
+
+  private static Map<Business, Duration> overrides(ConfigSource c) {
+    Map<Business, Duration> overrides = new EnumMap<>(Business.class);
+    Set<String> known = new HashSet<>();
+    for (Business b : Business.values()) {
+      if (b != Business.BUSINESS_UNSPECIFIED && b != Business.UNRECOGNIZED) {
+        known.add(retentionKey(b));
+        if (c.raw(retentionKey(b)).isPresent()) {
+          overrides.put(b, c.duration(retentionKey(b), Duration.ofDays(90), Duration.ofHours(1), MAX_RETENTION));
+        }
+      }
+    }
+    // A typo such as history.retention.vidoe would otherwise be ignored silently.
+    for (String key : c.describe().keySet()) {
+      if (key.startsWith(RETENTION_PREFIX) && !known.contains(key)) {
+        throw new ConfigException(key + ": unknown business (expected: one of " + RETENTION_PREFIX
+            + "{video,article,comic,live,audio,episode})");
+      }
+    }
+    return overrides;
+  }
+
+  private static TableName tableName(String name) {
+    try {
+      return TableName.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("hbase.table: '" + name + "' (expected: namespace:table, " + e.getMessage() + ")");
+    }
+  }
+
+  private static boolean positive(Duration d) {
+    return !d.isNegative() && !d.isZero();
+  }
+
+  private static void check(boolean ok, String key, Object value, String expected) {
+    if (!ok) {
+      throw new ConfigException(key + ": " + value + " (expected: " + expected + ")");
+    }
+  }
+}

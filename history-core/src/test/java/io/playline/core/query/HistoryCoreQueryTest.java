@@ -1,0 +1,53 @@
+package io.playline.core.query;
+
+import static io.playline.core.query.QueryTestEnv.item;
+import static io.playline.core.query.QueryTestEnv.join;
+import static io.playline.core.query.QueryTestEnv.record;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.core.HistoryCore;
+import io.playline.core.config.ConfigSource;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.testing.HBaseNamespace;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RealHBaseExtension;
+import io.playline.testing.RealKafkaExtension;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The runtime wiring: HistoryCore hands out the service once HBase is attached, and closes what it opened. */
+@ExtendWith({RealRedisExtension.class, RealHBaseExtension.class, RealKafkaExtension.class})
+class HistoryCoreQueryTest {
+  private static final long UID = 6006;
+
+  @Test
+  void attachedServiceReadsBothTiersAndControlsThroughTheCoresWriteBack(RedisNamespace redis, HBaseNamespace hbase,
+      KafkaNamespace kafka) {
+    Map<String, String> settings = Map.of("redis.key.prefix", redis.keyPrefix(),
+        "hbase.table", hbase.table("history").getNameAsString(), "kafka.topic.history", kafka.topic("history"));
+    HistoryRecord stored = record(UID, Business.VIDEO, 1, 5, System.currentTimeMillis() - 10_000);
+    try (QueryTestEnv env = new QueryTestEnv(redis, hbase, settings)) {
+      env.persist(stored);
+    }
+
+    try (HistoryCore core = HistoryCore.start(ConfigSource.empty().with(settings), redis.redisUri(),
+        kafka.bootstrapServers(), "node-1", new SimpleMeterRegistry())) {
+      assertThatThrownBy(core::history).isInstanceOf(IllegalStateException.class);
+      HistoryService service = core.attachHBase(hbase.connection());
+      assertThat(core.history()).isSameAs(service);
+      assertThatThrownBy(() -> core.attachHBase(hbase.connection())).isInstanceOf(IllegalStateException.class);
+
+      assertThat(join(service.list(UID, List.of(), null, 0)).getRecordsList()).containsExactly(stored);
+      join(service.delete(UID, List.of(item(Business.VIDEO, 1))));
+      assertThat(join(service.list(UID, List.of(), null, 0)).getRecordsList()).isEmpty();
+      assertThat(core.aggregator().pendingItems()).isEqualTo(1);
+    }
+  }
+}

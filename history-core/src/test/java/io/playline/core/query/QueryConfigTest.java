@@ -1,0 +1,32 @@
+package io.playline.core.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.playline.core.CoreConfig;
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QueryConfigTest {
+
+  @Test
+  void defaultsFollowTheIssue() {
+    QueryConfig c = CoreConfig.defaults().query();
+    assertThat(c.maxItems()).isEqualTo(100);
+    assertThat(c.listDefaultLimit()).isEqualTo(20);
+    assertThat(c.listMaxLimit()).isEqualTo(100);
+    assertThat(c.progressHBaseFallback()).isFalse();
+    assertThat(c.hbaseMaxItems()).isEqualTo(1000);
+    assertThat(c.hbaseTimeout()).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void defaultLimitAboveTheMaximumNamesItsKey() {
+    assertThatThrownBy(() -> QueryConfig.from(ConfigSource.empty().with(Map.of(
+        "query.list.default.limit", "30", "query.list.max.limit", "20"))))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("query.list.default.limit");
+  }
+}

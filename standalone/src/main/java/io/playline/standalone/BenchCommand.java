@@ -1,0 +1,38 @@
+package io.playline.standalone;
+
+import io.playline.bench.BenchEnvironment;
+import io.playline.bench.BenchOptions;
+import io.playline.bench.BenchRunner;
+import io.playline.bench.JmhCommand;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code playline bench}: the load generator and its baselines against a running standalone (and
+ * extra gateway processes it may start with this launcher's {@code gateway} command), or {@code
+ * bench jmh} for the microbenchmarks. Tokens default to the standalone's development secret.
+ * Runs on the calling thread.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = JmhCommand.class,
+    description = {"Benchmark a running Playline (bin/playline standalone) against a bare WebSocket echo server and",
+        "Redis alone with Playline's command mix; print medians over passes and the issue's targets.",
+        "Scenarios: peak, latency, idle, first-today. All load goes to 127.0.0.0/8."})
+final class BenchCommand implements Callable<Integer> {
+  @Mixin BenchOptions options = new BenchOptions();
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> gateway = new ArrayList<>();
+    gateway.add(ProcessHandle.current().info().command().orElse("java"));
+    gateway.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    gateway.add("-cp");
+    gateway.add(System.getProperty("java.class.path"));
+    gateway.add(PlaylineCli.class.getName());
+    gateway.add("gateway");
+    return BenchRunner.run(options, new BenchEnvironment(Secrets.DEV_SECRET, gateway), System.out);
+  }
+}
