@@ -82,6 +82,30 @@ class GrpcStreamTest {
   }
 
   @Test
+  void internalApiServesReflection() throws Exception {
+    java.util.concurrent.CompletableFuture<java.util.List<String>> services = new java.util.concurrent.CompletableFuture<>();
+    var requests = io.grpc.reflection.v1.ServerReflectionGrpc.newStub(apiChannel).serverReflectionInfo(
+        new io.grpc.stub.StreamObserver<io.grpc.reflection.v1.ServerReflectionResponse>() {
+          @Override
+          public void onNext(io.grpc.reflection.v1.ServerReflectionResponse r) {
+            services.complete(r.getListServicesResponse().getServiceList().stream()
+                .map(io.grpc.reflection.v1.ServiceResponse::getName).toList());
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            services.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {}
+        });
+    requests.onNext(io.grpc.reflection.v1.ServerReflectionRequest.newBuilder().setListServices("*").build());
+    assertThat(services.get(10, TimeUnit.SECONDS)).contains("grpc.health.v1.Health");
+    requests.onCompleted();
+  }
+
+  @Test
   void internalApiServesHealth() {
     var response = HealthGrpc.newBlockingStub(apiChannel).check(HealthCheckRequest.getDefaultInstance());
     assertThat(response.getStatus()).isEqualTo(ServingStatus.SERVING);
