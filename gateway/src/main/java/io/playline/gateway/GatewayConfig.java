@@ -28,6 +28,10 @@ import java.time.Duration;
  * @param sessionTtl life of a server-side session without activity ({@code session.ttl}, 1h)
  * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
  * @param ioThreads Netty worker threads, 0 = 2 x cores ({@code io.threads})
+ * @param drainGrace on shutdown, how long connections get to move after being sent {@code Reconnect}
+ *     before they are closed with DRAINING ({@code drain.grace}, 10s; 0 closes at once)
+ * @param drainSpread each connection is asked to reconnect after a random delay up to this, so
+ *     clients do not all arrive at the other nodes at once ({@code drain.reconnect.spread}, 5s)
  * @param batcher heartbeat batching ({@code heartbeat.batch.*}, {@code heartbeat.queue.max}, ...)
  * @param push progress push to other devices ({@code sync.coalesce.window}, {@code push.registry.ttl})
  */
@@ -49,6 +53,8 @@ public record GatewayConfig(
     Duration sessionTtl,
     String nodeId,
     int ioThreads,
+    Duration drainGrace,
+    Duration drainSpread,
     BatcherConfig batcher,
     PushConfig push) {
 
@@ -103,6 +109,8 @@ public record GatewayConfig(
         c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),
         c.string("node.id", defaultNodeId()),
         c.intValue("io.threads", 0, 0, 256),
+        c.duration("drain.grace", Duration.ofSeconds(10), Duration.ZERO, Duration.ofMinutes(10)),
+        c.duration("drain.reconnect.spread", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
         BatcherConfig.from(c),
         PushConfig.from(c));
   }

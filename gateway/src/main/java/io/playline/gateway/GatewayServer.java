@@ -13,6 +13,12 @@ import io.playline.gateway.admin.AdminHttpServer;
 import io.playline.gateway.admin.Readiness;
 import io.playline.core.query.HistoryService;
 import io.playline.gateway.grpc.GatewayGrpcService;
+import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.gateway.session.Errors;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.Reconnect;
+import io.playline.proto.v1.ServerFrame;
+import java.util.concurrent.ThreadLocalRandom;
 import io.playline.gateway.grpc.HistoryGrpcService;
 import io.playline.core.CoreConfig;
 import io.playline.core.store.RedisConnections;
@@ -56,6 +62,10 @@ public final class GatewayServer implements AutoCloseable {
   private InetSocketAddress grpcAddress = new InetSocketAddress(0);
   private InetSocketAddress apiAddress = new InetSocketAddress(0);
   private InetSocketAddress adminAddress = new InetSocketAddress(0);
+  private volatile @Nullable Channel wsListener;
+  private volatile @Nullable Server grpcServer;
+  private volatile @Nullable ConnectionRegistry drainConnections;
+  private volatile @Nullable GatewayConfig config;
   private @Nullable PushService push;
 
   private GatewayServer(Readiness readiness) {
@@ -147,6 +157,7 @@ public final class GatewayServer implements AutoCloseable {
         .sync()
         .channel();
     parts.push(() -> ws.close().awaitUninterruptibly());
+    this.wsListener = ws;
     wsAddress = (InetSocketAddress) ws.localAddress();
 
     Server grpc = grpcServer(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()), config)
@@ -155,6 +166,9 @@ public final class GatewayServer implements AutoCloseable {
         .build()
         .start();
     parts.push(() -> stop(grpc));
+    this.grpcServer = grpc;
+    this.drainConnections = pushRuntime.connections();
+    this.config = config;
     grpcAddress = new InetSocketAddress(config.bindHost(), grpc.getPort());
 
     NettyServerBuilder apiBuilder = grpcServer(loops, new InetSocketAddress(config.bindHost(), config.apiPort()), config)
@@ -189,6 +203,49 @@ public final class GatewayServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Moves players off this node before it stops: stops accepting, asks every authenticated
+   * connection to reconnect (to another node) after a random delay within {@code
+   * drain.reconnect.spread}, waits up to {@code drain.grace} for them to leave, then closes the
+   * rest with DRAINING.
+   */
+  private void drain() {
+    ConnectionRegistry connections = drainConnections;
+    GatewayConfig cfg = config;
+    if (connections == null || cfg == null) {
+      return;
+    }
+    if (wsListener != null) {
+      wsListener.close().awaitUninterruptibly();
+    }
+    if (grpcServer != null) {
+      grpcServer.shutdown();
+    }
+    long spread = cfg.drainSpread().toMillis();
+    int asked = cfg.drainGrace().isZero() ? 0 : connections.forEachConnection(t -> t.send(ServerFrame.newBuilder()
+        .setReconnect(Reconnect.newBuilder().setReason("node draining")
+            .setAfterMs((int) (spread == 0 ? 0 : ThreadLocalRandom.current().nextLong(spread + 1))))
+        .build()));
+    if (asked > 0) {
+      log.info("Draining: asked {} connections to reconnect within {} ms; waiting up to {}", asked, spread,
+          cfg.drainGrace());
+      long deadline = System.nanoTime() + cfg.drainGrace().toNanos();
+      while (connections.connections() > 0 && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    int left = connections.forEachConnection(t -> t.closeWithError(0, Errors.of(Code.DRAINING,
+        "this node is shutting down; reconnect")));
+    if (left > 0) {
+      log.info("Drain: closed {} connections that had not moved", left);
+    }
+  }
+
   public InetSocketAddress wsAddress() {
     return wsAddress;
   }
@@ -213,6 +270,7 @@ public final class GatewayServer implements AutoCloseable {
   @Override
   public void close() {
     readiness.set(READINESS_COMPONENT, false);
+    drain();
     health.enterTerminalState();
     while (!parts.isEmpty()) {
       AutoCloseable part = parts.pop();

@@ -43,7 +43,7 @@ final class TestGateway implements AutoCloseable {
   TestGateway(RedisNamespace ns, Map<String, String> overrides) {
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
-        "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", ns.keyPrefix()));
+        "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", ns.keyPrefix(), "drain.grace", "0s"));
     values.putAll(overrides);
     ConfigSource source = ConfigSource.empty().with(values);
     config = GatewayConfig.from(source, SECRET);

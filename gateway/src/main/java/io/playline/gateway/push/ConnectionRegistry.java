@@ -162,6 +162,35 @@ public final class ConnectionRegistry {
     });
   }
 
+  /**
+   * Runs {@code action} with each registered connection's transport, on that connection's
+   * executor (e.g. to ask it to reconnect elsewhere during a drain). Returns how many connections
+   * it was handed to.
+   */
+  public int forEachConnection(java.util.function.Consumer<StreamTransport> action) {
+    int n = 0;
+    for (LocalUser user : users.values()) {
+      for (Registration r : user.connections()) {
+        try {
+          r.transport.executor().execute(() -> action.accept(r.transport));
+          n++;
+        } catch (RejectedExecutionException e) {
+          // The connection's loop is already shutting down; nothing to ask of it.
+        }
+      }
+    }
+    return n;
+  }
+
+  /** Registered (authenticated) connections on this node right now. */
+  public int connections() {
+    int n = 0;
+    for (LocalUser user : users.values()) {
+      n += user.connections().size();
+    }
+    return n;
+  }
+
   /** One registered connection; {@link #close()} it when the connection ends. */
   public final class Registration implements AutoCloseable {
     private final ConnectionIdentity identity;
