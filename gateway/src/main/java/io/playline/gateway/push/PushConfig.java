@@ -10,12 +10,22 @@ import java.time.Duration;
  * @param coalesceWindow at most one {@code ProgressSync} per item per receiving connection per
  *     window; the first change after a quiet window is sent at once, later ones in the window are
  *     folded into one sent at the window's end ({@code sync.coalesce.window}, 1s; 0 = no coalescing)
+ * @param lookupCache how long a node reuses its answer to "which other nodes hold this user?"
+ *     ({@code push.lookup.cache}, 1s; 0 = ask Redis on every change): a user who moves progress on
+ *     every heartbeat costs one registry read per window instead of one per heartbeat, while a
+ *     device that connects elsewhere is seen at most this late
  * @param registryTtl how long a node's entry in a user's session-registry hash lives without a
  *     refresh ({@code push.registry.ttl}, 10min); refreshed lazily, at most every third of it, when a
  *     connection of the user sends a heartbeat, so it must exceed twice {@code idle.timeout}. Every
  *     node of a deployment must use the same value.
  */
-public record PushConfig(Duration coalesceWindow, Duration registryTtl) {
+public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration lookupCache) {
+
+  /** Without a lookup cache. */
+  public PushConfig(Duration coalesceWindow, Duration registryTtl) {
+    this(coalesceWindow, registryTtl, Duration.ZERO);
+  }
+
   public PushConfig {
     if (coalesceWindow.isNegative() || coalesceWindow.compareTo(Duration.ofMinutes(1)) > 0) {
       throw new ConfigException("sync.coalesce.window: " + coalesceWindow + " (expected: 0 to 1 minute)");
@@ -34,6 +44,7 @@ public record PushConfig(Duration coalesceWindow, Duration registryTtl) {
   public static PushConfig from(ConfigSource c) {
     return new PushConfig(
         c.duration("sync.coalesce.window", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1)),
-        c.duration("push.registry.ttl", Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1)));
+        c.duration("push.registry.ttl", Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1)),
+        c.duration("push.lookup.cache", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1)));
   }
 }

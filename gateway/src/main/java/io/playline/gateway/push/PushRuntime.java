@@ -44,7 +44,7 @@ public final class PushRuntime implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     PushKeys keys = new PushKeys(keyPrefix);
     SessionRegistry sessions = redis == null ? SessionRegistry.LOCAL
-        : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), clock, metrics);
+        : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), config.lookupCache(), clock, metrics);
     ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, clock);
     metrics.bindLocalUsers(registry, connections::users);
     RedisNodeChannels channels = redis == null ? null

@@ -29,10 +29,25 @@ public final class RedisSessionRegistry implements SessionRegistry {
   private final byte[] node;
   private final long ttlMs;
   private final Clock clock;
+  private final long lookupCacheMs;
+  private final java.util.concurrent.ConcurrentHashMap<Long, CachedLookup> lookups =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Users whose lookups are cached at most; beyond it expired entries (or all) are dropped. */
+  private static final int MAX_CACHED_LOOKUPS = 100_000;
+
+  private record CachedLookup(long expiresAtMs, CompletionStage<List<String>> nodes) {}
   private final PushMetrics metrics;
 
   public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
       Duration ttl, Clock clock, PushMetrics metrics) {
+    this(redis, keys, nodeId, ttl, Duration.ZERO, clock, metrics);
+  }
+
+  /** As above, reusing each user's lookup for {@code lookupCache} (bounded to a fixed number of users). */
+  public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
+      Duration ttl, Duration lookupCache, Clock clock, PushMetrics metrics) {
+    this.lookupCacheMs = lookupCache.toMillis();
     this.redis = redis;
     this.keys = keys;
     this.nodeId = nodeId;
@@ -70,6 +85,31 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   @Override
   public CompletionStage<List<String>> otherNodes(long uid) {
+    if (lookupCacheMs == 0) {
+      return fetch(uid);
+    }
+    long now = clock.millis();
+    CachedLookup cached = lookups.get(uid);
+    if (cached != null && cached.expiresAtMs() > now) {
+      return cached.nodes();
+    }
+    if (lookups.size() >= MAX_CACHED_LOOKUPS) {
+      lookups.values().removeIf(c -> c.expiresAtMs() <= now);
+      if (lookups.size() >= MAX_CACHED_LOOKUPS) {
+        lookups.clear();
+      }
+    }
+    CompletionStage<List<String>> nodes = fetch(uid);
+    lookups.put(uid, new CachedLookup(now + lookupCacheMs, nodes));
+    nodes.whenComplete((ok, error) -> {
+      if (error != null) {
+        lookups.remove(uid);
+      }
+    });
+    return nodes;
+  }
+
+  private CompletionStage<List<String>> fetch(long uid) {
     byte[] key = keys.nodes(uid);
     return redis.hgetall(key).thenApply(entries -> live(key, entries));
   }

@@ -51,7 +51,8 @@ final class PushNode implements AutoCloseable {
     this.nodeId = nodeId;
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
-        "io.threads", "2", "redis.key.prefix", ns.keyPrefix(), "node.id", nodeId));
+        "io.threads", "2", "redis.key.prefix", ns.keyPrefix(), "node.id", nodeId,
+        "push.lookup.cache", "0s", "drain.grace", "0s"));
     values.putAll(overrides);
     ConfigSource source = ConfigSource.empty().with(values);
     GatewayConfig config = GatewayConfig.from(source, SECRET);
