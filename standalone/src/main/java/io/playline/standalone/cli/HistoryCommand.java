@@ -52,9 +52,10 @@ public final class HistoryCommand {
         spec.commandLine().getOut().flush();
         return 0;
       } catch (StatusRuntimeException e) {
+        String code = e.getStatus().getCode().name();
         String description = e.getStatus().getDescription();
-        spec.commandLine().getErr().println("playline: " + e.getStatus().getCode()
-            + (description == null ? "" : ": " + description) + " (api " + api.api + ")");
+        String text = description == null ? code : description.startsWith(code + ": ") ? description : code + ": " + description;
+        spec.commandLine().getErr().println("playline: " + text + " (api " + api.api + ")");
         return e.getStatus().getCode() == io.grpc.Status.Code.INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILED;
       } finally {
         channel.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
