@@ -50,9 +50,21 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
 
   RunResult execute(Supplier<Fleet> fleetFactory) {
     List<ServerProbe.Sample> start = sampleAll();
-    List<ServerProbe.Sample> memBefore = memory() ? gcAndSample() : List.of();
+    MemoryProbe memory = plan.memory() ? new MemoryProbe(servers) : null;
+    if (memory != null) {
+      memory.before();
+    }
     try (Fleet fleet = fleetFactory.get()) {
-      LoadSnapshot connected = awaitConnected(fleet);
+      if (memory != null) {
+        // Warm the servers with the first half, hold there while sampling, then open the rest.
+        fleet.limitConnections(fleet.connections() / 2);
+        awaitConnected(fleet, fleet.connections() / 2);
+        fleet.setRate(plan.rate(), plan.ramp());
+        tick(fleet, "settle", Duration.ofSeconds(5), null);
+        memory.mid(fleet.snapshot().open());
+        fleet.limitConnections(fleet.connections());
+      }
+      LoadSnapshot connected = awaitConnected(fleet, fleet.connections());
       fleet.setRate(plan.rate(), plan.ramp());
       tick(fleet, "warm-up", plan.warmup(), null);
       LoadSnapshot w0 = fleet.snapshot();
@@ -67,7 +79,9 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
       List<ServerProbe.Sample> s1 = sampleAll();
       long g1 = cpu(gen);
       long r1 = redis == null ? -1 : ProcStats.cpuNanos(redis.pid());
-      List<ServerProbe.Sample> memAfter = memory() ? gcAndSample() : List.of();
+      if (memory != null) {
+        memory.after(w1.open());
+      }
       fleet.setRate(0, Duration.ZERO);
       Map<String, Double> f = new LinkedHashMap<>();
       long acked = w1.acked() - w0.acked();
@@ -80,9 +94,8 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
       f.put(RunResult.P999, millis(window, 99.9));
       f.put(RunResult.MAX, window.getTotalCount() == 0 ? Double.NaN : window.getMaxValue() / 1000.0);
       f.put(RunResult.SKIPPED, ReportMath.perSecond(w1.skipped() - w0.skipped(), nanos));
-      if (memory()) {
-        f.put(RunResult.RSS_PER_CONN, perConnection(memBefore, memAfter, connected.open(), true));
-        f.put(RunResult.HEAP_PER_CONN, perConnection(memBefore, memAfter, connected.open(), false));
+      if (memory != null) {
+        memory.report(f, out);
       }
       f.put(RunResult.CPU_SERVER, micros(cpuDelta(s0, s1), acked));
       f.put(RunResult.CPU_REDIS, micros(r0 < 0 || r1 < 0 ? -1 : r1 - r0, acked));
@@ -106,19 +119,15 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
     }
   }
 
-  private boolean memory() {
-    return plan.memory();
-  }
-
-  private LoadSnapshot awaitConnected(Fleet fleet) {
+  private LoadSnapshot awaitConnected(Fleet fleet, int wanted) {
     long begin = System.nanoTime();
-    long limit = SECOND * (60 + 2L * plan.connections() / 500);
+    long limit = SECOND * (60 + 2L * wanted / 500);
     LoadSnapshot s = fleet.snapshot();
     long settled = -1;
     int still = 0;
     // Done when every connection opened or failed; also when the count stopped moving for 15 s
     // (connections the server closed after opening count neither as open nor as failed).
-    while (s.open() + s.connectFailures() < fleet.connections() && System.nanoTime() - begin < limit && still < 15) {
+    while (s.open() + s.connectFailures() < wanted && System.nanoTime() - begin < limit && still < 15) {
       sleep(SECOND);
       s = fleet.snapshot();
       long now = s.open() + s.connectFailures();
@@ -126,8 +135,8 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
       settled = now;
       progress("connect", (System.nanoTime() - begin) / SECOND, s, Double.NaN, s.interval());
     }
-    if (s.open() < fleet.connections()) {
-      out.printf("  %d of %d connections open (%d failed; closes %s)%n", s.open(), fleet.connections(),
+    if (s.open() < wanted) {
+      out.printf("  %d of %d connections open (%d failed; closes %s)%n", s.open(), wanted,
           s.connectFailures(), s.closes());
     }
     return s;
@@ -165,30 +174,6 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
       samples.add(p.sample());
     }
     return samples;
-  }
-
-  private List<ServerProbe.Sample> gcAndSample() {
-    for (ServerProbe p : servers) {
-      p.fullGc();
-    }
-    sleep(SECOND);
-    return sampleAll();
-  }
-
-  private static double perConnection(List<ServerProbe.Sample> before, List<ServerProbe.Sample> after, long conns,
-      boolean rss) {
-    double b = 0;
-    double a = 0;
-    for (int i = 0; i < before.size(); i++) {
-      double x = rss ? before.get(i).rss() : before.get(i).heapUsed();
-      double y = rss ? after.get(i).rss() : after.get(i).heapUsed();
-      if (x < 0 || y < 0 || (!rss && x == 0)) {
-        return Double.NaN;
-      }
-      b += x;
-      a += y;
-    }
-    return ReportMath.perConnection(b, a, conns);
   }
 
   private static long cpu(List<Long> pids) {

@@ -127,6 +127,17 @@ public final class ChildFleet implements Fleet {
   }
 
   @Override
+  public void limitConnections(int total) {
+    for (Child c : children) {
+      try {
+        tell(c, "LIMIT " + (int) Math.ceil((double) total * c.connections() / Math.max(1, connections)));
+      } catch (IOException e) {
+        throw new IllegalStateException("generator child " + c.process().pid() + " is gone", e);
+      }
+    }
+  }
+
+  @Override
   public LoadSnapshot snapshot() {
     LoadSnapshot sum = LoadSnapshot.empty();
     try {

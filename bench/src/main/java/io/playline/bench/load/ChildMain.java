@@ -11,7 +11,7 @@ import java.util.Arrays;
 /**
  * Entry point of a generator child process ({@link ChildFleet}): runs one {@link LoadGenerator}
  * for the {@link LoadSpec} in its arguments (the secret comes in {@code PLAYLINE_BENCH_SECRET}) and
- * obeys one command per stdin line: {@code RATE <per second> <ramp ms>}, {@code SNAP} (answered by
+ * obeys one command per stdin line: {@code RATE <per second> <ramp ms>}, {@code LIMIT <connections>}, {@code SNAP} (answered by
  * one {@code @@SNAP <snapshot>} line) and {@code STOP}. End of input also stops it, so an orphaned
  * child never outlives its parent's pipe. Protocol lines start with {@code @@}; anything else a
  * library prints is ignored by the parent. Single-threaded: the main thread reads commands.
@@ -39,6 +39,7 @@ public final class ChildMain {
         String[] f = line.trim().split(" ");
         switch (f[0]) {
           case "RATE" -> generator.setRate(Double.parseDouble(f[1]), Duration.ofMillis(Long.parseLong(f[2])));
+          case "LIMIT" -> generator.limitConnections(Integer.parseInt(f[1]));
           case "SNAP" -> out.println(PREFIX + "SNAP " + generator.snapshot().encode());
           case "STOP" -> {
             generator.close();

@@ -18,6 +18,12 @@ public interface Fleet extends AutoCloseable {
    */
   void setRate(double totalPerSecond, Duration ramp);
 
+  /**
+   * Opens at most {@code total} connections until raised again (all of them by default); lets a
+   * benchmark sample the servers at a steady half-way point.
+   */
+  void limitConnections(int total);
+
   /** Cumulative counters, and the latencies since the previous call. */
   LoadSnapshot snapshot();
 

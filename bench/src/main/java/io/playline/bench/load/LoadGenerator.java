@@ -55,6 +55,7 @@ public final class LoadGenerator implements Fleet, Players {
   private final Thread connector;
   private final @Nullable String today;
   private volatile boolean closing;
+  private volatile int connectLimit = Integer.MAX_VALUE;
   // Rate control: perPlayerRate() ramps linearly from rampFrom to rampTo over [rampStart, rampStart + rampNanos].
   private volatile double rampFrom;
   private volatile double rampTo;
@@ -101,8 +102,13 @@ public final class LoadGenerator implements Fleet, Players {
     }
     for (int k = 0; k < players.length && !closing; k++) {
       long due = start + (long) (k * 1e9 / spec.connectRate());
-      long wait = due - System.nanoTime();
       try {
+        while (k >= connectLimit && !closing) {
+          Thread.sleep(50);
+          start = System.nanoTime() - (long) (k * 1e9 / spec.connectRate());
+          due = System.nanoTime();
+        }
+        long wait = due - System.nanoTime();
         if (wait > 0) {
           TimeUnit.NANOSECONDS.sleep(wait);
         }
@@ -215,6 +221,11 @@ public final class LoadGenerator implements Fleet, Players {
     rampTo = spec.connections() == 0 ? 0 : totalPerSecond / spec.connections();
     rampNanos = Math.max(1, ramp.toNanos());
     rampStart = System.nanoTime();
+  }
+
+  @Override
+  public void limitConnections(int total) {
+    connectLimit = total;
   }
 
   @Override

@@ -24,8 +24,9 @@ public record RunResult(String kind, int pass, Map<String, Double> figures, Map<
   public static final String P999 = "ack p99.9 ms";
   public static final String MAX = "ack max ms";
   public static final String SKIPPED = "skipped (window full)/s";
-  public static final String RSS_PER_CONN = "server RSS bytes/connection";
-  public static final String HEAP_PER_CONN = "server heap bytes/connection";
+  public static final String RSS_PER_CONN = "server RSS bytes/connection (marginal)";
+  public static final String HEAP_PER_CONN = "server heap bytes/connection (marginal)";
+  public static final String RSS_PER_CONN_FROM_ZERO = "server RSS bytes/connection from zero";
   public static final String CPU_SERVER = "server CPU us/heartbeat";
   public static final String CPU_REDIS = "redis-server CPU us/heartbeat";
   public static final String CPU_GENERATOR = "generator CPU us/heartbeat";
