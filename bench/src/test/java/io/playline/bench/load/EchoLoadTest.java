@@ -1,6 +1,7 @@
 package io.playline.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.playline.bench.baseline.EchoServer;
 import java.net.InetSocketAddress;
@@ -18,15 +19,9 @@ class EchoLoadTest {
       LoadSpec spec = new LoadSpec("ws", List.of(URI.create("ws://127.0.0.1:" + echo.port() + "/v1/stream")), 0, 20,
           10, 2, "0123456789abcdef0123456789abcdef", 1, LoadSpec.FlagMode.TODAY, ZoneId.of("UTC"), 1, 2, 1000, 1, 0, 0);
       try (LoadGenerator g = LoadGenerator.start(spec)) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (g.snapshot().open() < 20 && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
-        assertThat(g.snapshot().open()).isEqualTo(20);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.snapshot().open() == 20);
         g.setRate(200, Duration.ZERO);
-        while (g.snapshot().acked() < 100 && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.snapshot().acked() >= 100);
         LoadSnapshot s = g.snapshot();
         assertThat(s.acked()).isGreaterThanOrEqualTo(100);
         assertThat(s.errorTotal()).isZero();

@@ -14,20 +14,34 @@ if redis.call('EXISTS', KEYS[4]) == 1 then
   for i = 1, n do out[i + 1] = 0 end
   return out
 end
-local clearAll = tonumber(redis.call('HGET', tombstones, '*') or '-1')
+-- Most users have no tombstones: check once, and read business tombstones once per business.
+local hasTombstones = redis.call('EXISTS', tombstones) == 1
+local clearAll = -1
+if hasTombstones then
+  clearAll = tonumber(redis.call('HGET', tombstones, '*') or '-1')
+end
+local businessTombs = {}
 local changed = false
+local grew = false
 for i = 1, n do
   local base = 2 + (i - 1) * 3
   local member, viewTime, record = ARGV[base + 1], tonumber(ARGV[base + 2]), ARGV[base + 3]
-  local business = string.match(member, '^(%d+):')
-  local tomb = math.max(clearAll,
-    tonumber(redis.call('HGET', tombstones, 'b' .. business) or '-1'),
-    tonumber(redis.call('HGET', tombstones, member) or '-1'))
+  local tomb = clearAll
+  if hasTombstones then
+    local business = string.match(member, '^(%d+):')
+    local businessTomb = businessTombs[business]
+    if businessTomb == nil then
+      businessTomb = tonumber(redis.call('HGET', tombstones, 'b' .. business) or '-1')
+      businessTombs[business] = businessTomb
+    end
+    tomb = math.max(tomb, businessTomb, tonumber(redis.call('HGET', tombstones, member) or '-1'))
+  end
   local code = 0
   if viewTime > tomb then
     local current = redis.call('ZSCORE', timeline, member)
     if not current then
       code = 2
+      grew = true
     elseif viewTime >= tonumber(current) then
       code = 1
     end
@@ -40,7 +54,7 @@ for i = 1, n do
   out[i + 1] = code
 end
 if changed then
-  local size = redis.call('ZCARD', timeline)
+  local size = grew and redis.call('ZCARD', timeline) or 0
   if size > maxItems then
     local evicted = redis.call('ZRANGE', timeline, 0, size - maxItems - 1)
     redis.call('ZREMRANGEBYRANK', timeline, 0, size - maxItems - 1)
