@@ -51,7 +51,17 @@ class ResourceLeakTest {
       client.close();
       assertThat(client.liveConnections()).isZero();
 
-      assertThat(events.errors).extracting(PlaylineException::code).contains(Code.RATE_LIMITED);
+      // The gateway's rate limit is what dropped the connections: seen as an Error frame or as the
+      // cause of the reconnect.
+      java.util.List<Code> causes = new java.util.ArrayList<>();
+      events.errors.forEach(e -> causes.add(e.code()));
+      events.states.stream().map(Recorder.State::cause)
+          .filter(c -> c instanceof PlaylineException).forEach(c -> causes.add(((PlaylineException) c).code()));
+      // When the gateway closes while the client is still sending, TCP may reset the connection and
+      // the client never reads those frames; the gateway's own count is the proof then.
+      double limited = gateway.node().counter("playline.errors", "code", "RATE_LIMITED");
+      assertThat(causes.contains(Code.RATE_LIMITED) || limited > 0)
+          .as("rate limit seen by the client %s or counted by the gateway (%s)", causes, limited).isTrue();
       for (long item = 1; item <= oid; item++) {
         assertThat(gateway.stored(uid, Business.VIDEO, item)).as("item %s", item).isNotNull();
       }
