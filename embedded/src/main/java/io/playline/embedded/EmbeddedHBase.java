@@ -158,7 +158,7 @@ public final class EmbeddedHBase implements EmbeddedServer {
     Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
     // HBase 2 keeps nothing in ZooKeeper that it cannot rebuild from hbase/, while sessions and
     // ephemeral nodes left by an unclean stop would stall the next master until they expire.
-    HBaseFiles.deleteRecursively(workDir.resolve("zookeeper"));
+    WorkDirs.deleteRecursively(workDir.resolve("zookeeper"));
   }
 
   private static MiniZooKeeperCluster startZooKeeper(Configuration conf, Path workDir, int port)
@@ -190,18 +190,11 @@ public final class EmbeddedHBase implements EmbeddedServer {
     if (cluster != null) {
       // shutdown() returns before the master thread has closed its local store (it checks the
       // wrong Thread for liveness), so join the threads too; both can block without limit.
-      Thread stopper = new Thread(() -> {
+      boolean stopped = BoundedStop.run("embedded-hbase-shutdown", () -> {
         cluster.shutdown();
         cluster.join();
-      }, "embedded-hbase-shutdown");
-      stopper.setDaemon(true);
-      stopper.start();
-      try {
-        stopper.join(STOP_TIMEOUT.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      if (stopper.isAlive()) {
+      }, STOP_TIMEOUT);
+      if (!stopped) {
         log.warn("HBase did not stop within {} s; stopping ZooKeeper anyway. Unflushed edits "
             + "are in the WAL and get replayed on the next start.", STOP_TIMEOUT.toSeconds());
       }

@@ -179,22 +179,15 @@ public final class EmbeddedKafka implements EmbeddedServer {
       return;
     }
     long startNanos = System.nanoTime();
-    Thread stopper = new Thread(() -> {
+    boolean stopped = BoundedStop.run("embedded-kafka-shutdown-" + port, () -> {
       try {
         server.shutdown();
         server.awaitShutdown();
       } catch (RuntimeException e) {
         log.warn("Kafka on {} failed to shut down cleanly", bootstrapServers(), e);
       }
-    }, "embedded-kafka-shutdown-" + port);
-    stopper.setDaemon(true);
-    stopper.start();
-    try {
-      stopper.join(STOP_TIMEOUT.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (stopper.isAlive()) {
+    }, STOP_TIMEOUT);
+    if (!stopped) {
       log.warn("Kafka on {} did not shut down within {} s; abandoning it", bootstrapServers(),
           STOP_TIMEOUT.toSeconds());
     } else {

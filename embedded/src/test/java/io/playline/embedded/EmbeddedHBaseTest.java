@@ -37,7 +37,7 @@ class EmbeddedHBaseTest {
   void freshWorkDir(TestInfo test) throws IOException {
     Path base = Path.of(System.getProperty("playline.test.workdir", "target/real-servers"));
     workDir = base.resolve("hbase-" + test.getTestMethod().orElseThrow().getName());
-    HBaseFiles.deleteRecursively(workDir);
+    WorkDirs.deleteRecursively(workDir);
     Files.createDirectories(workDir);
   }
 

@@ -1,10 +1,7 @@
 package io.playline.standalone;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.gateway.admin.Readiness;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -13,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -22,7 +18,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Probes Redis (PING), Kafka (describe cluster) and HBase (list namespaces) every few seconds on
- * its own thread and reflects the answers in {@link Readiness}, so {@code /readyz} turns 503
+ * its own thread, over the process's own connections, and reflects the answers in {@link Readiness}, so {@code /readyz} turns 503
  * when a backend stops answering. Never runs on an event loop.
  */
 final class BackendHealth implements AutoCloseable {
@@ -36,26 +32,27 @@ final class BackendHealth implements AutoCloseable {
         return t;
       });
   private final Readiness readiness;
-  private final RedisClient redisClient;
-  private final StatefulRedisConnection<String, String> redis;
+  private final RedisClusterAsyncCommands<byte[], byte[]> redis;
   private final AdminClient kafka;
   private final Connection hbase;
   private final Map<String, BooleanSupplier> watched = new java.util.concurrent.ConcurrentHashMap<>();
 
-  BackendHealth(BackendEndpoints endpoints, Readiness readiness) throws IOException {
+  /**
+   * Probes through connections the process already holds ({@code redis}, {@code hbase}: not
+   * closed here) plus one Kafka admin client of its own.
+   */
+  BackendHealth(RedisClusterAsyncCommands<byte[], byte[]> redis, String kafkaBootstrapServers, Connection hbase,
+      Readiness readiness) {
     this.readiness = readiness;
     readiness.register("redis");
     readiness.register("kafka");
     readiness.register("hbase");
-    RedisURI uri = RedisURI.create(endpoints.redisUri());
-    uri.setTimeout(PROBE_TIMEOUT);
-    this.redisClient = RedisClient.create(uri);
-    this.redis = redisClient.connect();
+    this.redis = redis;
+    this.hbase = hbase;
     this.kafka = AdminClient.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrapServers(),
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers,
         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis(),
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis()));
-    this.hbase = ConnectionFactory.createConnection(endpoints.hbaseConfiguration());
   }
 
   /** Also reports {@code component} as ready while {@code check} answers true (checked with the probes). */
@@ -71,7 +68,7 @@ final class BackendHealth implements AutoCloseable {
   }
 
   private void probe() {
-    check("redis", () -> "PONG".equals(redis.sync().ping()));
+    check("redis", () -> "PONG".equals(redis.ping().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
     check("kafka", () -> !kafka.describeCluster(new DescribeClusterOptions().timeoutMs((int) PROBE_TIMEOUT.toMillis()))
         .nodes().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty());
     check("hbase", () -> {
@@ -105,13 +102,6 @@ final class BackendHealth implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    redis.close();
-    redisClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     kafka.close(Duration.ofSeconds(2));
-    try {
-      hbase.close();
-    } catch (IOException e) {
-      log.warn("Closing the HBase connection failed: {}", e.toString());
-    }
   }
 }

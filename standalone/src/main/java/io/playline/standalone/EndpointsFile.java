@@ -33,12 +33,17 @@ final class EndpointsFile {
     root.put("playline", playline);
     Path target = dataDir.resolve("endpoints.json");
     try {
-      Path tmp = dataDir.resolve("endpoints.json.tmp");
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(tmp.toFile(), root);
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      writeJson(target, root);
     } catch (IOException e) {
       throw new StartupException("cannot write " + target + ": " + e.getMessage(), e);
     }
     return target;
+  }
+
+  /** Writes {@code root} as indented JSON to {@code target} atomically (temp file, then move). */
+  static void writeJson(Path target, Map<String, Object> root) throws IOException {
+    Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(tmp.toFile(), root);
+    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 }

@@ -2,12 +2,10 @@ package io.playline.standalone;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.playline.core.config.ConfigSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,9 +48,10 @@ final class GatewayCommand implements Callable<Integer> {
       extra.put("data.dir", dataDir.toString());
     }
     ConfigSource config = configOptions.load(extra);
-    Path data = Path.of(config.string("data.dir", "data")).toAbsolutePath().normalize();
-    String redis = config.raw("redis.uri").orElse(null);
-    String kafka = config.raw("kafka.bootstrap.servers").orElse(null);
+    StandaloneConfig settings = StandaloneConfig.from(config);
+    Path data = settings.dataDir();
+    String redis = settings.externalRedisUri().orElse(null);
+    String kafka = settings.externalKafka().orElse(null);
     if (redis == null || kafka == null) {
       Path file = data.resolve("endpoints.json");
       if (!Files.isRegularFile(file)) {
@@ -92,8 +91,6 @@ final class GatewayCommand implements Callable<Integer> {
     root.put("redis", Map.of("uri", redis));
     root.put("kafka", Map.of("bootstrapServers", kafka));
     root.put("playline", own);
-    Path tmp = out.resolveSibling(out.getFileName() + ".tmp");
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(tmp.toFile(), root);
-    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    EndpointsFile.writeJson(out, root);
   }
 }

@@ -98,21 +98,20 @@ final class StandaloneLauncher implements AutoCloseable {
     toClose.push(gc);
 
     BackendEndpoints endpoints = backends.endpoints();
-    BackendHealth health;
     Connection hbase;
     try {
-      health = new BackendHealth(endpoints, readiness);
-      toClose.push(health);
       hbase = ConnectionFactory.createConnection(endpoints.hbaseConfiguration());
       toClose.push(hbase);
     } catch (IOException e) {
-      throw new StartupException("cannot connect to the backends: " + e.getMessage(), e);
+      throw new StartupException("cannot connect to HBase: " + e.getMessage(), e);
     }
 
     HistoryCore core = HistoryCore.start(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
         gateway.nodeId(), registry);
     toClose.push(core);
     this.historyCore = core;
+    BackendHealth health = new BackendHealth(core.redis().shared(), endpoints.kafkaBootstrapServers(), hbase, readiness);
+    toClose.push(health);
 
     PlaylineJob job = new PlaylineJob(JobConfig.from(config, core.config()), core.config(), core.redis(), hbase,
         endpoints.kafkaBootstrapServers(), registry);

@@ -1,12 +1,10 @@
 package io.playline.testing;
 
+import io.playline.embedded.WorkDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,7 +32,7 @@ public final class TestWorkDirs {
     }
     Path dir = base().resolve(name);
     try {
-      deleteRecursively(dir);
+      WorkDirs.deleteRecursively(dir);
       return Files.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot prepare test work dir " + dir, e);
@@ -56,25 +54,4 @@ public final class TestWorkDirs {
     return fallbackBase;
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path visited, @Nullable IOException e) throws IOException {
-        if (e != null) {
-          throw e;
-        }
-        Files.delete(visited);
-        return FileVisitResult.CONTINUE;
-      }
-    });
-  }
 }

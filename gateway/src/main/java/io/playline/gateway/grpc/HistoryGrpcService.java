@@ -25,7 +25,6 @@ import io.playline.proto.v1.ReportResponse;
 import io.playline.proto.v1.SetPausedRequest;
 import io.playline.proto.v1.SetPausedResponse;
 import java.time.Clock;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -139,13 +138,7 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
 
   private static <T, R> void answer(StreamObserver<R> response, String operation, Supplier<CompletionStage<T>> call,
       Function<T, R> toResponse) {
-    CompletionStage<T> result;
-    try {
-      result = call.get();
-    } catch (RuntimeException e) {
-      result = CompletableFuture.failedFuture(e);
-    }
-    result.whenComplete((value, error) -> {
+    ServiceErrors.call(call).whenComplete((value, error) -> {
       if (error != null) {
         response.onError(StatusMapper.toStatus(ServiceErrors.toError(error, operation)).asRuntimeException());
       } else {

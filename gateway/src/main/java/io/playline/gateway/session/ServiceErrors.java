@@ -4,7 +4,10 @@ import io.playline.core.query.InvalidRequestException;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Error.Code;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +32,15 @@ public final class ServiceErrors {
     }
     log.warn("{} failed", operation, cause);
     return Errors.of(Code.INTERNAL, operation + " failed");
+  }
+
+  /** Runs {@code call}, turning a synchronous throw into a failed stage so one handler sees every failure. */
+  public static <T> CompletionStage<T> call(Supplier<CompletionStage<T>> call) {
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   public static Throwable unwrap(Throwable t) {

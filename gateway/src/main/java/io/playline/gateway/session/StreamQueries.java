@@ -8,7 +8,6 @@ import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ProgressResult;
 import io.playline.proto.v1.ServerFrame;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -50,13 +49,7 @@ final class StreamQueries {
 
   private <T> void answer(long seq, String operation, Supplier<CompletionStage<T>> call,
       Function<T, ServerFrame.Builder> frame) {
-    CompletionStage<T> result;
-    try {
-      result = call.get();
-    } catch (RuntimeException e) {
-      result = CompletableFuture.failedFuture(e);
-    }
-    result.whenComplete((value, error) -> transport.executor().execute(() -> {
+    ServiceErrors.call(call).whenComplete((value, error) -> transport.executor().execute(() -> {
       if (error != null) {
         transport.send(Errors.frame(seq, ServiceErrors.toError(error, operation)));
       } else {

@@ -8,13 +8,13 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import org.jspecify.annotations.Nullable;
 
-/** File-tree helpers for the HBase work dir. Stateless. */
-final class HBaseFiles {
+/** File-tree helpers for the embedded servers' and tests' work dirs. Stateless. */
+public final class WorkDirs {
 
-  private HBaseFiles() {}
+  private WorkDirs() {}
 
   /** Deletes {@code dir} and everything below it; does nothing if it does not exist. */
-  static void deleteRecursively(Path dir) throws IOException {
+  public static void deleteRecursively(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }
