@@ -28,11 +28,33 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     List<String> gateway = new ArrayList<>();
     gateway.add(ProcessHandle.current().info().command().orElse("java"));
-    gateway.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    gateway.addAll(gatewayJvmArgs(ManagementFactory.getRuntimeMXBean().getInputArguments(),
+        System.getenv("PLAYLINE_GATEWAY_JAVA_OPTS")));
     gateway.add("-cp");
     gateway.add(System.getProperty("java.class.path"));
     gateway.add(PlaylineCli.class.getName());
     gateway.add("gateway");
     return BenchRunner.run(options, new BenchEnvironment(Secrets.DEV_SECRET, gateway), System.out);
+  }
+
+  /**
+   * The JVM flags of a spawned gateway: this JVM's flags (module opens, system properties) with
+   * its heap and collector flags replaced by {@code gatewayOpts} (bin/playline exports the
+   * gateway role's sizing as {@code PLAYLINE_GATEWAY_JAVA_OPTS}), so a spawned gateway runs
+   * exactly as {@code bin/playline gateway} would.
+   */
+  static List<String> gatewayJvmArgs(List<String> own, String gatewayOpts) {
+    if (gatewayOpts == null || gatewayOpts.isBlank()) {
+      return own;
+    }
+    List<String> args = new ArrayList<>();
+    for (String a : own) {
+      if (!(a.startsWith("-Xms") || a.startsWith("-Xmx") || a.startsWith("-Xmn")
+          || a.matches("-XX:[+-]Use\\w+GC"))) {
+        args.add(a);
+      }
+    }
+    args.addAll(List.of(gatewayOpts.trim().split("\\s+")));
+    return args;
   }
 }

@@ -64,7 +64,7 @@ public class HeartbeatBatcherBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    batcher = new HeartbeatBatcher(new BatcherConfig(512, Duration.ofMillis(2), 65_536, 8, Duration.ofSeconds(5)),
+    batcher = new HeartbeatBatcher(new BatcherConfig(512, Duration.ofMillis(2), true, 65_536, 8, Duration.ofSeconds(5)),
         new InMemoryWriter(), new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(),
         new SimpleMeterRegistry());
     long now = System.currentTimeMillis();

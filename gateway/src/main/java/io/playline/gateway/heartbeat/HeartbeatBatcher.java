@@ -1,6 +1,10 @@
 package io.playline.gateway.heartbeat;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.DefaultEventLoop;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.PlatformDependent;
 import io.playline.core.write.BatchOutcome;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
@@ -11,22 +15,32 @@ import io.playline.proto.v1.HistoryRecord;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Semaphore;
+import java.util.Queue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Collects heartbeats from every connection into batches and writes each batch to Redis in one
- * pipelined round trip, flushing when a batch holds {@code maxEvents} events or its first
- * heartbeat waited {@code maxDelay}. Each heartbeat's callback fires only after its batch is
- * written, so acks follow durability.
+ * pipelined round trip. A batch leaves when it holds {@code maxEvents} events, when its first
+ * heartbeat waited {@code maxDelay}, or — with eager batching, the default — as soon as Redis
+ * has no batch in flight: at low load a heartbeat goes at once, and under load batches grow while
+ * earlier ones are in flight (group commit), so batching costs latency only when it saves round
+ * trips. Each heartbeat's callback fires only after its batch is written, so acks follow
+ * durability.
  *
  * <p>{@link #submit} is thread-safe and never blocks (event loops call it); a full queue refuses
- * the heartbeat. One daemon thread builds batches and calls the {@link HistoryWriter}, which is
- * therefore used from that thread only; at most {@code maxInFlight} batches await Redis at once.
+ * the heartbeat. Batching runs on one event loop: the writer's own I/O loop when it has one
+ * ({@link HistoryWriter#eventLoop()}; the write then goes straight to the Redis socket and its
+ * answer is handled where it arrives), else a loop of the batcher's own. At most {@code
+ * maxInFlight} batches await Redis at once; a batch that waits {@code inFlightWait} for a free
+ * slot fails.
  */
 public final class HeartbeatBatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HeartbeatBatcher.class);
@@ -38,11 +52,20 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private final AppliedListener appliedListener;
   private final Clock clock;
   private final HeartbeatMetrics metrics;
-  private final BlockingQueue<PendingHeartbeat> queue;
-  private final Semaphore inFlight;
+  private final Queue<PendingHeartbeat> queue;
+  private final EventExecutor loop;
+  private final @Nullable DefaultEventLoop ownLoop;
+  private final AtomicBoolean drainPending = new AtomicBoolean();
+  private final Runnable drainTask = this::drain;
   private final KnownToday knownToday = new KnownToday();
-  private final Thread thread;
   private volatile boolean running = true;
+
+  // Confined to the loop.
+  private List<PendingHeartbeat> batch = new ArrayList<>();
+  private int batchEvents;
+  private long batchStartNanos;
+  private int inFlight;
+  private long timerAtNanos = Long.MAX_VALUE;
 
   public HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry) {
@@ -59,12 +82,12 @@ public final class HeartbeatBatcher implements AutoCloseable {
     this.firstTodayListener = firstTodayListener;
     this.clock = clock;
     this.metrics = new HeartbeatMetrics(registry);
-    this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
-    this.inFlight = new Semaphore(config.maxInFlight());
+    this.queue = PlatformDependent.newFixedMpscQueue(config.queueCapacity());
+    EventExecutor writerLoop = writer.eventLoop();
+    this.ownLoop = writerLoop == null ? new DefaultEventLoop(new DefaultThreadFactory("playline-heartbeat-batcher", true))
+        : null;
+    this.loop = writerLoop != null ? writerLoop : ownLoop;
     metrics.bindQueue(registry, queue);
-    this.thread = new Thread(this::run, "playline-heartbeat-batcher");
-    thread.setDaemon(true);
-    thread.start();
   }
 
   public HeartbeatMetrics metrics() {
@@ -79,51 +102,90 @@ public final class HeartbeatBatcher implements AutoCloseable {
     }
     metrics.heartbeats.increment();
     metrics.events.increment(heartbeat.records().size());
+    wake();
     return true;
   }
 
-  private void run() {
-    List<PendingHeartbeat> batch = new ArrayList<>();
-    long maxDelayNanos = config.maxDelay().toNanos();
-    while (running || !queue.isEmpty()) {
+  /** Makes the loop drain the queue soon (once, however many heartbeats arrive meanwhile). */
+  private void wake() {
+    if (drainPending.compareAndSet(false, true)) {
       try {
-        PendingHeartbeat first = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
-        }
-        batch.add(first);
-        int events = first.records().size();
-        long deadline = System.nanoTime() + maxDelayNanos;
-        while (events < config.maxEvents()) {
-          long left = deadline - System.nanoTime();
-          PendingHeartbeat next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
-          if (next == null) {
-            break;
-          }
-          batch.add(next);
-          events += next.records().size();
-        }
-        send(batch, events);
-      } catch (InterruptedException e) {
-        if (!running) {
-          break;
-        }
-      } catch (RuntimeException e) {
-        log.error("Heartbeat batch failed unexpectedly", e);
-        fail(batch, e);
+        loop.execute(drainTask);
+      } catch (RejectedExecutionException e) {
+        drainPending.set(false); // the loop is gone: close() fails what is left
       }
-      batch = new ArrayList<>();
     }
   }
 
-  private void send(List<PendingHeartbeat> batch, int events) throws InterruptedException {
-    // Take the in-flight slot before stamping: the write-back derives which recovery marks a
-    // snapshot covers from the stamps of batches in flight, so a stamp must never predate the
-    // moment its batch is announced to it by more than the configured stamp skew.
-    if (!inFlight.tryAcquire(config.inFlightWait().toMillis(), TimeUnit.MILLISECONDS)) {
-      fail(batch, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
+  /** On the loop: moves queued heartbeats into batches and sends what is due. */
+  private void drain() {
+    drainPending.set(false);
+    while (true) {
+      if (batchEvents >= config.maxEvents()) {
+        if (inFlight >= config.maxInFlight()) {
+          break; // a finishing batch drains again
+        }
+        send();
+        continue;
+      }
+      PendingHeartbeat next = queue.poll();
+      if (next == null) {
+        break;
+      }
+      if (batch.isEmpty()) {
+        batchStartNanos = System.nanoTime();
+      }
+      batch.add(next);
+      batchEvents += next.records().size();
+    }
+    if (batch.isEmpty()) {
       return;
     }
+    long waited = System.nanoTime() - batchStartNanos;
+    if (inFlight < config.maxInFlight()) {
+      if ((config.eager() && inFlight == 0) || waited >= config.maxDelay().toNanos() || !running) {
+        send();
+      } else {
+        timer(config.maxDelay().toNanos() - waited);
+      }
+    } else if (waited >= config.inFlightWait().toNanos()) {
+      List<PendingHeartbeat> stuck = takeBatch();
+      fail(stuck, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
+      wake();
+    } else {
+      timer(config.inFlightWait().toNanos() - waited);
+    }
+  }
+
+  /** Drains again in {@code delayNanos} unless an earlier drain is already scheduled. */
+  private void timer(long delayNanos) {
+    long at = System.nanoTime() + delayNanos;
+    if (timerAtNanos != Long.MAX_VALUE && timerAtNanos - at <= 0) {
+      return;
+    }
+    timerAtNanos = at;
+    loop.schedule(() -> {
+      if (timerAtNanos == at) {
+        timerAtNanos = Long.MAX_VALUE;
+      }
+      drain();
+    }, Math.max(delayNanos, 0), TimeUnit.NANOSECONDS);
+  }
+
+  private List<PendingHeartbeat> takeBatch() {
+    List<PendingHeartbeat> taken = batch;
+    batch = new ArrayList<>();
+    batchEvents = 0;
+    return taken;
+  }
+
+  private void send() {
+    int events = batchEvents;
+    List<PendingHeartbeat> batch = takeBatch();
+    // The in-flight slot is taken before stamping: the write-back derives which recovery marks a
+    // snapshot covers from the stamps of batches in flight, so a stamp must never predate the
+    // moment its batch is announced to it by more than the configured stamp skew.
+    inFlight++;
     long nowMs = clock.millis();
     FlagCalendar.Day day = calendar.dayOf(nowMs);
     List<UserWrite> writes = new ArrayList<>(batch.size());
@@ -147,22 +209,41 @@ public final class HeartbeatBatcher implements AutoCloseable {
     metrics.batchHeartbeats.record(batch.size());
     long start = System.nanoTime();
     WriteBatch writeBatch = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
-    java.util.concurrent.CompletionStage<BatchOutcome> written;
+    CompletionStage<BatchOutcome> written;
     try {
       written = writer.write(writeBatch);
     } catch (RuntimeException e) {
-      inFlight.release();
-      throw e;
+      inFlight--;
+      log.error("Heartbeat batch failed unexpectedly", e);
+      fail(batch, e);
+      return;
     }
     written.whenComplete((outcome, error) -> {
-      inFlight.release();
-      metrics.latency(System.nanoTime() - start);
-      if (error != null) {
-        fail(batch, error);
+      if (loop.inEventLoop()) {
+        finished(batch, outcome, error, checkIndex, day, nowMs, start);
+      } else {
+        // e.g. a command timeout completes on a timer thread
+        loop.execute(() -> finished(batch, outcome, error, checkIndex, day, nowMs, start));
+      }
+    });
+  }
+
+  private void finished(List<PendingHeartbeat> batch, @Nullable BatchOutcome outcome, @Nullable Throwable error,
+      int[] checkIndex, FlagCalendar.Day day, long nowMs, long start) {
+    inFlight--;
+    metrics.latency(System.nanoTime() - start);
+    try {
+      if (error != null || outcome == null) {
+        fail(batch, error != null ? error : new IllegalStateException("no outcome"));
       } else {
         deliver(batch, outcome, checkIndex, day, nowMs);
       }
-    });
+    } catch (RuntimeException e) {
+      log.error("Delivering a heartbeat batch's outcome failed", e);
+    }
+    if (!batch.isEmpty() || !queue.isEmpty() || !this.batch.isEmpty()) {
+      wake();
+    }
   }
 
   private void deliver(List<PendingHeartbeat> batch, BatchOutcome outcome, int[] checkIndex, FlagCalendar.Day day,
@@ -212,21 +293,36 @@ public final class HeartbeatBatcher implements AutoCloseable {
     }
   }
 
-  /** Stops taking heartbeats, sends what is queued, and waits (bounded) for the thread to end. */
+  /**
+   * Stops taking heartbeats, sends what is queued at once, and waits (bounded) until Redis
+   * answered every batch, so connections get their acks before the writer goes away.
+   */
   @Override
   public void close() {
     running = false;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     try {
-      thread.join(5_000);
-      if (thread.isAlive()) {
-        thread.interrupt();
-      }
-      // Let in-flight batches answer their connections before the writer goes away.
-      if (inFlight.tryAcquire(config.maxInFlight(), 5, TimeUnit.SECONDS)) {
-        inFlight.release(config.maxInFlight());
+      while (System.nanoTime() - deadline < 0 && !loop.isShuttingDown()) {
+        wake();
+        if (loop.submit(() -> inFlight == 0 && batch.isEmpty() && queue.isEmpty()).get(1, TimeUnit.SECONDS)) {
+          break;
+        }
+        Thread.sleep(10);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+      log.warn("Heartbeat batcher did not drain: {}", e.toString());
+    }
+    if (ownLoop != null) {
+      ownLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+    List<PendingHeartbeat> left = new ArrayList<>();
+    for (PendingHeartbeat h; (h = queue.poll()) != null; ) {
+      left.add(h);
+    }
+    if (!left.isEmpty()) {
+      fail(left, new IllegalStateException("the gateway is shutting down"));
     }
   }
 }

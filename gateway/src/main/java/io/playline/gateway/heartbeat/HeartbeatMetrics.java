@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 
 /** Meters of the heartbeat path: sizes, latency, refusals, first-today checks and skips. Thread-safe. */
@@ -21,6 +21,7 @@ public final class HeartbeatMetrics {
   final Counter firstTodayLocalSkips;
   final Counter firstTodayRedisChecks;
   final Counter firstTodayTrue;
+  private volatile Queue<?> queue;
 
   public HeartbeatMetrics(MeterRegistry registry) {
     heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats received with events").register(registry);
@@ -39,8 +40,15 @@ public final class HeartbeatMetrics {
     firstTodayTrue = Counter.builder("playline.first.today").tag("result", "first").register(registry);
   }
 
-  void bindQueue(MeterRegistry registry, BlockingQueue<?> queue) {
-    registry.gauge("playline.heartbeat.queue.depth", queue, BlockingQueue::size);
+  void bindQueue(MeterRegistry registry, Queue<?> queue) {
+    this.queue = queue;
+    registry.gauge("playline.heartbeat.queue.depth", queue, Queue::size);
+  }
+
+  /** Heartbeats queued for a batch right now. */
+  public int queueDepth() {
+    Queue<?> q = queue;
+    return q == null ? 0 : q.size();
   }
 
   public void echoSkip() {

@@ -73,7 +73,7 @@ public final class ConnectionRegistry {
   public void touch(long uid) {
     LocalUser user = users.get(uid);
     long now = clock.millis();
-    long interval = config.refreshInterval().toMillis();
+    long interval = config.refreshIntervalMs();
     if (user == null || now - user.refreshedMs().get() < interval) {
       return;
     }

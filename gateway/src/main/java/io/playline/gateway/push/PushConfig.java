@@ -37,7 +37,12 @@ public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration
 
   /** The interval after which a user's registry entry is refreshed again on activity. */
   public Duration refreshInterval() {
-    return registryTtl.dividedBy(3);
+    return Duration.ofMillis(refreshIntervalMs());
+  }
+
+  /** {@link #refreshInterval()} in ms: plain arithmetic, for the per-heartbeat path ({@code Duration.dividedBy} allocates BigDecimals). */
+  public long refreshIntervalMs() {
+    return registryTtl.toMillis() / 3;
   }
 
   /** Reads {@code sync.coalesce.window} and {@code push.registry.ttl}. */

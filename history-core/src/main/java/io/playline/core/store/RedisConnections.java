@@ -11,9 +11,12 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Transports;
+import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,9 +37,16 @@ public final class RedisConnections implements AutoCloseable {
   private final RedisClusterClient clusterClient;
   private final List<StatefulConnection<byte[], byte[]>> opened = new ArrayList<>();
   private final RedisClusterAsyncCommands<byte[], byte[]> shared;
+  private final EventExecutor ioLoop;
 
   private RedisConnections(String uri, boolean cluster, Duration timeout) {
-    resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
+    // Lettuce's own per-command latency histograms cost CPU on every reply and nothing reads them
+    // (Playline meters its batches itself).
+    // One I/O thread: Redis traffic is a few large pipelined writes, and writers that batch on
+    // that thread (ioLoop) reach the socket and get their answers without a thread hop.
+    resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(2)
+        .commandLatencyRecorder(CommandLatencyRecorder.disabled()).build();
+    ioLoop = resources.eventLoopGroupProvider().allocate(Transports.eventLoopGroupClass()).next();
     RedisURI redisUri = RedisURI.create(uri);
     redisUri.setTimeout(timeout);
     TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
@@ -48,7 +58,9 @@ public final class RedisConnections implements AutoCloseable {
     } else {
       clusterClient = null;
       client = RedisClient.create(resources, redisUri);
-      client.setOptions(ClientOptions.builder().timeoutOptions(timeouts)
+      // Commands are never cancelled out of order here, so the plain command stack (no hash index
+      // for O(1) removal) is enough and cheaper per command.
+      client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).useHashIndexQueue(false)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
     }
     shared = commands(connect());
@@ -71,6 +83,11 @@ public final class RedisConnections implements AutoCloseable {
         : clusterClient.connect(ByteArrayCodec.INSTANCE);
     opened.add(c);
     return c;
+  }
+
+  /** The one event loop all of this process's Redis connections do their I/O on (and complete commands on). */
+  public EventExecutor ioLoop() {
+    return ioLoop;
   }
 
   /** The shared auto-flushing commands. */

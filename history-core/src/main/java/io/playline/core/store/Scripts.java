@@ -17,15 +17,10 @@ public final class Scripts {
       RedisClusterAsyncCommands<byte[], byte[]> fallback, RedisScript script, ScriptOutputType type,
       byte[][] keys, byte[]... args) {
     CompletableFuture<T> first = commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
-    return first.handle((value, error) -> {
-      if (error == null) {
-        return CompletableFuture.completedFuture(value);
-      }
-      if (RedisScript.isNoScript(error)) {
-        return fallback.<T>eval(script.body().getBytes(StandardCharsets.UTF_8), type, keys, args).toCompletableFuture();
-      }
-      return CompletableFuture.<T>failedFuture(error);
-    }).thenCompose(f -> f);
+    // One dependent stage per command (this is the write path's per-heartbeat cost).
+    return first.exceptionallyCompose(error -> RedisScript.isNoScript(error)
+        ? fallback.<T>eval(script.body().getBytes(StandardCharsets.UTF_8), type, keys, args).toCompletableFuture()
+        : CompletableFuture.failedFuture(error));
   }
 
   public static byte[] num(long n) {

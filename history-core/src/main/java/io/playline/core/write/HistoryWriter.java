@@ -1,6 +1,8 @@
 package io.playline.core.write;
 
+import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The write-through step: applies a batch to the hot store in (about) one round trip. A batch
@@ -10,4 +12,12 @@ import java.util.concurrent.CompletionStage;
  */
 public interface HistoryWriter {
   CompletionStage<BatchOutcome> write(WriteBatch batch);
+
+  /**
+   * The event loop this writer does its I/O on and completes batches on, if it has one: a caller
+   * that batches on this loop hands batches over and gets their answers without a thread hop.
+   */
+  default @Nullable EventExecutor eventLoop() {
+    return null;
+  }
 }

@@ -3,6 +3,7 @@ package io.playline.core.write;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
@@ -21,8 +22,9 @@ import java.util.concurrent.CompletionStage;
  * script per user write (last write wins by view time, tombstones, pause, trim, TTL), one
  * recovery-mark {@code ZADD} per touched shard, one {@code first_today} script per check.
  *
- * <p>Not thread-safe: owns a pipelining connection and must be called from one thread (the
- * batcher's). Completion callbacks run on Lettuce's threads.
+ * <p>Not thread-safe: owns a pipelining connection and must be called from one thread at a time,
+ * best from {@link #eventLoop()} (the Redis I/O loop), where the write goes straight to the
+ * socket and the answer completes on the same thread.
  */
 public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   private final CoreConfig config;
@@ -32,6 +34,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   private final RedisClusterAsyncCommands<byte[], byte[]> fallback;
   private final WriteBackSink sink;
   private final WriteMetrics metrics;
+  private final EventExecutor loop;
 
   public RedisHistoryWriter(CoreConfig config, RedisConnections redis, WriteBackSink sink, WriteMetrics metrics) {
     this.config = config;
@@ -41,6 +44,12 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     this.fallback = redis.shared();
     this.sink = sink;
     this.metrics = metrics;
+    this.loop = redis.ioLoop();
+  }
+
+  @Override
+  public EventExecutor eventLoop() {
+    return loop;
   }
 
   @Override

@@ -121,6 +121,42 @@ class RedisHistoryWriterTest {
   }
 
   @Test
+  void updatesPushTheTtlForwardOnlyOnceATenthOfItHasPassed() throws Exception {
+    long ttl = config.redisHistoryTtl().toMillis();
+    write(List.of(new UserWrite(9, List.of(record(9, 10, 1, now)))), List.of());
+    // A TTL a little under the full one is fresh enough: an update leaves it alone.
+    long fresh = ttl - ttl / 20;
+    redis.shared().pexpire(keys.timeline(9), fresh).get();
+    redis.shared().pexpire(keys.records(9), fresh).get();
+    write(List.of(new UserWrite(9, List.of(record(9, 10, 2, now + 1)))), List.of());
+    assertThat(redis.shared().pttl(keys.records(9)).get()).isBetween(fresh - 60_000, fresh);
+    // Older than a tenth of the TTL: both keys get the full TTL again.
+    redis.shared().pexpire(keys.timeline(9), ttl / 2).get();
+    redis.shared().pexpire(keys.records(9), ttl / 2).get();
+    write(List.of(new UserWrite(9, List.of(record(9, 10, 3, now + 2)))), List.of());
+    assertThat(redis.shared().pttl(keys.records(9)).get()).isGreaterThan(fresh);
+    assertThat(redis.shared().pttl(keys.timeline(9)).get()).isGreaterThan(fresh);
+  }
+
+  @Test
+  void aRecordsHashWithoutTtlGetsOneOnTheNextUpdate() throws Exception {
+    write(List.of(new UserWrite(10, List.of(record(10, 10, 1, now)))), List.of());
+    // e.g. a clear left the timeline (its marker has a TTL) and the next write created the hash
+    redis.shared().persist(keys.records(10)).get();
+    write(List.of(new UserWrite(10, List.of(record(10, 10, 2, now + 1)))), List.of());
+    assertThat(redis.shared().pttl(keys.records(10)).get()).isPositive();
+  }
+
+  @Test
+  void writesCompleteOnTheRedisIoLoop() throws Exception {
+    // Written from the loop itself, so the answer cannot arrive before the callback is attached.
+    Boolean onLoop = writer.eventLoop().submit(() -> writer.write(new WriteBatch(now, "20261121", 172_800_000L,
+            List.of(new UserWrite(11, List.of(record(11, 10, 1, now)))), List.of()))
+        .thenApply(outcome -> writer.eventLoop().inEventLoop()).toCompletableFuture()).get().join();
+    assertThat(onLoop).isTrue();
+  }
+
+  @Test
   void firstTodayIsTrueOnceAcrossChecks() {
     BatchOutcome a = write(List.of(), List.of(6L, 6L, 7_000_000L));
     assertThat(a.firstToday()).containsExactly(true, false, true);

@@ -1,0 +1,205 @@
+package io.playline.gateway.heartbeat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.core.write.BatchOutcome;
+import io.playline.core.write.FirstTodayListener;
+import io.playline.core.write.HistoryWriter;
+import io.playline.core.write.WriteBatch;
+import io.playline.core.write.WriteOutcome;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the batcher cuts batches, against a writer whose round trips the test completes by hand
+ * (no Redis involved: what is under test is when batches leave, not what they do).
+ */
+class HeartbeatBatcherTest {
+  private static final Duration LONG = Duration.ofSeconds(30);
+
+  /** Records each batch; its round trip ends only when the test completes it. */
+  static final class HeldWriter implements HistoryWriter {
+    final List<WriteBatch> batches = new CopyOnWriteArrayList<>();
+    final List<CompletableFuture<BatchOutcome>> pending = new CopyOnWriteArrayList<>();
+
+    @Override
+    public CompletionStage<BatchOutcome> write(WriteBatch batch) {
+      CompletableFuture<BatchOutcome> f = new CompletableFuture<>();
+      batches.add(batch);
+      pending.add(f);
+      return f;
+    }
+
+    void answer(int i) {
+      WriteBatch batch = batches.get(i);
+      List<WriteOutcome> outcomes = new ArrayList<>();
+      for (var w : batch.writes()) {
+        byte[] codes = new byte[w.records().size()];
+        Arrays.fill(codes, WriteOutcome.UPDATED);
+        outcomes.add(new WriteOutcome(false, codes));
+      }
+      pending.get(i).complete(new BatchOutcome(outcomes, new boolean[batch.firstTodayUids().size()]));
+    }
+
+    int heartbeats(int i) {
+      return batches.get(i).writes().size();
+    }
+  }
+
+  private final HeldWriter writer = new HeldWriter();
+  private final AtomicInteger acked = new AtomicInteger();
+  private HeartbeatBatcher batcher;
+
+  private final AtomicInteger failed = new AtomicInteger();
+
+  private HeartbeatBatcher start(int maxEvents, Duration maxDelay, boolean eager) {
+    return start(new BatcherConfig(maxEvents, maxDelay, eager, 1024, 8, Duration.ofSeconds(5)));
+  }
+
+  private HeartbeatBatcher start(BatcherConfig config) {
+    batcher = new HeartbeatBatcher(config,
+        writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(), new SimpleMeterRegistry());
+    return batcher;
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    if (batcher == null) {
+      return;
+    }
+    // Answer every batch (including those close() sends) until the batcher has closed.
+    Thread answering = new Thread(() -> {
+      while (!Thread.currentThread().isInterrupted()) {
+        for (int i = 0; i < writer.batches.size(); i++) {
+          writer.answer(i);
+        }
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+    answering.setDaemon(true);
+    answering.start();
+    batcher.close();
+    answering.interrupt();
+    answering.join();
+  }
+
+  private void submit(long uid) {
+    HistoryRecord r = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(7)
+        .setProgressMs(1_000).setViewTimeMs(System.currentTimeMillis()).build();
+    assertThat(batcher.submit(new PendingHeartbeat(uid, List.of(r), false, "s", "d", "test",
+        (outcome, firstToday, day, error) -> (error == null ? acked : failed).incrementAndGet()))).isTrue();
+  }
+
+  @Test
+  void eagerBatchingSendsAtOnceWhenNothingIsInFlightAndGroupsWhileARoundTripIsOut() {
+    start(512, LONG, true);
+    submit(1);
+    // Nothing in flight: the heartbeat leaves at once, not after the 30 s max delay.
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    submit(2);
+    submit(3);
+    submit(4);
+    // A round trip is out: the next heartbeats wait for it (or the max delay), forming one batch.
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> writer.batches.size() == 1);
+    writer.answer(0);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 2);
+    assertThat(writer.heartbeats(1)).isEqualTo(3);
+    writer.answer(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 4);
+  }
+
+  @Test
+  void withoutEagerBatchingAHeartbeatWaitsOutTheMaxDelay() {
+    start(512, Duration.ofMillis(600), false);
+    long started = System.nanoTime();
+    submit(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+  }
+
+  @Test
+  void aBatchWaitingOnARoundTripStillLeavesAfterTheMaxDelay() {
+    start(512, Duration.ofMillis(200), true);
+    submit(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    submit(2);
+    // The first round trip never answers; the second batch goes when its max delay is up.
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 2);
+    assertThat(writer.heartbeats(1)).isEqualTo(1);
+  }
+
+  @Test
+  void aFullBatchLeavesWithoutWaiting() {
+    start(3, LONG, true);
+    submit(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    for (int uid = 2; uid <= 7; uid++) {
+      submit(uid);
+    }
+    // Round trip 1 is still out and the max delay is 30 s: only the size limit sends these.
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 3);
+    assertThat(writer.heartbeats(1)).isEqualTo(3);
+    assertThat(writer.heartbeats(2)).isEqualTo(3);
+  }
+
+  @Test
+  void aBatchThatFindsNoFreeInFlightSlotInTimeFailsInsteadOfWaitingForever() {
+    start(new BatcherConfig(512, Duration.ZERO, true, 1024, 1, Duration.ofMillis(300)));
+    submit(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    submit(2);
+    // Round trip 1 never answers and it holds the only slot: heartbeat 2 fails with an error.
+    await().atMost(Duration.ofSeconds(5)).until(() -> failed.get() == 1);
+    assertThat(writer.batches).hasSize(1);
+    assertThat(acked.get()).isZero();
+  }
+
+  @Test
+  void aFullQueueRefusesHeartbeats() {
+    start(new BatcherConfig(1, Duration.ZERO, true, 2, 1, Duration.ofSeconds(30)));
+    submit(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    // One batch out (the only slot), a full batch waiting: the queue holds 2 more, then refuses.
+    submit(2);
+    await().atMost(Duration.ofSeconds(5)).until(() -> batcher.metrics().queueDepth() == 0);
+    submit(3);
+    submit(4);
+    HistoryRecord r = HistoryRecord.newBuilder().setUid(5).setBusiness(Business.VIDEO).setOid(7).build();
+    assertThat(batcher.submit(new PendingHeartbeat(5, List.of(r), false, "s", "d", "test",
+        (outcome, firstToday, day, error) -> { }))).isFalse();
+  }
+
+  @Test
+  void closeSendsWhatIsQueuedAndWaitsForTheAnswers() {
+    start(512, LONG, false);
+    submit(1);
+    submit(2);
+    Thread answering = new Thread(() -> {
+      await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+      writer.answer(0);
+    });
+    answering.start();
+    batcher.close();
+    // Without close the batch would have waited 30 s; close sent it and returned after its answer.
+    assertThat(acked.get()).isEqualTo(2);
+    batcher = null;
+  }
+}
