@@ -30,9 +30,11 @@ public final class RedisKeys {
   public static final String TIMELINE_COMPLETE = "~c";
 
   private final String prefix;
+  private final byte[] userHead; // <p>h:{
 
   public RedisKeys(String prefix) {
     this.prefix = prefix;
+    this.userHead = bytes(prefix + "h:{");
   }
 
   public String prefix() {
@@ -40,23 +42,48 @@ public final class RedisKeys {
   }
 
   public byte[] timeline(long uid) {
-    return user(uid, "z");
+    return user(uid, (byte) 'z');
   }
 
   public byte[] records(long uid) {
-    return user(uid, "r");
+    return user(uid, (byte) 'r');
   }
 
   public byte[] tombstones(long uid) {
-    return user(uid, "t");
+    return user(uid, (byte) 't');
   }
 
   public byte[] paused(long uid) {
-    return user(uid, "p");
+    return user(uid, (byte) 'p');
   }
 
-  private byte[] user(long uid, String suffix) {
-    return bytes(prefix + "h:{" + uid + "}:" + suffix);
+  /** {@code <p>h:{uid}:<suffix>}, written straight into one array (the write path builds four per user). */
+  private byte[] user(long uid, byte suffix) {
+    int digits = digits(uid);
+    byte[] key = new byte[userHead.length + digits + 3];
+    System.arraycopy(userHead, 0, key, 0, userHead.length);
+    int end = userHead.length + digits;
+    long v = uid;
+    boolean negative = v < 0;
+    for (int i = end - 1; i >= userHead.length + (negative ? 1 : 0); i--) {
+      key[i] = (byte) ('0' + Math.abs(v % 10));
+      v /= 10;
+    }
+    if (negative) {
+      key[userHead.length] = '-';
+    }
+    key[end] = '}';
+    key[end + 1] = ':';
+    key[end + 2] = suffix;
+    return key;
+  }
+
+  private static int digits(long v) {
+    int n = v < 0 ? 2 : 1;
+    for (long x = Math.abs(v / 10); x > 0; x /= 10) {
+      n++;
+    }
+    return n;
   }
 
   /** The first-today bitmap key of {@code day} (yyyymmdd) holding {@code uid}. */
