@@ -35,12 +35,17 @@ class HeartbeatBatcherTest {
   static final class HeldWriter implements HistoryWriter {
     final List<WriteBatch> batches = new CopyOnWriteArrayList<>();
     final List<CompletableFuture<BatchOutcome>> pending = new CopyOnWriteArrayList<>();
+    /** From now on every batch is answered as soon as it is written. */
+    volatile boolean answerAll;
 
     @Override
-    public CompletionStage<BatchOutcome> write(WriteBatch batch) {
+    public synchronized CompletionStage<BatchOutcome> write(WriteBatch batch) {
       CompletableFuture<BatchOutcome> f = new CompletableFuture<>();
       batches.add(batch);
       pending.add(f);
+      if (answerAll) {
+        answer(batches.size() - 1);
+      }
       return f;
     }
 
@@ -77,28 +82,16 @@ class HeartbeatBatcherTest {
   }
 
   @AfterEach
-  void stop() throws InterruptedException {
+  void stop() {
     if (batcher == null) {
       return;
     }
-    // Answer every batch (including those close() sends) until the batcher has closed.
-    Thread answering = new Thread(() -> {
-      while (!Thread.currentThread().isInterrupted()) {
-        for (int i = 0; i < writer.batches.size(); i++) {
-          writer.answer(i);
-        }
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    });
-    answering.setDaemon(true);
-    answering.start();
+    // Answer every batch written so far and every one close() still sends.
+    writer.answerAll = true;
+    for (int i = 0; i < writer.batches.size(); i++) {
+      writer.answer(i);
+    }
     batcher.close();
-    answering.interrupt();
-    answering.join();
   }
 
   private void submit(long uid) {
