@@ -58,8 +58,8 @@ public final class RedisConnections implements AutoCloseable {
     } else {
       clusterClient = null;
       client = RedisClient.create(resources, redisUri);
-      // Commands are never cancelled out of order here, so the plain command stack (no hash index
-      // for O(1) removal) is enough and cheaper per command.
+      // The command stack's hash index only speeds up removing commands out of order (after a
+      // failed write); the plain stack is cheaper for every command.
       client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).useHashIndexQueue(false)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
     }
