@@ -181,18 +181,18 @@ public final class HeartbeatBatcher implements AutoCloseable {
 
   private void send() {
     int events = batchEvents;
-    List<PendingHeartbeat> batch = takeBatch();
+    List<PendingHeartbeat> sent = takeBatch();
     // The in-flight slot is taken before stamping: the write-back derives which recovery marks a
     // snapshot covers from the stamps of batches in flight, so a stamp must never predate the
     // moment its batch is announced to it by more than the configured stamp skew.
     inFlight++;
     long nowMs = clock.millis();
     FlagCalendar.Day day = calendar.dayOf(nowMs);
-    List<UserWrite> writes = new ArrayList<>(batch.size());
+    List<UserWrite> writes = new ArrayList<>(sent.size());
     List<Long> checks = new ArrayList<>();
-    int[] checkIndex = new int[batch.size()];
-    for (int i = 0; i < batch.size(); i++) {
-      PendingHeartbeat h = batch.get(i);
+    int[] checkIndex = new int[sent.size()];
+    for (int i = 0; i < sent.size(); i++) {
+      PendingHeartbeat h = sent.get(i);
       writes.add(new UserWrite(h.uid(), h.records()));
       checkIndex[i] = -1;
       if (h.checkFirstToday()) {
@@ -206,7 +206,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
       }
     }
     metrics.batchEvents.record(events);
-    metrics.batchHeartbeats.record(batch.size());
+    metrics.batchHeartbeats.record(sent.size());
     long start = System.nanoTime();
     WriteBatch writeBatch = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
     CompletionStage<BatchOutcome> written;
@@ -215,33 +215,34 @@ public final class HeartbeatBatcher implements AutoCloseable {
     } catch (RuntimeException e) {
       inFlight--;
       log.error("Heartbeat batch failed unexpectedly", e);
-      fail(batch, e);
+      fail(sent, e);
       return;
     }
     written.whenComplete((outcome, error) -> {
       if (loop.inEventLoop()) {
-        finished(batch, outcome, error, checkIndex, day, nowMs, start);
+        finished(sent, outcome, error, checkIndex, day, nowMs, start);
       } else {
         // e.g. a command timeout completes on a timer thread
-        loop.execute(() -> finished(batch, outcome, error, checkIndex, day, nowMs, start));
+        loop.execute(() -> finished(sent, outcome, error, checkIndex, day, nowMs, start));
       }
     });
   }
 
-  private void finished(List<PendingHeartbeat> batch, @Nullable BatchOutcome outcome, @Nullable Throwable error,
+  private void finished(List<PendingHeartbeat> sent, @Nullable BatchOutcome outcome, @Nullable Throwable error,
       int[] checkIndex, FlagCalendar.Day day, long nowMs, long start) {
     inFlight--;
     metrics.latency(System.nanoTime() - start);
     try {
       if (error != null || outcome == null) {
-        fail(batch, error != null ? error : new IllegalStateException("no outcome"));
+        fail(sent, error != null ? error : new IllegalStateException("no outcome"));
       } else {
-        deliver(batch, outcome, checkIndex, day, nowMs);
+        deliver(sent, outcome, checkIndex, day, nowMs);
       }
     } catch (RuntimeException e) {
       log.error("Delivering a heartbeat batch's outcome failed", e);
     }
-    if (!batch.isEmpty() || !queue.isEmpty() || !this.batch.isEmpty()) {
+    // More may have queued (or a full batch waited for this slot) meanwhile.
+    if (!batch.isEmpty() || !queue.isEmpty()) {
       wake();
     }
   }

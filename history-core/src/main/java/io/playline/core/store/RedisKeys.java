@@ -3,6 +3,7 @@ package io.playline.core.store;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ItemKey;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Where history lives in Redis (SPEC §5). One user's keys share the hash tag {@code {uid}}, so
@@ -57,33 +58,16 @@ public final class RedisKeys {
     return user(uid, (byte) 'p');
   }
 
-  /** {@code <p>h:{uid}:<suffix>}, written straight into one array (the write path builds four per user). */
+  /** {@code <p>h:{uid}:<suffix>}, copied into one array (the write path builds four per user). */
   private byte[] user(long uid, byte suffix) {
-    int digits = digits(uid);
-    byte[] key = new byte[userHead.length + digits + 3];
-    System.arraycopy(userHead, 0, key, 0, userHead.length);
-    int end = userHead.length + digits;
-    long v = uid;
-    boolean negative = v < 0;
-    for (int i = end - 1; i >= userHead.length + (negative ? 1 : 0); i--) {
-      key[i] = (byte) ('0' + Math.abs(v % 10));
-      v /= 10;
-    }
-    if (negative) {
-      key[userHead.length] = '-';
-    }
+    byte[] id = Long.toString(uid).getBytes(StandardCharsets.US_ASCII);
+    byte[] key = Arrays.copyOf(userHead, userHead.length + id.length + 3);
+    System.arraycopy(id, 0, key, userHead.length, id.length);
+    int end = userHead.length + id.length;
     key[end] = '}';
     key[end + 1] = ':';
     key[end + 2] = suffix;
     return key;
-  }
-
-  private static int digits(long v) {
-    int n = v < 0 ? 2 : 1;
-    for (long x = Math.abs(v / 10); x > 0; x /= 10) {
-      n++;
-    }
-    return n;
   }
 
   /** The first-today bitmap key of {@code day} (yyyymmdd) holding {@code uid}. */
