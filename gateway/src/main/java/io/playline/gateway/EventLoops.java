@@ -1,5 +1,6 @@
 package io.playline.gateway;
 
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
@@ -22,16 +23,24 @@ public final class EventLoops implements AutoCloseable {
 
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
+  private final EventLoop first;
   private final Class<? extends ServerChannel> serverChannelType;
 
   private EventLoops(EventLoopGroup boss, EventLoopGroup workers, Class<? extends ServerChannel> type) {
     this.boss = boss;
     this.workers = workers;
+    this.first = workers.next();
     this.serverChannelType = type;
   }
 
-  /** Creates the groups; {@code workerThreads} 0 means Netty's default (2 x cores). */
+  /**
+   * Creates the groups; {@code workerThreads} 0 means one per core (not Netty's 2 x cores: the
+   * handlers never block, and every extra loop is another thread a heartbeat may hop through).
+   */
   public static EventLoops create(int workerThreads) {
+    if (workerThreads <= 0) {
+      workerThreads = Runtime.getRuntime().availableProcessors();
+    }
     if (Epoll.isAvailable()) {
       log.info("Using native epoll transport");
       return new EventLoops(
@@ -52,6 +61,11 @@ public final class EventLoops implements AutoCloseable {
 
   public EventLoopGroup workers() {
     return workers;
+  }
+
+  /** One worker loop, always the same: where a process puts its Redis client to share a thread with connections. */
+  public EventLoop first() {
+    return first;
   }
 
   public Class<? extends ServerChannel> serverChannelType() {

@@ -27,7 +27,10 @@ import java.time.Duration;
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
  * @param sessionTtl life of a server-side session without activity ({@code session.ttl}, 1h)
  * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
- * @param ioThreads Netty worker threads, 0 = 2 x cores ({@code io.threads})
+ * @param ioThreads Netty worker threads, 0 = one per core ({@code io.threads})
+ * @param redisOnIoLoop the Redis client does its I/O on the first worker loop instead of a thread of
+ *     its own, so heartbeats of that loop's connections are batched, written and acked without a
+ *     thread hop ({@code io.redis.shared}, true)
  * @param drainGrace on shutdown, how long connections get to move after being sent {@code Reconnect}
  *     before they are closed with DRAINING ({@code drain.grace}, 10s; 0 closes at once)
  * @param drainSpread each connection is asked to reconnect after a random delay up to this, so
@@ -53,6 +56,7 @@ public record GatewayConfig(
     Duration sessionTtl,
     String nodeId,
     int ioThreads,
+    boolean redisOnIoLoop,
     Duration drainGrace,
     Duration drainSpread,
     BatcherConfig batcher,
@@ -109,6 +113,7 @@ public record GatewayConfig(
         c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),
         c.string("node.id", defaultNodeId()),
         c.intValue("io.threads", 0, 0, 256),
+        c.bool("io.redis.shared", true),
         c.duration("drain.grace", Duration.ofSeconds(10), Duration.ZERO, Duration.ofMinutes(10)),
         c.duration("drain.reconnect.spread", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
         BatcherConfig.from(c),

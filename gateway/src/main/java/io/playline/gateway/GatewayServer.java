@@ -107,11 +107,20 @@ public final class GatewayServer implements AutoCloseable {
 
   /** Binds every port or fails (closing whatever it had bound) with the reason. */
   public static GatewayServer start(GatewayConfig config, Wiring wiring) {
+    return start(config, wiring, null);
+  }
+
+  /**
+   * As {@link #start(GatewayConfig, Wiring)}, serving on {@code loops} (owned by the caller, who
+   * closes them after this server; e.g. loops one of which also carries the Redis client); null
+   * creates and owns loops of {@code io.threads} threads.
+   */
+  public static GatewayServer start(GatewayConfig config, Wiring wiring, @Nullable EventLoops loops) {
     Readiness readiness = wiring.readiness();
     GatewayServer server = new GatewayServer(readiness);
     readiness.register(READINESS_COMPONENT);
     try {
-      server.bind(config, wiring);
+      server.bind(config, wiring, loops);
     } catch (IOException | InterruptedException | RuntimeException e) {
       server.close();
       if (e instanceof InterruptedException) {
@@ -123,11 +132,15 @@ public final class GatewayServer implements AutoCloseable {
     return server;
   }
 
-  private void bind(GatewayConfig config, Wiring wiring) throws IOException, InterruptedException {
+  private void bind(GatewayConfig config, Wiring wiring, @Nullable EventLoops given) throws IOException,
+      InterruptedException {
     PrometheusMeterRegistry registry = wiring.registry();
     Readiness readiness = wiring.readiness();
-    EventLoops loops = EventLoops.create(config.ioThreads());
-    parts.push(loops);
+    EventLoops loops = given;
+    if (loops == null) {
+      loops = EventLoops.create(config.ioThreads());
+      parts.push(loops);
+    }
     GatewayMetrics metrics = new GatewayMetrics(registry);
     Clock clock = Clock.systemUTC();
     FlagCalendar calendar = new FlagCalendar(wiring.core().zone());

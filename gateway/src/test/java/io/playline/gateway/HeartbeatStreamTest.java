@@ -109,6 +109,40 @@ class HeartbeatStreamTest {
   }
 
   @Test
+  void oneIoThreadCarriesConnectionsRedisAndAcks(RedisNamespace ns) throws Exception {
+    // io.threads=1 with io.redis.shared: reading, batching, the Redis round trip and the ack all
+    // happen on one loop, and nothing waits on itself.
+    start(ns, "io.threads", "1");
+    assertThat(gateway.redis.ioLoop()).isSameAs(gateway.loops.first());
+    long first = UIDS.incrementAndGet();
+    long second = UIDS.incrementAndGet();
+    try (WsPlayerClient a = authed(first, "phone"); WsPlayerClient b = authed(second, "tv")) {
+      for (int seq = 2; seq < 12; seq++) {
+        a.send(heartbeat(seq, "", event(10, seq * 1_000L, now + seq)));
+        b.send(heartbeat(seq, "", event(10, seq * 2_000L, now + seq)));
+      }
+      for (int seq = 2; seq < 12; seq++) {
+        assertThat(ack(a, seq).getFirstViewCount()).isEqualTo(1);
+        assertThat(ack(b, seq).getFirstViewCount()).isEqualTo(1);
+      }
+    }
+    assertThat(stored(first, 10).getProgressMs()).isEqualTo(11_000);
+    assertThat(stored(second, 10).getProgressMs()).isEqualTo(22_000);
+  }
+
+  @Test
+  void redisOnAThreadOfItsOwnWhenNotShared(RedisNamespace ns) throws Exception {
+    start(ns, "io.redis.shared", "false", "io.threads", "1");
+    assertThat(gateway.redis.ioLoop()).isNotSameAs(gateway.loops.first());
+    long uid = UIDS.incrementAndGet();
+    try (WsPlayerClient c = authed(uid, "phone")) {
+      c.send(heartbeat(2, "", event(10, 4_000, now)));
+      assertThat(ack(c, 2).getFirstViewList()).containsExactly(true);
+    }
+    assertThat(stored(uid, 10).getProgressMs()).isEqualTo(4_000);
+  }
+
+  @Test
   void echoedTodayFlagSkipsRedis(RedisNamespace ns) throws Exception {
     start(ns);
     long uid = UIDS.incrementAndGet();

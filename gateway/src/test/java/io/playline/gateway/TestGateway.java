@@ -36,6 +36,7 @@ final class TestGateway implements AutoCloseable {
   final GatewayConfig config;
   final CoreConfig core;
   final RedisKeys keys;
+  final EventLoops loops;
   final RedisConnections redis;
   final RedisHistoryWriter writer;
   final GatewayServer server;
@@ -49,12 +50,15 @@ final class TestGateway implements AutoCloseable {
     config = GatewayConfig.from(source, SECRET);
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
-    redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
+    // Wired as the gateway role wires it: the loops first, Redis on one of them (io.redis.shared).
+    loops = EventLoops.create(config.ioThreads());
+    redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5),
+        config.redisOnIoLoop() ? loops.first() : null);
     writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(registry));
     server = GatewayServer.start(config, new GatewayServer.Wiring(core, registry, readiness,
         new JwtAuthenticator(SECRET, config.authClockSkew(), Clock.systemUTC()),
         new RedisSessionStore(redis.shared(), keys, config.sessionTtl(), config.nodeId()),
-        writer, (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device))));
+        writer, (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device))), loops);
   }
 
   static String token(long uid) {
@@ -79,6 +83,7 @@ final class TestGateway implements AutoCloseable {
     server.close();
     writer.close();
     redis.close();
+    loops.close();
     registry.close();
   }
 }

@@ -1,6 +1,7 @@
 package io.playline.core;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoop;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
@@ -63,9 +64,19 @@ public final class HistoryCore implements AutoCloseable {
    */
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
       MeterRegistry registry) {
+    return start(source, redisUri, kafkaBootstrapServers, nodeId, registry, null);
+  }
+
+  /**
+   * As {@link #start(ConfigSource, String, String, String, MeterRegistry)}, with the Redis
+   * connections' I/O on {@code redisLoop} (a gateway I/O loop the caller owns and shuts down after
+   * {@link #close()}); null gives the Redis client a thread of its own.
+   */
+  public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
+      MeterRegistry registry, @Nullable EventLoop redisLoop) {
     CoreConfig config = CoreConfig.from(source);
     Duration timeout = source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1));
-    RedisConnections redis = RedisConnections.connect(redisUri, source.bool("redis.cluster", false), timeout);
+    RedisConnections redis = RedisConnections.connect(redisUri, source.bool("redis.cluster", false), timeout, redisLoop);
     KafkaProducer<byte[], byte[]> producer = null;
     WriteBackAggregator aggregator = null;
     try {

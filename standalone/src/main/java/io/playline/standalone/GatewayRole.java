@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisKeys;
+import io.playline.gateway.EventLoops;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayServer;
 import io.playline.gateway.admin.Readiness;
@@ -44,13 +45,17 @@ final class GatewayRole implements AutoCloseable {
     JvmGcMetrics gc = new JvmGcMetrics();
     gc.bindTo(registry);
     toClose.push(gc);
-    HistoryCore core = HistoryCore.start(config, redisUri, kafkaBootstrap, gateway.nodeId(), registry);
+    // The loops outlive the Redis client that may share one of them: created first, closed last.
+    EventLoops loops = EventLoops.create(gateway.ioThreads());
+    toClose.push(loops);
+    HistoryCore core = HistoryCore.start(config, redisUri, kafkaBootstrap, gateway.nodeId(), registry,
+        gateway.redisOnIoLoop() ? loops.first() : null);
     toClose.push(core);
     GatewayServer server = GatewayServer.start(gateway, new GatewayServer.Wiring(core.config(), registry, new Readiness(),
         new JwtAuthenticator(secret.secret(), gateway.authClockSkew(), Clock.systemUTC()),
         new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()),
             gateway.sessionTtl(), gateway.nodeId()),
-        core.writer(), core.firstToday(), core.redis()));
+        core.writer(), core.firstToday(), core.redis()), loops);
     toClose.push(server);
     addresses.put("websocket", "ws://127.0.0.1:" + server.wsAddress().getPort() + GatewayConfig.WS_PATH);
     addresses.put("grpc", "127.0.0.1:" + server.grpcAddress().getPort());

@@ -16,6 +16,7 @@ import io.playline.job.PlaylineJob;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.jspecify.annotations.Nullable;
+import io.playline.gateway.EventLoops;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayServer;
 import io.playline.gateway.admin.Readiness;
@@ -106,8 +107,11 @@ final class StandaloneLauncher implements AutoCloseable {
       throw new StartupException("cannot connect to HBase: " + e.getMessage(), e);
     }
 
+    // The gateway's loops outlive the Redis client that may share one of them: created first, closed last.
+    EventLoops loops = EventLoops.create(gateway.ioThreads());
+    toClose.push(loops);
     HistoryCore core = HistoryCore.start(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
-        gateway.nodeId(), registry);
+        gateway.nodeId(), registry, gateway.redisOnIoLoop() ? loops.first() : null);
     toClose.push(core);
     this.historyCore = core;
     BackendHealth health = new BackendHealth(core.redis().shared(), endpoints.kafkaBootstrapServers(), hbase, readiness);
@@ -124,7 +128,7 @@ final class StandaloneLauncher implements AutoCloseable {
         new JwtAuthenticator(secret.secret(), gateway.authClockSkew(), Clock.systemUTC()),
         new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()),
             gateway.sessionTtl(), gateway.nodeId()),
-        core.writer(), core.firstToday(), core.redis(), core.attachHBase(hbase)));
+        core.writer(), core.firstToday(), core.redis(), core.attachHBase(hbase)), loops);
     toClose.push(server);
     this.gatewayServer = server;
 

@@ -1,5 +1,6 @@
 package io.playline.gateway.heartbeat;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.session.ConnectionIdentity;
 import io.playline.gateway.session.Errors;
@@ -60,8 +61,15 @@ public final class HeartbeatHandler {
     List<HistoryRecord> records = EventRecords.build(identity.uid(), identity.deviceId(), identity.platform(),
         heartbeat.getEventsList(), now, services.eventRules());
     PendingHeartbeat pending = new PendingHeartbeat(identity.uid(), records, !known, identity.sessionId(),
-        identity.deviceId(), identity.platform(), (outcome, firstToday, countedOn, error) ->
-            transport.executor().execute(() -> onWritten(seq, outcome, firstToday, countedOn, error)));
+        identity.deviceId(), identity.platform(), (outcome, firstToday, countedOn, error) -> {
+          EventExecutor executor = transport.executor();
+          if (executor.inEventLoop()) {
+            // The connection shares the batcher's loop (io.redis.shared): ack at once.
+            onWritten(seq, outcome, firstToday, countedOn, error);
+          } else {
+            executor.execute(() -> onWritten(seq, outcome, firstToday, countedOn, error));
+          }
+        });
     if (!services.batcher().submit(pending)) {
       services.metrics().error(Code.UNAVAILABLE);
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));

@@ -16,10 +16,12 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Transports;
+import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,14 +41,21 @@ public final class RedisConnections implements AutoCloseable {
   private final RedisClusterAsyncCommands<byte[], byte[]> shared;
   private final EventExecutor ioLoop;
 
-  private RedisConnections(String uri, boolean cluster, Duration timeout) {
+  private RedisConnections(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop) {
     // Lettuce's own per-command latency histograms cost CPU on every reply and nothing reads them
     // (Playline meters its batches itself).
     // One I/O thread: Redis traffic is a few large pipelined writes, and writers that batch on
-    // that thread (ioLoop) reach the socket and get their answers without a thread hop.
-    resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(2)
-        .commandLatencyRecorder(CommandLatencyRecorder.disabled()).build();
-    ioLoop = resources.eventLoopGroupProvider().allocate(Transports.eventLoopGroupClass()).next();
+    // that thread (ioLoop) reach the socket and get their answers without a thread hop. Given a
+    // loop (a gateway's I/O loop), the connections live there instead of on a thread of their own.
+    DefaultClientResources.Builder builder = DefaultClientResources.builder().computationThreadPoolSize(2)
+        .commandLatencyRecorder(CommandLatencyRecorder.disabled());
+    if (loop != null) {
+      builder.eventLoopGroupProvider(new BorrowedEventLoop(loop));
+    } else {
+      builder.ioThreadPoolSize(1);
+    }
+    resources = builder.build();
+    ioLoop = loop != null ? loop : resources.eventLoopGroupProvider().allocate(Transports.eventLoopGroupClass()).next();
     RedisURI redisUri = RedisURI.create(uri);
     redisUri.setTimeout(timeout);
     TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
@@ -71,7 +80,16 @@ public final class RedisConnections implements AutoCloseable {
    * seed node of a Redis Cluster. Blocks until connected: call at start-up, not on an event loop.
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout) {
-    RedisConnections c = new RedisConnections(uri, cluster, timeout);
+    return connect(uri, cluster, timeout, null);
+  }
+
+  /**
+   * As {@link #connect(String, boolean, Duration)}, with every connection's I/O on {@code loop}
+   * (owned by the caller, who shuts it down after {@link #close()}); null gives the client an
+   * I/O thread of its own.
+   */
+  public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop) {
+    RedisConnections c = new RedisConnections(uri, cluster, timeout, loop);
     c.loadScripts();
     log.info("Connected to Redis {}{}", uri, cluster ? " (cluster)" : "");
     return c;

@@ -1,0 +1,63 @@
+package io.playline.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(RealRedisExtension.class)
+class RedisConnectionsTest {
+
+  @Test
+  void connectionsOnABorrowedLoopAnswerThereAndLeaveItRunningWhenClosed(RedisNamespace ns) throws Exception {
+    NioEventLoopGroup group = new NioEventLoopGroup(1);
+    try {
+      EventLoop loop = group.next();
+      RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5), loop);
+      try {
+        assertThat(redis.ioLoop()).isSameAs(loop);
+        assertThat(answeredOn(redis, ns, loop)).isTrue();
+      } finally {
+        redis.close();
+      }
+      // The owner's loop outlives the client.
+      assertThat(group.isShuttingDown()).isFalse();
+      assertThat(loop.submit(() -> "still running").get(5, TimeUnit.SECONDS)).isEqualTo("still running");
+    } finally {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+    }
+  }
+
+  @Test
+  void withoutALoopTheClientHasAThreadOfItsOwn(RedisNamespace ns) throws Exception {
+    RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
+    try {
+      EventLoop own = (EventLoop) redis.ioLoop();
+      assertThat(answeredOn(redis, ns, own)).isTrue();
+    } finally {
+      redis.close();
+    }
+  }
+
+  /** Whether a pipelined SET and GET (the heartbeat writer's kind of connection) complete on {@code loop}. */
+  private static boolean answeredOn(RedisConnections redis, RedisNamespace ns, EventLoop loop) throws Exception {
+    byte[] key = (ns.keyPrefix() + "loop").getBytes(StandardCharsets.UTF_8);
+    var connection = redis.newPipeline();
+    var commands = RedisConnections.commands(connection);
+    // Callbacks attached before the flush: they run where the answer is read.
+    CompletableFuture<Boolean> set = commands.set(key, "v".getBytes(StandardCharsets.UTF_8))
+        .thenApply(ok -> loop.inEventLoop()).toCompletableFuture();
+    CompletableFuture<Boolean> get = commands.get(key)
+        .thenApply(v -> loop.inEventLoop() && "v".equals(new String(v, StandardCharsets.UTF_8))).toCompletableFuture();
+    connection.flushCommands();
+    return set.get(5, TimeUnit.SECONDS) && get.get(5, TimeUnit.SECONDS);
+  }
+}
