@@ -260,7 +260,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
         firstTodayListener.firstToday(h.uid(), day.iso(), h.deviceId(), h.platform(), nowMs);
       }
       metrics.acks.increment();
-      h.callback().done(outcome.writes().get(i), first, day, null);
+      answer(h, outcome.writes().get(i), first, day, null);
       notifyApplied(h, outcome.writes().get(i));
     }
   }
@@ -290,7 +290,20 @@ public final class HeartbeatBatcher implements AutoCloseable {
     FlagCalendar.Day day = calendar.dayOf(clock.millis());
     for (PendingHeartbeat h : batch) {
       metrics.failed.increment();
-      h.callback().done(null, false, day, error);
+      answer(h, null, false, day, error);
+    }
+  }
+
+  /**
+   * Hands one heartbeat its result. Callbacks may ack on this very loop (a connection sharing it):
+   * one that throws must not cost the rest of the batch their answers.
+   */
+  private static void answer(PendingHeartbeat h, @Nullable WriteOutcome outcome, boolean firstToday,
+      FlagCalendar.Day day, @Nullable Throwable error) {
+    try {
+      h.callback().done(outcome, firstToday, day, error);
+    } catch (RuntimeException e) {
+      log.warn("Answering a heartbeat of user {} failed: {}", h.uid(), e.toString());
     }
   }
 
