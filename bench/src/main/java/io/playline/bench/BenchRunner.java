@@ -12,6 +12,8 @@ import io.playline.bench.probe.ServerProbe;
 import io.playline.bench.report.BenchReport;
 import io.playline.bench.report.ReportMath;
 import io.playline.bench.report.RunResult;
+import io.playline.core.CoreConfig;
+import io.playline.core.config.ConfigSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -173,10 +175,12 @@ public final class BenchRunner {
     double batch = playline.get(RunResult.BATCH);
     int batchSize = Double.isFinite(batch) && batch >= 1 ? (int) Math.round(batch) : Math.max(1, 512 / Math.max(1, o.events));
     double ft = playline.get(RunResult.FIRST_TODAY_PER_HB);
+    // The gateways' Redis layout, as their defaults and environment (PLAYLINE_*) set it.
+    CoreConfig core = CoreConfig.from(ConfigSource.load(null, Map.of()));
     RedisMixLoad.Mix mix = new RedisMixLoad.Mix(batchSize, o.events, Double.isFinite(ft) ? Math.min(1, ft) : 0,
-        Math.max(1, connections), uidBase, 16, 1000, 8);
-    out.printf("  redis    p%d batches of %d heartbeats, first-today fraction %.4f, 8 in flight, %ds%n", pass,
-        batchSize, mix.firstTodayFraction(), measure.toSeconds());
+        Math.max(1, connections), uidBase, core.recoveryShards(), core.firstTodayShards(), core.usersPerScript(), 8);
+    out.printf("  redis    p%d batches of %d heartbeats, %d users per write_history, first-today fraction %.4f,"
+        + " 8 in flight, %ds%n", pass, batchSize, mix.usersPerScript(), mix.firstTodayFraction(), measure.toSeconds());
     long[] cpu = new long[4];
     long self = ProcessHandle.current().pid();
     RedisMixLoad.Result r;

@@ -21,6 +21,10 @@ import java.time.ZoneId;
  * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone}, UTC)
  * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards}, 1000)
  * @param recoveryShards Redis keys that hold write-back recovery marks ({@code recovery.shards}, 16)
+ * @param usersPerScript users whose events one {@code write_history} call applies ({@code
+ *     redis.write.users.per.script}, 64): fewer calls cost Redis and the client less per event, more
+ *     users per call hold other Redis clients back longer (about 25 us per user); in Redis Cluster a
+ *     call only carries users of one hash slot
  * @param historyTopic write-back topic ({@code kafka.topic.history}, playline.history.v1)
  * @param firstTodayTopic first-today topic ({@code kafka.topic.first.today}, playline.first-today.v1)
  * @param flushInterval write-back flush period ({@code writeback.flush.interval}, 60s)
@@ -54,6 +58,7 @@ public record CoreConfig(
     ZoneId zone,
     int firstTodayShards,
     int recoveryShards,
+    int usersPerScript,
     String historyTopic,
     String firstTodayTopic,
     Duration flushInterval,
@@ -95,6 +100,7 @@ public record CoreConfig(
         c.zone("flag.zone", ZoneId.of("UTC")),
         c.intValue("first.today.shards", 1000, 1, 100_000),
         c.intValue("recovery.shards", 16, 1, 4096),
+        c.intValue("redis.write.users.per.script", 64, 1, 1000),
         c.string("kafka.topic.history", "playline.history.v1"),
         c.string("kafka.topic.first.today", "playline.first-today.v1"),
         c.duration("writeback.flush.interval", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1)),

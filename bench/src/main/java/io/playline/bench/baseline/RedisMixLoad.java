@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The storage ceiling: Redis alone absorbing the command mix Playline's write-through sends per
  * heartbeat, pipelined in batches of the same size, with nothing else in the way. Per batch of
- * {@code batchSize} heartbeats it queues one {@code EVALSHA write_history} per heartbeat (the real
- * script from history-core, same keys, arguments and record bytes as {@code RedisHistoryWriter}),
+ * {@code batchSize} heartbeats (one user each) it queues one {@code EVALSHA write_history} per
+ * {@code usersPerScript} heartbeats (the real script from history-core, same keys, arguments and
+ * record bytes as {@code RedisHistoryWriter}),
  * one {@code ZADD} of recovery marks per touched shard, and {@code EVALSHA first_today} for the
  * given fraction of heartbeats, then flushes once; at most {@code maxInFlight} batches await Redis
  * (the batcher's {@code heartbeat.max.inflight}). Keys live under a fresh prefix and expire (or are
@@ -51,12 +52,14 @@ public final class RedisMixLoad {
    * @param uidBase first user id
    * @param recoveryShards recovery-mark keys (Playline's {@code recovery.shards})
    * @param firstTodayShards first-today bitmap keys (Playline's {@code first.today.shards})
+   * @param usersPerScript users per write_history call (Playline's {@code redis.write.users.per.script})
    * @param maxInFlight batches awaiting Redis at once
    */
   public record Mix(int batchSize, int eventsPerHeartbeat, double firstTodayFraction, int users, long uidBase,
-      int recoveryShards, int firstTodayShards, int maxInFlight) {
+      int recoveryShards, int firstTodayShards, int usersPerScript, int maxInFlight) {
     public Mix {
-      if (batchSize < 1 || users < 1 || maxInFlight < 1 || firstTodayFraction < 0 || firstTodayFraction > 1) {
+      if (batchSize < 1 || users < 1 || usersPerScript < 1 || maxInFlight < 1 || firstTodayFraction < 0
+          || firstTodayFraction > 1) {
         throw new IllegalArgumentException("mix: " + this);
       }
     }
@@ -156,33 +159,43 @@ public final class RedisMixLoad {
       long nowMs = System.currentTimeMillis();
       List<CompletableFuture<?>> all = new ArrayList<>(mix.batchSize() + mix.recoveryShards());
       Map<Integer, List<Object>> marks = new HashMap<>();
-      for (int h = 0; h < mix.batchSize(); h++) {
-        long uid = mix.uidBase() + (next++ % mix.users());
-        byte[][] userKeys = {keys.timeline(uid), keys.records(uid), keys.tombstones(uid), keys.paused(uid)};
-        byte[][] args = new byte[2 + 3 * mix.eventsPerHeartbeat()][];
+      for (int from = 0; from < mix.batchSize(); from += mix.usersPerScript()) {
+        int users = Math.min(mix.usersPerScript(), mix.batchSize() - from);
+        byte[][] userKeys = new byte[4 * users][];
+        byte[][] args = new byte[2 + users * (1 + 3 * mix.eventsPerHeartbeat())][];
         args[0] = maxItems;
         args[1] = ttl;
-        List<Object> shardMarks = marks.computeIfAbsent(RedisKeys.recoveryShard(uid, mix.recoveryShards()),
-            s -> new ArrayList<>());
-        for (int e = 0; e < mix.eventsPerHeartbeat(); e++) {
-          long oid = 1 + (uid * 7 + e) % 1_000_000;
-          byte[] member = RedisKeys.member(Business.VIDEO, oid);
-          args[2 + 3 * e] = member;
-          args[3 + 3 * e] = num(nowMs);
-          args[4 + 3 * e] = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(oid)
-              .setProgressMs(nowMs % 2_700_000).setDurationMs(2_700_000).setViewTimeMs(nowMs)
-              .setDeviceId("bench-" + (uid - mix.uidBase())).setPlatform("bench").build().toByteArray();
-          shardMarks.add((double) nowMs);
-          shardMarks.add(RedisKeys.recoveryMember(uid, member));
+        int k = 0;
+        int a = 2;
+        for (int h = 0; h < users; h++) {
+          long uid = mix.uidBase() + (next++ % mix.users());
+          userKeys[k++] = keys.timeline(uid);
+          userKeys[k++] = keys.records(uid);
+          userKeys[k++] = keys.tombstones(uid);
+          userKeys[k++] = keys.paused(uid);
+          args[a++] = num(mix.eventsPerHeartbeat());
+          List<Object> shardMarks = marks.computeIfAbsent(RedisKeys.recoveryShard(uid, mix.recoveryShards()),
+              s -> new ArrayList<>());
+          for (int e = 0; e < mix.eventsPerHeartbeat(); e++) {
+            long oid = 1 + (uid * 7 + e) % 1_000_000;
+            byte[] member = RedisKeys.member(Business.VIDEO, oid);
+            args[a++] = member;
+            args[a++] = num(nowMs);
+            args[a++] = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(oid)
+                .setProgressMs(nowMs % 2_700_000).setDurationMs(2_700_000).setViewTimeMs(nowMs)
+                .setDeviceId("bench-" + (uid - mix.uidBase())).setPlatform("bench").build().toByteArray();
+            shardMarks.add((double) nowMs);
+            shardMarks.add(RedisKeys.recoveryMember(uid, member));
+          }
+          firstTodayCredit += mix.firstTodayFraction();
+          if (firstTodayCredit >= 1) {
+            firstTodayCredit -= 1;
+            all.add(evalsha(RedisScript.FIRST_TODAY, ScriptOutputType.INTEGER,
+                new byte[][] {keys.firstToday(day, uid, mix.firstTodayShards())},
+                num(RedisKeys.firstTodayBit(uid, mix.firstTodayShards())), num(KEY_TTL.toMillis())));
+          }
         }
         all.add(evalsha(RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, userKeys, args));
-        firstTodayCredit += mix.firstTodayFraction();
-        if (firstTodayCredit >= 1) {
-          firstTodayCredit -= 1;
-          all.add(evalsha(RedisScript.FIRST_TODAY, ScriptOutputType.INTEGER,
-              new byte[][] {keys.firstToday(day, uid, mix.firstTodayShards())},
-              num(RedisKeys.firstTodayBit(uid, mix.firstTodayShards())), num(KEY_TTL.toMillis())));
-        }
       }
       for (Map.Entry<Integer, List<Object>> e : marks.entrySet()) {
         all.add(redis.zadd(keys.recovery(e.getKey()), e.getValue().toArray()).toCompletableFuture());

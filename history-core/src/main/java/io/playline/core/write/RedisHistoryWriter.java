@@ -2,6 +2,8 @@ package io.playline.core.write;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.CoreConfig;
@@ -12,15 +14,19 @@ import io.playline.core.store.Scripts;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.LongToIntFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Applies a {@link WriteBatch} to Redis in one pipelined round trip: one {@code write_history}
- * script per user write (last write wins by view time, tombstones, pause, trim, TTL), one
- * recovery-mark {@code ZADD} per touched shard, one {@code first_today} script per check.
+ * script call per {@link CoreConfig#usersPerScript()} user writes (last write wins by view time,
+ * tombstones, pause, trim, TTL; each user atomically), one recovery-mark {@code ZADD} per touched
+ * shard, one {@code first_today} script per check.
  *
  * <p>Not thread-safe: owns a pipelining connection and must be called from one thread at a time,
  * best from {@link #eventLoop()} (the Redis I/O loop), where the write goes straight to the
@@ -35,6 +41,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   private final WriteBackSink sink;
   private final WriteMetrics metrics;
   private final EventExecutor loop;
+  private final boolean cluster;
 
   public RedisHistoryWriter(CoreConfig config, RedisConnections redis, WriteBackSink sink, WriteMetrics metrics) {
     this.config = config;
@@ -45,6 +52,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     this.sink = sink;
     this.metrics = metrics;
     this.loop = redis.ioLoop();
+    this.cluster = pipeline instanceof StatefulRedisClusterConnection;
   }
 
   @Override
@@ -56,28 +64,43 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   public CompletionStage<BatchOutcome> write(WriteBatch batch) {
     long nowMs = batch.nowMs();
     sink.batchStarted(nowMs);
-    List<CompletableFuture<List<Object>>> writes = new ArrayList<>(batch.writes().size());
+    List<UserWrite> userWrites = batch.writes();
+    List<int[]> calls = plan(userWrites, config.usersPerScript(), cluster ? uid -> SlotHash.getSlot(keys.timeline(uid)) : null);
+    List<CompletableFuture<List<Object>>> writes = new ArrayList<>(calls.size());
     Map<Integer, List<Object>> marks = new HashMap<>();
     byte[] maxItems = Scripts.num(config.maxItemsPerUser());
     byte[] ttl = Scripts.num(config.redisHistoryTtl().toMillis());
-    for (UserWrite w : batch.writes()) {
-      long uid = w.uid();
-      byte[][] userKeys = {keys.timeline(uid), keys.records(uid), keys.tombstones(uid), keys.paused(uid)};
-      byte[][] args = new byte[2 + 3 * w.records().size()][];
+    for (int[] call : calls) {
+      byte[][] callKeys = new byte[4 * call.length][];
+      int argc = 2;
+      for (int w : call) {
+        argc += 1 + 3 * userWrites.get(w).records().size();
+      }
+      byte[][] args = new byte[argc][];
       args[0] = maxItems;
       args[1] = ttl;
+      int k = 0;
       int i = 2;
-      List<Object> shardMarks =
-          marks.computeIfAbsent(RedisKeys.recoveryShard(uid, config.recoveryShards()), s -> new ArrayList<>());
-      for (HistoryRecord r : w.records()) {
-        byte[] member = RedisKeys.member(r.getBusiness(), r.getOid());
-        args[i++] = member;
-        args[i++] = Scripts.num(r.getViewTimeMs());
-        args[i++] = r.toByteArray();
-        shardMarks.add((double) nowMs);
-        shardMarks.add(RedisKeys.recoveryMember(uid, member));
+      for (int w : call) {
+        UserWrite write = userWrites.get(w);
+        long uid = write.uid();
+        callKeys[k++] = keys.timeline(uid);
+        callKeys[k++] = keys.records(uid);
+        callKeys[k++] = keys.tombstones(uid);
+        callKeys[k++] = keys.paused(uid);
+        args[i++] = Scripts.num(write.records().size());
+        List<Object> shardMarks =
+            marks.computeIfAbsent(RedisKeys.recoveryShard(uid, config.recoveryShards()), s -> new ArrayList<>());
+        for (HistoryRecord r : write.records()) {
+          byte[] member = RedisKeys.member(r.getBusiness(), r.getOid());
+          args[i++] = member;
+          args[i++] = Scripts.num(r.getViewTimeMs());
+          args[i++] = r.toByteArray();
+          shardMarks.add((double) nowMs);
+          shardMarks.add(RedisKeys.recoveryMember(uid, member));
+        }
       }
-      writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, userKeys, args));
+      writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, callKeys, args));
     }
     List<CompletableFuture<?>> all = new ArrayList<>(writes);
     for (Map.Entry<Integer, List<Object>> e : marks.entrySet()) {
@@ -94,7 +117,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     pipeline.flushCommands();
     metrics.roundTrip(all.size(), batch.firstTodayUids().size());
     return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
-        .thenApply(v -> assemble(batch, writes, checks))
+        .thenApply(v -> assemble(batch, calls, writes, checks))
         .whenComplete((outcome, error) -> {
           if (error != null) {
             metrics.failedRoundTrip();
@@ -103,26 +126,67 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
         });
   }
 
-  private static BatchOutcome assemble(WriteBatch batch, List<CompletableFuture<List<Object>>> writes,
-      List<CompletableFuture<Long>> checks) {
-    List<WriteOutcome> outcomes = new ArrayList<>(writes.size());
+  /**
+   * Splits a batch's user writes into {@code write_history} calls of at most {@code usersPerScript}
+   * users each, as indexes into {@code writes}, in batch order; with {@code slotOf} (Redis Cluster)
+   * a call only holds users of one hash slot, each slot's users in batch order.
+   */
+  static List<int[]> plan(List<UserWrite> writes, int usersPerScript, @Nullable LongToIntFunction slotOf) {
+    List<int[]> calls = new ArrayList<>(writes.size() / usersPerScript + 1);
+    if (slotOf == null) {
+      for (int from = 0; from < writes.size(); from += usersPerScript) {
+        int[] call = new int[Math.min(usersPerScript, writes.size() - from)];
+        for (int j = 0; j < call.length; j++) {
+          call[j] = from + j;
+        }
+        calls.add(call);
+      }
+      return calls;
+    }
+    Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
     for (int w = 0; w < writes.size(); w++) {
-      List<Object> reply = writes.get(w).join();
-      int n = batch.writes().get(w).records().size();
-      if (reply.size() != n + 1) {
-        throw new IllegalStateException("write_history answered " + reply.size() + " values for " + n + " records");
+      bySlot.computeIfAbsent(slotOf.applyAsInt(writes.get(w).uid()), s -> new ArrayList<>()).add(w);
+    }
+    for (List<Integer> slot : bySlot.values()) {
+      for (int from = 0; from < slot.size(); from += usersPerScript) {
+        int[] call = new int[Math.min(usersPerScript, slot.size() - from)];
+        for (int j = 0; j < call.length; j++) {
+          call[j] = slot.get(from + j);
+        }
+        calls.add(call);
       }
-      byte[] codes = new byte[n];
-      for (int i = 0; i < n; i++) {
-        codes[i] = (byte) ((Long) reply.get(i + 1)).intValue();
+    }
+    return calls;
+  }
+
+  private static BatchOutcome assemble(WriteBatch batch, List<int[]> calls,
+      List<CompletableFuture<List<Object>>> writes, List<CompletableFuture<Long>> checks) {
+    WriteOutcome[] outcomes = new WriteOutcome[batch.writes().size()];
+    for (int c = 0; c < calls.size(); c++) {
+      List<Object> reply = writes.get(c).join();
+      int p = 0;
+      for (int w : calls.get(c)) {
+        int n = batch.writes().get(w).records().size();
+        if (reply.size() < p + 1 + n) {
+          throw new IllegalStateException("write_history answered " + reply.size() + " values for "
+              + calls.get(c).length + " users; too few at user " + (w + 1) + " of the batch");
+        }
+        byte[] codes = new byte[n];
+        for (int i = 0; i < n; i++) {
+          codes[i] = (byte) ((Long) reply.get(p + 1 + i)).intValue();
+        }
+        outcomes[w] = new WriteOutcome(((Long) reply.get(p)) == 1L, codes);
+        p += 1 + n;
       }
-      outcomes.add(new WriteOutcome(((Long) reply.get(0)) == 1L, codes));
+      if (p != reply.size()) {
+        throw new IllegalStateException("write_history answered " + reply.size() + " values, expected " + p);
+      }
     }
     boolean[] firstToday = new boolean[checks.size()];
     for (int i = 0; i < checks.size(); i++) {
       firstToday[i] = checks.get(i).join() == 0L;
     }
-    return new BatchOutcome(outcomes, firstToday);
+    return new BatchOutcome(List.of(outcomes), firstToday);
   }
 
   private static List<HistoryRecord> applied(WriteBatch batch, BatchOutcome outcome) {

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RedisHistoryWriterTest {
   private RedisConnections redis;
   private RedisHistoryWriter writer;
+  private SimpleMeterRegistry registry;
   private CoreConfig config;
   private RedisKeys keys;
   private final List<HistoryRecord> sunk = new ArrayList<>();
@@ -31,10 +32,12 @@ class RedisHistoryWriterTest {
 
   @BeforeEach
   void setUp(RedisNamespace ns) {
+    // Two users per write_history call, so that batches of a few users already span several calls.
     config = CoreConfig.from(ConfigSource.empty().with(Map.of(
-        "redis.key.prefix", ns.keyPrefix(), "history.redis.max.items", "3")));
+        "redis.key.prefix", ns.keyPrefix(), "history.redis.max.items", "3", "redis.write.users.per.script", "2")));
     keys = new RedisKeys(config.redisKeyPrefix());
     redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
+    registry = new SimpleMeterRegistry();
     writer = new RedisHistoryWriter(config, redis, new WriteBackSink() {
       @Override
       public void batchStarted(long nowMs) {}
@@ -43,7 +46,7 @@ class RedisHistoryWriterTest {
       public synchronized void batchFinished(long nowMs, List<HistoryRecord> applied) {
         sunk.addAll(applied);
       }
-    }, new WriteMetrics(new SimpleMeterRegistry()));
+    }, new WriteMetrics(registry));
   }
 
   @AfterEach
@@ -180,5 +183,93 @@ class RedisHistoryWriterTest {
     BatchOutcome outcome = write(List.of(new UserWrite(9, List.of(record(9, 10, 5, now)))), List.of(9L));
     assertThat(outcome.writes().get(0).firstView(0)).isTrue();
     assertThat(outcome.firstToday()).containsExactly(true);
+  }
+
+  @Test
+  void usersSharingScriptCallsEachGetTheirOwnAnswer() throws Exception {
+    redis.shared().set(keys.paused(21), "1".getBytes()).get();
+    redis.shared().hset(keys.tombstones(22), RedisKeys.member(Business.VIDEO, 10), Long.toString(now).getBytes()).get();
+    write(List.of(new UserWrite(23, List.of(record(23, 10, 500, now)))), List.of());
+    double commandsBefore = registry.get("playline.redis.commands").counter().count();
+
+    BatchOutcome outcome = write(List.of(
+        new UserWrite(20, List.of(record(20, 10, 1, now))),
+        new UserWrite(21, List.of(record(21, 10, 2, now), record(21, 11, 3, now))),
+        new UserWrite(22, List.of(record(22, 10, 4, now - 1), record(22, 11, 5, now))),
+        new UserWrite(23, List.of(record(23, 10, 6, now - 1), record(23, 10, 7, now + 1), record(23, 12, 8, now))),
+        new UserWrite(24, List.of(record(24, 10, 9, now)))), List.of());
+
+    // 5 users, 2 per call: 3 write_history calls, plus one recovery ZADD per touched shard.
+    long shards = java.util.stream.LongStream.of(20, 21, 22, 23, 24)
+        .map(uid -> RedisKeys.recoveryShard(uid, config.recoveryShards())).distinct().count();
+    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(3 + shards);
+    List<WriteOutcome> w = outcome.writes();
+    assertThat(w).hasSize(5);
+    assertThat(w.get(0).paused()).isFalse();
+    assertThat(w.get(0).codes()).containsExactly(WriteOutcome.CREATED);
+    assertThat(w.get(1).paused()).isTrue();
+    assertThat(w.get(1).codes()).containsExactly(WriteOutcome.LOST, WriteOutcome.LOST);
+    assertThat(w.get(2).codes()).containsExactly(WriteOutcome.LOST, WriteOutcome.CREATED);
+    assertThat(w.get(3).codes()).containsExactly(WriteOutcome.LOST, WriteOutcome.UPDATED, WriteOutcome.CREATED);
+    assertThat(w.get(4).codes()).containsExactly(WriteOutcome.CREATED);
+    assertThat(stored(20, 10).getProgressMs()).isEqualTo(1);
+    assertThat(stored(21, 10)).isNull();
+    assertThat(stored(22, 10)).isNull();
+    assertThat(stored(22, 11).getProgressMs()).isEqualTo(5);
+    assertThat(stored(23, 10).getProgressMs()).isEqualTo(7);
+    assertThat(stored(23, 12).getProgressMs()).isEqualTo(8);
+    assertThat(stored(24, 10).getProgressMs()).isEqualTo(9);
+    assertThat(sunk).extracting(HistoryRecord::getUid, HistoryRecord::getProgressMs).contains(
+        org.assertj.core.groups.Tuple.tuple(20L, 1L), org.assertj.core.groups.Tuple.tuple(22L, 5L),
+        org.assertj.core.groups.Tuple.tuple(23L, 7L), org.assertj.core.groups.Tuple.tuple(24L, 9L))
+        .doesNotContain(org.assertj.core.groups.Tuple.tuple(21L, 2L), org.assertj.core.groups.Tuple.tuple(22L, 4L),
+            org.assertj.core.groups.Tuple.tuple(23L, 6L));
+  }
+
+  @Test
+  void aMalformedScriptCallIsRefusedAndWritesNothing() throws Exception {
+    byte[][] userKeys = {keys.timeline(30), keys.records(30), keys.tombstones(30), keys.paused(30),
+        keys.timeline(31), keys.records(31), keys.tombstones(31), keys.paused(31)};
+    byte[] member = RedisKeys.member(Business.VIDEO, 10);
+    byte[] rec = record(30, 10, 1, now).toByteArray();
+    // The second user claims two events but carries one.
+    var call = redis.shared().evalsha(io.playline.core.store.RedisScript.WRITE_HISTORY.sha(),
+        io.lettuce.core.ScriptOutputType.MULTI, userKeys, "1000".getBytes(), "60000".getBytes(),
+        "1".getBytes(), member, Long.toString(now).getBytes(), rec,
+        "2".getBytes(), member, Long.toString(now).getBytes(), rec).toCompletableFuture();
+    org.assertj.core.api.Assertions.assertThatThrownBy(call::join).hasMessageContaining("do not match");
+    assertThat(stored(30, 10)).isNull();
+    assertThat(redis.shared().exists(keys.timeline(30)).get()).isZero();
+  }
+
+  @Test
+  void aBatchIsSplitIntoCallsInOrderAndInClusterModeByHashSlot() {
+    List<UserWrite> five = new ArrayList<>();
+    for (long uid = 1; uid <= 5; uid++) {
+      five.add(new UserWrite(uid, List.of(record(uid, 1, 1, now))));
+    }
+    assertThat(RedisHistoryWriter.plan(five, 2, null))
+        .containsExactly(new int[] {0, 1}, new int[] {2, 3}, new int[] {4});
+    assertThat(RedisHistoryWriter.plan(five, 64, null)).containsExactly(new int[] {0, 1, 2, 3, 4});
+    // Slots by uid parity: users 1, 3, 5 share one, 2 and 4 the other.
+    assertThat(RedisHistoryWriter.plan(five, 2, uid -> (int) (uid % 2)))
+        .containsExactly(new int[] {0, 2}, new int[] {4}, new int[] {1, 3});
+    assertThat(RedisHistoryWriter.plan(List.of(), 2, null)).isEmpty();
+    // The real slots of Playline keys: every call's keys share one hash slot.
+    RedisKeys k = new RedisKeys("pl:");
+    List<UserWrite> many = new ArrayList<>();
+    for (long uid = 1; uid <= 200; uid++) {
+      many.add(new UserWrite(uid, List.of(record(uid, 1, 1, now))));
+    }
+    for (int[] call : RedisHistoryWriter.plan(many, 8,
+        uid -> io.lettuce.core.cluster.SlotHash.getSlot(k.timeline(uid)))) {
+      int slot = io.lettuce.core.cluster.SlotHash.getSlot(k.timeline(many.get(call[0]).uid()));
+      for (int w : call) {
+        long uid = many.get(w).uid();
+        for (byte[] key : List.of(k.timeline(uid), k.records(uid), k.tombstones(uid), k.paused(uid))) {
+          assertThat(io.lettuce.core.cluster.SlotHash.getSlot(key)).isEqualTo(slot);
+        }
+      }
+    }
   }
 }
