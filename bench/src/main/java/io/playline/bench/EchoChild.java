@@ -29,7 +29,9 @@ final class EchoChild implements AutoCloseable {
 
   static EchoChild start(Path logDir) throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
-    Process p = new ProcessBuilder(List.of(java, "-Xms256m", "-Xmx2g", "-XX:+UseParallelGC", "-cp",
+    // Netty's leak detector as in the gateways (bin/playline sets it for the bench JVM too).
+    String leaks = "-Dio.netty.leakDetection.level=" + System.getProperty("io.netty.leakDetection.level", "simple");
+    Process p = new ProcessBuilder(List.of(java, "-Xms256m", "-Xmx2g", "-XX:+UseParallelGC", leaks, "-cp",
         System.getProperty("java.class.path"), EchoServerMain.class.getName(), "0", "0"))
         .redirectError(logDir.resolve("bench-echo.log").toFile()).start();
     CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> {

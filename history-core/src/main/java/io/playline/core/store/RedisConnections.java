@@ -15,8 +15,11 @@ import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
 import io.lettuce.core.resource.Transports;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,8 +50,17 @@ public final class RedisConnections implements AutoCloseable {
     // One I/O thread: Redis traffic is a few large pipelined writes, and writers that batch on
     // that thread (ioLoop) reach the socket and get their answers without a thread hop. Given a
     // loop (a gateway's I/O loop), the connections live there instead of on a thread of their own.
+    // Flushes on a connection are coalesced into one per event-loop turn: commands issued from
+    // callbacks of one batch's answer (e.g. the push registry's lookups for its users) reach the
+    // socket in one write instead of one write each.
     DefaultClientResources.Builder builder = DefaultClientResources.builder().computationThreadPoolSize(2)
-        .commandLatencyRecorder(CommandLatencyRecorder.disabled());
+        .commandLatencyRecorder(CommandLatencyRecorder.disabled()).nettyCustomizer(new NettyCustomizer() {
+          @Override
+          public void afterChannelInitialized(Channel channel) {
+            channel.pipeline().addFirst(new FlushConsolidationHandler(
+                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+          }
+        });
     if (loop != null) {
       builder.eventLoopGroupProvider(new BorrowedEventLoop(loop));
     } else {
