@@ -33,6 +33,8 @@ final class Amplification {
     double roundTrips = after.delta(before, "playline_redis_round_trips_total");
     out.put(RunResult.REDIS_RT, per(roundTrips, heartbeats));
     out.put(RunResult.REDIS_CMDS, per(after.delta(before, "playline_redis_commands_total", "path=\"write\""), heartbeats));
+    out.put(RunResult.PUSH_LOOKUPS, per(after.delta(before, "playline_redis_commands_total", "path=\"push-lookup\""),
+        heartbeats));
     double batches = after.delta(before, "playline_heartbeat_batch_heartbeats_count");
     out.put(RunResult.BATCH, batches > 0 ? after.delta(before, "playline_heartbeat_batch_heartbeats_sum") / batches
         : Double.NaN);

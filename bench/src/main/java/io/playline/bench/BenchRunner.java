@@ -175,12 +175,15 @@ public final class BenchRunner {
     double batch = playline.get(RunResult.BATCH);
     int batchSize = Double.isFinite(batch) && batch >= 1 ? (int) Math.round(batch) : Math.max(1, 512 / Math.max(1, o.events));
     double ft = playline.get(RunResult.FIRST_TODAY_PER_HB);
+    double lookups = playline.get(RunResult.PUSH_LOOKUPS);
     // The gateways' Redis layout, as their defaults and environment (PLAYLINE_*) set it.
     CoreConfig core = CoreConfig.from(ConfigSource.load(null, Map.of()));
     RedisMixLoad.Mix mix = new RedisMixLoad.Mix(batchSize, o.events, Double.isFinite(ft) ? Math.min(1, ft) : 0,
-        Math.max(1, connections), uidBase, core.recoveryShards(), core.firstTodayShards(), core.usersPerScript(), 8);
+        Double.isFinite(lookups) ? Math.min(1, lookups) : 0, Math.max(1, connections), uidBase, core.recoveryShards(),
+        core.firstTodayShards(), core.usersPerScript(), 8);
     out.printf("  redis    p%d batches of %d heartbeats, %d users per write_history, first-today fraction %.4f,"
-        + " 8 in flight, %ds%n", pass, batchSize, mix.usersPerScript(), mix.firstTodayFraction(), measure.toSeconds());
+        + " push-registry lookup fraction %.4f, 8 in flight, %ds%n", pass, batchSize, mix.usersPerScript(),
+        mix.firstTodayFraction(), mix.lookupFraction(), measure.toSeconds());
     long[] cpu = new long[4];
     long self = ProcessHandle.current().pid();
     RedisMixLoad.Result r;

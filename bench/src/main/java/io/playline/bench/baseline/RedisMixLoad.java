@@ -11,6 +11,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
+import io.playline.gateway.push.PushKeys;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import java.nio.charset.StandardCharsets;
@@ -27,15 +28,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The storage ceiling: Redis alone absorbing the command mix Playline's write-through sends per
- * heartbeat, pipelined in batches of the same size, with nothing else in the way. Per batch of
- * {@code batchSize} heartbeats (one user each) it queues one {@code EVALSHA write_history} per
- * {@code usersPerScript} heartbeats (the real script from history-core, same keys, arguments and
- * record bytes as {@code RedisHistoryWriter}),
- * one {@code ZADD} of recovery marks per touched shard, and {@code EVALSHA first_today} for the
- * given fraction of heartbeats, then flushes once; at most {@code maxInFlight} batches await Redis
- * (the batcher's {@code heartbeat.max.inflight}). Keys live under a fresh prefix and expire (or are
- * deleted) afterwards.
+ * The storage ceiling: Redis alone absorbing the commands Playline sends it per heartbeat,
+ * pipelined in batches of the same size, with nothing else in the way. Per batch of {@code
+ * batchSize} heartbeats (one user each) it queues one {@code EVALSHA write_history} per {@code
+ * usersPerScript} heartbeats (the real script from history-core, same keys, arguments and record
+ * bytes as {@code RedisHistoryWriter}), one {@code ZADD} of recovery marks per touched shard,
+ * {@code EVALSHA first_today} and {@code HGETALL} of the user's push registry (the push router's
+ * lookups) for the given fractions of heartbeats, then flushes once; at most {@code maxInFlight}
+ * batches await Redis (the batcher's {@code heartbeat.max.inflight}). Keys live under a fresh
+ * prefix and expire (or are deleted) afterwards.
  *
  * <p>Driven from the calling thread; completions run on Lettuce's threads.
  */
@@ -48,6 +49,8 @@ public final class RedisMixLoad {
    * @param batchSize heartbeats per pipelined round trip
    * @param eventsPerHeartbeat records per write_history call
    * @param firstTodayFraction first_today calls per heartbeat (0..1)
+   * @param lookupFraction push-registry lookups ({@code HGETALL} of the user's node hash, which holds
+   *     one node as on a single gateway) per heartbeat (0..1)
    * @param users distinct users cycled through, from {@code uidBase}
    * @param uidBase first user id
    * @param recoveryShards recovery-mark keys (Playline's {@code recovery.shards})
@@ -55,11 +58,11 @@ public final class RedisMixLoad {
    * @param usersPerScript users per write_history call (Playline's {@code redis.write.users.per.script})
    * @param maxInFlight batches awaiting Redis at once
    */
-  public record Mix(int batchSize, int eventsPerHeartbeat, double firstTodayFraction, int users, long uidBase,
-      int recoveryShards, int firstTodayShards, int usersPerScript, int maxInFlight) {
+  public record Mix(int batchSize, int eventsPerHeartbeat, double firstTodayFraction, double lookupFraction, int users,
+      long uidBase, int recoveryShards, int firstTodayShards, int usersPerScript, int maxInFlight) {
     public Mix {
       if (batchSize < 1 || users < 1 || usersPerScript < 1 || maxInFlight < 1 || firstTodayFraction < 0
-          || firstTodayFraction > 1) {
+          || firstTodayFraction > 1 || lookupFraction < 0 || lookupFraction > 1) {
         throw new IllegalArgumentException("mix: " + this);
       }
     }
@@ -92,7 +95,11 @@ public final class RedisMixLoad {
         redis.scriptLoad(s.body().getBytes(StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS);
       }
       conn.setAutoFlushCommands(false);
-      Driver driver = new Driver(redis, conn, keys, mix);
+      PushKeys pushKeys = new PushKeys(prefix);
+      if (mix.lookupFraction() > 0) {
+        seedRegistry(redis, conn, pushKeys, mix);
+      }
+      Driver driver = new Driver(redis, conn, keys, pushKeys, mix);
       driver.runFor(warmup);
       long h0 = driver.heartbeats.get();
       long r0 = driver.roundTrips.get();
@@ -116,6 +123,22 @@ public final class RedisMixLoad {
     }
   }
 
+  /** Gives every user a push-registry entry of one node, as a single gateway holding them has. */
+  private static void seedRegistry(RedisAsyncCommands<byte[], byte[]> redis, StatefulRedisConnection<byte[], byte[]> conn,
+      PushKeys pushKeys, Mix mix) throws InterruptedException, java.util.concurrent.ExecutionException,
+      java.util.concurrent.TimeoutException {
+    byte[] node = "bench-node".getBytes(StandardCharsets.UTF_8);
+    byte[] expires = num(System.currentTimeMillis() + KEY_TTL.toMillis());
+    List<CompletableFuture<?>> seeded = new ArrayList<>(2 * mix.users());
+    for (int u = 0; u < mix.users(); u++) {
+      byte[] key = pushKeys.nodes(mix.uidBase() + u);
+      seeded.add(redis.hset(key, node, expires).toCompletableFuture());
+      seeded.add(redis.pexpire(key, KEY_TTL.toMillis()).toCompletableFuture());
+    }
+    conn.flushCommands();
+    CompletableFuture.allOf(seeded.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
+  }
+
   /** Builds and sends batches; confined to the calling thread except the counters. */
   private static final class Driver {
     private final RedisAsyncCommands<byte[], byte[]> redis;
@@ -130,9 +153,12 @@ public final class RedisMixLoad {
     private final String day = LocalDate.now(ZoneOffset.UTC).toString().replace("-", "");
     private long next;
     private double firstTodayCredit;
+    private double lookupCredit;
+    private final PushKeys pushKeys;
 
     Driver(RedisAsyncCommands<byte[], byte[]> redis, StatefulRedisConnection<byte[], byte[]> conn, RedisKeys keys,
-        Mix mix) {
+        PushKeys pushKeys, Mix mix) {
+      this.pushKeys = pushKeys;
       this.redis = redis;
       this.conn = conn;
       this.keys = keys;
@@ -193,6 +219,11 @@ public final class RedisMixLoad {
             all.add(evalsha(RedisScript.FIRST_TODAY, ScriptOutputType.INTEGER,
                 new byte[][] {keys.firstToday(day, uid, mix.firstTodayShards())},
                 num(RedisKeys.firstTodayBit(uid, mix.firstTodayShards())), num(KEY_TTL.toMillis())));
+          }
+          lookupCredit += mix.lookupFraction();
+          if (lookupCredit >= 1) {
+            lookupCredit -= 1;
+            all.add(redis.hgetall(pushKeys.nodes(uid)).toCompletableFuture());
           }
         }
         all.add(evalsha(RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, userKeys, args));

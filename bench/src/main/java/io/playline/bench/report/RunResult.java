@@ -34,6 +34,7 @@ public record RunResult(String kind, int pass, Map<String, Double> figures, Map<
   public static final String IDENTITY_PER_CONN = "identity checks/connection";
   public static final String REDIS_RT = "Redis round trips/heartbeat";
   public static final String REDIS_CMDS = "Redis commands/heartbeat";
+  public static final String PUSH_LOOKUPS = "push-registry lookups/heartbeat";
   public static final String BATCH = "heartbeats/Redis batch";
   public static final String FIRST_TODAY_CMDS = "first-today Redis commands (whole run)";
   public static final String FIRST_TODAY_PER_HB = "first-today Redis commands/heartbeat";

@@ -24,6 +24,8 @@ public final class PushMetrics {
   private final Counter lookupErrors;
   private final Counter publishErrors;
   private final Counter receiveErrors;
+  private final Counter lookupCommands;
+  private final Counter registryCommands;
 
   public PushMetrics(MeterRegistry registry) {
     syncsSent = sync(registry, "sent");
@@ -45,6 +47,21 @@ public final class PushMetrics {
     lookupErrors = error(registry, "lookup");
     publishErrors = error(registry, "publish");
     receiveErrors = error(registry, "receive");
+    // Same meter as the write path's command count, so one query sums every Redis command.
+    lookupCommands = Counter.builder("playline.redis.commands").tag("path", "push-lookup")
+        .description("Redis commands sent").register(registry);
+    registryCommands = Counter.builder("playline.redis.commands").tag("path", "push-registry")
+        .description("Redis commands sent").register(registry);
+  }
+
+  /** One session-registry lookup (HGETALL) sent to Redis. */
+  void lookupSent() {
+    lookupCommands.increment();
+  }
+
+  /** Session-registry updates (HSET, PEXPIRE, HDEL) sent to Redis. */
+  void registryCommandsSent(int commands) {
+    registryCommands.increment(commands);
   }
 
   private static Counter sync(MeterRegistry registry, String result) {

@@ -61,6 +61,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
   public void add(long uid) {
     byte[] key = keys.nodes(uid);
     long expiresAt = clock.millis() + ttlMs;
+    metrics.registryCommandsSent(2);
     redis.hset(key, node, PushKeys.bytes(Long.toString(expiresAt))).whenComplete((created, error) -> {
       if (error != null) {
         failed("Adding", uid, error);
@@ -75,6 +76,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   @Override
   public CompletionStage<Void> remove(long uid) {
+    metrics.registryCommandsSent(1);
     return redis.hdel(keys.nodes(uid), node).handle((removed, error) -> {
       if (error != null) {
         failed("Removing", uid, error);
@@ -111,6 +113,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   private CompletionStage<List<String>> fetch(long uid) {
     byte[] key = keys.nodes(uid);
+    metrics.lookupSent();
     return redis.hgetall(key).thenApply(entries -> live(key, entries));
   }
 
@@ -131,6 +134,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
     if (!expired.isEmpty()) {
       // A node that died left its entries behind; whoever looks first prunes them.
       metrics.expired(expired.size());
+      metrics.registryCommandsSent(1);
       redis.hdel(key, expired.toArray(new byte[0][])).whenComplete((n, error) -> {
         if (error != null) {
           log.debug("Pruning expired push registry entries failed: {}", error.toString());

@@ -24,6 +24,10 @@ class PushLookupCacheTest {
     return m.find() ? Long.parseLong(m.group(1)) : 0;
   }
 
+  private static double lookups(PushNode node) {
+    return node.registry.get("playline.redis.commands").tag("path", "push-lookup").counter().count();
+  }
+
   @Test
   void aUserMovingProgressOnEveryHeartbeatCostsOneRegistryReadPerCacheWindow(RedisNamespace ns) throws Exception {
     long uid = 91_001;
@@ -35,11 +39,16 @@ class PushLookupCacheTest {
       await().atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(a.registeredNodes(uid)).containsExactlyInAnyOrder("node-a", "node-b"));
       long before = hgetallCalls(a);
+      double metered = lookups(a);
       for (int i = 0; i < 5; i++) {
         heartbeatAcked(phone, 2 + i, event(42, 1_000 * (i + 1), now + i));
         assertThat(expectSync(tv).getProgressMs()).isEqualTo(1_000L * (i + 1));
       }
       assertThat(hgetallCalls(a) - before).as("registry reads for 5 progress moves").isEqualTo(1);
+      assertThat(lookups(a) - metered).as("registry reads metered").isEqualTo(1);
+      // Metered beside the write path's commands, under one name.
+      assertThat(a.registry.scrape()).contains("playline_redis_commands_total{path=\"push-lookup\"")
+          .contains("playline_redis_commands_total{path=\"write\"");
     }
   }
 }

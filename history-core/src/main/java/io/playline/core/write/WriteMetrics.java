@@ -16,7 +16,8 @@ public final class WriteMetrics {
     roundTrips = Counter.builder("playline.redis.round.trips").description("Pipelined write round trips to Redis")
         .register(registry);
     failedRoundTrips = Counter.builder("playline.redis.round.trips.failed").register(registry);
-    commands = Counter.builder("playline.redis.commands").tag("path", "write").register(registry);
+    commands = Counter.builder("playline.redis.commands").tag("path", "write").description("Redis commands sent")
+        .register(registry);
     firstTodayCommands = Counter.builder("playline.first.today.redis.commands")
         .description("Redis commands spent on first-today checks").register(registry);
     commandsPerRoundTrip = DistributionSummary.builder("playline.redis.commands.per.round.trip").register(registry);
