@@ -11,9 +11,11 @@ import java.time.Duration;
  *     window; the first change after a quiet window is sent at once, later ones in the window are
  *     folded into one sent at the window's end ({@code sync.coalesce.window}, 1s; 0 = no coalescing)
  * @param lookupCache how long a node reuses its answer to "which other nodes hold this user?"
- *     ({@code push.lookup.cache}, 1s; 0 = ask Redis on every change): a user who moves progress on
- *     every heartbeat costs one registry read per window instead of one per heartbeat, while a
- *     device that connects elsewhere is seen at most this late
+ *     ({@code push.lookup.cache}, 30s; 0 = ask Redis on every change): a user who moves progress on
+ *     every heartbeat costs one registry read per window instead of one per heartbeat. A node that
+ *     joins a user's registry tells the nodes already listed ({@link JoinNotice}), which drop their
+ *     answer, so the window only bounds how long a node that left (or died) is still published to,
+ *     and how late a join whose notice was lost (Redis pub/sub is at-most-once) is seen
  * @param registryTtl how long a node's entry in a user's session-registry hash lives without a
  *     refresh ({@code push.registry.ttl}, 10min); refreshed lazily, at most every third of it, when a
  *     connection of the user sends a heartbeat, so it must exceed twice {@code idle.timeout}. Every
@@ -50,6 +52,6 @@ public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration
     return new PushConfig(
         c.duration("sync.coalesce.window", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1)),
         c.duration("push.registry.ttl", Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1)),
-        c.duration("push.lookup.cache", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1)));
+        c.duration("push.lookup.cache", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10)));
   }
 }

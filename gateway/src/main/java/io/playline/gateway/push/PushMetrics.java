@@ -25,6 +25,8 @@ public final class PushMetrics {
   private final Counter publishErrors;
   private final Counter receiveErrors;
   private final Counter lookupCommands;
+  private final Counter joinsAnnounced;
+  private final Counter joinsReceived;
   private final Counter registryCommands;
 
   public PushMetrics(MeterRegistry registry) {
@@ -52,6 +54,20 @@ public final class PushMetrics {
         .description("Redis commands sent").register(registry);
     registryCommands = Counter.builder("playline.redis.commands").tag("path", "push-registry")
         .description("Redis commands sent").register(registry);
+    joinsAnnounced = Counter.builder("playline.push.registry.joins").tag("direction", "announced")
+        .description("Join notices: sent to nodes already holding a user this node joined, and received")
+        .register(registry);
+    joinsReceived = Counter.builder("playline.push.registry.joins").tag("direction", "received")
+        .description("Join notices: sent to nodes already holding a user this node joined, and received")
+        .register(registry);
+  }
+
+  void joinAnnounced() {
+    joinsAnnounced.increment();
+  }
+
+  void joinReceived() {
+    joinsReceived.increment();
   }
 
   /** One session-registry lookup (HGETALL) sent to Redis. */

@@ -43,12 +43,16 @@ public final class PushRuntime implements AutoCloseable {
     PushMetrics metrics = new PushMetrics(registry);
     Clock clock = Clock.systemUTC();
     PushKeys keys = new PushKeys(keyPrefix);
-    SessionRegistry sessions = redis == null ? SessionRegistry.LOCAL
+    RedisSessionRegistry shared = redis == null ? null
         : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), config.lookupCache(), clock, metrics);
+    SessionRegistry sessions = shared == null ? SessionRegistry.LOCAL : shared;
     ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, clock);
     metrics.bindLocalUsers(registry, connections::users);
     RedisNodeChannels channels = redis == null ? null
-        : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, metrics, SUBSCRIBE_TIMEOUT);
+        : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, sessions, metrics, SUBSCRIBE_TIMEOUT);
+    if (shared != null) {
+      shared.announceJoinsThrough(channels);
+    }
     NodeChannels route = channels == null ? NodeChannels.NONE : channels;
     if (redis == null) {
       log.info("Push: no Redis given; progress syncs reach this node's connections only");

@@ -7,6 +7,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.playline.core.store.RedisConnections;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Node-to-node push over Redis pub/sub: this node subscribes to its own channel ({@link
  * PushKeys#channel}) on a dedicated pub/sub connection and hands what arrives to its {@link
- * ConnectionRegistry}; publishing to another node goes through the shared command connection. Redis
+ * ConnectionRegistry} (and {@link JoinNotice}s to the {@link SessionRegistry}); publishing to another node goes through the shared command connection. Redis
  * pub/sub is at-most-once: a push lost while a node reconnects is lost, which is acceptable for an
  * optional sync (the device still reads its progress on the next page open).
  *
@@ -33,12 +34,14 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   private final PushKeys keys;
   private final byte[] ownChannel;
   private final ConnectionRegistry connections;
+  private final SessionRegistry sessions;
   private final PushMetrics metrics;
   private final Listener listener = new Listener();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private RedisNodeChannels(RedisConnections redis, PushKeys keys, String nodeId, ConnectionRegistry connections,
-      PushMetrics metrics) {
+      SessionRegistry sessions, PushMetrics metrics) {
+    this.sessions = sessions;
     this.redis = redis.shared();
     this.keys = keys;
     this.ownChannel = keys.channel(nodeId);
@@ -53,8 +56,8 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
    * start-up, not on an event loop.
    */
   public static RedisNodeChannels subscribe(RedisConnections redis, PushKeys keys, String nodeId,
-      ConnectionRegistry connections, PushMetrics metrics, Duration timeout) {
-    RedisNodeChannels channels = new RedisNodeChannels(redis, keys, nodeId, connections, metrics);
+      ConnectionRegistry connections, SessionRegistry sessions, PushMetrics metrics, Duration timeout) {
+    RedisNodeChannels channels = new RedisNodeChannels(redis, keys, nodeId, connections, sessions, metrics);
     channels.subscription.addListener(channels.listener);
     try {
       channels.subscription.async().subscribe(channels.ownChannel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -76,6 +79,11 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   }
 
   private void received(byte[] message) {
+    Optional<JoinNotice> notice = JoinNotice.decode(message);
+    if (notice.isPresent()) {
+      sessions.joined(notice.get().uid(), notice.get().node());
+      return;
+    }
     PushMessage push;
     try {
       push = PushMessage.decode(message);

@@ -38,6 +38,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   private record CachedLookup(long expiresAtMs, CompletionStage<List<String>> nodes) {}
   private final PushMetrics metrics;
+  private volatile NodeChannels announcer = NodeChannels.NONE;
 
   public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
       Duration ttl, Clock clock, PushMetrics metrics) {
@@ -57,6 +58,14 @@ public final class RedisSessionRegistry implements SessionRegistry {
     this.metrics = metrics;
   }
 
+  /**
+   * Where this node announces that it joined a user's registry ({@link JoinNotice}) to the other
+   * nodes holding the user; until set (the channels start after this registry), nobody is told.
+   */
+  public void announceJoinsThrough(NodeChannels channels) {
+    this.announcer = channels;
+  }
+
   @Override
   public void add(long uid) {
     byte[] key = keys.nodes(uid);
@@ -65,6 +74,8 @@ public final class RedisSessionRegistry implements SessionRegistry {
     redis.hset(key, node, PushKeys.bytes(Long.toString(expiresAt))).whenComplete((created, error) -> {
       if (error != null) {
         failed("Adding", uid, error);
+      } else if (Boolean.TRUE.equals(created)) {
+        announceJoin(uid);
       }
     });
     redis.pexpire(key, ttlMs).whenComplete((set, error) -> {
@@ -72,6 +83,45 @@ public final class RedisSessionRegistry implements SessionRegistry {
         failed("Expiring", uid, error);
       }
     });
+  }
+
+  /**
+   * Tells the other nodes holding {@code uid} that this node now holds it too: their cached lookups
+   * miss this node until they drop them. Read after this node's entry was written, so a node whose
+   * lookup came earlier is listed here and told; one whose lookup comes later sees the entry.
+   */
+  private void announceJoin(long uid) {
+    NodeChannels channels = announcer;
+    if (channels == NodeChannels.NONE) {
+      return;
+    }
+    fetch(uid).whenComplete((others, error) -> {
+      if (error != null) {
+        metrics.lookupError();
+        log.warn("Reading user {}'s push registry to announce this node's join failed: {}", uid, error.toString());
+        return;
+      }
+      if (others.isEmpty()) {
+        return;
+      }
+      byte[] notice = new JoinNotice(uid, nodeId).encode();
+      for (String other : others) {
+        metrics.joinAnnounced();
+        channels.publish(other, notice).whenComplete((ok, publishError) -> {
+          if (publishError != null) {
+            metrics.publishError();
+            log.warn("Announcing user {}'s join to node {} failed: {}", uid, other, publishError.toString());
+          }
+        });
+      }
+    });
+  }
+
+  /** Drops the cached lookup of {@code uid}: the next change reads the registry again. */
+  @Override
+  public void joined(long uid, String joinedNode) {
+    metrics.joinReceived();
+    lookups.remove(uid);
   }
 
   @Override

@@ -39,4 +39,8 @@ public interface SessionRegistry {
 
   /** The live nodes other than this one that hold a connection of {@code uid}. */
   CompletionStage<List<String>> otherNodes(long uid);
+
+  /** Node {@code node} announced that it now holds a connection of {@code uid}. */
+  default void joined(long uid, String node) {
+  }
 }

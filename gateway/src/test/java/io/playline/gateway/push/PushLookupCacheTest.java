@@ -51,4 +51,38 @@ class PushLookupCacheTest {
           .contains("playline_redis_commands_total{path=\"write\"");
     }
   }
+
+  private static double routes(PushNode node) {
+    return node.registry.get("playline.push.routes").counter().count();
+  }
+
+  private static double joins(PushNode node, String direction) {
+    return node.registry.get("playline.push.registry.joins").tag("direction", direction).counter().count();
+  }
+
+  @Test
+  void aDeviceJoiningOnAnotherNodeIsReachedAtOnceDespiteTheCache(RedisNamespace ns) throws Exception {
+    long uid = 91_002;
+    long now = System.currentTimeMillis();
+    try (PushNode a = new PushNode(ns, "node-a", Map.of("push.lookup.cache", "10m", "sync.coalesce.window", "0s"));
+        PushNode b = new PushNode(ns, "node-b", Map.of());
+        WsPlayerClient phone = a.connect(uid, "phone")) {
+      await().atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(a.registeredNodes(uid)).containsExactly("node-a"));
+      // Node A looks the user up once and caches "nobody else" for ten minutes.
+      double lookupsBefore = lookups(a);
+      heartbeatAcked(phone, 2, event(42, 1_000, now));
+      heartbeatAcked(phone, 3, event(42, 2_000, now + 1));
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(routes(a)).isEqualTo(2));
+      assertThat(lookups(a) - lookupsBefore).as("registry reads for 2 moves").isEqualTo(1);
+
+      try (WsPlayerClient tv = b.connect(uid, "tv")) {
+        // Node B joined the user's registry and told node A, which dropped its answer.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(joins(a, "received")).isEqualTo(1));
+        assertThat(joins(b, "announced")).isEqualTo(1);
+        heartbeatAcked(phone, 4, event(42, 3_000, now + 2));
+        assertThat(expectSync(tv).getProgressMs()).isEqualTo(3_000L);
+      }
+    }
+  }
 }
