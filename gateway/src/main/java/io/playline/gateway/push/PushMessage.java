@@ -23,7 +23,8 @@ import java.util.List;
  * @param originDeviceId device of that connection; empty when unknown or for a backend push
  * @param records the new records, at least one
  */
-public record PushMessage(long uid, String originSessionId, String originDeviceId, List<HistoryRecord> records) {
+public record PushMessage(long uid, String originSessionId, String originDeviceId, List<HistoryRecord> records)
+    implements NodeMessage {
   private static final int UID = 1;
   private static final int ORIGIN_SESSION = 2;
   private static final int ORIGIN_DEVICE = 3;
@@ -70,10 +71,22 @@ public record PushMessage(long uid, String originSessionId, String originDeviceI
 
   /** Parses {@link #encode()}'s output; unknown fields are skipped. */
   public static PushMessage decode(byte[] wire) throws InvalidProtocolBufferException {
+    if (decodeAny(wire) instanceof PushMessage push) {
+      return push;
+    }
+    throw new InvalidProtocolBufferException("a join notice, not a push message");
+  }
+
+  /**
+   * Parses what arrives on a node channel: a push, or a {@link JoinNotice} (told apart by its
+   * field 5, which a push never carries). Unknown fields are skipped.
+   */
+  static NodeMessage decodeAny(byte[] wire) throws InvalidProtocolBufferException {
     CodedInputStream in = CodedInputStream.newInstance(wire);
     long uid = 0;
     String session = "";
     String device = "";
+    String joined = "";
     List<HistoryRecord> records = new ArrayList<>(2);
     try {
       for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
@@ -87,6 +100,8 @@ public record PushMessage(long uid, String originSessionId, String originDeviceI
           device = in.readStringRequireUtf8();
         } else if (field == RECORD && type == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
           records.add(in.readMessage(HistoryRecord.parser(), ExtensionRegistryLite.getEmptyRegistry()));
+        } else if (field == JoinNotice.JOINED_NODE && type == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+          joined = in.readStringRequireUtf8();
         } else if (!in.skipField(tag)) {
           break;
         }
@@ -95,6 +110,9 @@ public record PushMessage(long uid, String originSessionId, String originDeviceI
       throw e;
     } catch (IOException e) {
       throw new InvalidProtocolBufferException(e);
+    }
+    if (uid > 0 && !joined.isEmpty()) {
+      return new JoinNotice(uid, joined);
     }
     if (uid <= 0 || records.isEmpty()) {
       throw new InvalidProtocolBufferException("push message without uid or records");

@@ -7,7 +7,6 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.playline.core.store.RedisConnections;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -79,19 +78,19 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   }
 
   private void received(byte[] message) {
-    Optional<JoinNotice> notice = JoinNotice.decode(message);
-    if (notice.isPresent()) {
-      sessions.joined(notice.get().uid(), notice.get().node());
-      return;
-    }
-    PushMessage push;
+    NodeMessage decoded;
     try {
-      push = PushMessage.decode(message);
+      decoded = PushMessage.decodeAny(message);
     } catch (InvalidProtocolBufferException e) {
       metrics.receiveError();
       log.warn("Dropping a malformed push message of {} bytes: {}", message.length, e.getMessage());
       return;
     }
+    if (decoded instanceof JoinNotice notice) {
+      sessions.joined(notice.uid(), notice.node());
+      return;
+    }
+    PushMessage push = (PushMessage) decoded;
     metrics.receivedRemote();
     if (connections.deliver(push) == 0 && !connections.holds(push.uid())) {
       metrics.receivedStale();

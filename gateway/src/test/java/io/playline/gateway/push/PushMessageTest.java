@@ -45,12 +45,13 @@ class PushMessageTest {
   @Test
   void joinNoticesAreToldApartFromPushes() throws Exception {
     byte[] wire = new JoinNotice(7, "node-b").encode();
-    assertThat(JoinNotice.decode(wire)).contains(new JoinNotice(7, "node-b"));
+    assertThat(PushMessage.decodeAny(wire)).isEqualTo(new JoinNotice(7, "node-b"));
     // Older nodes read it as a push without records and drop it as malformed.
     assertThatThrownBy(() -> PushMessage.decode(wire)).isInstanceOf(InvalidProtocolBufferException.class);
     PushMessage push = new PushMessage(7, "s1", "d1", List.of(HistoryRecord.newBuilder().setUid(7)
         .setBusiness(Business.VIDEO).setOid(1).setViewTimeMs(1).build()));
-    assertThat(JoinNotice.decode(push.encode())).isEmpty();
-    assertThat(JoinNotice.decode(new byte[] {(byte) 0xff, 0x01})).isEmpty();
+    assertThat(PushMessage.decodeAny(push.encode())).isEqualTo(push);
+    assertThatThrownBy(() -> PushMessage.decodeAny(new byte[] {0x08, 0x07}))
+        .isInstanceOf(InvalidProtocolBufferException.class);
   }
 }
