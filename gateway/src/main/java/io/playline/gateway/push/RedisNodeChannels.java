@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Node-to-node push over Redis pub/sub: this node subscribes to its own channel ({@link
- * PushKeys#channel}) on a dedicated pub/sub connection and hands what arrives to its {@link
- * ConnectionRegistry} (and {@link JoinNotice}s to the {@link SessionRegistry}); publishing to another node goes through the shared command connection. Redis
- * pub/sub is at-most-once: a push lost while a node reconnects is lost, which is acceptable for an
- * optional sync (the device still reads its progress on the next page open).
+ * PushKeys#channel}) on a dedicated pub/sub connection and hands the pushes that arrive to its
+ * {@link ConnectionRegistry}, and {@link JoinNotice}s to its {@link SessionRegistry}; publishing to
+ * another node goes through the shared command connection. Redis pub/sub is at-most-once: a push
+ * lost while a node reconnects is lost, which is acceptable for an optional sync (the device still
+ * reads its progress on the next page open).
  *
  * <p>Thread-safe. Messages arrive on a Redis client thread, are decoded there and handed to
  * the registry, which hops onto each connection's executor.
