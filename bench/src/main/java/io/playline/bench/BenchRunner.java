@@ -12,8 +12,6 @@ import io.playline.bench.probe.ServerProbe;
 import io.playline.bench.report.BenchReport;
 import io.playline.bench.report.ReportMath;
 import io.playline.bench.report.RunResult;
-import io.playline.core.CoreConfig;
-import io.playline.core.config.ConfigSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -176,19 +174,15 @@ public final class BenchRunner {
     int batchSize = Double.isFinite(batch) && batch >= 1 ? (int) Math.round(batch) : Math.max(1, 512 / Math.max(1, o.events));
     double ft = playline.get(RunResult.FIRST_TODAY_PER_HB);
     double lookups = playline.get(RunResult.PUSH_LOOKUPS);
-    // The gateways' Redis layout, as their defaults and environment (PLAYLINE_*) set it.
-    CoreConfig core = CoreConfig.from(ConfigSource.load(null, Map.of()));
     RedisMixLoad.Mix mix = new RedisMixLoad.Mix(batchSize, o.events, Double.isFinite(ft) ? Math.min(1, ft) : 0,
-        Double.isFinite(lookups) ? Math.min(1, lookups) : 0, Math.max(1, connections), uidBase, core.recoveryShards(),
-        core.firstTodayShards(), core.usersPerScript(), 8);
-    out.printf("  redis    p%d batches of %d heartbeats, %d users per write_history, first-today fraction %.4f,"
-        + " push-registry lookup fraction %.4f, 8 in flight, %ds%n", pass, batchSize, mix.usersPerScript(),
-        mix.firstTodayFraction(), mix.lookupFraction(), measure.toSeconds());
+        Double.isFinite(lookups) ? Math.min(1, lookups) : 0, Math.max(1, connections), uidBase, 8);
+    out.printf("  redis    p%d batches of %d heartbeats, first-today fraction %.4f, push-registry lookup fraction %.4f,"
+        + " 8 in flight, %ds%n", pass, batchSize, mix.firstTodayFraction(), mix.lookupFraction(), measure.toSeconds());
     long[] cpu = new long[4];
     long self = ProcessHandle.current().pid();
     RedisMixLoad.Result r;
     try {
-      r = RedisMixLoad.run(redisUri, mix, Duration.ofSeconds(3), measure, () -> {
+      r = RedisMixLoad.run(redisUri, Map.of(), mix, Duration.ofSeconds(3), measure, () -> {
         cpu[0] = redis == null ? -1 : ProcStats.cpuNanos(redis.pid());
         cpu[1] = ProcStats.cpuNanos(self);
       }, () -> {

@@ -10,6 +10,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +67,14 @@ public final class EventLoops implements AutoCloseable {
   /** One worker loop, always the same: where a process puts its Redis client to share a thread with connections. */
   public EventLoop first() {
     return first;
+  }
+
+  /**
+   * The loop a process hands its Redis client ({@code RedisConnections.connect(..., loop)}) by
+   * {@code config}: {@link #first()} with {@code io.redis.shared}, else null (a thread of its own).
+   */
+  public @Nullable EventLoop redisLoop(GatewayConfig config) {
+    return config.redisOnIoLoop() ? first : null;
   }
 
   public Class<? extends ServerChannel> serverChannelType() {

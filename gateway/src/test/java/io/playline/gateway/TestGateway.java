@@ -53,7 +53,7 @@ final class TestGateway implements AutoCloseable {
     // Wired as the gateway role wires it: the loops first, Redis on one of them (io.redis.shared).
     loops = EventLoops.create(config.ioThreads());
     redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5),
-        config.redisOnIoLoop() ? loops.first() : null);
+        loops.redisLoop(config));
     writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(registry));
     server = GatewayServer.start(config, new GatewayServer.Wiring(core, registry, readiness,
         new JwtAuthenticator(SECRET, config.authClockSkew(), Clock.systemUTC()),

@@ -49,7 +49,7 @@ final class GatewayRole implements AutoCloseable {
     EventLoops loops = EventLoops.create(gateway.ioThreads());
     toClose.push(loops);
     HistoryCore core = HistoryCore.start(config, redisUri, kafkaBootstrap, gateway.nodeId(), registry,
-        gateway.redisOnIoLoop() ? loops.first() : null);
+        loops.redisLoop(gateway));
     toClose.push(core);
     GatewayServer server = GatewayServer.start(gateway, new GatewayServer.Wiring(core.config(), registry, new Readiness(),
         new JwtAuthenticator(secret.secret(), gateway.authClockSkew(), Clock.systemUTC()),

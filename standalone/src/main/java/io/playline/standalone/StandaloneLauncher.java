@@ -111,7 +111,7 @@ final class StandaloneLauncher implements AutoCloseable {
     EventLoops loops = EventLoops.create(gateway.ioThreads());
     toClose.push(loops);
     HistoryCore core = HistoryCore.start(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
-        gateway.nodeId(), registry, gateway.redisOnIoLoop() ? loops.first() : null);
+        gateway.nodeId(), registry, loops.redisLoop(gateway));
     toClose.push(core);
     this.historyCore = core;
     BackendHealth health = new BackendHealth(core.redis().shared(), endpoints.kafkaBootstrapServers(), hbase, readiness);

@@ -22,8 +22,9 @@ class RedisMixLoadTest {
       Map<String, Long> before = calls(info.sync().info("commandstats"));
       // 20 heartbeats per batch, 8 users per write_history call: 3 calls; half the heartbeats
       // check first-today and look up the push registry: 10 of each per batch.
-      RedisMixLoad.Mix mix = new RedisMixLoad.Mix(20, 1, 0.5, 0.5, 50, 7_000_000, 16, 1000, 8, 2);
-      RedisMixLoad.Result result = RedisMixLoad.run(ns.redisUri(), mix, Duration.ofMillis(200),
+      RedisMixLoad.Mix mix = new RedisMixLoad.Mix(20, 1, 0.5, 0.5, 50, 7_000_000, 2);
+      RedisMixLoad.Result result = RedisMixLoad.run(ns.redisUri(), Map.of("redis.write.users.per.script", "8"), mix,
+          Duration.ofMillis(200),
           Duration.ofMillis(500), () -> {}, () -> {});
       Map<String, Long> after = calls(info.sync().info("commandstats"));
 

@@ -132,26 +132,18 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
    * a call only holds users of one hash slot, each slot's users in batch order.
    */
   static List<int[]> plan(List<UserWrite> writes, int usersPerScript, @Nullable LongToIntFunction slotOf) {
-    List<int[]> calls = new ArrayList<>(writes.size() / usersPerScript + 1);
-    if (slotOf == null) {
-      for (int from = 0; from < writes.size(); from += usersPerScript) {
-        int[] call = new int[Math.min(usersPerScript, writes.size() - from)];
-        for (int j = 0; j < call.length; j++) {
-          call[j] = from + j;
-        }
-        calls.add(call);
-      }
-      return calls;
-    }
+    // Without slots, every user shares one group.
     Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
     for (int w = 0; w < writes.size(); w++) {
-      bySlot.computeIfAbsent(slotOf.applyAsInt(writes.get(w).uid()), s -> new ArrayList<>()).add(w);
+      int slot = slotOf == null ? 0 : slotOf.applyAsInt(writes.get(w).uid());
+      bySlot.computeIfAbsent(slot, s -> new ArrayList<>()).add(w);
     }
-    for (List<Integer> slot : bySlot.values()) {
-      for (int from = 0; from < slot.size(); from += usersPerScript) {
-        int[] call = new int[Math.min(usersPerScript, slot.size() - from)];
+    List<int[]> calls = new ArrayList<>(writes.size() / usersPerScript + 1);
+    for (List<Integer> group : bySlot.values()) {
+      for (int from = 0; from < group.size(); from += usersPerScript) {
+        int[] call = new int[Math.min(usersPerScript, group.size() - from)];
         for (int j = 0; j < call.length; j++) {
-          call[j] = slot.get(from + j);
+          call[j] = group.get(from + j);
         }
         calls.add(call);
       }
