@@ -92,7 +92,7 @@ public final class BenchRunner {
         + "load average %s%n", s.name(), o.transport, connections, interval[0] > 0 ? "every " + interval[0] + ".." + interval[1] + " ms"
             : String.format(Locale.ROOT, "%.0f heartbeats/s offered", rate), passes, baselines, uidBase, loadAverage());
     List<RunResult> results = new ArrayList<>();
-    try (GatewayProcesses spawned = spawn(endpointsFile.toAbsolutePath().getParent(), logDir);
+    try (GatewayProcesses spawned = spawn(endpointsFile.toAbsolutePath(), secret, logDir);
         EchoChild echo = baselines.contains("echo") && o.transport.equals("ws") ? EchoChild.start(logDir) : null) {
       gateways.addAll(spawned.endpoints());
       if (gateways.isEmpty()) {
@@ -204,11 +204,11 @@ public final class BenchRunner {
     return new RunResult("redis", pass, f, Map.of(), Map.of());
   }
 
-  private GatewayProcesses spawn(Path dataDir, Path logDir) throws IOException {
+  private GatewayProcesses spawn(Path backends, String secret, Path logDir) throws IOException {
     if (o.spawnGateways > 0 && env.gatewayCommand().isEmpty()) {
       throw new IllegalArgumentException("--spawn-gateways: this launcher cannot start gateway processes");
     }
-    return GatewayProcesses.start(env.gatewayCommand(), dataDir, o.spawnGateways, logDir);
+    return GatewayProcesses.start(env.gatewayCommand(), backends, secret, o.spawnGateways, logDir);
   }
 
   private static @Nullable ServerProbe redisProbe(@Nullable String uri) {

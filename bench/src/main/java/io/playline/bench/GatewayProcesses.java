@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Extra gateway-only processes for scenarios beyond one process's descriptor limit: each is
- * started with {@code command} (e.g. {@code java ... PlaylineCli gateway}) plus a data dir whose
- * {@code endpoints.json} names the shared Redis and Kafka, any free ports, and an endpoints file
- * of its own, which it writes once it serves. {@link #close()} stops them (SIGTERM, then a kill
+ * started with {@code command} (e.g. {@code java ... PlaylineCli gateway}) plus the endpoints file
+ * that names the shared Redis, Kafka and HBase ({@code --backends}), the token secret in its
+ * environment, any free ports, and an endpoints file of its own, which it writes once it serves. {@link #close()} stops them (SIGTERM, then a kill
  * after 60 s). Used from the benchmark's control thread.
  */
 final class GatewayProcesses implements AutoCloseable {
@@ -28,18 +28,21 @@ final class GatewayProcesses implements AutoCloseable {
   }
 
   /** Starts {@code count} gateways one after another (each start is CPU-heavy) and waits for each. */
-  static GatewayProcesses start(List<String> command, Path dataDir, int count, Path logDir) throws IOException {
+  static GatewayProcesses start(List<String> command, Path backends, String secret, int count, Path logDir)
+      throws IOException {
     GatewayProcesses g = new GatewayProcesses();
     try {
       for (int i = 0; i < count; i++) {
         Path file = logDir.resolve("bench-gateway-" + ProcessHandle.current().pid() + "-" + i + ".json");
         Files.deleteIfExists(file);
         List<String> cmd = new ArrayList<>(command);
-        cmd.addAll(List.of("--data-dir", dataDir.toString(), "--endpoints-out", file.toString(),
+        cmd.addAll(List.of("--backends", backends.toString(), "--endpoints-out", file.toString(),
             "--set", "ws.port=0", "--set", "grpc.port=0", "--set", "api.port=0", "--set", "admin.port=0",
             "--set", "node.id=bench-gateway-" + i));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-            .redirectOutput(logDir.resolve("bench-gateway-" + i + ".log").toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(logDir.resolve("bench-gateway-" + i + ".log").toFile());
+        pb.environment().put("PLAYLINE_AUTH_SECRET", secret);
+        Process p = pb.start();
         g.processes.add(p);
         g.endpoints.add(await(p, file, i));
         System.out.printf("  gateway %d up: pid %d, %s%n", i, p.pid(), g.endpoints.get(i).websocket());

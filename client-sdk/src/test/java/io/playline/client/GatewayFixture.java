@@ -1,31 +1,17 @@
 package io.playline.client;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.playline.core.CoreConfig;
-import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
-import io.playline.core.write.RedisHistoryWriter;
-import io.playline.core.write.WriteBackSink;
-import io.playline.core.write.WriteMetrics;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayServer;
-import io.playline.gateway.admin.Readiness;
-import io.playline.gateway.session.JwtAuthenticator;
+import io.playline.gateway.TestGateway;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.gateway.session.RedisSessionStore;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RedisNamespace;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
@@ -38,62 +24,14 @@ import org.jspecify.annotations.Nullable;
  * stored, and token-counting client builders.
  */
 final class GatewayFixture implements AutoCloseable {
-  static final String SECRET = "client-sdk-test-secret-client-sdk!!";
-
-  record FirstToday(long uid, String day, String deviceId) {}
-
-  /** One running gateway process-equivalent: its own meters, Redis connections and servers. */
-  static final class Node implements AutoCloseable {
-    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    final List<FirstToday> firstTodays = new CopyOnWriteArrayList<>();
-    final RedisConnections redis;
-    final RedisHistoryWriter writer;
-    final GatewayServer server;
-
-    Node(RedisNamespace ns, Map<String, String> values) {
-      ConfigSource source = ConfigSource.empty().with(values);
-      GatewayConfig config = GatewayConfig.from(source, SECRET);
-      CoreConfig core = CoreConfig.from(source);
-      redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
-      writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(registry));
-      try {
-        server = GatewayServer.start(config, new GatewayServer.Wiring(core, registry, new Readiness(),
-            new JwtAuthenticator(SECRET, config.authClockSkew(), Clock.systemUTC()),
-            new RedisSessionStore(redis.shared(), new RedisKeys(core.redisKeyPrefix()), config.sessionTtl(),
-                config.nodeId()),
-            writer, (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device))));
-      } catch (RuntimeException e) {
-        writer.close();
-        redis.close();
-        registry.close();
-        throw e;
-      }
-    }
-
-    double counter(String name, String... tags) {
-      var search = registry.find(name);
-      if (tags.length > 0) {
-        search = search.tags(tags);
-      }
-      var c = search.counter();
-      return c == null ? 0 : c.count();
-    }
-
-    @Override
-    public void close() {
-      server.close();
-      writer.close();
-      redis.close();
-      registry.close();
-    }
-  }
+  static final String SECRET = TestGateway.SECRET;
 
   private final RedisNamespace ns;
   private final Map<String, String> overrides;
   private final RedisConnections checks;
   private final RedisKeys keys;
   final AtomicInteger tokenCalls = new AtomicInteger();
-  private @Nullable Node node;
+  private @Nullable TestGateway node;
 
   GatewayFixture(RedisNamespace ns, String... keyValues) {
     this.ns = ns;
@@ -106,16 +44,17 @@ final class GatewayFixture implements AutoCloseable {
     this.node = startNode(0, 0);
   }
 
-  private Node startNode(int wsPort, int grpcPort) {
+  private TestGateway startNode(int wsPort, int grpcPort) {
+    // SDK tests run with the gateway's production frame limit, auth timeout and drain.
     Map<String, String> values = new HashMap<>(Map.of(
-        "bind.host", "127.0.0.1", "ws.port", Integer.toString(wsPort), "grpc.port", Integer.toString(grpcPort),
-        "api.port", "0", "admin.port", "0", "heartbeat.interval", "1s", "redis.key.prefix", ns.keyPrefix()));
+        "ws.port", Integer.toString(wsPort), "grpc.port", Integer.toString(grpcPort), "heartbeat.interval", "1s",
+        "frame.max.bytes", "65536", "auth.timeout", "10s", "drain.grace", "10s"));
     values.putAll(overrides);
-    return new Node(ns, values);
+    return new TestGateway(ns, values);
   }
 
-  Node node() {
-    Node n = node;
+  TestGateway node() {
+    TestGateway n = node;
     if (n == null) {
       throw new IllegalStateException("gateway stopped");
     }

@@ -1,5 +1,6 @@
 package io.playline.client;
 
+import io.playline.gateway.TestGateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.proto.v1.Business;
@@ -51,7 +52,7 @@ class ReconnectTest {
         assertThat(r).as("item %s", i + 1).isNotNull();
         assertThat(r.getProgressMs()).as("item %s", i + 1).isEqualTo(latest[i]);
       }
-      GatewayFixture.Node restarted = gateway.node();
+      TestGateway restarted = gateway.node();
       assertThat(restarted.counter("playline.auth.identity.checks")).isZero();
       assertThat(restarted.counter("playline.auth", "result", "resumed")).isEqualTo(1);
       assertThat(gateway.tokenCalls).hasValue(1);

@@ -2,16 +2,10 @@ package io.playline.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.grpc.health.v1.HealthCheckRequest;
-import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
-import io.grpc.health.v1.HealthGrpc;
-import io.grpc.netty.NettyChannelBuilder;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,17 +17,14 @@ import io.playline.testing.RedisNamespace;
 @ExtendWith(RealRedisExtension.class)
 class GrpcStreamTest {
   static TestGateway gateway;
-  static ManagedChannel apiChannel;
 
   @BeforeAll
   static void start(RedisNamespace ns) {
     gateway = new TestGateway(ns, Map.of());
-    apiChannel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.server.apiAddress().getPort()).usePlaintext().build();
   }
 
   @AfterAll
-  static void stop() throws InterruptedException {
-    apiChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  static void stop() {
     gateway.close();
   }
 
@@ -79,35 +70,5 @@ class GrpcStreamTest {
     GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort());
     stream.send(WebSocketStreamTest.auth(1, "x".repeat(gateway.config.maxFrameBytes() + 10)));
     assertThat(stream.awaitEnd().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-  }
-
-  @Test
-  void internalApiServesReflection() throws Exception {
-    java.util.concurrent.CompletableFuture<java.util.List<String>> services = new java.util.concurrent.CompletableFuture<>();
-    var requests = io.grpc.reflection.v1.ServerReflectionGrpc.newStub(apiChannel).serverReflectionInfo(
-        new io.grpc.stub.StreamObserver<io.grpc.reflection.v1.ServerReflectionResponse>() {
-          @Override
-          public void onNext(io.grpc.reflection.v1.ServerReflectionResponse r) {
-            services.complete(r.getListServicesResponse().getServiceList().stream()
-                .map(io.grpc.reflection.v1.ServiceResponse::getName).toList());
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            services.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {}
-        });
-    requests.onNext(io.grpc.reflection.v1.ServerReflectionRequest.newBuilder().setListServices("*").build());
-    assertThat(services.get(10, TimeUnit.SECONDS)).contains("grpc.health.v1.Health");
-    requests.onCompleted();
-  }
-
-  @Test
-  void internalApiServesHealth() {
-    var response = HealthGrpc.newBlockingStub(apiChannel).check(HealthCheckRequest.getDefaultInstance());
-    assertThat(response.getStatus()).isEqualTo(ServingStatus.SERVING);
   }
 }

@@ -1,8 +1,5 @@
 package io.playline.gateway;
 
-import io.playline.testing.WsPlayerClient;
-
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
@@ -12,11 +9,9 @@ import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteBackSink;
 import io.playline.core.write.WriteMetrics;
 import io.playline.gateway.admin.Readiness;
-import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.gateway.session.RedisSessionStore;
 import io.playline.testing.RedisNamespace;
-import java.time.Clock;
+import io.playline.testing.WsPlayerClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -24,24 +19,37 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A real gateway on free loopback ports, writing to the test's share of the real Redis. */
-final class TestGateway implements AutoCloseable {
-  static final String SECRET = "test-secret-test-secret-test-secret!";
+/**
+ * The one gateway fixture of every module's tests: a real {@link GatewayNode}, assembled exactly
+ * as the roles assemble it, on free loopback ports, writing to the test's share of the real Redis
+ * (no Kafka or HBase: the write-back is dropped and first-today moments are recorded in {@link
+ * #firstTodays}). Nodes started on one namespace share it, as the nodes of one deployment share
+ * their Redis; with {@code crossNodePush} their pushes reach each other.
+ */
+public final class TestGateway implements AutoCloseable {
+  public static final String SECRET = "test-secret-test-secret-test-secret!";
 
-  record FirstToday(long uid, String day, String deviceId) {}
+  /** A first-today moment the node announced. */
+  public record FirstToday(long uid, String day, String deviceId) {}
 
-  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  final Readiness readiness = new Readiness();
-  final List<FirstToday> firstTodays = new CopyOnWriteArrayList<>();
-  final GatewayConfig config;
-  final CoreConfig core;
-  final RedisKeys keys;
-  final EventLoops loops;
-  final RedisConnections redis;
-  final RedisHistoryWriter writer;
-  final GatewayServer server;
+  public final List<FirstToday> firstTodays = new CopyOnWriteArrayList<>();
+  public final GatewayConfig config;
+  public final CoreConfig core;
+  public final RedisKeys keys;
+  public final GatewayNode server;
+  public final PrometheusMeterRegistry registry;
+  public final Readiness readiness;
+  public final EventLoops loops;
+  public final RedisConnections redis;
+  public final RedisHistoryWriter writer;
 
-  TestGateway(RedisNamespace ns, Map<String, String> overrides) {
+  /** A node with its pushes kept local, on {@code ns} with test defaults overridden by {@code overrides}. */
+  public TestGateway(RedisNamespace ns, Map<String, String> overrides) {
+    this(ns, overrides, false);
+  }
+
+  /** As {@link #TestGateway(RedisNamespace, Map)}; with {@code crossNodePush} pushes go through Redis to other nodes. */
+  public TestGateway(RedisNamespace ns, Map<String, String> overrides, boolean crossNodePush) {
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
         "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", ns.keyPrefix(), "drain.grace", "0s"));
@@ -50,22 +58,28 @@ final class TestGateway implements AutoCloseable {
     config = GatewayConfig.from(source, SECRET);
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
-    // Wired as the gateway role wires it: the loops first, Redis on one of them (io.redis.shared).
-    loops = EventLoops.create(config.ioThreads());
-    redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5),
-        loops.redisLoop(config));
-    writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(registry));
-    server = GatewayServer.start(config, new GatewayServer.Wiring(core, registry, readiness,
-        new JwtAuthenticator(SECRET, config.authClockSkew(), Clock.systemUTC()),
-        new RedisSessionStore(redis.shared(), keys, config.sessionTtl(), config.nodeId()),
-        writer, (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device))), loops);
+    server = GatewayNode.builder(config).crossNodePush(crossNodePush).core((loop, meters) -> {
+      RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5), loop);
+      RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
+      return new GatewayNode.Core(core, redis, writer,
+          (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device)), null, () -> {
+            writer.close();
+            redis.close();
+          });
+    }).start();
+    registry = server.registry();
+    readiness = server.readiness();
+    loops = server.loops();
+    redis = server.core().redis();
+    writer = (RedisHistoryWriter) server.core().writer();
   }
 
-  static String token(long uid) {
+  public static String token(long uid) {
     return JwtTokens.mint(SECRET, uid, Duration.ofHours(1), Instant.now());
   }
 
-  double counter(String name, String... tags) {
+  /** The count of counter {@code name} with {@code tags}, 0 when it was never incremented. */
+  public double counter(String name, String... tags) {
     var search = registry.find(name);
     if (tags.length > 0) {
       search = search.tags(tags);
@@ -74,16 +88,12 @@ final class TestGateway implements AutoCloseable {
     return c == null ? 0 : c.count();
   }
 
-  WsPlayerClient ws() {
+  public WsPlayerClient ws() {
     return WsPlayerClient.connect(server.wsAddress().getPort());
   }
 
   @Override
   public void close() {
     server.close();
-    writer.close();
-    redis.close();
-    loops.close();
-    registry.close();
   }
 }

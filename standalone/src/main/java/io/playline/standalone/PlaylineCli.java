@@ -13,10 +13,13 @@ import picocli.CommandLine.HelpCommand;
     mixinStandardHelpOptions = true,
     versionProvider = PlaylineCli.Version.class,
     description = "Playline play-history gateway.",
-    subcommands = {StandaloneCommand.class, TokenCommand.class, HistoryCommand.class, GatewayCommand.class, BenchCommand.class, HelpCommand.class})
+    subcommands = {StandaloneCommand.class, GatewayCommand.class, ApiCommand.class, JobCommand.class, TokenCommand.class,
+        HistoryCommand.class, HelpCommand.class})
 public final class PlaylineCli {
   public static final int EXIT_RUNTIME = 1;
   public static final int EXIT_USAGE = 2;
+  /** The public development secret standalone signs player tokens with when none is set (never the roles). */
+  public static final String DEV_SECRET = Secrets.DEV_SECRET;
 
   public static void main(String[] args) {
     // gRPC and some embedded servers log through java.util.logging; route it to SLF4J.

@@ -1,37 +1,24 @@
 package io.playline.standalone;
 
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.playline.api.ApiServer;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.store.RedisKeys;
-import io.playline.gateway.session.RedisSessionStore;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.GatewayNode;
+import io.playline.gateway.admin.Readiness;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.jspecify.annotations.Nullable;
-import io.playline.gateway.EventLoops;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayServer;
-import io.playline.gateway.admin.Readiness;
-import io.playline.gateway.session.JwtAuthenticator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hbase.client.Connection;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,14 +31,14 @@ import org.slf4j.LoggerFactory;
 final class StandaloneLauncher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StandaloneLauncher.class);
 
-  private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
+  private final RoleParts parts = new RoleParts();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final AtomicBoolean closing = new AtomicBoolean();
   private final Readiness readiness = new Readiness();
   private Duration shutdownTimeout = Duration.ofSeconds(60);
   private Path endpointsFile = Path.of("endpoints.json");
-  private @Nullable GatewayServer gatewayServer;
-  private @Nullable HistoryCore historyCore;
+  private @Nullable GatewayNode node;
+  private @Nullable ApiServer api;
   private @Nullable PrometheusMeterRegistry meterRegistry;
 
   private StandaloneLauncher() {}
@@ -75,7 +62,7 @@ final class StandaloneLauncher implements AutoCloseable {
     GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
 
-    toClose.push(DataDirLock.acquire(standalone.dataDir()));
+    parts.add(DataDirLock.acquire(standalone.dataDir()));
     Map<String, Integer> ports = new LinkedHashMap<>();
     ports.put("ws.port", gateway.wsPort());
     ports.put("grpc.port", gateway.grpcPort());
@@ -84,59 +71,29 @@ final class StandaloneLauncher implements AutoCloseable {
     PortCheck.ensureFree(gateway.bindHost(), ports);
 
     log.info("Starting embedded servers under {}", standalone.dataDir());
-    EmbeddedBackends backends = EmbeddedBackends.start(standalone);
-    toClose.push(backends);
-
-    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    toClose.push(registry::close);
+    EmbeddedBackends backends = parts.add(EmbeddedBackends.start(standalone));
+    PrometheusMeterRegistry registry = parts.meters();
     this.meterRegistry = registry;
-    new JvmMemoryMetrics().bindTo(registry);
-    new JvmThreadMetrics().bindTo(registry);
-    new ProcessorMetrics().bindTo(registry);
-    new UptimeMetrics().bindTo(registry);
-    JvmGcMetrics gc = new JvmGcMetrics();
-    gc.bindTo(registry);
-    toClose.push(gc);
-
     BackendEndpoints endpoints = backends.endpoints();
-    Connection hbase;
-    try {
-      hbase = ConnectionFactory.createConnection(endpoints.hbaseConfiguration());
-      toClose.push(hbase);
-    } catch (IOException e) {
-      throw new StartupException("cannot connect to HBase: " + e.getMessage(), e);
-    }
+    Connection hbase = parts.hbase(endpoints.hbaseConfiguration());
 
-    // The gateway's loops outlive the Redis client that may share one of them: created first, closed last.
-    EventLoops loops = EventLoops.create(gateway.ioThreads());
-    toClose.push(loops);
-    HistoryCore core = HistoryCore.start(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
-        gateway.nodeId(), registry, loops.redisLoop(gateway));
-    toClose.push(core);
-    this.historyCore = core;
-    BackendHealth health = new BackendHealth(core.redis().shared(), endpoints.kafkaBootstrapServers(), hbase, readiness);
-    toClose.push(health);
-
-    PlaylineJob job = new PlaylineJob(JobConfig.from(config, core.config()), core.config(), core.redis(), hbase,
-        endpoints.kafkaBootstrapServers(), registry);
+    // Every role in one process: one node (players and the internal API on its loops), and the job.
+    GatewayNode node = parts.add(GatewayNode.builder(gateway).registry(registry).readiness(readiness)
+        .core(GatewayNode.historyCore(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
+            gateway.nodeId(), hbase))
+        .start());
+    this.node = node;
+    ApiServer api = ApiServer.attach(node);
+    this.api = api;
+    BackendHealth health = parts.add(new BackendHealth(node.core().redis().shared(),
+        endpoints.kafkaBootstrapServers(), hbase, readiness));
+    PlaylineJob job = parts.add(new PlaylineJob(JobConfig.from(config, node.core().config()), node.core().config(),
+        node.core().redis(), hbase, endpoints.kafkaBootstrapServers(), registry));
     job.start();
-    toClose.push(job);
     health.watch("job", job::readiness);
     health.start(Duration.ofSeconds(5));
 
-    GatewayServer server = GatewayServer.start(gateway, new GatewayServer.Wiring(core.config(), registry, readiness,
-        new JwtAuthenticator(secret.secret(), gateway.authClockSkew(), Clock.systemUTC()),
-        new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()),
-            gateway.sessionTtl(), gateway.nodeId()),
-        core.writer(), core.firstToday(), core.redis(), core.attachHBase(hbase)), loops);
-    toClose.push(server);
-    this.gatewayServer = server;
-
-    Map<String, String> own = new LinkedHashMap<>();
-    own.put("websocket", "ws://127.0.0.1:" + server.wsAddress().getPort() + GatewayConfig.WS_PATH);
-    own.put("grpc", "127.0.0.1:" + server.grpcAddress().getPort());
-    own.put("api", "127.0.0.1:" + server.apiAddress().getPort());
-    own.put("admin", "http://127.0.0.1:" + server.adminAddress().getPort());
+    Map<String, String> own = Addresses.of(node, api);
     endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
     awaitReady(Duration.ofSeconds(60));
     banner(standalone, backends.endpoints(), own, secret.dev(), Duration.ofNanos(System.nanoTime() - t0));
@@ -183,13 +140,27 @@ final class StandaloneLauncher implements AutoCloseable {
     return readiness;
   }
 
-  /** The running history-core, for tests. */
-  HistoryCore core() {
-    HistoryCore c = historyCore;
-    if (c == null) {
+  /** The running node (its core, addresses and push), for tests. */
+  GatewayNode node() {
+    GatewayNode n = node;
+    if (n == null) {
       throw new IllegalStateException("not started");
     }
-    return c;
+    return n;
+  }
+
+  /** The running internal API, for tests. */
+  ApiServer api() {
+    ApiServer a = api;
+    if (a == null) {
+      throw new IllegalStateException("not started");
+    }
+    return a;
+  }
+
+  /** The node's history-core (standalone's core is always the production one), for tests. */
+  HistoryCore core() {
+    return (HistoryCore) node().core().owner();
   }
 
   /** The process's meters, for tests. */
@@ -199,15 +170,6 @@ final class StandaloneLauncher implements AutoCloseable {
       throw new IllegalStateException("not started");
     }
     return r;
-  }
-
-  /** The running gateway (its bound addresses), for tests. */
-  GatewayServer gateway() {
-    GatewayServer g = gatewayServer;
-    if (g == null) {
-      throw new IllegalStateException("not started");
-    }
-    return g;
   }
 
   /** Stops every part in reverse start order; idempotent; halts the JVM if it overruns the timeout. */
@@ -235,14 +197,7 @@ final class StandaloneLauncher implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       log.debug("Could not remove {}: {}", endpointsFile, e.toString());
     }
-    while (!toClose.isEmpty()) {
-      AutoCloseable part = toClose.pop();
-      try {
-        part.close();
-      } catch (Exception e) {
-        log.warn("Stopping {} failed", part, e);
-      }
-    }
+    parts.close();
     watchdog.interrupt();
     log.info("Stopped in {} ms", Duration.ofNanos(System.nanoTime() - t0).toMillis());
     stopped.countDown();

@@ -87,7 +87,7 @@ class StandaloneEndToEndTest {
   }
 
   private HeartbeatAck report(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
-    try (WsPlayerClient player = WsPlayerClient.connect(launcher.gateway().wsAddress().getPort())) {
+    try (WsPlayerClient player = WsPlayerClient.connect(launcher.node().wsAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
       player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("phone")).build());
       assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
@@ -99,7 +99,7 @@ class StandaloneEndToEndTest {
   }
 
   private HeartbeatAck reportOverGrpc(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
-    try (GrpcPlayerClient player = GrpcPlayerClient.connect(launcher.gateway().grpcAddress().getPort())) {
+    try (GrpcPlayerClient player = GrpcPlayerClient.connect(launcher.node().grpcAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
       player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("tv")).build());
       assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
@@ -135,7 +135,7 @@ class StandaloneEndToEndTest {
   private void queriesOverTheStreamTheApiAndTheCli(StandaloneLauncher launcher) throws Exception {
     ItemKey video7 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(7).build();
     ItemKey video8 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(8).build();
-    try (WsPlayerClient player = WsPlayerClient.connect(launcher.gateway().wsAddress().getPort())) {
+    try (WsPlayerClient player = WsPlayerClient.connect(launcher.node().wsAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, 42, Duration.ofMinutes(5), Instant.now());
       player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token)).build());
       player.next();
@@ -148,7 +148,7 @@ class StandaloneEndToEndTest {
       player.send(ClientFrame.newBuilder().setSeq(6).setHistoryQuery(HistoryQuery.newBuilder().setLimit(10)).build());
       assertThat(player.next().getHistoryPage().getRecordsList()).extracting(HistoryRecord::getUid).containsOnly(42L);
     }
-    int api = launcher.gateway().apiAddress().getPort();
+    int api = launcher.api().address().getPort();
     io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress("127.0.0.1", api).usePlaintext().build();
     try {
       HistoryGrpc.HistoryBlockingStub stub = HistoryGrpc.newBlockingStub(channel);
@@ -198,7 +198,7 @@ class StandaloneEndToEndTest {
     StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir));
     try {
       JsonNode endpoints = endpoints(dataDir);
-      int admin = launcher.gateway().adminAddress().getPort();
+      int admin = launcher.node().adminAddress().getPort();
       HttpResponse<String> ready = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin + "/readyz")).build(),
           HttpResponse.BodyHandlers.ofString());

@@ -2,28 +2,17 @@ package io.playline.gateway.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.playline.core.CoreConfig;
-import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
-import io.playline.core.store.RedisKeys;
-import io.playline.core.write.RedisHistoryWriter;
-import io.playline.core.write.WriteBackSink;
-import io.playline.core.write.WriteMetrics;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayServer;
-import io.playline.gateway.admin.Readiness;
-import io.playline.gateway.session.JwtAuthenticator;
+import io.playline.gateway.GatewayNode;
+import io.playline.gateway.TestGateway;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.gateway.session.RedisSessionStore;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -38,32 +27,24 @@ import java.util.concurrent.TimeUnit;
  * shares (as the nodes of one deployment do).
  */
 final class PushNode implements AutoCloseable {
-  static final String SECRET = "push-test-secret-push-test-secret!";
+  static final String SECRET = TestGateway.SECRET;
 
   final String nodeId;
-  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  final TestGateway gateway;
+  final PrometheusMeterRegistry registry;
   final RedisConnections redis;
   final PushKeys keys;
-  private final RedisHistoryWriter writer;
-  final GatewayServer server;
+  final GatewayNode server;
 
   PushNode(RedisNamespace ns, String nodeId, Map<String, String> overrides) {
     this.nodeId = nodeId;
-    Map<String, String> values = new HashMap<>(Map.of(
-        "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
-        "io.threads", "2", "redis.key.prefix", ns.keyPrefix(), "node.id", nodeId,
-        "push.lookup.cache", "0s", "drain.grace", "0s"));
+    Map<String, String> values = new HashMap<>(Map.of("io.threads", "2", "node.id", nodeId, "push.lookup.cache", "0s"));
     values.putAll(overrides);
-    ConfigSource source = ConfigSource.empty().with(values);
-    GatewayConfig config = GatewayConfig.from(source, SECRET);
-    CoreConfig core = CoreConfig.from(source);
-    keys = new PushKeys(core.redisKeyPrefix());
-    redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
-    writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(registry));
-    server = GatewayServer.start(config, new GatewayServer.Wiring(core, registry, new Readiness(),
-        new JwtAuthenticator(SECRET, config.authClockSkew(), Clock.systemUTC()),
-        new RedisSessionStore(redis.shared(), new RedisKeys(core.redisKeyPrefix()), config.sessionTtl(), nodeId),
-        writer, (uid, day, device, platform, time) -> { }, redis));
+    gateway = new TestGateway(ns, values, true);
+    registry = gateway.registry;
+    redis = gateway.redis;
+    server = gateway.server;
+    keys = new PushKeys(gateway.core.redisKeyPrefix());
   }
 
   /** A player connection of {@code uid} on this node, authenticated as device {@code device}. */
@@ -86,12 +67,7 @@ final class PushNode implements AutoCloseable {
   }
 
   double counter(String name, String... tags) {
-    var search = registry.find(name);
-    if (tags.length > 0) {
-      search = search.tags(tags);
-    }
-    var c = search.counter();
-    return c == null ? 0 : c.count();
+    return gateway.counter(name, tags);
   }
 
   double syncs(String result) {
@@ -112,9 +88,6 @@ final class PushNode implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close();
-    writer.close();
-    redis.close();
-    registry.close();
+    gateway.close();
   }
 }

@@ -1,10 +1,11 @@
-package io.playline.gateway.grpc;
+package io.playline.api;
 
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.core.write.WriteOutcome;
+import io.playline.gateway.grpc.StatusMapper;
 import io.playline.gateway.heartbeat.EventRecords;
 import io.playline.gateway.heartbeat.HeartbeatBatcher;
 import io.playline.gateway.heartbeat.PendingHeartbeat;

@@ -1,18 +1,17 @@
-package io.playline.standalone;
+package io.playline.bench;
 
-import io.playline.bench.BenchEnvironment;
-import io.playline.bench.BenchOptions;
-import io.playline.bench.BenchRunner;
-import io.playline.bench.JmhCommand;
+import io.playline.standalone.PlaylineCli;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code playline bench}: the load generator and its baselines against a running standalone (and
+ * {@code bin/playline bench} (this module's entry point; the bench is a leaf nothing in production
+ * depends on): the load generator and its baselines against a running standalone (and
  * extra gateway processes it may start with this launcher's {@code gateway} command), or {@code
  * bench jmh} for the microbenchmarks. Tokens default to the standalone's development secret.
  * Runs on the calling thread.
@@ -21,8 +20,12 @@ import picocli.CommandLine.Mixin;
     description = {"Benchmark a running Playline (bin/playline standalone) against a bare WebSocket echo server and",
         "Redis alone with Playline's command mix; print medians over passes and the issue's targets.",
         "Scenarios: peak, latency, idle, first-today. All load goes to 127.0.0.0/8."})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCli implements Callable<Integer> {
   @Mixin BenchOptions options = new BenchOptions();
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new BenchCli()).execute(args));
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -34,7 +37,7 @@ final class BenchCommand implements Callable<Integer> {
     gateway.add(System.getProperty("java.class.path"));
     gateway.add(PlaylineCli.class.getName());
     gateway.add("gateway");
-    return BenchRunner.run(options, new BenchEnvironment(Secrets.DEV_SECRET, gateway), System.out);
+    return BenchRunner.run(options, new BenchEnvironment(PlaylineCli.DEV_SECRET, gateway), System.out);
   }
 
   /**

@@ -1,0 +1,93 @@
+package io.playline.api;
+
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.playline.core.query.HistoryService;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.GatewayNode;
+import io.playline.gateway.GrpcServers;
+import io.playline.proto.v1.HistoryGrpc;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The internal API server on {@code api.port}: {@code playline.v1.History}, standard health
+ * ({@code grpc.health.v1.Health}, overall and per service) and server reflection, on a {@link
+ * GatewayNode}'s event loops. Reports go through the node's heartbeat batcher (the same write
+ * path, first-today and push as players); queries and controls through its history service.
+ * {@link #attach} ties its life to the node: it stops before the write path it uses.
+ */
+public final class ApiServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+  /** The component the api reports in {@code /readyz}. */
+  public static final String READINESS_COMPONENT = "api";
+
+  private final Server server;
+  private final HealthStatusManager health;
+  private final GatewayNode node;
+
+  private ApiServer(Server server, HealthStatusManager health, GatewayNode node) {
+    this.server = server;
+    this.health = health;
+    this.node = node;
+  }
+
+  /**
+   * Binds {@code api.port} on {@code node}'s loops and attaches itself to the node.
+   *
+   * @throws IllegalStateException when the node serves no queries (it was started without HBase)
+   *     or the port cannot be bound
+   */
+  public static ApiServer attach(GatewayNode node) {
+    HistoryService history = node.core().history();
+    if (history == null) {
+      throw new IllegalStateException("the internal API needs a node with queries (HBase)");
+    }
+    GatewayConfig config = node.config();
+    HealthStatusManager health = new HealthStatusManager();
+    NettyServerBuilder builder = GrpcServers.builder(node.loops(),
+            new InetSocketAddress(config.bindHost(), config.apiPort()), config.maxFrameBytes())
+        .addService(health.getHealthService())
+        .addService(ProtoReflectionServiceV1.newInstance())
+        .addService(new HistoryGrpcService(history, node.batcher(), node.eventRules(), config.maxEventsPerHeartbeat(),
+            Clock.systemUTC()));
+    Server server;
+    try {
+      server = builder.build().start();
+    } catch (IOException e) {
+      throw new IllegalStateException("internal API failed to bind " + config.bindHost() + ":" + config.apiPort()
+          + ": " + e.getMessage(), e);
+    }
+    health.setStatus("", ServingStatus.SERVING);
+    health.setStatus(HistoryGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    ApiServer api = new ApiServer(server, health, node);
+    node.readiness().register(READINESS_COMPONENT);
+    node.readiness().set(READINESS_COMPONENT, true);
+    node.attach(api);
+    log.info("Internal API listening on {}", api.address());
+    return api;
+  }
+
+  public InetSocketAddress address() {
+    return new InetSocketAddress(node.config().bindHost(), server.getPort());
+  }
+
+  /** Reports NOT_SERVING to health checkers, then stops (bounded). */
+  @Override
+  public void close() {
+    node.readiness().set(READINESS_COMPONENT, false);
+    health.enterTerminalState();
+    try {
+      GrpcServers.stop(server);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      server.shutdownNow();
+    }
+  }
+}

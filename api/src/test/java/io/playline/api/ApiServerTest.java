@@ -1,0 +1,132 @@
+package io.playline.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.reflection.v1.ServerReflectionGrpc;
+import io.grpc.reflection.v1.ServerReflectionRequest;
+import io.grpc.reflection.v1.ServerReflectionResponse;
+import io.grpc.reflection.v1.ServiceResponse;
+import io.grpc.stub.StreamObserver;
+import io.playline.core.config.ConfigSource;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.GatewayNode;
+import io.playline.gateway.TestGateway;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.GetProgressRequest;
+import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.ReportRequest;
+import io.playline.proto.v1.ReportResponse;
+import io.playline.testing.HBaseNamespace;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RealHBaseExtension;
+import io.playline.testing.RealKafkaExtension;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The internal API on a node that accepts no players, as the api role runs it, on real Redis, Kafka and HBase. */
+@ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
+class ApiServerTest {
+  private GatewayNode node;
+  private ApiServer api;
+  private ManagedChannel channel;
+
+  @BeforeEach
+  void start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
+    ConfigSource source = ConfigSource.empty().with(Map.of(
+        "bind.host", "127.0.0.1", "api.port", "0", "admin.port", "0", "node.id", "api-test",
+        "redis.key.prefix", redis.keyPrefix(), "kafka.topic.history", kafka.topic("history"),
+        "kafka.topic.first.today", kafka.topic("first-today"), "hbase.table", hbase.table("history").getNameAsString()));
+    GatewayConfig config = GatewayConfig.from(source, TestGateway.SECRET);
+    node = GatewayNode.builder(config).players(false)
+        .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
+        .start();
+    api = ApiServer.attach(node);
+    channel = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext().build();
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    node.close();
+  }
+
+  @Test
+  void reportsAreWrittenThroughTheNodesWritePathAndReadBack() {
+    var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+    PlayEvent event = PlayEvent.newBuilder().setBusiness(Business.ARTICLE).setOid(9).setProgressMs(3_000)
+        .setDurationMs(60_000).setEventTimeMs(System.currentTimeMillis()).build();
+    ReportResponse first = stub.report(ReportRequest.newBuilder().setUid(42).setDeviceId("bff").setPlatform("web")
+        .addEvents(event).build());
+    assertThat(first.getFirstViewList()).containsExactly(true);
+    assertThat(first.getFirstToday()).isTrue();
+
+    List<HistoryRecord> records = stub.getProgress(GetProgressRequest.newBuilder().setUid(42)
+        .addItems(ItemKey.newBuilder().setBusiness(Business.ARTICLE).setOid(9)).build()).getRecordsList();
+    assertThat(records).singleElement().satisfies(r -> {
+      assertThat(r.getProgressMs()).isEqualTo(3_000);
+      assertThat(r.getDeviceId()).isEqualTo("bff");
+    });
+    assertThat(node.registry().get("playline.heartbeat.batch.heartbeats").summary().count()).isPositive();
+  }
+
+  @Test
+  void servesHealthAndReflectionButNoPlayers() throws Exception {
+    var health = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+    assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus()).isEqualTo(ServingStatus.SERVING);
+    assertThat(health.check(HealthCheckRequest.newBuilder().setService(HistoryGrpc.SERVICE_NAME).build()).getStatus())
+        .isEqualTo(ServingStatus.SERVING);
+    assertThat(services()).contains(HistoryGrpc.SERVICE_NAME, "grpc.health.v1.Health");
+    assertThat(node.acceptsPlayers()).isFalse();
+    assertThatThrownBy(node::wsAddress).isInstanceOf(IllegalStateException.class);
+    assertThat(node.readiness().snapshot()).containsEntry(ApiServer.READINESS_COMPONENT, true)
+        .doesNotContainKey(GatewayNode.READINESS_COMPONENT);
+  }
+
+  @Test
+  void refusesANodeWithoutQueries(RedisNamespace redis) {
+    try (TestGateway withoutHBase = new TestGateway(redis, Map.of())) {
+      assertThatThrownBy(() -> ApiServer.attach(withoutHBase.server))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a node with queries");
+    }
+  }
+
+  private List<String> services() throws Exception {
+    CompletableFuture<List<String>> services = new CompletableFuture<>();
+    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel).serverReflectionInfo(
+        new StreamObserver<ServerReflectionResponse>() {
+          @Override
+          public void onNext(ServerReflectionResponse r) {
+            services.complete(r.getListServicesResponse().getServiceList().stream().map(ServiceResponse::getName).toList());
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            services.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {}
+        });
+    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build());
+    List<String> names = services.get(10, TimeUnit.SECONDS);
+    requests.onCompleted();
+    return names;
+  }
+}

@@ -1,0 +1,342 @@
+package io.playline.gateway;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.EventLoop;
+import io.playline.core.CoreConfig;
+import io.playline.core.HistoryCore;
+import io.playline.core.config.ConfigSource;
+import io.playline.core.query.HistoryService;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
+import io.playline.core.write.EventRules;
+import io.playline.core.write.FirstTodayListener;
+import io.playline.core.write.HistoryWriter;
+import io.playline.gateway.admin.AdminHttpServer;
+import io.playline.gateway.admin.Readiness;
+import io.playline.gateway.heartbeat.FlagCalendar;
+import io.playline.gateway.heartbeat.HeartbeatBatcher;
+import io.playline.gateway.push.PushRuntime;
+import io.playline.gateway.push.PushService;
+import io.playline.gateway.session.Authenticator;
+import io.playline.gateway.session.JwtAuthenticator;
+import io.playline.gateway.session.RedisSessionStore;
+import io.playline.gateway.session.SessionServices;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Objects;
+import org.apache.hadoop.hbase.client.Connection;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one way a Playline process assembles its write path and player edge, used by the gateway
+ * role, the api role, standalone and the tests alike: event loops first, then the history core
+ * (Redis on the first loop with {@code io.redis.shared}), progress push, the heartbeat batcher,
+ * the admin HTTP server, and (unless {@link Builder#players(boolean) players(false)}) the player
+ * listeners. Other servers (the internal API) bind on {@link #loops()} and {@link #attach}
+ * themselves, so they stop before the write path they use.
+ *
+ * <p>{@link Builder#start()} blocks while connecting and binding (start-up only); a failure closes
+ * whatever had started. {@link #close()} drains players, stops attached servers, the listeners,
+ * the batcher, push, the core (which flushes the write-back), the loops, then the meters it
+ * owns. Thread-safe to close from a shutdown hook; idempotent.
+ */
+public final class GatewayNode implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(GatewayNode.class);
+  /** The component this node reports in {@code /readyz}. */
+  public static final String READINESS_COMPONENT = GatewayServer.READINESS_COMPONENT;
+
+  /**
+   * What a node writes with. {@code owner} is closed when the node closes, after everything that
+   * writes through it.
+   *
+   * @param config history-core settings (key prefix, zone, clamping)
+   * @param redis the process's Redis client: sessions, push registry and node channels
+   * @param writer the Redis write-through, called only on the heartbeat batcher's loop
+   * @param firstToday told when a user is first counted on a day
+   * @param history reads and user controls; null on a node that serves no queries
+   * @param owner closes all of the above
+   */
+  public record Core(CoreConfig config, RedisConnections redis, HistoryWriter writer, FirstTodayListener firstToday,
+      @Nullable HistoryService history, AutoCloseable owner) {}
+
+  /** Starts the node's {@link Core}, with Redis I/O on {@code redisLoop} (null: a thread of its own). */
+  @FunctionalInterface
+  public interface CoreStarter {
+    Core start(@Nullable EventLoop redisLoop, MeterRegistry registry);
+  }
+
+  /**
+   * The production core: {@link HistoryCore} on {@code redisUri} ({@code redis.cluster} selects
+   * Cluster mode) and {@code kafkaBootstrapServers}, with queries over {@code hbase} when given
+   * (the connection stays the caller's).
+   */
+  public static CoreStarter historyCore(ConfigSource source, String redisUri, String kafkaBootstrapServers,
+      String nodeId, @Nullable Connection hbase) {
+    return (loop, registry) -> {
+      HistoryCore core = HistoryCore.start(source, redisUri, kafkaBootstrapServers, nodeId, registry, loop);
+      try {
+        HistoryService history = hbase == null ? null : core.attachHBase(hbase);
+        return new Core(core.config(), core.redis(), core.writer(), core.firstToday(), history, core);
+      } catch (RuntimeException e) {
+        core.close();
+        throw e;
+      }
+    };
+  }
+
+  private final Deque<AutoCloseable> parts = new ArrayDeque<>();
+  private final Deque<AutoCloseable> attached = new ArrayDeque<>();
+  private final GatewayConfig config;
+  private final PrometheusMeterRegistry registry;
+  private final Readiness readiness;
+  private @Nullable EventLoops loops;
+  private @Nullable Core core;
+  private @Nullable PushRuntime push;
+  private @Nullable HeartbeatBatcher batcher;
+  private @Nullable EventRules eventRules;
+  private @Nullable GatewayServer players;
+  private @Nullable AdminHttpServer admin;
+  private boolean closed;
+
+  private GatewayNode(GatewayConfig config, PrometheusMeterRegistry registry, Readiness readiness) {
+    this.config = config;
+    this.registry = registry;
+    this.readiness = readiness;
+  }
+
+  public static Builder builder(GatewayConfig config) {
+    return new Builder(config);
+  }
+
+  /** How a node is put together; every part but the core has a default. */
+  public static final class Builder {
+    private final GatewayConfig config;
+    private @Nullable PrometheusMeterRegistry registry;
+    private @Nullable Readiness readiness;
+    private @Nullable Authenticator authenticator;
+    private @Nullable CoreStarter core;
+    private boolean crossNodePush = true;
+    private boolean players = true;
+
+    private Builder(GatewayConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** Meters shared with other parts of the process (closed by its owner); default: the node's own. */
+    public Builder registry(PrometheusMeterRegistry registry) {
+      this.registry = registry;
+      return this;
+    }
+
+    /** What {@code /readyz} reports, shared with other parts of the process; default: the node's own. */
+    public Builder readiness(Readiness readiness) {
+      this.readiness = readiness;
+      return this;
+    }
+
+    /** Verifies player tokens; default: HS256 JWTs signed with {@code auth.secret}. */
+    public Builder authenticator(Authenticator authenticator) {
+      this.authenticator = authenticator;
+      return this;
+    }
+
+    /** Required: what the node writes with. */
+    public Builder core(CoreStarter core) {
+      this.core = core;
+      return this;
+    }
+
+    /**
+     * Whether progress pushes reach other nodes through Redis (default true); false keeps them on
+     * this node (a single-node deployment, or a test of one node).
+     */
+    public Builder crossNodePush(boolean crossNodePush) {
+      this.crossNodePush = crossNodePush;
+      return this;
+    }
+
+    /**
+     * Whether the node accepts players on {@code ws.port} and {@code grpc.port} (default true);
+     * false gives a node that writes for the internal API only.
+     */
+    public Builder players(boolean players) {
+      this.players = players;
+      return this;
+    }
+
+    /** Connects and binds; on failure whatever started is stopped again and the cause rethrown. */
+    public GatewayNode start() {
+      CoreStarter starter = Objects.requireNonNull(core, "core");
+      boolean ownRegistry = registry == null;
+      PrometheusMeterRegistry meters = ownRegistry ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : registry;
+      GatewayNode node = new GatewayNode(config, meters, readiness != null ? readiness : new Readiness());
+      if (ownRegistry) {
+        node.parts.push(meters::close);
+      }
+      try {
+        node.assemble(starter, authenticator != null ? authenticator
+            : new JwtAuthenticator(config.authSecret(), config.authClockSkew(), Clock.systemUTC()), crossNodePush, players);
+        return node;
+      } catch (RuntimeException e) {
+        node.close();
+        throw e;
+      }
+    }
+  }
+
+  private void assemble(CoreStarter starter, Authenticator authenticator, boolean crossNodePush, boolean acceptPlayers) {
+    // The loops outlive the Redis client that may share one of them: created first, closed last.
+    EventLoops l = EventLoops.create(config.ioThreads());
+    parts.push(l);
+    loops = l;
+    Core c = starter.start(l.redisLoop(config), registry);
+    parts.push(c.owner());
+    core = c;
+    PushRuntime p = PushRuntime.start(config.nodeId(), config.push(), c.config().redisKeyPrefix(),
+        crossNodePush ? c.redis() : null, registry);
+    parts.push(p);
+    push = p;
+    Clock clock = Clock.systemUTC();
+    FlagCalendar calendar = new FlagCalendar(c.config().zone());
+    HeartbeatBatcher b = new HeartbeatBatcher(config.batcher(), c.writer(), calendar, c.firstToday(), clock, registry,
+        p.router());
+    parts.push(b);
+    batcher = b;
+    EventRules rules = new EventRules(c.config().clampPast(), c.config().clampFuture());
+    eventRules = rules;
+    AdminHttpServer a = admin(l);
+    parts.push(a);
+    admin = a;
+    if (acceptPlayers) {
+      SessionServices services = new SessionServices(config, authenticator,
+          new RedisSessionStore(c.redis().shared(), new RedisKeys(c.config().redisKeyPrefix()), config.sessionTtl(),
+              config.nodeId()),
+          b, calendar, rules, new GatewayMetrics(registry), clock, p.connections(), c.history());
+      players = GatewayServer.start(config, services, l, readiness);
+    }
+    log.info("Node {} up: players {}, queries {}, cross-node push {}, admin {}", config.nodeId(),
+        acceptPlayers ? "ws " + wsAddress() + " grpc " + grpcAddress() : "off",
+        c.history() != null ? "on" : "off", crossNodePush, a.address());
+  }
+
+  private AdminHttpServer admin(EventLoops l) {
+    try {
+      return AdminHttpServer.start(l, new InetSocketAddress(config.bindHost(), config.adminPort()), registry, readiness);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while binding the admin port", e);
+    }
+  }
+
+  /**
+   * Closes {@code part} when this node closes: after the players are drained, before the write
+   * path. For servers that bind on {@link #loops()} and write through {@link #batcher()}.
+   */
+  public synchronized void attach(AutoCloseable part) {
+    attached.push(part);
+  }
+
+  public GatewayConfig config() {
+    return config;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public Readiness readiness() {
+    return readiness;
+  }
+
+  public EventLoops loops() {
+    return Objects.requireNonNull(loops, "not started");
+  }
+
+  public Core core() {
+    return Objects.requireNonNull(core, "not started");
+  }
+
+  /** The batched write path: players' heartbeats and the internal API's reports go through it. */
+  public HeartbeatBatcher batcher() {
+    return Objects.requireNonNull(batcher, "not started");
+  }
+
+  /** Event validation and time clamping, as the batcher's callers apply it. */
+  public EventRules eventRules() {
+    return Objects.requireNonNull(eventRules, "not started");
+  }
+
+  /** Pushes progress to a user's connected devices on every node (backends' entry point). */
+  public PushService push() {
+    return Objects.requireNonNull(push, "not started").service();
+  }
+
+  /** The WebSocket listener's address. @throws IllegalStateException on a node without players */
+  public InetSocketAddress wsAddress() {
+    return playerServer().wsAddress();
+  }
+
+  /** The player gRPC listener's address. @throws IllegalStateException on a node without players */
+  public InetSocketAddress grpcAddress() {
+    return playerServer().grpcAddress();
+  }
+
+  public InetSocketAddress adminAddress() {
+    return Objects.requireNonNull(admin, "not started").address();
+  }
+
+  /** Whether this node accepts players. */
+  public boolean acceptsPlayers() {
+    return players != null;
+  }
+
+  private GatewayServer playerServer() {
+    GatewayServer p = players;
+    if (p == null) {
+      throw new IllegalStateException("this node accepts no players");
+    }
+    return p;
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    readiness.set(READINESS_COMPONENT, false);
+    GatewayServer p = players;
+    if (p != null) {
+      closeQuietly(p);
+    }
+    while (true) {
+      AutoCloseable part;
+      synchronized (this) {
+        part = attached.poll();
+      }
+      if (part == null) {
+        break;
+      }
+      closeQuietly(part);
+    }
+    while (!parts.isEmpty()) {
+      closeQuietly(parts.pop());
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable part) {
+    try {
+      part.close();
+    } catch (Exception e) {
+      log.warn("Stopping {} failed: {}", part, e.toString());
+    }
+  }
+}

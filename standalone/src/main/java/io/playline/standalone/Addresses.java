@@ -1,0 +1,28 @@
+package io.playline.standalone;
+
+import io.playline.api.ApiServer;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.GatewayNode;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** The {@code playline} entry of an endpoints file: what a process serves, on loopback. */
+final class Addresses {
+  private Addresses() {}
+
+  /** The player listeners of {@code node} (if it accepts players), {@code api} (if any) and the admin port. */
+  static Map<String, String> of(GatewayNode node, @Nullable ApiServer api) {
+    Map<String, String> own = new LinkedHashMap<>();
+    if (node.acceptsPlayers()) {
+      own.put("websocket", "ws://127.0.0.1:" + node.wsAddress().getPort() + GatewayConfig.WS_PATH);
+      own.put("grpc", "127.0.0.1:" + node.grpcAddress().getPort());
+    }
+    if (api != null) {
+      own.put("api", "127.0.0.1:" + api.address().getPort());
+    }
+    own.put("admin", "http://127.0.0.1:" + node.adminAddress().getPort());
+    return Collections.unmodifiableMap(own);
+  }
+}

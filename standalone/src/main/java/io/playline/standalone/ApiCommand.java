@@ -1,0 +1,27 @@
+package io.playline.standalone;
+
+import io.playline.core.config.ConfigSource;
+import io.playline.standalone.RoleBackends.Need;
+import java.util.List;
+import picocli.CommandLine.Command;
+
+/** {@code playline api}: the internal History API ({@link ApiRole}) until SIGTERM. */
+@Command(name = "api", mixinStandardHelpOptions = true,
+    description = {"Start the internal playline.v1.History API for backends (api.port, with health and reflection)",
+        "and admin, against external Redis, Kafka and HBase (or those named by --backends FILE)."})
+final class ApiCommand extends RoleCommand {
+  @Override
+  String name() {
+    return "api";
+  }
+
+  @Override
+  List<Need> needs() {
+    return ApiRole.NEEDS;
+  }
+
+  @Override
+  Role start(ConfigSource config, RoleBackends backends) {
+    return ApiRole.start(config, backends);
+  }
+}

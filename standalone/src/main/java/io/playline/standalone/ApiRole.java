@@ -1,0 +1,60 @@
+package io.playline.standalone;
+
+import io.playline.api.ApiServer;
+import io.playline.core.config.ConfigSource;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.GatewayNode;
+import io.playline.standalone.RoleBackends.Need;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.client.Connection;
+
+/**
+ * {@code bin/playline api}: the internal {@code playline.v1.History} API (plus health and
+ * reflection) on {@code api.port}, for backends, against external Redis (or Redis Cluster), Kafka
+ * and HBase; and the admin port. It accepts no players: its node writes reports through the same
+ * batched write path, first-today and cross-node push as a gateway node. Refuses to start without
+ * any backend address. Thread-safe to close from a shutdown hook.
+ */
+final class ApiRole implements Role {
+  static final List<Need> NEEDS = List.of(Need.REDIS, Need.KAFKA, Need.HBASE);
+
+  private final RoleParts parts = new RoleParts();
+  private final GatewayNode node;
+  private final ApiServer api;
+
+  private ApiRole(ConfigSource config, RoleBackends backends) {
+    try {
+      // This node verifies no player tokens: its (unused) authenticator gets a throwaway key.
+      GatewayConfig gateway = GatewayConfig.from(config, Secrets.unusedPlayerSecret());
+      Connection hbase = parts.hbase(backends.hbaseConfiguration());
+      node = parts.add(GatewayNode.builder(gateway).registry(parts.meters()).players(false)
+          .core(GatewayNode.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
+              gateway.nodeId(), hbase))
+          .start());
+      api = ApiServer.attach(node);
+    } catch (RuntimeException e) {
+      parts.close();
+      throw e;
+    }
+  }
+
+  /** Connects and binds; on failure whatever started is stopped again. */
+  static ApiRole start(ConfigSource config, RoleBackends backends) {
+    return new ApiRole(config, backends);
+  }
+
+  ApiServer api() {
+    return api;
+  }
+
+  @Override
+  public Map<String, String> addresses() {
+    return Addresses.of(node, api);
+  }
+
+  @Override
+  public void close() {
+    parts.close();
+  }
+}

@@ -1,0 +1,85 @@
+package io.playline.standalone;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.playline.core.CoreConfig;
+import io.playline.core.config.ConfigSource;
+import io.playline.core.store.RedisConnections;
+import io.playline.gateway.EventLoops;
+import io.playline.gateway.admin.AdminHttpServer;
+import io.playline.gateway.admin.Readiness;
+import io.playline.job.JobConfig;
+import io.playline.job.PlaylineJob;
+import io.playline.standalone.RoleBackends.Need;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.client.Connection;
+
+/**
+ * {@code bin/playline job}: consumes the write-back topic into HBase and sweeps recovery marks,
+ * against external Redis (or Redis Cluster), Kafka and HBase; serves the admin port ({@code
+ * /metrics}, {@code /readyz} with the job's and each backend's state). Job instances share one
+ * Kafka consumer group ({@code job.group.id}) and so split the partitions. Refuses to start
+ * without any backend address. Thread-safe to close from a shutdown hook.
+ */
+final class JobRole implements Role {
+  static final List<Need> NEEDS = List.of(Need.REDIS, Need.KAFKA, Need.HBASE);
+
+  private final RoleParts parts = new RoleParts();
+  private final PlaylineJob job;
+  private final AdminHttpServer admin;
+
+  private JobRole(ConfigSource source, RoleBackends backends) {
+    try {
+      CoreConfig core = CoreConfig.from(source);
+      JobConfig jobConfig = JobConfig.from(source, core);
+      String bindHost = source.string("bind.host", "0.0.0.0");
+      int adminPort = source.port("admin.port", 9100, true);
+      Duration redisTimeout = source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100),
+          Duration.ofMinutes(1));
+      PrometheusMeterRegistry registry = parts.meters();
+      Readiness readiness = new Readiness();
+      EventLoops loops = parts.add(EventLoops.create(1));
+      RedisConnections redis = parts.add(RedisConnections.connect(backends.redisUri(), backends.redisCluster(),
+          redisTimeout));
+      Connection hbase = parts.hbase(backends.hbaseConfiguration());
+      BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(), hbase,
+          readiness));
+      job = parts.add(new PlaylineJob(jobConfig, core, redis, hbase, backends.kafkaBootstrapServers(), registry));
+      job.start();
+      health.watch("job", job::readiness);
+      health.start(Duration.ofSeconds(5));
+      admin = parts.add(AdminHttpServer.start(loops, new InetSocketAddress(bindHost, adminPort), registry, readiness));
+    } catch (InterruptedException e) {
+      parts.close();
+      Thread.currentThread().interrupt();
+      throw new StartupException("interrupted while starting the job role", e);
+    } catch (RuntimeException e) {
+      parts.close();
+      throw e;
+    }
+  }
+
+  /** Connects and starts consuming (in the background: readiness says when it persists). */
+  static JobRole start(ConfigSource config, RoleBackends backends) {
+    return new JobRole(config, backends);
+  }
+
+  PlaylineJob job() {
+    return job;
+  }
+
+  @Override
+  public Map<String, String> addresses() {
+    Map<String, String> own = new LinkedHashMap<>();
+    own.put("admin", "http://127.0.0.1:" + admin.address().getPort());
+    return own;
+  }
+
+  @Override
+  public void close() {
+    parts.close();
+  }
+}

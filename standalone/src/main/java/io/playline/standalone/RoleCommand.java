@@ -1,0 +1,86 @@
+package io.playline.standalone;
+
+import io.playline.core.config.ConfigSource;
+import io.playline.standalone.RoleBackends.Need;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * What every role command ({@code gateway}, {@code api}, {@code job}) does the same way: load the
+ * config, resolve the backends strictly ({@link RoleBackends}), start the role, write {@code
+ * --endpoints-out} once it serves, and run until SIGTERM, which stops the role in order. The main
+ * thread waits.
+ */
+abstract class RoleCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(RoleCommand.class);
+
+  @Option(names = "--backends", paramLabel = "FILE",
+      description = "An endpoints.json naming Redis, Kafka and HBase (a standalone's <data dir>/endpoints.json or the "
+          + "local topology's); addresses set in config win.")
+  @Nullable Path backends;
+
+  @Option(names = "--endpoints-out", paramLabel = "FILE",
+      description = "Write this process's pid, role and addresses here once it serves (removed on exit).")
+  @Nullable Path endpointsOut;
+
+  @Mixin ConfigOptions configOptions = new ConfigOptions();
+
+  /** The role's name, as in {@code bin/playline NAME}. */
+  abstract String name();
+
+  /** The backends the role needs. */
+  abstract List<Need> needs();
+
+  /** Starts the role; blocks while connecting and binding. */
+  abstract Role start(ConfigSource config, RoleBackends backends);
+
+  @Override
+  public Integer call() throws Exception {
+    ConfigSource config = configOptions.load(Map.of());
+    RoleBackends resolved = RoleBackends.resolve(config, name(), needs(), backends);
+    Role role = start(config, resolved);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Path out = endpointsOut;
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      role.close();
+      if (out != null) {
+        try {
+          Files.deleteIfExists(out);
+        } catch (IOException e) {
+          log.debug("Could not remove {}: {}", out, e.toString());
+        }
+      }
+      stopped.countDown();
+    }, "playline-" + name() + "-shutdown"));
+    if (out != null) {
+      write(out, role.addresses(), resolved);
+    }
+    log.info("{} up: {} (redis {}{}, kafka {}, hbase zookeeper {}:{})", name(), role.addresses(), resolved.redisUri(),
+        resolved.redisCluster() ? " cluster" : "", resolved.kafkaBootstrapServers(), resolved.hbaseQuorum(),
+        resolved.hbaseZookeeperPort());
+    stopped.await();
+    return 0;
+  }
+
+  private void write(Path out, Map<String, String> own, RoleBackends b) throws IOException {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("pid", ProcessHandle.current().pid());
+    root.put("role", name());
+    root.put("redis", Map.of("uri", b.redisUri(), "cluster", b.redisCluster()));
+    root.put("kafka", Map.of("bootstrapServers", b.kafkaBootstrapServers()));
+    root.put("hbase", Map.of("zookeeperQuorum", b.hbaseQuorum(), "zookeeperPort", b.hbaseZookeeperPort()));
+    root.put("playline", own);
+    EndpointsFile.writeJson(out, root);
+  }
+}
