@@ -49,7 +49,16 @@ abstract class RoleCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ConfigSource config = configOptions.load(Map.of());
     RoleBackends resolved = RoleBackends.resolve(config, name(), needs(), backends);
-    Role role = start(config, resolved);
+    Role role;
+    try {
+      role = start(config, resolved);
+    } catch (StartupException | io.playline.core.config.ConfigException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // A backend that does not answer: say which role and why in one line, not a stack trace.
+      log.debug("{} failed to start", name(), e);
+      throw new StartupException("the " + name() + " role failed to start: " + describe(e), e);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Path out = endpointsOut;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -71,6 +80,16 @@ abstract class RoleCommand implements Callable<Integer> {
         resolved.hbaseZookeeperPort());
     stopped.await();
     return 0;
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (c.getMessage() != null && !b.toString().contains(c.getMessage())) {
+        b.append(": ").append(c.getMessage());
+      }
+    }
+    return b.toString();
   }
 
   private void write(Path out, Map<String, String> own, RoleBackends b) throws IOException {
