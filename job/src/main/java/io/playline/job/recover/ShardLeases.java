@@ -111,8 +111,7 @@ final class ShardLeases {
   /** Releases every lease and leaves the live instances, so the others take over at once. */
   void releaseAll(RedisShardLeases redis) {
     List<Integer> all = List.copyOf(held);
-    held.clear();
-    publish();
+    abandon();
     int released = redis.release(all, owner).size();
     metrics.leasesReleased(released);
     redis.leave(owner);
@@ -122,6 +121,7 @@ final class ShardLeases {
   /** Forgets every lease without telling Redis, as a crash would: they lapse after the TTL. */
   void abandon() {
     held.clear();
+    live = List.of();
     publish();
   }
 

@@ -157,7 +157,15 @@ public final class RedisShardLeases {
    * A lease script of this package's resources, sent by EVALSHA and by EVAL when Redis answers
    * NOSCRIPT (history-core's {@link RedisScript} does the same for its own scripts). Immutable.
    */
-  private record LeaseScript(byte[] body, String sha) {
+  private static final class LeaseScript {
+    private final byte[] body;
+    private final String sha;
+
+    private LeaseScript(byte[] body, String sha) {
+      this.body = body;
+      this.sha = sha;
+    }
+
     static LeaseScript load(String resource) {
       try (InputStream in = RedisShardLeases.class.getResourceAsStream(resource)) {
         if (in == null) {

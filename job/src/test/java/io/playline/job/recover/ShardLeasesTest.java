@@ -55,10 +55,11 @@ class ShardLeasesTest {
 
   @Test
   void twoInstancesHoldDisjointHalvesThatCoverEveryShardAndKeepThem(RedisNamespace ns) {
-    Instance a = start(ns, "a", "2s");
-    Instance b = start(ns, "b", "2s");
+    List<Instance> ab = startSplit(ns, "2s", "a", "b");
+    Instance a = ab.get(0);
+    Instance b = ab.get(1);
 
-    awaitSplit(8, 8);
+    assertThat(a.owned()).hasSize(8);
     assertThat(a.gauge("playline.job.recovery.shards.owned")).isEqualTo(8);
     assertThat(a.gauge("playline.job.recovery.instances")).isEqualTo(2);
     for (Instance i : List.of(a, b)) {
@@ -80,20 +81,18 @@ class ShardLeasesTest {
 
   @Test
   void aThirdInstanceJoiningTakesItsShareFromTheOthers(RedisNamespace ns) {
-    start(ns, "a", "2s");
-    start(ns, "b", "2s");
-    awaitSplit(8, 8);
+    startSplit(ns, "2s", "a", "b");
 
-    start(ns, "c", "2s");
+    startSplit(ns, "2s", "c");
 
-    awaitSplit(5, 5, 6);
+    assertThat(instances).extracting(i -> i.owned().size()).containsExactlyInAnyOrder(5, 5, 6);
   }
 
   @Test
   void aCrashedInstancesShardsPassToTheSurvivorAfterTheTtl(RedisNamespace ns) {
-    Instance a = start(ns, "a", "1s");
-    Instance b = start(ns, "b", "1s");
-    awaitSplit(8, 8);
+    List<Instance> ab = startSplit(ns, "1s", "a", "b");
+    Instance a = ab.get(0);
+    Instance b = ab.get(1);
     Set<Integer> bShards = b.owned();
 
     b.sweeper.crash();
@@ -107,25 +106,21 @@ class ShardLeasesTest {
 
   @Test
   void aClosedInstanceHandsItsShardsOverWithoutWaitingForTheTtl(RedisNamespace ns) {
-    Instance a = start(ns, "a", "1h");
-    Instance b = start(ns, "b", "1h");
-    awaitSplit(8, 8);
-    Set<Integer> bShards = b.owned();
+    List<Instance> ab = startSplit(ns, "1h", "a", "b");
+    Set<Integer> bShards = ab.get(1).owned();
 
-    b.sweeper.close();
+    ab.get(1).sweeper.close();
 
-    assertThat(b.leases("released")).isEqualTo(8);
-    for (int shard : bShards) {
-      assertThat(leaseHolder(shard)).as("lease of shard %s", shard).isNull();
-    }
-    await().atMost(Duration.ofSeconds(10)).until(() -> a.owned().equals(ALL));
+    assertThat(ab.get(1).leases("released")).isEqualTo(8);
+    assertThat(bShards).allSatisfy(shard -> assertThat(leaseHolder(shard)).as("lease of shard %s", shard).isNull());
+    await().atMost(Duration.ofSeconds(10)).until(() -> ab.get(0).owned().equals(ALL));
   }
 
   @Test
   void marksArePersistedOnlyByTheInstanceHoldingTheirShard(RedisNamespace ns) {
-    Instance a = start(ns, "a", "2s");
-    Instance b = start(ns, "b", "2s");
-    awaitSplit(8, 8);
+    List<Instance> ab = startSplit(ns, "2s", "a", "b");
+    Instance a = ab.get(0);
+    Instance b = ab.get(1);
     Set<Integer> aShards = a.owned();
     Set<Long> uids = new TreeSet<>();
     for (long uid = 1; uid <= 2 * SHARDS; uid++) {
@@ -164,25 +159,36 @@ class ShardLeasesTest {
     assertThat(a.lost()).isEqualTo(1);
   }
 
-  private void awaitSplit(Integer... sizes) {
+  /**
+   * Starts an instance per id, sweeping every 100ms, and waits until all this test's instances
+   * hold disjoint lease sets of even sizes that together cover every shard; returns the new ones.
+   */
+  private List<Instance> startSplit(RedisNamespace ns, String ttl, String... ids) {
+    List<Instance> started = new ArrayList<>();
+    for (String id : ids) {
+      Instance i = instance(ns, id, ttl, Map.of("recovery.interval", "100ms"));
+      i.sweeper.start();
+      started.add(i);
+    }
+    int n = instances.size();
+    List<Integer> even = new ArrayList<>();
+    for (int rank = 0; rank < n; rank++) {
+      even.add(SHARDS / n + (rank < SHARDS % n ? 1 : 0));
+    }
+    even.sort(null);
     await().atMost(Duration.ofSeconds(15)).until(() -> {
       Set<Integer> union = new HashSet<>();
-      List<Integer> counts = new ArrayList<>();
+      List<Integer> sizes = new ArrayList<>();
       for (Instance i : instances) {
         Set<Integer> owned = i.owned();
-        counts.add(owned.size());
+        sizes.add(owned.size());
         union.addAll(owned);
       }
-      counts.sort(null);
+      sizes.sort(null);
       // Sizes adding up to the shards and a union of every shard: no shard held twice.
-      return union.equals(ALL) && counts.equals(List.of(sizes));
+      return union.equals(ALL) && sizes.equals(even);
     });
-  }
-
-  private Instance start(RedisNamespace ns, String id, String ttl) {
-    Instance i = instance(ns, id, ttl, Map.of("recovery.interval", "100ms"));
-    i.sweeper.start();
-    return i;
+    return started;
   }
 
   private Instance instance(RedisNamespace ns, String id, String ttl, Map<String, String> overrides) {
