@@ -25,11 +25,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -118,15 +118,12 @@ class ShardLeasesTest {
 
   @Test
   void marksArePersistedOnlyByTheInstanceHoldingTheirShard(RedisNamespace ns) {
+    Set<Long> uids = LongStream.rangeClosed(1, 2 * SHARDS).boxed().collect(Collectors.toSet());
     List<Instance> ab = startSplit(ns, "2s", "a", "b");
     Instance a = ab.get(0);
     Instance b = ab.get(1);
     Set<Integer> aShards = a.owned();
-    Set<Long> uids = new TreeSet<>();
-    for (long uid = 1; uid <= 2 * SHARDS; uid++) {
-      uids.add(uid);
-      putLostItem(uid);
-    }
+    uids.forEach(this::putLostItem);
 
     await().atMost(Duration.ofSeconds(15)).until(() -> a.sink.uids.size() + b.sink.uids.size() == uids.size());
 
