@@ -5,6 +5,8 @@ import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HBaseLayout;
 import io.playline.proto.v1.Business;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
@@ -34,6 +36,12 @@ import org.apache.hadoop.hbase.TableName;
  * @param recoveryInterval period of the recovery sweep ({@code recovery.interval}, 30s)
  * @param recoveryAge recovery marks older than this are swept ({@code recovery.age}, 3 x writeback.flush.interval)
  * @param recoveryBatchSize marks read per Redis page of the sweep ({@code recovery.batch.size}, 1000)
+ * @param recoveryLeaseTtl how long a job instance's lease on a recovery shard lasts unless renewed, and
+ *     how long an instance counts as live after its last sweep tick ({@code recovery.lease.ttl}, 3 x
+ *     recovery.interval; must exceed recovery.interval): the longest a dead instance's shards go
+ *     unswept; a lease is renewed every tick and before every page of its shard
+ * @param instanceId names this process among the job instances sharing the sweep ({@code
+ *     job.instance.id}, host-pid); each sweeper adds a random suffix, so equal ids cannot share a lease
  * @param shutdownTimeout bound of {@code close()} ({@code job.shutdown.timeout}, 30s)
  */
 public record JobConfig(
@@ -54,6 +62,8 @@ public record JobConfig(
     Duration recoveryInterval,
     Duration recoveryAge,
     int recoveryBatchSize,
+    Duration recoveryLeaseTtl,
+    String instanceId,
     Duration shutdownTimeout) {
 
   public JobConfig {
@@ -74,6 +84,9 @@ public record JobConfig(
         "at least job.retry.backoff.base " + retryBackoffBase);
     check(positive(recoveryInterval), "recovery.interval", recoveryInterval, "> 0");
     check(positive(recoveryAge), "recovery.age", recoveryAge, "> 0");
+    check(recoveryLeaseTtl.compareTo(recoveryInterval) > 0, "recovery.lease.ttl", recoveryLeaseTtl,
+        "longer than recovery.interval " + recoveryInterval + ", or every lease would lapse between ticks");
+    check(!instanceId.isBlank(), "job.instance.id", instanceId, "a non-empty id");
     check(positive(shutdownTimeout), "job.shutdown.timeout", shutdownTimeout, "> 0");
   }
 
@@ -92,6 +105,7 @@ public record JobConfig(
       throw new ConfigException("recovery.age: " + recoveryAge + " (expected: at least writeback.flush.interval "
           + core.flushInterval() + ", or the sweep would persist what the next flush is about to)");
     }
+    Duration recoveryInterval = c.duration("recovery.interval", Duration.ofSeconds(30), Duration.ofMillis(100), day);
     return new JobConfig(
         c.string("job.group.id", "playline-job"),
         c.intValue("job.max.poll.records", 500, 1, 100_000),
@@ -107,10 +121,22 @@ public record JobConfig(
         c.duration("job.redis.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         c.duration("job.retry.backoff.base", Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofMinutes(1)),
         c.duration("job.retry.backoff.cap", Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofMinutes(10)),
-        c.duration("recovery.interval", Duration.ofSeconds(30), Duration.ofMillis(100), day),
+        recoveryInterval,
         recoveryAge,
         c.intValue("recovery.batch.size", 1000, 1, 100_000),
+        c.duration("recovery.lease.ttl", recoveryInterval.multipliedBy(3), Duration.ofMillis(200), day.multipliedBy(3)),
+        c.string("job.instance.id", defaultInstanceId()),
         c.duration("job.shutdown.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)));
+  }
+
+  private static String defaultInstanceId() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "job";
+    }
+    return host + "-" + ProcessHandle.current().pid();
   }
 
   /** Defaults, for tests and tools. */

@@ -1,9 +1,12 @@
 package io.playline.job;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Meters of the job role: what it consumed, what it wrote to HBase, how often it had to retry or
@@ -32,6 +35,13 @@ public final class JobMetrics {
   private final Counter recoveredItems;
   private final Counter missingRecords;
   private final Counter sweptMarksCleared;
+  private final AtomicInteger shardsOwned = new AtomicInteger();
+  private final AtomicInteger liveInstances = new AtomicInteger();
+  private final Counter leasesAcquired;
+  private final Counter leasesRenewed;
+  private final Counter leasesLost;
+  private final Counter leasesReleased;
+  private final DistributionSummary sweptShards;
 
   public JobMetrics(MeterRegistry registry) {
     records = counter(registry, "playline.job.records", "Kafka records consumed from the write-back topic");
@@ -65,6 +75,23 @@ public final class JobMetrics {
     recoveredItems = counter(registry, "playline.job.recovery.items", "Items persisted by the recovery sweep");
     missingRecords = counter(registry, "playline.job.recovery.missing",
         "Recovery marks whose record was gone from Redis (cleared without a write)");
+    Gauge.builder("playline.job.recovery.shards.owned", shardsOwned, AtomicInteger::get).strongReference(true)
+        .description("Recovery shards this instance holds a sweep lease on").register(registry);
+    Gauge.builder("playline.job.recovery.instances", liveInstances, AtomicInteger::get).strongReference(true)
+        .description("Live job instances sharing the recovery sweep, as this instance last saw them")
+        .register(registry);
+    leasesAcquired = lease(registry, "acquired");
+    leasesRenewed = lease(registry, "renewed");
+    leasesLost = lease(registry, "lost");
+    leasesReleased = lease(registry, "released");
+    sweptShards = DistributionSummary.builder("playline.job.recovery.sweep.shards")
+        .description("Recovery shards one sweep covered (those this instance held a lease on)").register(registry);
+  }
+
+  private static Counter lease(MeterRegistry registry, String event) {
+    return Counter.builder("playline.job.recovery.leases").tag("event", event)
+        .description("Recovery shard leases acquired (were free), renewed, lost (expired or another instance's "
+            + "at renewal) or released (surplus after an instance joined, or at close)").register(registry);
   }
 
   private static Counter counter(MeterRegistry registry, String name, String description) {
@@ -148,5 +175,31 @@ public final class JobMetrics {
 
   public void marksClearedBySweep(long n) {
     sweptMarksCleared.increment(n);
+  }
+
+  /** The recovery shards this instance holds a lease on now, and the live instances it last saw. */
+  public void leases(int owned, int instances) {
+    shardsOwned.set(owned);
+    liveInstances.set(instances);
+  }
+
+  public void leasesAcquired(int n) {
+    leasesAcquired.increment(n);
+  }
+
+  public void leasesRenewed(int n) {
+    leasesRenewed.increment(n);
+  }
+
+  public void leasesLost(int n) {
+    leasesLost.increment(n);
+  }
+
+  public void leasesReleased(int n) {
+    leasesReleased.increment(n);
+  }
+
+  public void sweptShards(int n) {
+    sweptShards.record(n);
   }
 }

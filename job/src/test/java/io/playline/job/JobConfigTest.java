@@ -53,6 +53,16 @@ class JobConfigTest {
   }
 
   @Test
+  void leaseTtlDefaultsToThreeIntervalsAndMustOutlastOne() {
+    assertThat(from(Map.of("recovery.interval", "10s")).recoveryLeaseTtl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(from(Map.of("job.instance.id", "job-7")).instanceId()).isEqualTo("job-7");
+    assertThat(JobConfig.defaults().instanceId()).isNotBlank();
+    assertThatThrownBy(() -> from(Map.of("recovery.interval", "10s", "recovery.lease.ttl", "10s")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("recovery.lease.ttl: PT10S")
+        .hasMessageContaining("recovery.interval");
+  }
+
+  @Test
   void outOfRangeValuesNameTheirKey() {
     assertThatThrownBy(() -> from(Map.of("job.max.poll.records", "0")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("job.max.poll.records");

@@ -21,7 +21,10 @@ import java.util.Arrays;
  *
  * Keys shared across users are sharded so none is hot: first-today bitmaps {@code
  * <p>ft:<yyyymmdd>:<uid mod shards>} (bit {@code uid / shards}) and write-back recovery marks
- * {@code <p>wb:{<shard>}} (sorted set of {@code uid:business:oid} by server write time).
+ * {@code <p>wb:{<shard>}} (sorted set of {@code uid:business:oid} by server write time). The job
+ * instances split the recovery sweep with a lease per shard, {@code <p>wb:{<shard>}:lease} (string:
+ * the owner's id, with a TTL), and advertise themselves in {@code <p>wb:instances} (sorted set of
+ * owner ids scored by expiry time, ms by Redis's clock).
  * Sessions are {@code <p>s:<session id>}. Immutable.
  */
 public final class RedisKeys {
@@ -83,6 +86,16 @@ public final class RedisKeys {
   /** The recovery-mark key of {@code shard}. */
   public byte[] recovery(int shard) {
     return bytes(prefix + "wb:{" + shard + "}");
+  }
+
+  /** The sweep lease of recovery shard {@code shard}: a string holding its owner's id, with a TTL. */
+  public byte[] recoveryLease(int shard) {
+    return bytes(prefix + "wb:{" + shard + "}:lease");
+  }
+
+  /** The live job instances sharing the recovery sweep: owner ids scored by expiry time (ms). */
+  public byte[] recoveryInstances() {
+    return bytes(prefix + "wb:instances");
   }
 
   public static int recoveryShard(long uid, int shards) {

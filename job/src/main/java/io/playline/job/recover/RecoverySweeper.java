@@ -10,6 +10,7 @@ import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.job.redis.RecoveryMarks;
 import io.playline.job.redis.RedisReadBack;
+import io.playline.job.redis.RedisShardLeases;
 import io.playline.job.sink.HistorySink;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
@@ -18,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +38,14 @@ import org.slf4j.LoggerFactory;
  * the sink and clears the marks up to the age threshold, so a mark rescored by a newer write
  * survives for the regular write-back. A mark whose record is gone from Redis is just cleared.
  *
- * <p>Sweeps run on the sweeper's own thread ({@link #start()}) or on the caller's ({@link
- * #sweep()}); they never overlap. Thread-safe.
+ * <p>Job instances split the shards with leases in Redis ({@link ShardLeases}): each sweep first
+ * advertises this instance, renews its leases and evens out its share with the other live
+ * instances, then sweeps only the shards it holds, renewing a shard's lease before each page. A
+ * lone instance holds every shard; one that dies stops renewing, and its shards go to the others
+ * after {@code recovery.lease.ttl}; {@link #close()} releases them at once.
+ *
+ * <p>Sweeps, and so all lease bookkeeping, run on the sweeper's own thread ({@link #start()}) or
+ * on the caller's ({@link #sweep()}); they never overlap, and block only that thread. Thread-safe.
  */
 public final class RecoverySweeper implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RecoverySweeper.class);
@@ -55,9 +64,11 @@ public final class RecoverySweeper implements AutoCloseable {
   private final JobMetrics metrics;
   private final BooleanSupplier sinkReady;
   private final ScheduledExecutorService scheduler;
+  private final ShardLeases leases;
   private @Nullable StatefulConnection<byte[], byte[]> pipeline;
   private @Nullable RedisReadBack readBack;
   private @Nullable RecoveryMarks marks;
+  private @Nullable RedisShardLeases leaseStore;
 
   /** {@code sinkReady} gates scheduled sweeps until the sink is prepared (e.g. the table exists). */
   public RecoverySweeper(JobConfig config, CoreConfig core, RedisConnections redis, HistorySink sink,
@@ -69,14 +80,16 @@ public final class RecoverySweeper implements AutoCloseable {
     this.metrics = metrics;
     this.sinkReady = sinkReady;
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "playline-job-recovery"));
+    this.leases = new ShardLeases(config.instanceId(), core.recoveryShards(), config.recoveryLeaseTtl(), metrics);
   }
 
   /** Schedules a sweep every {@code recovery.interval}, the first one interval from now. */
   public void start() {
     long periodMs = config.recoveryInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::scheduledSweep, periodMs, periodMs, TimeUnit.MILLISECONDS);
-    log.info("Recovery sweep every {} of marks older than {} over {} shards", config.recoveryInterval(),
-        config.recoveryAge(), core.recoveryShards());
+    log.info("Recovery sweep every {} of marks older than {} over this instance's share of {} shards (lease owner "
+        + "{}, lease TTL {})", config.recoveryInterval(), config.recoveryAge(), core.recoveryShards(), leases.owner(),
+        config.recoveryLeaseTtl());
   }
 
   private void scheduledSweep() {
@@ -95,21 +108,34 @@ public final class RecoverySweeper implements AutoCloseable {
     }
   }
 
+  /** The shards this sweeper held a lease on at its last renewal, ascending. Any thread; never blocks. */
+  public Set<Integer> ownedShards() {
+    return new TreeSet<>(leases.owned());
+  }
+
+  /** The id this sweeper's leases hold in Redis: {@code job.instance.id} plus a random suffix. */
+  String leaseOwner() {
+    return leases.owner();
+  }
+
   /**
-   * Runs one sweep over every shard now, on the calling thread, with marks older than {@code
-   * recovery.age} before now; returns what it did.
+   * Runs one sweep now, on the calling thread, with marks older than {@code recovery.age} before
+   * now: first renews and rebalances this instance's shard leases, then sweeps the shards it holds
+   * (every shard when no other instance is live); returns what it did.
    *
    * @throws RetriableStoreException when Redis or the sink failed for now; marks not yet cleared
    *     stay for the next sweep
    */
   public synchronized SweepResult sweep() {
     long threshold = System.currentTimeMillis() - config.recoveryAge().toMillis();
-    open();
+    RedisShardLeases store = open();
+    List<Integer> shards = leases.rebalance(store);
     SweepResult total = new SweepResult(0, 0, 0, 0);
-    for (int shard = 0; shard < core.recoveryShards(); shard++) {
-      total = total.plus(sweepShard(shard, threshold));
+    for (int shard : shards) {
+      total = total.plus(sweepShard(store, shard, threshold));
     }
     metrics.sweep();
+    metrics.sweptShards(shards.size());
     if (total.recovered() > 0 || total.missing() > 0) {
       log.info("Recovery sweep persisted {} items whose write-back never arrived ({} marks, {} records gone "
           + "from Redis, {} marks cleared)", total.recovered(), total.marks(), total.missing(), total.cleared());
@@ -119,10 +145,11 @@ public final class RecoverySweeper implements AutoCloseable {
     return total;
   }
 
-  private SweepResult sweepShard(int shard, long threshold) {
+  private SweepResult sweepShard(RedisShardLeases store, int shard, long threshold) {
     RecoveryMarks m = marks;
     SweepResult total = new SweepResult(0, 0, 0, 0);
-    while (m != null) {
+    // The lease is renewed before every page: a lost one stops the sweep of its shard here.
+    while (m != null && leases.hold(store, shard)) {
       List<byte[]> page = m.olderThan(shard, threshold, config.recoveryBatchSize());
       if (page.isEmpty()) {
         break;
@@ -187,9 +214,10 @@ public final class RecoverySweeper implements AutoCloseable {
   }
 
   /** Opens the sweeper's pipelining connection on first use (Redis may have been down at start). */
-  private void open() {
-    if (pipeline != null) {
-      return;
+  private RedisShardLeases open() {
+    RedisShardLeases opened = leaseStore;
+    if (opened != null) {
+      return opened;
     }
     StatefulConnection<byte[], byte[]> p;
     try {
@@ -201,11 +229,15 @@ public final class RecoverySweeper implements AutoCloseable {
     pipeline = p;
     readBack = new RedisReadBack(p, keys, config.redisTimeout());
     marks = new RecoveryMarks(p, redis.shared(), keys, core.recoveryShards(), config.redisTimeout());
+    opened = new RedisShardLeases(p, redis.shared(), keys, config.redisTimeout());
+    leaseStore = opened;
+    return opened;
   }
 
   /**
    * Stops scheduling and waits up to {@code job.shutdown.timeout} for a running sweep (whose marks
-   * not yet cleared stay for the next process), then releases its Redis connection.
+   * not yet cleared stay for the next process), then releases its shard leases, so other instances
+   * take its shards over at their next tick, and its Redis connection.
    */
   @Override
   public void close() {
@@ -222,16 +254,38 @@ public final class RecoverySweeper implements AutoCloseable {
       scheduler.shutdownNow();
       return;
     }
-    closePipeline();
+    closePipeline(true);
   }
 
-  private synchronized void closePipeline() {
+  /**
+   * Stops this sweeper as a crash would: no more sweeps, and its leases and its entry among the
+   * live instances are left to expire after {@code recovery.lease.ttl}. For tests.
+   */
+  void crash() {
+    scheduler.shutdownNow();
+    closePipeline(false);
+  }
+
+  private synchronized void closePipeline(boolean releaseLeases) {
     StatefulConnection<byte[], byte[]> p = pipeline;
-    if (p != null) {
+    RedisShardLeases store = leaseStore;
+    if (p == null || store == null) {
+      return;
+    }
+    try {
+      if (releaseLeases) {
+        leases.releaseAll(store);
+      }
+    } catch (RetriableStoreException e) {
+      log.warn("Releasing the recovery shard leases failed; they lapse after {}: {}", config.recoveryLeaseTtl(),
+          e.toString());
+    } finally {
+      leases.abandon();
       p.close();
       pipeline = null;
       readBack = null;
       marks = null;
+      leaseStore = null;
     }
   }
 }

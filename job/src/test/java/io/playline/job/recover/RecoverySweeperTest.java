@@ -97,6 +97,8 @@ class RecoverySweeperTest {
 
     try (PlaylineJob job = env.newJob()) {
       job.start();
+      // The consumer thread creates the table in the background; reading before it exists throws.
+      await().atMost(Duration.ofSeconds(60)).until(job::readiness);
       await().atMost(Duration.ofSeconds(60)).until(() -> env.stored(21, Business.EPISODE, 8) != null);
       await().atMost(Duration.ofSeconds(10)).until(() -> env.markScore(21, Business.EPISODE, 8) == null);
     }

@@ -1,0 +1,191 @@
+package io.playline.job.redis;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
+import io.playline.core.store.RedisScript;
+import io.playline.core.store.RetriableStoreException;
+import io.playline.core.store.Scripts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+
+/**
+ * The recovery sweep's shard leases in Redis ({@link RedisKeys#recoveryLease}, {@link
+ * RedisKeys#recoveryInstances}): a lease is a string holding its owner's id with a TTL, taken with
+ * {@code SET NX PX}, renewed and released only by its owner ({@code lease_renew.lua}, {@code
+ * lease_release.lua}); live instances advertise themselves in a sorted set scored by expiry
+ * ({@code lease_heartbeat.lua}). Every command touches one key, so each works in Redis Cluster;
+ * scripts use only Redis 6.2 commands. Each method is one pipelined round trip.
+ *
+ * <p>Confined to one thread: it queues on a pipelining connection its owner opened for that thread.
+ */
+public final class RedisShardLeases {
+  private static final LeaseScript RENEW = LeaseScript.load("lease_renew.lua");
+  private static final LeaseScript RELEASE = LeaseScript.load("lease_release.lua");
+  private static final LeaseScript HEARTBEAT = LeaseScript.load("lease_heartbeat.lua");
+
+  private final StatefulConnection<byte[], byte[]> pipeline;
+  private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+  private final RedisClusterAsyncCommands<byte[], byte[]> fallback;
+  private final RedisKeys keys;
+  private final Duration timeout;
+
+  /**
+   * Queues on {@code pipeline} (auto flush off, owned by the caller); {@code fallback} is an
+   * auto-flushing connection for loading a script Redis forgot.
+   */
+  public RedisShardLeases(StatefulConnection<byte[], byte[]> pipeline,
+      RedisClusterAsyncCommands<byte[], byte[]> fallback, RedisKeys keys, Duration timeout) {
+    this.pipeline = pipeline;
+    this.commands = RedisConnections.commands(pipeline);
+    this.fallback = fallback;
+    this.keys = keys;
+    this.timeout = timeout;
+  }
+
+  /**
+   * Advertises {@code owner} as live for {@code ttlMs} and returns the ids of every live instance,
+   * {@code owner} included, as Redis's clock sees them.
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time
+   */
+  public List<String> heartbeat(String owner, long ttlMs) {
+    CompletionStage<List<byte[]>> reply = HEARTBEAT.eval(commands, fallback, ScriptOutputType.MULTI,
+        keys.recoveryInstances(), bytes(owner), Scripts.num(ttlMs));
+    pipeline.flushCommands();
+    List<String> live = new ArrayList<>();
+    for (byte[] id : RedisFailures.await(reply, deadline(), "lease_heartbeat")) {
+      live.add(new String(id, StandardCharsets.UTF_8));
+    }
+    return live;
+  }
+
+  /** Stops advertising {@code owner} (its graceful exit), so the others count it out at once. */
+  public void leave(String owner) {
+    CompletionStage<Long> reply = commands.zrem(keys.recoveryInstances(), bytes(owner));
+    pipeline.flushCommands();
+    RedisFailures.await(reply, deadline(), "ZREM of the recovery instances");
+  }
+
+  /**
+   * Takes the leases of {@code shards} that nobody holds ({@code SET NX PX}) for {@code owner};
+   * returns the shards taken.
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time; a lease
+   *     taken by then expires after {@code ttlMs} unless taken again
+   */
+  public TreeSet<Integer> acquire(Collection<Integer> shards, String owner, long ttlMs) {
+    SetArgs nx = SetArgs.Builder.nx().px(ttlMs);
+    return each(shards, shard -> commands.set(keys.recoveryLease(shard), bytes(owner), nx), "OK"::equals,
+        "SET NX of a recovery lease");
+  }
+
+  /**
+   * Extends by {@code ttlMs} from now those leases of {@code shards} that {@code owner} still
+   * holds; returns them (a shard missing from the answer was lost: it expired, and may be another
+   * instance's now).
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time
+   */
+  public TreeSet<Integer> renew(Collection<Integer> shards, String owner, long ttlMs) {
+    byte[][] args = {bytes(owner), Scripts.num(ttlMs)};
+    return each(shards, shard -> RENEW.eval(commands, fallback, ScriptOutputType.INTEGER,
+        keys.recoveryLease(shard), args), one -> Long.valueOf(1).equals(one), "lease_renew");
+  }
+
+  /**
+   * Deletes those leases of {@code shards} that {@code owner} still holds; returns them.
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time; an
+   *     unreleased lease expires on its own
+   */
+  public TreeSet<Integer> release(Collection<Integer> shards, String owner) {
+    byte[][] args = {bytes(owner)};
+    return each(shards, shard -> RELEASE.eval(commands, fallback, ScriptOutputType.INTEGER,
+        keys.recoveryLease(shard), args), one -> Long.valueOf(1).equals(one), "lease_release");
+  }
+
+  /** Queues {@code command} per shard, flushes once, and returns the shards whose reply passes {@code ok}. */
+  private TreeSet<Integer> each(Collection<Integer> shards, IntFunction<CompletionStage<?>> command,
+      Predicate<Object> ok, String what) {
+    Map<Integer, CompletionStage<?>> replies = new LinkedHashMap<>();
+    for (int shard : shards) {
+      replies.put(shard, command.apply(shard));
+    }
+    TreeSet<Integer> passed = new TreeSet<>();
+    if (replies.isEmpty()) {
+      return passed;
+    }
+    pipeline.flushCommands();
+    long deadline = deadline();
+    for (Map.Entry<Integer, CompletionStage<?>> e : replies.entrySet()) {
+      Object reply = RedisFailures.await(e.getValue(), deadline, what + " of shard " + e.getKey());
+      if (reply != null && ok.test(reply)) {
+        passed.add(e.getKey());
+      }
+    }
+    return passed;
+  }
+
+  private long deadline() {
+    return System.nanoTime() + timeout.toNanos();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A lease script of this package's resources, sent by EVALSHA and by EVAL when Redis answers
+   * NOSCRIPT (history-core's {@link RedisScript} does the same for its own scripts). Immutable.
+   */
+  private static final class LeaseScript {
+    private final byte[] body;
+    private final String sha;
+
+    private LeaseScript(byte[] body, String sha) {
+      this.body = body;
+      this.sha = sha;
+    }
+
+    static LeaseScript load(String resource) {
+      try (InputStream in = RedisShardLeases.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException("missing script resource " + resource);
+        }
+        byte[] body = in.readAllBytes();
+        return new LeaseScript(body, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body)));
+      } catch (IOException | NoSuchAlgorithmException e) {
+        throw new IllegalStateException("cannot load script " + resource, e);
+      }
+    }
+
+    /** Queues the script on {@code key} (one key, so one Redis Cluster slot). */
+    <T> CompletableFuture<T> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
+        RedisClusterAsyncCommands<byte[], byte[]> fallback, ScriptOutputType type, byte[] key, byte[]... args) {
+      byte[][] scriptKeys = {key};
+      return commands.<T>evalsha(sha, type, scriptKeys, args).toCompletableFuture()
+          .exceptionallyCompose(error -> RedisScript.isNoScript(error)
+              ? fallback.<T>eval(body, type, scriptKeys, args).toCompletableFuture()
+              : CompletableFuture.failedFuture(error));
+    }
+  }
+}
