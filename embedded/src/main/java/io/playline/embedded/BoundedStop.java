@@ -1,6 +1,8 @@
 package io.playline.embedded;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs a shutdown step that may block without limit (embedded servers' own shutdown calls) on a
@@ -12,14 +14,32 @@ final class BoundedStop {
 
   /** True when {@code stop} finished within {@code timeout}; false when it was abandoned still running. */
   static boolean run(String threadName, Runnable stop, Duration timeout) {
-    Thread stopper = new Thread(stop, threadName);
-    stopper.setDaemon(true);
-    stopper.start();
-    try {
-      stopper.join(timeout.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    return runAll(threadName, List.of(stop), timeout);
+  }
+
+  /**
+   * Runs every stop on a daemon thread of its own, all at once, and waits for all of them together
+   * at most {@code timeout}; true when all finished, false when some were abandoned still running.
+   */
+  static boolean runAll(String threadName, List<Runnable> stops, Duration timeout) {
+    List<Thread> stoppers = new ArrayList<>(stops.size());
+    for (int i = 0; i < stops.size(); i++) {
+      Thread stopper = new Thread(stops.get(i), stops.size() == 1 ? threadName : threadName + "-" + i);
+      stopper.setDaemon(true);
+      stopper.start();
+      stoppers.add(stopper);
     }
-    return !stopper.isAlive();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    boolean all = true;
+    for (Thread stopper : stoppers) {
+      long leftMillis = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+      try {
+        stopper.join(leftMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      all &= !stopper.isAlive();
+    }
+    return all;
   }
 }

@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -39,13 +40,21 @@ public final class EmbeddedRedis implements EmbeddedServer {
    * @param port TCP port on 127.0.0.1; 0 picks a free one
    * @param persistent if true, writes an append-only file in {@code workDir} so data survives a
    *     restart on the same {@code workDir}; if false, keeps nothing on disk
+   * @param extraArgs further {@code redis-server} arguments, appended to Playline's (e.g. the
+   *     {@code --cluster-*} settings of a cluster node); later arguments win
    */
-  public record Options(Path workDir, int port, boolean persistent) {
+  public record Options(Path workDir, int port, boolean persistent, List<String> extraArgs) {
     public Options {
       Objects.requireNonNull(workDir, "workDir");
       if (port < 0 || port > 65_535) {
         throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
       }
+      extraArgs = List.copyOf(extraArgs);
+    }
+
+    /** Options without extra arguments. */
+    public Options(Path workDir, int port, boolean persistent) {
+      this(workDir, port, persistent, List.of());
     }
   }
 
@@ -100,7 +109,8 @@ public final class EmbeddedRedis implements EmbeddedServer {
     return start(options, RedisBinary.bundled(workDir));
   }
 
-  private static EmbeddedRedis start(Options options, Path binary) throws IOException {
+  /** Starts {@code binary} (a {@code redis-server} found by {@link RedisBinary}). */
+  static EmbeddedRedis start(Options options, Path binary) throws IOException {
     int attempts = options.port() == 0 ? START_ATTEMPTS_ON_FREE_PORT : 1;
     for (int attempt = 1; ; attempt++) {
       int port = options.port() == 0 ? FreePorts.pick() : options.port();
@@ -122,7 +132,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
     Path workDir = options.workDir().toAbsolutePath();
     Path logFile = workDir.resolve(LOG_FILE);
     Path consoleFile = workDir.resolve(CONSOLE_FILE);
-    List<String> command = List.of(binary.toString(),
+    List<String> command = new ArrayList<>(List.of(binary.toString(),
         "--bind", HOST,
         "--port", Integer.toString(port),
         "--daemonize", "no",
@@ -130,7 +140,8 @@ public final class EmbeddedRedis implements EmbeddedServer {
         "--save", "",
         "--appendonly", options.persistent() ? "yes" : "no",
         "--dir", workDir.toString(),
-        "--logfile", logFile.toString());
+        "--logfile", logFile.toString()));
+    command.addAll(options.extraArgs());
     Process process = new ProcessBuilder(command)
         .directory(workDir.toFile())
         .redirectErrorStream(true)
@@ -245,6 +256,23 @@ public final class EmbeddedRedis implements EmbeddedServer {
     log.info("Stopped redis on port {} in {} ms ({})", port,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
         graceful ? "SHUTDOWN" : "signal");
+  }
+
+  /**
+   * Kills the process with SIGKILL ({@code kill -9}: no shutdown, no final append-only fsync) and
+   * waits up to 5 s for it to be gone. For fault injection; {@link #close()} does nothing after.
+   */
+  void kill() {
+    closed.set(true);
+    process.destroyForcibly();
+    waitForExit(STOP_TIMEOUT);
+    removeShutdownHook();
+    log.info("Killed redis on port {} (SIGKILL)", port);
+  }
+
+  /** True while the process runs. */
+  boolean isAlive() {
+    return process.isAlive();
   }
 
   private void removeShutdownHook() {

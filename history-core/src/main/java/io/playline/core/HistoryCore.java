@@ -11,6 +11,7 @@ import io.playline.core.publish.KafkaProducerSettings;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.query.HistoryService;
 import io.playline.core.query.TieredHistoryService;
+import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteMetrics;
@@ -59,8 +60,8 @@ public final class HistoryCore implements AutoCloseable {
   }
 
   /**
-   * Connects to Redis ({@code redis.cluster} selects Cluster mode, {@code redis.timeout} bounds
-   * every command) and Kafka, and starts the write-back. Blocks while connecting: call at start-up.
+   * Connects to Redis ({@code redis.cluster} selects Cluster mode, {@code redis.cluster.refresh.*}
+   * how it follows failovers, {@code redis.timeout} bounds every command) and Kafka, and starts the write-back. Blocks while connecting: call at start-up.
    */
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
       MeterRegistry registry) {
@@ -76,7 +77,8 @@ public final class HistoryCore implements AutoCloseable {
       MeterRegistry registry, @Nullable EventLoop redisLoop) {
     CoreConfig config = CoreConfig.from(source);
     Duration timeout = source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1));
-    RedisConnections redis = RedisConnections.connect(redisUri, source.bool("redis.cluster", false), timeout, redisLoop);
+    RedisConnections redis = RedisConnections.connect(redisUri, source.bool("redis.cluster", false), timeout, redisLoop,
+        ClusterTopologySettings.from(source));
     KafkaProducer<byte[], byte[]> producer = null;
     WriteBackAggregator aggregator = null;
     try {

@@ -7,6 +7,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -24,6 +25,7 @@ import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,9 +35,18 @@ import org.slf4j.LoggerFactory;
  * auto-flushing connection for queries and single commands, plus pipelining connections (auto
  * flush off) for writers that send a whole batch and flush once. Thread-safe; each pipelining
  * connection must be used by one thread at a time.
+ *
+ * <p><b>Redis Cluster.</b> The client follows topology changes ({@link ClusterTopologySettings}):
+ * after a master dies and its replica is promoted, commands to its slots fail fast (the node's
+ * connection is disconnected and commands are rejected, not queued) until the next topology
+ * refresh, then succeed again on the same connections, pipelines included (one flush also
+ * delivers commands to a node the pipeline had not connected to yet, such as the promoted
+ * replica: {@code RedisClusterPipelineTest}, {@code RedisClusterFailoverTest}).
  */
 public final class RedisConnections implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RedisConnections.class);
+  /** Reconnect attempts to a node after which its failure triggers a topology refresh. */
+  private static final int RECONNECTS_BEFORE_REFRESH = 3;
 
   private final ClientResources resources;
   private final RedisClient client;
@@ -44,7 +55,8 @@ public final class RedisConnections implements AutoCloseable {
   private final RedisClusterAsyncCommands<byte[], byte[]> shared;
   private final EventExecutor ioLoop;
 
-  private RedisConnections(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop) {
+  private RedisConnections(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
+      ClusterTopologySettings topology) {
     // Lettuce's own per-command latency histograms cost CPU on every reply and nothing reads them
     // (Playline meters its batches itself).
     // One I/O thread: Redis traffic is a few large pipelined writes, and writers that batch on
@@ -74,8 +86,7 @@ public final class RedisConnections implements AutoCloseable {
     if (cluster) {
       client = null;
       clusterClient = RedisClusterClient.create(resources, redisUri);
-      clusterClient.setOptions(ClusterClientOptions.builder().timeoutOptions(timeouts)
-          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+      clusterClient.setOptions(clusterOptions(timeouts, topology));
     } else {
       clusterClient = null;
       client = RedisClient.create(resources, redisUri);
@@ -85,6 +96,29 @@ public final class RedisConnections implements AutoCloseable {
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
     }
     shared = commands(connect());
+  }
+
+  /**
+   * Follows failovers: refreshes the topology periodically and on every adaptive trigger, asking
+   * every known node (not only the seed, which may be the dead one), and closes connections to
+   * nodes that left. Node membership stays validated: a promoted replica was in the view already,
+   * and a redirect to a node not yet known triggers a refresh (UNKNOWN_NODE) instead of connecting
+   * wherever a reply points.
+   */
+  private static ClusterClientOptions clusterOptions(TimeoutOptions timeouts, ClusterTopologySettings topology) {
+    ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+        .enablePeriodicRefresh(topology.refreshPeriod())
+        .enableAllAdaptiveRefreshTriggers()
+        .adaptiveRefreshTriggersTimeout(topology.adaptiveRefreshTimeout())
+        .refreshTriggersReconnectAttempts(RECONNECTS_BEFORE_REFRESH)
+        .dynamicRefreshSources(true)
+        .closeStaleConnections(true)
+        .build();
+    return ClusterClientOptions.builder().timeoutOptions(timeouts)
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .topologyRefreshOptions(refresh)
+        .validateClusterNodeMembership(true)
+        .build();
   }
 
   /**
@@ -101,7 +135,16 @@ public final class RedisConnections implements AutoCloseable {
    * I/O thread of its own.
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop) {
-    RedisConnections c = new RedisConnections(uri, cluster, timeout, loop);
+    return connect(uri, cluster, timeout, loop, ClusterTopologySettings.defaults());
+  }
+
+  /**
+   * As {@link #connect(String, boolean, Duration, EventLoop)}, following the cluster's topology
+   * as {@code topology} says (ignored without {@code cluster}).
+   */
+  public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
+      ClusterTopologySettings topology) {
+    RedisConnections c = new RedisConnections(uri, cluster, timeout, loop, topology);
     c.loadScripts();
     log.info("Connected to Redis {}{}", uri, cluster ? " (cluster)" : "");
     return c;
@@ -171,6 +214,6 @@ public final class RedisConnections implements AutoCloseable {
     } else {
       clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
-    resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
   }
 }

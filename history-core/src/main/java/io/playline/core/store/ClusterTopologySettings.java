@@ -1,0 +1,49 @@
+package io.playline.core.store;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.time.Duration;
+
+/**
+ * How the Redis Cluster client follows topology changes (failovers, resharding, nodes joining):
+ * it re-reads the topology every {@code refreshPeriod}, and at once when a command is redirected
+ * ({@code MOVED}/{@code ASK}), a node keeps refusing reconnects, a slot has no master or a node is
+ * unknown, but at most once per {@code adaptiveRefreshTimeout}. Ignored without {@code
+ * redis.cluster}. Immutable.
+ *
+ * @param refreshPeriod periodic topology refresh ({@code redis.cluster.refresh.period}, 30s,
+ *     1s..1h): the latest a change nothing else noticed is followed
+ * @param adaptiveRefreshTimeout least time between two refreshes triggered by events ({@code
+ *     redis.cluster.refresh.adaptive.timeout}, 2s, 100ms..5m). A killed master triggers one at
+ *     once, before its replica is promoted; the next trigger is taken at the earliest this much
+ *     later, so it bounds how long after the promotion commands to those slots keep failing
+ */
+public record ClusterTopologySettings(Duration refreshPeriod, Duration adaptiveRefreshTimeout) {
+  static final Duration MIN_PERIOD = Duration.ofSeconds(1);
+  static final Duration MAX_PERIOD = Duration.ofHours(1);
+  static final Duration MIN_ADAPTIVE = Duration.ofMillis(100);
+  static final Duration MAX_ADAPTIVE = Duration.ofMinutes(5);
+
+  public ClusterTopologySettings {
+    check("redis.cluster.refresh.period", refreshPeriod, MIN_PERIOD, MAX_PERIOD);
+    check("redis.cluster.refresh.adaptive.timeout", adaptiveRefreshTimeout, MIN_ADAPTIVE, MAX_ADAPTIVE);
+  }
+
+  /** Reads {@code redis.cluster.refresh.period} and {@code redis.cluster.refresh.adaptive.timeout}. */
+  public static ClusterTopologySettings from(ConfigSource source) {
+    return new ClusterTopologySettings(
+        source.duration("redis.cluster.refresh.period", Duration.ofSeconds(30), MIN_PERIOD, MAX_PERIOD),
+        source.duration("redis.cluster.refresh.adaptive.timeout", Duration.ofSeconds(2), MIN_ADAPTIVE, MAX_ADAPTIVE));
+  }
+
+  /** The defaults: refresh every 30 s, adaptive refreshes at most every 2 s. */
+  public static ClusterTopologySettings defaults() {
+    return from(ConfigSource.empty());
+  }
+
+  private static void check(String key, Duration value, Duration min, Duration max) {
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new ConfigException(key + ": " + value + " (expected: " + min + ".." + max + ")");
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.playline.core.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.ScriptOutputType;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.core.CoreConfig;
+import io.playline.core.store.ClusterConnections;
+import io.playline.core.store.ClusterTopologySettings;
+import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
+import io.playline.core.store.RedisScript;
+import io.playline.core.store.Scripts;
+import io.playline.embedded.EmbeddedRedisCluster;
+import io.lettuce.core.cluster.SlotHash;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.testing.RealRedisClusterExtension;
+import io.playline.testing.RedisClusterNamespace;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The write path's scripts on a real Redis Cluster: every multi-key call stays in one slot. */
+@ExtendWith(RealRedisClusterExtension.class)
+class RedisClusterWriteTest {
+  private static final int USERS = 120;
+
+  private RedisConnections redis;
+  private RedisHistoryWriter writer;
+  private CoreConfig config;
+  private RedisKeys keys;
+  private final long now = System.currentTimeMillis();
+
+  @BeforeEach
+  void setUp(RedisClusterNamespace ns) {
+    // Several users per call: a call may only group users of one slot, or Redis refuses it (CROSSSLOT).
+    config = ClusterConnections.config(ns, Map.of("redis.write.users.per.script", "8", "recovery.shards", "16"));
+    keys = new RedisKeys(config.redisKeyPrefix());
+    redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologySettings.defaults());
+    writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(new SimpleMeterRegistry()));
+  }
+
+  @AfterEach
+  void tearDown() {
+    writer.close();
+    redis.close();
+  }
+
+  @Test
+  void batchOfUsersOnEverySlotOwnerIsWrittenAndCheckedInOneRoundTrip(RedisClusterNamespace ns) throws Exception {
+    List<UserWrite> writes = new ArrayList<>();
+    List<Long> firstToday = new ArrayList<>();
+    Set<EmbeddedRedisCluster.Node> owners = new HashSet<>();
+    for (long uid : usersOnManySlotsAndThreeSharingOne()) {
+      writes.add(new UserWrite(uid, List.of(RedisHistoryWriterTest.record(uid, 10, uid, now),
+          RedisHistoryWriterTest.record(uid, 11, uid, now + 1))));
+      firstToday.add(uid);
+      owners.add(ns.cluster().masterOfKey(new String(keys.timeline(uid), StandardCharsets.US_ASCII)));
+    }
+    assertThat(owners).as("users on every master").hasSize(3);
+    assertThat(RedisHistoryWriter.plan(writes, config.usersPerScript(), uid -> SlotHash.getSlot(keys.timeline(uid))))
+        .as("one write_history call carries the three users of one slot").anyMatch(call -> call.length == 3);
+
+    BatchOutcome outcome = write(writes, firstToday);
+
+    for (int w = 0; w < writes.size(); w++) {
+      assertThat(outcome.writes().get(w).codes()).containsExactly(WriteOutcome.CREATED, WriteOutcome.CREATED);
+      assertThat(outcome.firstToday()[w]).as("first today of user %s", w + 1).isTrue();
+    }
+    for (long uid : usersOnManySlotsAndThreeSharingOne()) {
+      byte[] stored = redis.shared().hget(keys.records(uid), RedisKeys.member(Business.VIDEO, 11)).get(5, TimeUnit.SECONDS);
+      assertThat(HistoryRecord.parseFrom(stored).getProgressMs()).isEqualTo(uid);
+      assertThat(redis.shared().pttl(keys.timeline(uid)).get(5, TimeUnit.SECONDS)).isPositive();
+    }
+    // The second check of the day answers "not first" from every shard.
+    BatchOutcome again = write(List.of(), firstToday);
+    for (boolean first : again.firstToday()) {
+      assertThat(first).isFalse();
+    }
+  }
+
+  @Test
+  void recoveryMarksAreWrittenPerShardAndClearedByTheScript(RedisClusterNamespace ns) throws Exception {
+    List<UserWrite> writes = new ArrayList<>();
+    for (long uid = 1; uid <= 40; uid++) {
+      writes.add(new UserWrite(uid, List.of(RedisHistoryWriterTest.record(uid, 10, 1, now))));
+    }
+    write(writes, List.of());
+
+    long removed = 0;
+    long marks = 0;
+    for (int shard = 0; shard < config.recoveryShards(); shard++) {
+      byte[] key = keys.recovery(shard);
+      List<byte[]> members = redis.shared().zrange(key, 0, -1).get(5, TimeUnit.SECONDS);
+      marks += members.size();
+      byte[][] args = new byte[members.size() + 1][];
+      args[0] = Scripts.num(now + 60_000);
+      for (int i = 0; i < members.size(); i++) {
+        args[i + 1] = members.get(i);
+      }
+      // As the job's RecoveryMarks does: one clear_recovery call per shard key, on a pipeline.
+      var pipeline = redis.newPipeline();
+      try {
+        var reply = Scripts.<Long>eval(RedisConnections.commands(pipeline), redis.shared(), RedisScript.CLEAR_RECOVERY,
+            ScriptOutputType.INTEGER, new byte[][] {key}, args);
+        pipeline.flushCommands();
+        removed += reply.get(10, TimeUnit.SECONDS);
+      } finally {
+        pipeline.close();
+      }
+      assertThat(redis.shared().exists(key).get(5, TimeUnit.SECONDS)).isZero();
+    }
+    assertThat(marks).isEqualTo(40);
+    assertThat(removed).isEqualTo(40);
+  }
+
+  /** Users 1..120, then the first three users above them whose keys share a hash slot. */
+  private List<Long> usersOnManySlotsAndThreeSharingOne() {
+    List<Long> uids = new ArrayList<>();
+    for (long uid = 1; uid <= USERS; uid++) {
+      uids.add(uid);
+    }
+    Map<Integer, List<Long>> bySlot = new java.util.HashMap<>();
+    for (long uid = USERS + 1; ; uid++) {
+      List<Long> same = bySlot.computeIfAbsent(SlotHash.getSlot(keys.timeline(uid)), s -> new ArrayList<>());
+      same.add(uid);
+      if (same.size() == 3) {
+        uids.addAll(same);
+        return uids;
+      }
+    }
+  }
+
+  private BatchOutcome write(List<UserWrite> writes, List<Long> firstToday) throws Exception {
+    return writer.write(new WriteBatch(now, "20261121", 172_800_000L, writes, firstToday))
+        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+}
