@@ -50,16 +50,25 @@ public final class TestGateway implements AutoCloseable {
 
   /** As {@link #TestGateway(RedisNamespace, Map)}; with {@code crossNodePush} pushes go through Redis to other nodes. */
   public TestGateway(RedisNamespace ns, Map<String, String> overrides, boolean crossNodePush) {
+    this(ns.redisUri(), false, ns.keyPrefix(), overrides, crossNodePush);
+  }
+
+  /**
+   * A node on the Redis at {@code redisUri} (with {@code cluster}, a seed node of a Redis Cluster),
+   * its keys under {@code keyPrefix}.
+   */
+  public TestGateway(String redisUri, boolean cluster, String keyPrefix, Map<String, String> overrides,
+      boolean crossNodePush) {
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
-        "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", ns.keyPrefix(), "drain.grace", "0s"));
+        "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", keyPrefix, "drain.grace", "0s"));
     values.putAll(overrides);
     ConfigSource source = ConfigSource.empty().with(values);
     config = GatewayConfig.from(source, SECRET);
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
     server = GatewayNode.builder(config).crossNodePush(crossNodePush).core((loop, meters) -> {
-      RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5), loop);
+      RedisConnections redis = RedisConnections.connect(redisUri, cluster, Duration.ofSeconds(5), loop);
       RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
       return new GatewayNode.Core(core, redis, writer,
           (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device)), null, () -> {

@@ -37,10 +37,15 @@ final class PushNode implements AutoCloseable {
   final GatewayNode server;
 
   PushNode(RedisNamespace ns, String nodeId, Map<String, String> overrides) {
+    this(ns.redisUri(), false, ns.keyPrefix(), nodeId, overrides);
+  }
+
+  /** A node on the Redis (or, with {@code cluster}, the Redis Cluster seed) at {@code redisUri}. */
+  PushNode(String redisUri, boolean cluster, String keyPrefix, String nodeId, Map<String, String> overrides) {
     this.nodeId = nodeId;
     Map<String, String> values = new HashMap<>(Map.of("io.threads", "2", "node.id", nodeId, "push.lookup.cache", "0s"));
     values.putAll(overrides);
-    gateway = new TestGateway(ns, values, true);
+    gateway = new TestGateway(redisUri, cluster, keyPrefix, values, true);
     registry = gateway.registry;
     redis = gateway.redis;
     server = gateway.server;
