@@ -45,8 +45,8 @@ final class JobRole implements Role {
       RedisConnections redis = parts.add(RedisConnections.connect(backends.redisUri(), backends.redisCluster(),
           redisTimeout));
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
-      BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(), hbase,
-          readiness));
+      BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(),
+          core.kafkaClients(), hbase, readiness));
       job = parts.add(new PlaylineJob(jobConfig, core, redis, hbase, backends.kafkaBootstrapServers(), registry));
       job.start();
       health.watch("job", job::readiness);
