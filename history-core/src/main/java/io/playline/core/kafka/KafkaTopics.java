@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * ConfigException} that names the topic, both counts and the safe way to change them, because
  * moving keys between partitions could reorder one user's changes. Fewer replicas than configured
  * is logged as a warning. When two processes create a topic at once, the loser checks the
- * winner's topic.
+ * winner's topic. {@link #ensure} returns once the brokers' metadata shows every topic.
  *
  * <p>{@link #ensure} blocks for at most the given timeout and fails with a {@link
  * RetriableStoreException} when the brokers do not answer in time (callers that run in the
@@ -87,16 +87,19 @@ public final class KafkaTopics {
   }
 
   private void ensure(KafkaTopic topic) {
+    boolean requested = false;
     while (true) {
       Optional<TopicDescription> existing = describe(topic);
       if (existing.isPresent()) {
         check(topic, existing.get());
         return;
       }
-      if (create(topic)) {
-        return;
+      if (!requested) {
+        create(topic);
+        requested = true;
       }
-      // Another process created it first; its metadata may take a moment to reach every broker.
+      // Created here or by another process meanwhile: checked once the brokers' metadata shows it,
+      // so a producer or consumer started next finds it.
       LockSupport.parkNanos(Math.min(RECHECK_PAUSE.toNanos(), Math.max(0, deadlineNanos - System.nanoTime())));
     }
   }
@@ -111,15 +114,16 @@ public final class KafkaTopics {
     }
   }
 
-  /** Creates {@code topic}; false when it already exists (created by someone else meanwhile). */
-  private boolean create(KafkaTopic topic) {
+  /** Creates {@code topic}, unless it already exists (created by another process meanwhile). */
+  private void create(KafkaTopic topic) {
     NewTopic request = new NewTopic(topic.name(), Optional.of(topic.partitions()), topic.replicationFactor());
     KafkaFuture<Void> future = admin.createTopics(List.of(request),
         new CreateTopicsOptions().timeoutMs(remainingMs(topic, "creating"))).all();
     try {
       await(future, topic, "creating");
     } catch (TopicExistsException e) {
-      return false;
+      log.debug("Kafka topic {} was created meanwhile by another process", topic.name());
+      return;
     } catch (InvalidReplicationFactorException e) {
       throw new ConfigException(KafkaTopicConfig.REPLICATION_FACTOR_KEY + ": "
           + topic.replicationFactor().map(String::valueOf).orElse("the brokers' default.replication.factor")
@@ -128,7 +132,6 @@ public final class KafkaTopics {
     }
     log.info("Created Kafka topic {} with {} partitions, replication factor {}", topic.name(), topic.partitions(),
         topic.replicationFactor().map(String::valueOf).orElse("of the brokers' default"));
-    return true;
   }
 
   private void check(KafkaTopic topic, TopicDescription description) {
@@ -188,7 +191,7 @@ public final class KafkaTopics {
   }
 
   private RetriableStoreException unanswered(KafkaTopic topic, String doing, @Nullable Throwable cause) {
-    String message = "Kafka at " + bootstrapServers + " did not answer within " + timeout + " ("
+    String message = "Kafka at " + bootstrapServers + " did not answer within " + timeout.toMillis() + " ms ("
         + KafkaTopicConfig.ADMIN_TIMEOUT_KEY + ") while " + doing + " topic " + topic.name()
         + ": are the brokers up and reachable, and do the kafka.common.* security settings match theirs?";
     return cause == null ? new RetriableStoreException(message) : new RetriableStoreException(message, cause);
