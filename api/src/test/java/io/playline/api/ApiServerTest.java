@@ -52,7 +52,8 @@ class ApiServerTest {
     ConfigSource source = ConfigSource.empty().with(Map.of(
         "bind.host", "127.0.0.1", "api.port", "0", "admin.port", "0", "node.id", "api-test",
         "redis.key.prefix", redis.keyPrefix(), "kafka.topic.history", kafka.topic("history"),
-        "kafka.topic.first.today", kafka.topic("first-today"), "hbase.table", hbase.table("history").getNameAsString()));
+        "kafka.topic.first.today", kafka.topic("first-today"), "hbase.table", hbase.table("history").getNameAsString(),
+        "kafka.topic.partitions", Integer.toString(KafkaNamespace.PARTITIONS)));
     GatewayConfig config = GatewayConfig.from(source, TestGateway.SECRET);
     node = GatewayNode.builder(config).players(false)
         .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))

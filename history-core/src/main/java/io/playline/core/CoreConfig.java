@@ -2,6 +2,8 @@ package io.playline.core;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.core.kafka.KafkaTopicConfig;
 import io.playline.core.query.QueryConfig;
 import io.playline.core.store.HBaseLayout;
 import java.time.Duration;
@@ -25,8 +27,10 @@ import java.time.ZoneId;
  *     redis.write.users.per.script}, 64): fewer calls cost Redis and the client less per event, more
  *     users per call hold other Redis clients back longer (about 25 us per user); in Redis Cluster a
  *     call only carries users of one hash slot
- * @param historyTopic write-back topic ({@code kafka.topic.history}, playline.history.v1)
- * @param firstTodayTopic first-today topic ({@code kafka.topic.first.today}, playline.first-today.v1)
+ * @param kafkaTopics the write-back and first-today topics, as created or checked at start-up ({@code
+ *     kafka.topic.*}, {@code kafka.admin.timeout}); see {@link #historyTopic()}, {@link #firstTodayTopic()}
+ * @param kafkaClients Kafka client properties passed through to every Kafka client ({@code
+ *     kafka.common.*}, {@code kafka.producer.*}, {@code kafka.consumer.*}, {@code kafka.admin.*})
  * @param flushInterval write-back flush period ({@code writeback.flush.interval}, 60s)
  * @param maxPendingItems changed items held before an early flush ({@code writeback.max.pending}, 200000)
  * @param maxRecordBytes largest write-back Kafka record ({@code writeback.max.record.bytes}, 512 KiB)
@@ -59,8 +63,8 @@ public record CoreConfig(
     int firstTodayShards,
     int recoveryShards,
     int usersPerScript,
-    String historyTopic,
-    String firstTodayTopic,
+    KafkaTopicConfig kafkaTopics,
+    KafkaClientProperties kafkaClients,
     Duration flushInterval,
     int maxPendingItems,
     int maxRecordBytes,
@@ -101,8 +105,8 @@ public record CoreConfig(
         c.intValue("first.today.shards", 1000, 1, 100_000),
         c.intValue("recovery.shards", 16, 1, 4096),
         c.intValue("redis.write.users.per.script", 64, 1, 1000),
-        c.string("kafka.topic.history", "playline.history.v1"),
-        c.string("kafka.topic.first.today", "playline.first-today.v1"),
+        KafkaTopicConfig.from(c),
+        KafkaClientProperties.from(c),
         c.duration("writeback.flush.interval", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1)),
         maxPending,
         c.intValue("writeback.max.record.bytes", 512 * 1024, 1024, 8 * 1024 * 1024),
@@ -114,6 +118,16 @@ public record CoreConfig(
         c.intValue("first.today.queue.capacity", 10_000, 1, 10_000_000),
         HBaseLayout.from(c),
         QueryConfig.from(c));
+  }
+
+  /** The write-back topic's name ({@code kafka.topic.history}, playline.history.v1). */
+  public String historyTopic() {
+    return kafkaTopics.history().name();
+  }
+
+  /** The first-today topic's name ({@code kafka.topic.first.today}, playline.first-today.v1). */
+  public String firstTodayTopic() {
+    return kafkaTopics.firstToday().name();
   }
 
   /** Defaults, for tests and tools. */

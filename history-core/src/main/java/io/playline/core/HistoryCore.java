@@ -5,6 +5,7 @@ import io.netty.channel.EventLoop;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.publish.FirstTodayMetrics;
 import io.playline.core.publish.FirstTodayPublisher;
 import io.playline.core.publish.KafkaProducerSettings;
@@ -60,8 +61,14 @@ public final class HistoryCore implements AutoCloseable {
   }
 
   /**
-   * Connects to Redis ({@code redis.cluster} selects Cluster mode, {@code redis.cluster.refresh.*}
-   * how it follows failovers, {@code redis.timeout} bounds every command) and Kafka, and starts the write-back. Blocks while connecting: call at start-up.
+   * Creates or checks the Kafka topics ({@link KafkaTopics}, bounded by {@code kafka.admin.timeout}),
+   * connects to Redis ({@code redis.cluster} selects Cluster mode, {@code redis.cluster.refresh.*}
+   * how it follows failovers, {@code redis.timeout} bounds every command) and Kafka, and starts the
+   * write-back. Blocks while connecting: call at start-up.
+   *
+   * @throws io.playline.core.config.ConfigException when a setting is invalid, or the history
+   *     topic exists with another partition count than configured
+   * @throws io.playline.core.store.RetriableStoreException when Kafka does not answer in time
    */
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
       MeterRegistry registry) {
@@ -76,13 +83,15 @@ public final class HistoryCore implements AutoCloseable {
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
       MeterRegistry registry, @Nullable EventLoop redisLoop) {
     CoreConfig config = CoreConfig.from(source);
+    // Before anything that needs closing: the producer must not auto-create a 1-partition topic.
+    KafkaTopics.ensure(kafkaBootstrapServers, config.kafkaClients(), config.kafkaTopics(), config.kafkaTopics().all());
     Duration timeout = source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1));
     RedisConnections redis = RedisConnections.connect(redisUri, source.bool("redis.cluster", false), timeout, redisLoop,
         ClusterTopologySettings.from(source));
     KafkaProducer<byte[], byte[]> producer = null;
     WriteBackAggregator aggregator = null;
     try {
-      producer = KafkaProducers.create(kafkaBootstrapServers, KafkaProducerSettings.from(source));
+      producer = KafkaProducers.create(kafkaBootstrapServers, KafkaProducerSettings.from(source), config.kafkaClients());
       aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId);
       FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, new FirstTodayMetrics(registry));
       RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry));

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * recovery marks ({@link RecoverySweeper}). It borrows the Redis and HBase connections: {@link
  * #close()} stops its own threads and consumer but leaves those open for the caller to close.
  *
- * <p>{@link #start()} returns at once: the consumer thread creates the table and connects in the
- * background, retrying while a backend is down, and {@link #readiness()} says when it is
+ * <p>{@link #start()} returns at once: the consumer thread creates the table, creates or checks
+ * the history topic and connects in the background, retrying while a backend is down, and {@link #readiness()} says when it is
  * persisting. {@link #close()} is bounded by {@code job.shutdown.timeout} per thread. Thread-safe.
  */
 public final class PlaylineJob implements AutoCloseable {

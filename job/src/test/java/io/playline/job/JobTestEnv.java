@@ -62,6 +62,7 @@ public final class JobTestEnv implements AutoCloseable {
     Map<String, String> settings = new HashMap<>();
     settings.put("redis.key.prefix", redisNs.keyPrefix());
     settings.put("kafka.topic.history", topic);
+    settings.put("kafka.topic.history.partitions", Integer.toString(KafkaNamespace.PARTITIONS));
     settings.put("job.group.id", kafka.consumerProperties("job").getProperty(ConsumerConfig.GROUP_ID_CONFIG));
     settings.put("hbase.table", hbase.table("history").getNameAsString());
     settings.put("hbase.table.regions", "2");

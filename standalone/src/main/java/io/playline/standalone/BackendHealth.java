@@ -1,6 +1,8 @@
 package io.playline.standalone;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.playline.core.kafka.KafkaClient;
+import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.gateway.admin.Readiness;
 import java.time.Duration;
 import java.util.Map;
@@ -39,20 +41,19 @@ final class BackendHealth implements AutoCloseable {
 
   /**
    * Probes through connections the process already holds ({@code redis}, {@code hbase}: not
-   * closed here) plus one Kafka admin client of its own.
+   * closed here) plus one Kafka admin client of its own, built with {@code kafkaClients}' pass-through.
    */
-  BackendHealth(RedisClusterAsyncCommands<byte[], byte[]> redis, String kafkaBootstrapServers, Connection hbase,
-      Readiness readiness) {
+  BackendHealth(RedisClusterAsyncCommands<byte[], byte[]> redis, String kafkaBootstrapServers,
+      KafkaClientProperties kafkaClients, Connection hbase, Readiness readiness) {
     this.readiness = readiness;
     readiness.register("redis");
     readiness.register("kafka");
     readiness.register("hbase");
     this.redis = redis;
     this.hbase = hbase;
-    this.kafka = AdminClient.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers,
+    this.kafka = AdminClient.create(kafkaClients.build(KafkaClient.ADMIN, kafkaBootstrapServers, Map.of(
         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis(),
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis()));
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis())));
   }
 
   /** Also reports {@code component} as ready while {@code check} answers true (checked with the probes). */

@@ -3,6 +3,7 @@ package io.playline.standalone;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.RedisConnections;
 import io.playline.gateway.EventLoops;
 import io.playline.gateway.admin.AdminHttpServer;
@@ -43,10 +44,10 @@ final class JobRole implements Role {
       Readiness readiness = new Readiness();
       EventLoops loops = parts.add(EventLoops.create(1));
       RedisConnections redis = parts.add(RedisConnections.connect(backends.redisUri(), backends.redisCluster(),
-          redisTimeout));
+          redisTimeout, null, ClusterTopologySettings.from(source)));
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
-      BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(), hbase,
-          readiness));
+      BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(),
+          core.kafkaClients(), hbase, readiness));
       job = parts.add(new PlaylineJob(jobConfig, core, redis, hbase, backends.kafkaBootstrapServers(), registry));
       job.start();
       health.watch("job", job::readiness);

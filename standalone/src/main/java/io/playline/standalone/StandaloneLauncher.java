@@ -86,7 +86,7 @@ final class StandaloneLauncher implements AutoCloseable {
     ApiServer api = ApiServer.attach(node);
     this.api = api;
     BackendHealth health = parts.add(new BackendHealth(node.core().redis().shared(),
-        endpoints.kafkaBootstrapServers(), hbase, readiness));
+        endpoints.kafkaBootstrapServers(), node.core().config().kafkaClients(), hbase, readiness));
     PlaylineJob job = parts.add(new PlaylineJob(JobConfig.from(config, node.core().config()), node.core().config(),
         node.core().redis(), hbase, endpoints.kafkaBootstrapServers(), registry));
     job.start();

@@ -78,6 +78,7 @@ class RolesTest {
     values.put("redis.key.prefix", redis.keyPrefix());
     values.put("kafka.topic.history", kafka.topic("history"));
     values.put("kafka.topic.first.today", kafka.topic("first-today"));
+    values.put("kafka.topic.partitions", Integer.toString(KafkaNamespace.PARTITIONS));
     values.put("hbase.table", hbase.table("history").getNameAsString());
     values.put("job.group.id", kafka.topic("job"));
     values.put("writeback.flush.interval", "1s");

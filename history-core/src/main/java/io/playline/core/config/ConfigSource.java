@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -114,6 +115,28 @@ public final class ConfigSource {
   public Optional<String> raw(String key) {
     String v = values.get(normalize(key));
     return v == null || v.isEmpty() ? Optional.empty() : Optional.of(v);
+  }
+
+  /**
+   * Every key under {@code prefix} that some layer set to a non-empty value, by the rest of its key
+   * ({@code withPrefix("kafka.common.")} maps {@code kafka.common.security.protocol=SSL} to {@code
+   * security.protocol -> SSL}), in key order. Keys compare normalized, so the rest comes back dotted
+   * lower case whichever layer set it ({@code PLAYLINE_KAFKA_COMMON_SECURITY_PROTOCOL} too).
+   *
+   * @throws IllegalArgumentException when {@code prefix} does not end with a dot
+   */
+  public Map<String, String> withPrefix(String prefix) {
+    String p = normalize(prefix);
+    if (!p.endsWith(".") || p.length() < 2) {
+      throw new IllegalArgumentException("prefix: '" + prefix + "' (expected: a key prefix ending with '.')");
+    }
+    Map<String, String> found = new TreeMap<>();
+    values.forEach((key, value) -> {
+      if (key.startsWith(p) && key.length() > p.length() && !value.isEmpty()) {
+        found.put(key.substring(p.length()), value);
+      }
+    });
+    return Collections.unmodifiableMap(found);
   }
 
   public String string(String key, String defaultValue) {

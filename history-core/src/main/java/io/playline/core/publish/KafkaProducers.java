@@ -1,5 +1,9 @@
 package io.playline.core.publish;
 
+import io.playline.core.kafka.KafkaClient;
+import io.playline.core.kafka.KafkaClientProperties;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -8,7 +12,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Builds the one {@link KafkaProducer} a Playline process shares between the write-back and the
  * first-today topic: idempotent, {@code acks=all}, lz4, lingering briefly to fill large batches
- * (see BACKENDS.md: 3x the throughput of the defaults), every block and delivery bounded.
+ * (see BACKENDS.md: 3x the throughput of the defaults), every block and delivery bounded; plus the
+ * operator's pass-through ({@code kafka.common.*}, {@code kafka.producer.*}, see {@link
+ * KafkaClientProperties}), which may override lz4 but nothing Playline relies on.
  *
  * <p>Stateless and thread-safe. The caller owns the producer and closes it after everything that
  * sends through it has closed.
@@ -16,18 +22,26 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KafkaProducers {
   private KafkaProducers() {}
 
-  /** Creates the producer for {@code bootstrapServers}; thread-safe, as is the producer. */
+  /** Creates the producer for {@code bootstrapServers} without pass-through; thread-safe, as is the producer. */
   public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerSettings settings) {
-    return new KafkaProducer<>(properties(bootstrapServers, settings));
+    return create(bootstrapServers, settings, KafkaClientProperties.none());
   }
 
-  /** The producer properties {@link #create} uses; visible so tests and tools can inspect or extend them. */
+  /** Creates the producer for {@code bootstrapServers} with {@code clients}' pass-through. */
+  public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerSettings settings,
+      KafkaClientProperties clients) {
+    return new KafkaProducer<>(properties(bootstrapServers, settings, clients));
+  }
+
+  /** The producer properties without pass-through; visible so tests and tools can inspect or extend them. */
   public static Properties properties(String bootstrapServers, KafkaProducerSettings settings) {
-    if (bootstrapServers.isBlank()) {
-      throw new IllegalArgumentException("bootstrapServers: '" + bootstrapServers + "' (expected: host:port[,host:port])");
-    }
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return properties(bootstrapServers, settings, KafkaClientProperties.none());
+  }
+
+  /** The producer properties {@link #create} uses: Playline's settings, then {@code clients}' pass-through. */
+  public static Properties properties(String bootstrapServers, KafkaProducerSettings settings,
+      KafkaClientProperties clients) {
+    Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.CLIENT_ID_CONFIG, settings.clientId());
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -42,6 +56,8 @@ public final class KafkaProducers {
     p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(settings.requestTimeout().toMillis()));
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(settings.deliveryTimeout().toMillis()));
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(settings.maxRequestBytes()));
-    return p;
+    Properties properties = new Properties();
+    properties.putAll(clients.build(KafkaClient.PRODUCER, bootstrapServers, p));
+    return properties;
   }
 }

@@ -75,4 +75,16 @@ class ConfigSourceTest {
     assertThatThrownBy(() -> c.bool("x", false)).hasMessageContaining("true or false");
     assertThatThrownBy(() -> c.zone("flag.zone", java.time.ZoneId.of("UTC"))).hasMessageContaining("time zone");
   }
+
+  @Test
+  void withPrefixGivesEveryKeyUnderThePrefixByTheRestOfItsKey() {
+    ConfigSource c = ConfigSource.load(null, Map.of("PLAYLINE_KAFKA_COMMON_SASL_MECHANISM", "PLAIN"),
+        new Properties(), Map.of("kafka.common.security.protocol", "SASL_SSL", "kafka.common.empty", "",
+            "kafka.commons.other", "x", "kafka.producer.linger", "5ms"));
+
+    assertThat(c.withPrefix("kafka.common.")).containsExactly(Map.entry("sasl.mechanism", "PLAIN"),
+        Map.entry("security.protocol", "SASL_SSL"));
+    assertThat(c.withPrefix("KAFKA_PRODUCER.")).containsExactly(Map.entry("linger", "5ms"));
+    assertThatThrownBy(() -> c.withPrefix("kafka.common")).isInstanceOf(IllegalArgumentException.class);
+  }
 }

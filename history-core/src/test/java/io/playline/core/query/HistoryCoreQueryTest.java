@@ -31,7 +31,8 @@ class HistoryCoreQueryTest {
   void attachedServiceReadsBothTiersAndControlsThroughTheCoresWriteBack(RedisNamespace redis, HBaseNamespace hbase,
       KafkaNamespace kafka) {
     Map<String, String> settings = Map.of("redis.key.prefix", redis.keyPrefix(),
-        "hbase.table", hbase.table("history").getNameAsString(), "kafka.topic.history", kafka.topic("history"));
+        "hbase.table", hbase.table("history").getNameAsString(), "kafka.topic.history", kafka.topic("history"),
+        "kafka.topic.history.partitions", Integer.toString(KafkaNamespace.PARTITIONS));
     HistoryRecord stored = record(UID, Business.VIDEO, 1, 5, System.currentTimeMillis() - 10_000);
     try (QueryTestEnv env = new QueryTestEnv(redis, hbase, settings)) {
       env.persist(stored);

@@ -1,6 +1,9 @@
 package io.playline.job.consume;
 
 import io.playline.core.CoreConfig;
+import io.playline.core.kafka.KafkaClient;
+import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.job.JobConfig;
@@ -50,6 +53,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
 
   private final JobConfig config;
   private final CoreConfig core;
+  private final String bootstrapServers;
   private final Map<String, Object> consumerProperties;
   private final HistorySink sink;
   private final RedisConnections redis;
@@ -69,23 +73,27 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       RedisConnections redis, JobMetrics metrics) {
     this.config = config;
     this.core = core;
-    this.consumerProperties = consumerProperties(config, bootstrapServers);
+    this.bootstrapServers = bootstrapServers;
+    this.consumerProperties = consumerProperties(config, core, bootstrapServers);
     this.sink = sink;
     this.redis = redis;
     this.metrics = metrics;
     this.thread = new Thread(this::run, "playline-job-consumer");
   }
 
-  /** The consumer settings: the job's group, manual commits, cooperative rebalancing, bounded polls. */
-  public static Map<String, Object> consumerProperties(JobConfig config, String bootstrapServers) {
+  /**
+   * The consumer settings: the job's group, manual commits, cooperative rebalancing, bounded polls,
+   * plus the pass-through of {@code kafka.common.*} and {@code kafka.consumer.*} ({@link
+   * KafkaClientProperties}).
+   */
+  public static Map<String, Object> consumerProperties(JobConfig config, CoreConfig core, String bootstrapServers) {
     Map<String, Object> p = new HashMap<>();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
     p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-    return p;
+    return core.kafkaClients().build(KafkaClient.CONSUMER, bootstrapServers, p);
   }
 
   /** Starts the loop's thread: it prepares the sink (retrying while the store is down), then consumes. */
@@ -136,12 +144,18 @@ public final class HistoryConsumerLoop implements AutoCloseable {
         e.toString(), e);
   }
 
-  /** Prepares the sink and opens Redis, retrying transient failures until done or closed. */
+  /**
+   * Prepares the sink, creates or checks the history topic ({@link KafkaTopics}; a partition count
+   * other than the configured one stops the loop) and opens Redis, retrying transient failures
+   * until done or closed.
+   */
   private @Nullable PollPersister startUp() {
     Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
     while (running) {
       try {
         sink.prepare();
+        KafkaTopics.ensure(bootstrapServers, core.kafkaClients(), core.kafkaTopics(),
+            List.of(core.kafkaTopics().history()));
         return new PollPersister(redis, core, config, sink, metrics);
       } catch (RetriableStoreException e) {
         Duration delay = backoff.next();
