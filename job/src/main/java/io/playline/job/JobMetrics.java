@@ -36,6 +36,7 @@ public final class JobMetrics {
   private final Counter missingRecords;
   private final Counter sweptMarksCleared;
   private final AtomicInteger shardsOwned = new AtomicInteger();
+  private final AtomicInteger partitionsAssigned = new AtomicInteger();
   private final AtomicInteger liveInstances = new AtomicInteger();
   private final Counter leasesAcquired;
   private final Counter leasesRenewed;
@@ -75,6 +76,8 @@ public final class JobMetrics {
     recoveredItems = counter(registry, "playline.job.recovery.items", "Items persisted by the recovery sweep");
     missingRecords = counter(registry, "playline.job.recovery.missing",
         "Recovery marks whose record was gone from Redis (cleared without a write)");
+    Gauge.builder("playline.job.partitions.assigned", partitionsAssigned, AtomicInteger::get).strongReference(true)
+        .description("Write-back topic partitions this instance consumes (the group splits them)").register(registry);
     Gauge.builder("playline.job.recovery.shards.owned", shardsOwned, AtomicInteger::get).strongReference(true)
         .description("Recovery shards this instance holds a sweep lease on").register(registry);
     Gauge.builder("playline.job.recovery.instances", liveInstances, AtomicInteger::get).strongReference(true)
@@ -175,6 +178,11 @@ public final class JobMetrics {
 
   public void marksClearedBySweep(long n) {
     sweptMarksCleared.increment(n);
+  }
+
+  /** How many write-back partitions this instance consumes now (set on the consumer thread at each rebalance). */
+  public void partitionsAssigned(int partitions) {
+    partitionsAssigned.set(partitions);
   }
 
   /** The recovery shards this instance holds a lease on now, and the live instances it last saw. */

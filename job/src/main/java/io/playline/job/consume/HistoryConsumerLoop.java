@@ -346,6 +346,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   /** Keeps the in-flight poll to the partitions this consumer still owns; pauses new ones while retrying. */
   private final class Rebalance implements ConsumerRebalanceListener {
     private final Consumer<byte[], byte[]> c;
+    private final java.util.Set<TopicPartition> owned = new java.util.HashSet<>();
 
     Rebalance(Consumer<byte[], byte[]> c) {
       this.c = c;
@@ -356,6 +357,8 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       if (!partitions.isEmpty()) {
         log.info("Partitions revoked: {}", partitions);
       }
+      owned.removeAll(partitions);
+      metrics.partitionsAssigned(owned.size());
       InFlightPoll poll = inFlight;
       if (poll != null) {
         poll.revoke(partitions);
@@ -373,6 +376,8 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       if (!partitions.isEmpty()) {
         log.info("Partitions assigned: {}", partitions);
       }
+      owned.addAll(partitions);
+      metrics.partitionsAssigned(owned.size());
       if (pausedForRetry) {
         c.pause(partitions);
       }
