@@ -1,10 +1,7 @@
 package io.playline.embedded;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +17,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.storage.Formatter;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +72,8 @@ public final class EmbeddedKafka implements EmbeddedServer {
     long startNanos = System.nanoTime();
     Path logDir = options.workDir().toAbsolutePath().resolve(LOG_DIR);
     Files.createDirectories(logDir);
-    boolean formatted = formatIfNeeded(logDir);
+    boolean formatted = KafkaStorage.formatIfNeeded(
+        logDir, KafkaServerProperties.NODE_ID, Uuid.randomUuid().toString());
     int attempts = options.port() == 0 ? START_ATTEMPTS_ON_FREE_PORT : 1;
     for (int attempt = 1; ; attempt++) {
       int[] ports = FreePorts.pick(2);
@@ -97,28 +94,6 @@ public final class EmbeddedKafka implements EmbeddedServer {
             controllerPort, e.toString());
       }
     }
-  }
-
-  /** Formats {@code logDir} unless it already holds {@code meta.properties}; true if it did. */
-  private static boolean formatIfNeeded(Path logDir) throws IOException {
-    if (Files.exists(logDir.resolve("meta.properties"))) {
-      return false;
-    }
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    try (PrintStream printStream = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-      new Formatter()
-          .setPrintStream(printStream)
-          .setNodeId(KafkaServerProperties.NODE_ID)
-          .setClusterId(Uuid.randomUuid().toString())
-          .setControllerListenerName(KafkaServerProperties.CONTROLLER_LISTENER)
-          .addDirectory(logDir.toString())
-          .setMetadataLogDirectory(logDir.toString())
-          .run();
-    } catch (Exception e) {
-      throw new IOException("Cannot format Kafka log dir " + logDir + ": " + e, e);
-    }
-    log.debug("Formatted {}: {}", logDir, output.toString(StandardCharsets.UTF_8).strip());
-    return true;
   }
 
   private static EmbeddedKafka launch(Path logDir, int port, int controllerPort) throws IOException {
