@@ -91,13 +91,18 @@ final class ChildJvm {
     command.add("-Djava.awt.headless=true");
     command.add("-Dlogback.configurationFile=" + writeLogbackConfig(spec.workDir()));
     command.addAll(spec.jvmArgs());
+    List<String> classpath = classpath(spec.classpath());
     command.add("-cp");
-    command.add(classpath(spec.classpath()));
+    int classpathIndex = command.size();
+    command.add(String.join(File.pathSeparator, classpath));
     command.add(ExitWithParent.class.getName());
     command.add(spec.mainClass());
     command.addAll(spec.args());
+    // The class path can be kilobytes; the log's header (and so error messages) shortens it.
+    List<String> shown = new ArrayList<>(command);
+    shown.set(classpathIndex, "<" + classpath.size() + " entries from " + classpath.get(0) + ">");
     Files.writeString(spec.logFile(), "=== " + Instant.now() + " starting " + spec.name() + ": "
-        + String.join(" ", command) + System.lineSeparator(), StandardCharsets.UTF_8,
+        + String.join(" ", shown) + System.lineSeparator(), StandardCharsets.UTF_8,
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     Process process = new ProcessBuilder(command)
         .directory(spec.workDir().toFile())
@@ -131,17 +136,29 @@ final class ChildJvm {
     return file;
   }
 
-  /** The given class path, or this JVM's; always followed by the location of ExitWithParent. */
-  private static String classpath(@Nullable String configured) throws IOException {
-    if (configured == null) {
-      return System.getProperty("java.class.path");
+  /**
+   * The given class path, or this JVM's, without empty entries (each would add the working
+   * directory), and with the location of {@link ExitWithParent} if missing.
+   */
+  private static List<String> classpath(@Nullable String configured) throws IOException {
+    String base = configured != null ? configured : System.getProperty("java.class.path", "");
+    List<String> entries = new ArrayList<>();
+    for (String entry : base.split(File.pathSeparator)) {
+      if (!entry.isEmpty()) {
+        entries.add(entry);
+      }
     }
+    String own;
     try {
-      Path own = Path.of(ExitWithParent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return configured + File.pathSeparator + own;
+      own = Path.of(ExitWithParent.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
     } catch (URISyntaxException | RuntimeException e) {
       throw new IOException("Cannot locate the embedded module's classes for the child class path", e);
     }
+    if (!entries.contains(own)) {
+      entries.add(own);
+    }
+    return entries;
   }
 
   String name() {
@@ -186,6 +203,11 @@ final class ChildJvm {
         process.pid(), timeout.toSeconds());
     kill();
     return false;
+  }
+
+  /** Waits at most {@code timeout} for the child to exit by itself; true if it has. */
+  boolean awaitExit(Duration timeout) {
+    return waitForExit(timeout);
   }
 
   private boolean waitForExit(Duration timeout) {

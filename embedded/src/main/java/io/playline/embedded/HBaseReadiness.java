@@ -29,6 +29,21 @@ final class HBaseReadiness {
    * @throws IOException naming the last failure if the deadline passes first
    */
   static void await(Configuration clientConf, long deadlineNanos) throws IOException {
+    await(clientConf, deadlineNanos, () -> {});
+  }
+
+  /** A check run before each probe; throws to stop waiting, e.g. because the server exited. */
+  @FunctionalInterface
+  interface StillStarting {
+    void check() throws IOException;
+  }
+
+  /**
+   * As {@link #await(Configuration, long)}, running {@code stillStarting} before each probe and
+   * giving up with its exception.
+   */
+  static void await(Configuration clientConf, long deadlineNanos, StillStarting stillStarting)
+      throws IOException {
     Configuration conf = new Configuration(clientConf);
     // Fail each probe quickly and let this loop retry, instead of the client's minutes of retries.
     conf.setInt("hbase.client.retries.number", 2);
@@ -39,6 +54,7 @@ final class HBaseReadiness {
     try (Connection connection = ConnectionFactory.createConnection(conf);
         Admin admin = connection.getAdmin()) {
       while (true) {
+        stillStarting.check();
         try {
           if (admin.isTableAvailable(TableName.META_TABLE_NAME)
               && admin.listNamespaceDescriptors().length > 0) {
