@@ -211,12 +211,13 @@ final class ChildJvm {
   }
 
   private boolean waitForExit(Duration timeout) {
-    try {
-      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-      return false;
+    return BoundedStop.waitForExit(process, timeout);
+  }
+
+  /** Throws {@link ExitedException}, with the tail of the child's log, if it has exited. */
+  void checkAlive() throws ExitedException {
+    if (!process.isAlive()) {
+      throw new ExitedException(describe(40));
     }
   }
 
@@ -241,6 +242,15 @@ final class ChildJvm {
         Thread.currentThread().interrupt();
         child.process.destroyForcibly();
       }
+    }
+  }
+
+  /** The child exited while it was expected to run; the message has the tail of its log. */
+  static final class ExitedException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ExitedException(String message) {
+      super(message);
     }
   }
 

@@ -7,17 +7,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,27 +106,8 @@ public final class EmbeddedKafka implements EmbeddedServer {
   }
 
   private void awaitReady() throws IOException {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    try (Admin admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-        AdminClientConfig.CLIENT_ID_CONFIG, "embedded-kafka-readiness"))) {
-      @Nullable Exception lastFailure = null;
-      while (System.nanoTime() < deadline) {
-        long remainingMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-        try {
-          if (!admin.describeCluster().nodes().get(remainingMillis, TimeUnit.MILLISECONDS).isEmpty()) {
-            return;
-          }
-        } catch (ExecutionException | TimeoutException e) {
-          lastFailure = e;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for Kafka");
-        }
-      }
-      throw new IOException("Kafka on " + bootstrapServers() + " was not ready within "
-          + READY_TIMEOUT.toSeconds() + " s", lastFailure);
-    }
+    KafkaReadiness.await(bootstrapServers(), ids -> !ids.isEmpty(),
+        System.nanoTime() + READY_TIMEOUT.toNanos(), StillStarting.ALWAYS);
   }
 
   @Override

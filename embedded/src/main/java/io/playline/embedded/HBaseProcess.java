@@ -2,7 +2,6 @@ package io.playline.embedded;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * {@code workDir/hbase} and survive {@link #kill()} and {@link #restart()}: the WAL is replayed.
  * Thread-safe; {@link #kill()}, {@link #restart()} and {@link #close()} are not meant to race.
  */
-public final class HBaseProcess implements EmbeddedServer {
+public final class HBaseProcess implements HBaseServer {
 
   private static final Logger log = LoggerFactory.getLogger(HBaseProcess.class);
   private static final String MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster";
@@ -154,18 +153,14 @@ public final class HBaseProcess implements EmbeddedServer {
     // left by a kill would stall the next master until they expire.
     WorkDirs.deleteRecursively(spec.workDir().resolve("zookeeper"));
     ChildJvm process = ChildJvm.start(spec);
-    HBaseReadiness.StillStarting alive = () -> {
-      if (!process.isAlive()) {
-        throw new ExitedException("HBase " + process.describe(40));
-      }
-    };
+    StillStarting alive = process::checkAlive;
     try {
       awaitZooKeeper(zkPort, deadline, alive);
       HBaseReadiness.await(LocalHBaseSettings.client(zkPort), deadline, alive);
       return process;
     } catch (IOException | RuntimeException e) {
       process.kill();
-      if (e instanceof ExitedException exited) {
+      if (e instanceof ChildJvm.ExitedException exited) {
         throw exited;
       }
       throw new IOException("HBase (ZooKeeper port " + zkPort + ") was not ready within "
@@ -175,7 +170,7 @@ public final class HBaseProcess implements EmbeddedServer {
 
   /** Waits until ZooKeeper accepts connections: an HBase client blocks for long before that. */
   private static void awaitZooKeeper(int zkPort, long deadlineNanos,
-      HBaseReadiness.StillStarting alive) throws IOException {
+      StillStarting alive) throws IOException {
     while (true) {
       alive.check();
       try (Socket socket = new Socket()) {
@@ -186,33 +181,14 @@ public final class HBaseProcess implements EmbeddedServer {
           throw new IOException("ZooKeeper did not listen on port " + zkPort, e);
         }
       }
-      try {
-        TimeUnit.MILLISECONDS.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while waiting for HBase");
-      }
+      Polling.pause(Duration.ofMillis(100), "HBase's ZooKeeper");
     }
   }
 
-  @Override
-  public String name() {
-    return "hbase";
-  }
-
-  /** Returns the ZooKeeper quorum clients use: {@code "127.0.0.1"}. */
-  public String zookeeperQuorum() {
-    return LocalHBaseSettings.HOST;
-  }
-
   /** Returns ZooKeeper's client port on {@link #zookeeperQuorum()}; the same after a restart. */
+  @Override
   public int zookeeperPort() {
     return zookeeperPort;
-  }
-
-  /** Returns a new client configuration pointing at this HBase, ready for {@code ConnectionFactory}. */
-  public Configuration clientConfiguration() {
-    return LocalHBaseSettings.client(zookeeperPort);
   }
 
   /** True if the HBase process is running. */
@@ -295,14 +271,5 @@ public final class HBaseProcess implements EmbeddedServer {
   public String toString() {
     return "HBaseProcess{zookeeper=" + LocalHBaseSettings.HOST + ":" + zookeeperPort
         + ", workDir=" + workDir + "}";
-  }
-
-  /** The process exited before it was ready. */
-  private static final class ExitedException extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    ExitedException(String message) {
-      super(message);
-    }
   }
 }

@@ -1,8 +1,7 @@
 package io.playline.embedded;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -18,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class HBaseReadiness {
 
-  private static final long POLL_MILLIS = 100;
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
   private HBaseReadiness() {}
 
@@ -29,13 +28,7 @@ final class HBaseReadiness {
    * @throws IOException naming the last failure if the deadline passes first
    */
   static void await(Configuration clientConf, long deadlineNanos) throws IOException {
-    await(clientConf, deadlineNanos, () -> {});
-  }
-
-  /** A check run before each probe; throws to stop waiting, e.g. because the server exited. */
-  @FunctionalInterface
-  interface StillStarting {
-    void check() throws IOException;
+    await(clientConf, deadlineNanos, StillStarting.ALWAYS);
   }
 
   /**
@@ -67,12 +60,7 @@ final class HBaseReadiness {
           throw new IOException("HBase not ready: "
               + (last == null ? "hbase:meta not available" : last.toString()), last);
         }
-        try {
-          TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for HBase");
-        }
+        Polling.pause(POLL_INTERVAL, "HBase");
       }
     }
   }

@@ -8,22 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -166,47 +158,19 @@ public final class KafkaClusterProcesses implements EmbeddedServer {
    * is positive; fails as soon as a node that should run has exited.
    */
   private void awaitBrokers(int count, int nodeId, long deadlineNanos) throws IOException {
-    try (Admin admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-        AdminClientConfig.CLIENT_ID_CONFIG, "kafka-cluster-processes-readiness",
-        AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 200,
-        AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1_000,
-        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000))) {
-      @Nullable Exception lastFailure = null;
-      Set<Integer> seen = Set.of();
-      while (System.nanoTime() - deadlineNanos < 0) {
-        for (KafkaNode node : nodes) {
-          node.checkRunningIfExpected();
-        }
-        try {
-          // Short probes, so a node that exits is noticed within a second or two.
-          Collection<Node> brokers = admin.describeCluster(new DescribeClusterOptions().timeoutMs(1_000))
-              .nodes().get(2, TimeUnit.SECONDS);
-          seen = brokers.stream().map(Node::id).collect(Collectors.toSet());
-          if (seen.size() >= count && (nodeId <= 0 || seen.contains(nodeId))) {
-            return;
-          }
-        } catch (ExecutionException | TimeoutException e) {
-          lastFailure = e;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for the Kafka cluster");
-        }
-        pause();
-      }
-      throw new IOException("Kafka cluster on " + bootstrapServers() + " did not report "
-          + count + " brokers within " + READY_TIMEOUT.toSeconds() + " s (seen: " + seen
-          + ", last failure: " + lastFailure + "); " + nodes.get(0).describe(), lastFailure);
-    }
-  }
-
-  private static void pause() throws InterruptedIOException {
     try {
-      TimeUnit.MILLISECONDS.sleep(200);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while waiting for the Kafka cluster");
+      KafkaReadiness.await(bootstrapServers(),
+          ids -> ids.size() >= count && (nodeId <= 0 || ids.contains(nodeId)), deadlineNanos,
+          () -> {
+            for (KafkaNode node : nodes) {
+              node.checkRunningIfExpected();
+            }
+          });
+    } catch (ChildJvm.ExitedException | InterruptedIOException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IOException(e.getMessage() + " within " + READY_TIMEOUT.toSeconds() + " s; "
+          + nodes.get(Math.max(0, nodeId - 1)).describe(), e);
     }
   }
 

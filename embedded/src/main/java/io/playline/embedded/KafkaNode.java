@@ -56,10 +56,10 @@ final class KafkaNode {
   }
 
   /** Throws, with the node's log tail, if the node should run but its process has exited. */
-  void checkRunningIfExpected() throws IOException {
+  void checkRunningIfExpected() throws ChildJvm.ExitedException {
     ChildJvm current = process;
-    if (expectedRunning && current != null && !current.isAlive()) {
-      throw new IOException("Kafka " + current.describe(40));
+    if (expectedRunning && current != null) {
+      current.checkAlive();
     }
   }
 

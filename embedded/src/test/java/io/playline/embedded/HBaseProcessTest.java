@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -35,10 +34,7 @@ class HBaseProcessTest {
 
   @BeforeEach
   void freshWorkDir(TestInfo test) throws IOException {
-    Path base = Path.of(System.getProperty("playline.test.workdir", "target/real-servers"));
-    workDir = base.resolve("hbase-process-" + test.getTestMethod().orElseThrow().getName());
-    WorkDirs.deleteRecursively(workDir);
-    Files.createDirectories(workDir);
+    workDir = TestWorkDirs.fresh("hbase-process-" + test.getTestMethod().orElseThrow().getName());
   }
 
   @Test
@@ -75,7 +71,7 @@ class HBaseProcessTest {
     } finally {
       hbase.close();
     }
-    assertThat(KafkaClusterProcessesTest.childrenMentioning(workDir)).isEmpty();
+    assertThat(TestWorkDirs.processesMentioning(workDir)).isEmpty();
   }
 
   @Test
@@ -87,7 +83,7 @@ class HBaseProcessTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("exited with code")
         .hasMessageContaining("Unrecognized VM option");
-    assertThat(KafkaClusterProcessesTest.childrenMentioning(workDir)).isEmpty();
+    assertThat(TestWorkDirs.processesMentioning(workDir)).isEmpty();
   }
 
   /** A client that gives up within seconds instead of retrying for minutes. */

@@ -11,10 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -50,9 +48,7 @@ class KafkaClusterProcessesTest {
 
   @BeforeAll
   void startCluster() throws IOException {
-    Path base = Path.of(System.getProperty("playline.test.workdir", "target/real-servers"));
-    workDir = base.resolve("kafka-cluster-processes");
-    WorkDirs.deleteRecursively(workDir);
+    workDir = TestWorkDirs.fresh("kafka-cluster-processes");
     cluster = KafkaClusterProcesses.start(
         new KafkaClusterProcesses.Options(workDir.resolve("cluster"), 3, null, 384, TEST_JVM_ARGS));
     admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
@@ -66,7 +62,7 @@ class KafkaClusterProcessesTest {
     if (cluster != null) {
       cluster.close();
       assertThat(IntStream.rangeClosed(1, 3).filter(cluster::isRunning)).isEmpty();
-      assertThat(childrenMentioning(workDir)).isEmpty();
+      assertThat(TestWorkDirs.processesMentioning(workDir)).isEmpty();
     }
   }
 
@@ -125,7 +121,7 @@ class KafkaClusterProcessesTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("exited with code")
         .hasMessageContaining("Unrecognized VM option");
-    assertThat(childrenMentioning(failing)).isEmpty();
+    assertThat(TestWorkDirs.processesMentioning(failing)).isEmpty();
   }
 
   @Test
@@ -180,15 +176,5 @@ class KafkaClusterProcessesTest {
 
   private static List<String> values(int from, int to) {
     return IntStream.range(from, to).mapToObj(i -> "play-" + i).toList();
-  }
-
-  /** This JVM's child processes whose command line names {@code dir}. */
-  static Set<Long> childrenMentioning(Path dir) {
-    String needle = dir.toAbsolutePath().toString();
-    return ProcessHandle.current().descendants()
-        .filter(ProcessHandle::isAlive)
-        .filter(p -> p.info().arguments().map(args -> String.join(" ", args).contains(needle)).orElse(false))
-        .map(ProcessHandle::pid)
-        .collect(Collectors.toSet());
   }
 }
