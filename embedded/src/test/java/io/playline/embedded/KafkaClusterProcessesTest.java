@@ -111,6 +111,26 @@ class KafkaClusterProcessesTest {
   }
 
   @Test
+  void gracefulStopOfALeaderHandsLeadershipOverAndRestartBringsTheNodeBack() throws Exception {
+    String topic = "graceful";
+    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 3))).all().get(30, TimeUnit.SECONDS);
+    await().atMost(Duration.ofSeconds(30))
+        .until(() -> describe(topic).partitions().get(0).isr().size() == 3);
+    int leader = describe(topic).partitions().get(0).leader().id();
+
+    cluster.stop(leader);
+    assertThat(cluster.isRunning(leader)).isFalse();
+    // A controlled shutdown moves leadership away before the process exits.
+    assertThat(describe(topic).partitions().get(0).leader().id()).isNotEqualTo(leader);
+    assertThat(produce(topic, 0, 20)).hasSize(20);
+
+    cluster.restart(leader);
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        .until(() -> describe(topic).partitions().get(0).isr().size() == 3);
+    assertThat(consume(topic, 20)).containsExactlyInAnyOrderElementsOf(values(0, 20));
+  }
+
+  @Test
   void aNodeThatCannotStartFailsTheStartWithItsLogAndLeavesNoProcess() throws IOException {
     Path failing = workDir.resolve("failing");
     Files.createDirectories(failing);
