@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * workDir/hbase} and survive a restart on the same work dir; ZooKeeper state does not need to and
  * is recreated on every start. Thread-safe.
  */
-public final class EmbeddedHBase implements EmbeddedServer {
+public final class EmbeddedHBase implements HBaseServer {
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedHBase.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
@@ -107,26 +107,8 @@ public final class EmbeddedHBase implements EmbeddedServer {
   }
 
   @Override
-  public String name() {
-    return "hbase";
-  }
-
-  /** Returns the ZooKeeper quorum clients use: {@code "127.0.0.1"}. */
-  public String zookeeperQuorum() {
-    return LocalHBaseSettings.HOST;
-  }
-
-  /** Returns ZooKeeper's client port on {@link #zookeeperQuorum()}. */
   public int zookeeperPort() {
     return zookeeperPort;
-  }
-
-  /**
-   * Returns a new client configuration pointing at this server ({@code hbase.zookeeper.quorum} and
-   * {@code hbase.zookeeper.property.clientPort} set), ready for {@code ConnectionFactory}.
-   */
-  public Configuration clientConfiguration() {
-    return LocalHBaseSettings.client(zookeeperPort);
   }
 
   /**

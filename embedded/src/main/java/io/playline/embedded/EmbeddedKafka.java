@@ -1,27 +1,18 @@
 package io.playline.embedded;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.storage.Formatter;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +67,8 @@ public final class EmbeddedKafka implements EmbeddedServer {
     long startNanos = System.nanoTime();
     Path logDir = options.workDir().toAbsolutePath().resolve(LOG_DIR);
     Files.createDirectories(logDir);
-    boolean formatted = formatIfNeeded(logDir);
+    boolean formatted = KafkaStorage.formatIfNeeded(
+        logDir, KafkaServerProperties.NODE_ID, Uuid.randomUuid().toString());
     int attempts = options.port() == 0 ? START_ATTEMPTS_ON_FREE_PORT : 1;
     for (int attempt = 1; ; attempt++) {
       int[] ports = FreePorts.pick(2);
@@ -99,28 +91,6 @@ public final class EmbeddedKafka implements EmbeddedServer {
     }
   }
 
-  /** Formats {@code logDir} unless it already holds {@code meta.properties}; true if it did. */
-  private static boolean formatIfNeeded(Path logDir) throws IOException {
-    if (Files.exists(logDir.resolve("meta.properties"))) {
-      return false;
-    }
-    ByteArrayOutputStream output = new ByteArrayOutputStream();
-    try (PrintStream printStream = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-      new Formatter()
-          .setPrintStream(printStream)
-          .setNodeId(KafkaServerProperties.NODE_ID)
-          .setClusterId(Uuid.randomUuid().toString())
-          .setControllerListenerName(KafkaServerProperties.CONTROLLER_LISTENER)
-          .addDirectory(logDir.toString())
-          .setMetadataLogDirectory(logDir.toString())
-          .run();
-    } catch (Exception e) {
-      throw new IOException("Cannot format Kafka log dir " + logDir + ": " + e, e);
-    }
-    log.debug("Formatted {}: {}", logDir, output.toString(StandardCharsets.UTF_8).strip());
-    return true;
-  }
-
   private static EmbeddedKafka launch(Path logDir, int port, int controllerPort) throws IOException {
     Map<String, String> properties = KafkaServerProperties.of(logDir, port, controllerPort);
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(properties, false), Time.SYSTEM);
@@ -136,27 +106,8 @@ public final class EmbeddedKafka implements EmbeddedServer {
   }
 
   private void awaitReady() throws IOException {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    try (Admin admin = Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-        AdminClientConfig.CLIENT_ID_CONFIG, "embedded-kafka-readiness"))) {
-      @Nullable Exception lastFailure = null;
-      while (System.nanoTime() < deadline) {
-        long remainingMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-        try {
-          if (!admin.describeCluster().nodes().get(remainingMillis, TimeUnit.MILLISECONDS).isEmpty()) {
-            return;
-          }
-        } catch (ExecutionException | TimeoutException e) {
-          lastFailure = e;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for Kafka");
-        }
-      }
-      throw new IOException("Kafka on " + bootstrapServers() + " was not ready within "
-          + READY_TIMEOUT.toSeconds() + " s", lastFailure);
-    }
+    KafkaReadiness.await(bootstrapServers(), ids -> !ids.isEmpty(),
+        System.nanoTime() + READY_TIMEOUT.toNanos(), StillStarting.ALWAYS);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.playline.embedded;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -177,7 +176,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
       } catch (IOException e) {
         lastFailure = e;
       }
-      pause(Duration.ofMillis(10));
+      Polling.pause(Duration.ofMillis(10), "redis-server");
     }
     throw new IOException("redis-server (" + binary + ") did not answer PING on port " + port
         + " within " + READY_TIMEOUT.toSeconds() + " s (last failure: " + lastFailure + "); "
@@ -186,15 +185,6 @@ public final class EmbeddedRedis implements EmbeddedServer {
 
   private static String tails(Path logFile, Path consoleFile) {
     return "log tail: " + LogTail.of(logFile, 20) + "\nconsole tail: " + LogTail.of(consoleFile, 20);
-  }
-
-  private static void pause(Duration duration) throws InterruptedIOException {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while waiting for redis-server");
-    }
   }
 
   @Override
@@ -285,13 +275,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
   }
 
   private boolean waitForExit(Duration timeout) {
-    try {
-      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-      return false;
-    }
+    return BoundedStop.waitForExit(process, timeout);
   }
 
   @Override

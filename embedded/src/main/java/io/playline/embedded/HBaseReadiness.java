@@ -1,8 +1,7 @@
 package io.playline.embedded;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -18,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class HBaseReadiness {
 
-  private static final long POLL_MILLIS = 100;
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
   private HBaseReadiness() {}
 
@@ -29,6 +28,15 @@ final class HBaseReadiness {
    * @throws IOException naming the last failure if the deadline passes first
    */
   static void await(Configuration clientConf, long deadlineNanos) throws IOException {
+    await(clientConf, deadlineNanos, StillStarting.ALWAYS);
+  }
+
+  /**
+   * As {@link #await(Configuration, long)}, running {@code stillStarting} before each probe and
+   * giving up with its exception.
+   */
+  static void await(Configuration clientConf, long deadlineNanos, StillStarting stillStarting)
+      throws IOException {
     Configuration conf = new Configuration(clientConf);
     // Fail each probe quickly and let this loop retry, instead of the client's minutes of retries.
     conf.setInt("hbase.client.retries.number", 2);
@@ -39,6 +47,7 @@ final class HBaseReadiness {
     try (Connection connection = ConnectionFactory.createConnection(conf);
         Admin admin = connection.getAdmin()) {
       while (true) {
+        stillStarting.check();
         try {
           if (admin.isTableAvailable(TableName.META_TABLE_NAME)
               && admin.listNamespaceDescriptors().length > 0) {
@@ -51,12 +60,7 @@ final class HBaseReadiness {
           throw new IOException("HBase not ready: "
               + (last == null ? "hbase:meta not available" : last.toString()), last);
         }
-        try {
-          TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new InterruptedIOException("interrupted while waiting for HBase");
-        }
+        Polling.pause(POLL_INTERVAL, "HBase");
       }
     }
   }

@@ -5,13 +5,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Builds the configuration of a single-node Kafka KRaft server (broker and controller in one
- * process) on 127.0.0.1, sized for a development machine.
+ * Builds the configuration of Kafka KRaft servers (broker and controller in one process) on
+ * 127.0.0.1, sized for a development machine: a single node, or one node of a small cluster.
+ * Stateless.
  */
 final class KafkaServerProperties {
 
   static final int NODE_ID = 1;
   static final String CONTROLLER_LISTENER = "CONTROLLER";
+  static final String HOST = "127.0.0.1";
 
   private KafkaServerProperties() {}
 
@@ -20,27 +22,44 @@ final class KafkaServerProperties {
    * {@code controllerPort}, keeping its logs in {@code logDir}.
    */
   static Map<String, String> of(Path logDir, int port, int controllerPort) {
-    Map<String, String> p = new LinkedHashMap<>();
-    p.put("process.roles", "broker,controller");
-    p.put("node.id", Integer.toString(NODE_ID));
     // Static voters (kraft.version 0), not a dynamic quorum: the voter's address is read from
     // this config on every start, so a restart on other ports keeps working.
-    p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
+    return node(NODE_ID, NODE_ID + "@" + HOST + ":" + controllerPort, 1, logDir, port,
+        controllerPort);
+  }
+
+  /**
+   * Returns the properties of node {@code nodeId} of a cluster whose every node is broker and
+   * controller.
+   *
+   * @param voters {@code controller.quorum.voters}: {@code id@host:controllerPort,...}
+   * @param replicas the replication factor of every topic, internal ones included; min ISR is 2
+   *     when there are at least 2 replicas, so acks=all survives the loss of one
+   */
+  static Map<String, String> node(int nodeId, String voters, int replicas, Path logDir, int port,
+      int controllerPort) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", Integer.toString(nodeId));
+    p.put("controller.quorum.voters", voters);
     p.put("controller.listener.names", CONTROLLER_LISTENER);
-    p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort);
-    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+    p.put("listeners", "PLAINTEXT://" + HOST + ":" + port + "," + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
+    p.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + port);
     p.put("inter.broker.listener.name", "PLAINTEXT");
     p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
     p.put("log.dirs", logDir.toString());
 
-    // One node: every replication factor and min ISR is 1, or internal topics never come up.
-    p.put("default.replication.factor", "1");
-    p.put("min.insync.replicas", "1");
-    p.put("offsets.topic.replication.factor", "1");
-    p.put("transaction.state.log.replication.factor", "1");
-    p.put("transaction.state.log.min.isr", "1");
-    p.put("share.coordinator.state.topic.replication.factor", "1");
-    p.put("share.coordinator.state.topic.min.isr", "1");
+    // Internal topics need as many live brokers as their replication factor to come up, so on
+    // one node every replication factor and min ISR is 1.
+    String rf = Integer.toString(replicas);
+    String minIsr = Integer.toString(Math.min(2, replicas));
+    p.put("default.replication.factor", rf);
+    p.put("min.insync.replicas", minIsr);
+    p.put("offsets.topic.replication.factor", rf);
+    p.put("transaction.state.log.replication.factor", rf);
+    p.put("transaction.state.log.min.isr", minIsr);
+    p.put("share.coordinator.state.topic.replication.factor", rf);
+    p.put("share.coordinator.state.topic.min.isr", minIsr);
     // Fewer internal partitions than the default 50: the first consumer group comes up faster.
     p.put("offsets.topic.num.partitions", "4");
     p.put("transaction.state.log.num.partitions", "4");

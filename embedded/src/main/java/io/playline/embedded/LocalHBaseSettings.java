@@ -27,7 +27,20 @@ final class LocalHBaseSettings {
    * @param startTimeout how long the master may take to become active and initialized, in all
    */
   static Configuration server(Path workDir, Duration startTimeout) {
-    Configuration conf = HBaseConfiguration.create();
+    return applyServer(HBaseConfiguration.create(), workDir, startTimeout);
+  }
+
+  /**
+   * Returns only the settings of {@link #server} plus the ZooKeeper port, without HBase's defaults:
+   * the content of an {@code hbase-site.xml} for a standalone HMaster process.
+   */
+  static Configuration serverSite(Path workDir, Duration startTimeout, int zkPort) {
+    Configuration conf = applyServer(new Configuration(false), workDir, startTimeout);
+    conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
+    return conf;
+  }
+
+  private static Configuration applyServer(Configuration conf, Path workDir, Duration startTimeout) {
     // Standalone mode: master and regionserver are threads of this JVM (LocalHBaseCluster).
     conf.setBoolean("hbase.cluster.distributed", false);
     conf.set("hbase.rootdir", workDir.resolve("hbase").toUri().toString());

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -35,10 +34,7 @@ class EmbeddedHBaseTest {
   /** Empties this test's own work dir; what a run leaves there stays for a look until the next. */
   @BeforeEach
   void freshWorkDir(TestInfo test) throws IOException {
-    Path base = Path.of(System.getProperty("playline.test.workdir", "target/real-servers"));
-    workDir = base.resolve("hbase-" + test.getTestMethod().orElseThrow().getName());
-    WorkDirs.deleteRecursively(workDir);
-    Files.createDirectories(workDir);
+    workDir = TestWorkDirs.fresh("hbase-" + test.getTestMethod().orElseThrow().getName());
   }
 
   @Test

@@ -1,0 +1,33 @@
+package io.playline.topology;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Reads a process's Prometheus metrics from its admin port. */
+final class Metrics {
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private Metrics() {}
+
+  /** The sum of every sample of {@code name} (all label sets); fails if there is none. */
+  static double gauge(RoleProcess process, String name) throws IOException, InterruptedException {
+    String body = HTTP.send(HttpRequest.newBuilder(URI.create(process.address("admin") + "/metrics"))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    double sum = 0;
+    boolean found = false;
+    for (String line : body.split("\n")) {
+      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        found = true;
+      }
+    }
+    if (!found) {
+      throw new IllegalStateException(process.name() + " has no metric " + name);
+    }
+    return sum;
+  }
+}

@@ -1,0 +1,172 @@
+package io.playline.topology;
+
+import io.playline.gateway.session.JwtTokens;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.WsPlayerClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Players under a steady load, as a load balancer in front of the gateways would move them: each
+ * player thread holds one WebSocket to a gateway, sends a heartbeat every {@code period} with its
+ * item's progress one step further (event time = now), and records what was acked. When its
+ * connection breaks (a node was killed) it reconnects to the next gateway that answers. Progress of
+ * an item only grows, so what HBase ends up with must be at least the largest acked progress.
+ */
+final class SteadyLoad {
+  /** One player's item. */
+  record Item(long uid, long oid) {}
+
+  private final Supplier<List<Integer>> gatewayPorts;
+  private final String secret;
+  private final Duration period;
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final Map<Item, Long> acked = new ConcurrentHashMap<>();
+  private final AtomicLong acks = new AtomicLong();
+  private final AtomicLong reconnects = new AtomicLong();
+  private final AtomicLong unanswered = new AtomicLong();
+  private final List<Thread> threads = new ArrayList<>();
+
+  SteadyLoad(Supplier<List<Integer>> gatewayPorts, String secret, Duration period) {
+    this.gatewayPorts = gatewayPorts;
+    this.secret = secret;
+    this.period = period;
+  }
+
+  /** Starts {@code players} players with uids from {@code firstUid}, player i first on gateway i mod n. */
+  SteadyLoad start(long firstUid, int players) {
+    for (int i = 0; i < players; i++) {
+      long uid = firstUid + i;
+      int home = i;
+      Thread t = new Thread(() -> play(uid, home), "load-player-" + uid);
+      t.setDaemon(true);
+      threads.add(t);
+      t.start();
+    }
+    return this;
+  }
+
+  private void play(long uid, int home) {
+    Item item = new Item(uid, 1000 + uid % 7);
+    long progress = 0;
+    int attempt = home;
+    WsPlayerClient conn = null;
+    long seq = 1;
+    while (running.get()) {
+      try {
+        if (conn == null) {
+          List<Integer> ports = gatewayPorts.get();
+          conn = connect(ports.get(attempt++ % ports.size()), uid);
+          if (conn == null) {
+            reconnects.incrementAndGet();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            continue;
+          }
+        }
+        progress += 1_000;
+        long s = ++seq;
+        conn.send(ClientFrame.newBuilder().setSeq(s).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
+            .setBusiness(Business.VIDEO).setOid(item.oid()).setProgressMs(progress).setDurationMs(3_600_000)
+            .setEventTimeMs(System.currentTimeMillis()))).build());
+        if (awaitAck(conn, s)) {
+          acked.merge(item, progress, Math::max);
+          acks.incrementAndGet();
+        } else {
+          unanswered.incrementAndGet();
+        }
+        if (conn.closed.isDone()) {
+          conn = null;
+          reconnects.incrementAndGet();
+        }
+      } catch (RuntimeException e) {
+        // The node went away mid-send: move on to another one.
+        if (conn != null) {
+          conn.close();
+        }
+        conn = null;
+        reconnects.incrementAndGet();
+      } catch (InterruptedException e) {
+        return;
+      }
+      LockSupport.parkNanos(period.toNanos());
+    }
+    if (conn != null) {
+      conn.close();
+    }
+  }
+
+  private @Nullable WsPlayerClient connect(int port, long uid) throws InterruptedException {
+    WsPlayerClient c;
+    try {
+      c = WsPlayerClient.connect(port);
+    } catch (RuntimeException e) {
+      return null;
+    }
+    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setDeviceId("load-" + uid)
+        .setToken(JwtTokens.mint(secret, uid, Duration.ofHours(1), Instant.now()))).build());
+    ServerFrame ok = c.poll(10_000);
+    if (ok == null || !ok.hasAuthOk()) {
+      c.close();
+      return null;
+    }
+    return c;
+  }
+
+  /** Waits for the ack of {@code seq}, skipping pushes; false on an error, a close or 10 s of silence. */
+  private static boolean awaitAck(WsPlayerClient c, long seq) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      ServerFrame f = c.poll(200);
+      if (f == null) {
+        if (c.closed.isDone()) {
+          return false;
+        }
+        continue;
+      }
+      if (f.getSeq() == seq) {
+        return f.hasHeartbeatAck();
+      }
+    }
+    return false;
+  }
+
+  long acks() {
+    return acks.get();
+  }
+
+  long reconnects() {
+    return reconnects.get();
+  }
+
+  long unanswered() {
+    return unanswered.get();
+  }
+
+  /** The largest acked progress of every item. */
+  Map<Item, Long> acked() {
+    return Map.copyOf(acked);
+  }
+
+  /** Stops every player (each finishes its heartbeat in flight) and closes its connection. */
+  void stop() throws InterruptedException {
+    running.set(false);
+    for (Thread t : threads) {
+      t.join(TimeUnit.SECONDS.toMillis(30));
+    }
+  }
+}

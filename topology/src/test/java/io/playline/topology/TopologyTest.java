@@ -1,0 +1,264 @@
+package io.playline.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import io.playline.core.store.HistoryRowKeys;
+import io.playline.embedded.EmbeddedRedisCluster;
+import io.playline.gateway.session.JwtTokens;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.GetProgressRequest;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.HistoryQuery;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ListHistoryRequest;
+import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.ProgressQuery;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.WsPlayerClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The production topology on this machine, every part a real process: Redis Cluster 3+3, three
+ * KRaft brokers, HBase, two jobs, two gateways and an api. The player and backend flows through
+ * every node, the jobs splitting the work, and — under a steady load — kill -9 of one gateway, one
+ * job, one Redis master and one Kafka broker, one at a time, after which every acked item is in
+ * HBase at its latest acked progress or later.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TopologyTest {
+  private static final String SECRET = "topology-test-secret-topology-test!!";
+  private static final byte[] FAMILY = {'h'};
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static LocalTopology topology;
+  private static Connection hbase;
+
+  @BeforeAll
+  static void start() throws IOException {
+    Path dir = Path.of("target", "topology-" + UUID.randomUUID()).toAbsolutePath();
+    Files.createDirectories(dir);
+    topology = LocalTopology.start(new LocalTopology.Options(dir, System.getProperty("java.class.path"), 2, 1, 2, 3, 1,
+        3, SECRET, Map.of("writeback.flush.interval", "2s", "recovery.interval", "2s", "drain.grace", "0s",
+            "kafka.consumer.session.timeout.ms", "10000", "kafka.consumer.heartbeat.interval.ms", "2000"),
+        "-Xms64m -Xmx384m -XX:+UseParallelGC"));
+    hbase = ConnectionFactory.createConnection(topology.hbase().clientConfiguration());
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    if (hbase != null) {
+      hbase.close();
+    }
+    if (topology != null) {
+      topology.close();
+    }
+  }
+
+  private static WsPlayerClient player(RoleProcess gateway, long uid, String device) throws InterruptedException {
+    WsPlayerClient c = WsPlayerClient.connect(gateway.port("websocket"));
+    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setDeviceId(device)
+        .setToken(JwtTokens.mint(SECRET, uid, Duration.ofMinutes(10), Instant.now()))).build());
+    assertThat(c.next().hasAuthOk()).isTrue();
+    return c;
+  }
+
+  private static ServerFrame next(WsPlayerClient c, ServerFrame.BodyCase body) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      ServerFrame f = c.poll(500);
+      if (f != null && f.getBodyCase() == body) {
+        return f;
+      }
+    }
+    throw new AssertionError("no " + body + " within 30 s");
+  }
+
+  private static ClientFrame heartbeat(long seq, long oid, long progress) {
+    return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
+        .setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress).setDurationMs(600_000)
+        .setEventTimeMs(System.currentTimeMillis()))).build();
+  }
+
+  private static HistoryGrpc.HistoryBlockingStub api(ManagedChannel channel) {
+    return HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+  }
+
+  private static ManagedChannel apiChannel() {
+    return NettyChannelBuilder.forAddress("127.0.0.1", topology.apis().get(0).port("api")).usePlaintext().build();
+  }
+
+  /** The record HBase holds for the item, or null. */
+  private static HistoryRecord inHBase(long uid, long oid) throws IOException {
+    try (Table table = hbase.getTable(TableName.valueOf("playline:history"))) {
+      Result r = table.get(new Get(HistoryRowKeys.row(uid)));
+      byte[] v = r.getValue(FAMILY, HistoryRowKeys.qualifier(Business.VIDEO, oid));
+      return v == null ? null : HistoryRecord.parseFrom(v);
+    }
+  }
+
+  @Test
+  @Order(1)
+  void playerAndBackendFlowsWorkThroughEveryGatewayAndTheApi() throws Exception {
+    RoleProcess a = topology.gateways().get(0);
+    RoleProcess b = topology.gateways().get(1);
+    long uid = 5_000_001;
+    try (WsPlayerClient phone = player(a, uid, "phone"); WsPlayerClient tv = player(b, uid, "tv")) {
+      phone.send(heartbeat(2, 7, 30_000));
+      assertThat(next(phone, ServerFrame.BodyCase.HEARTBEAT_ACK).getHeartbeatAck().getFirstToday()).isTrue();
+      // The TV on the other node hears of the phone's progress (the push registry may need a moment
+      // to list both nodes: the phone's later heartbeats carry it on).
+      long progress = 30_000;
+      ServerFrame sync = null;
+      for (long seq = 3; sync == null && seq < 40; seq++) {
+        sync = tv.poll(500);
+        if (sync != null && !sync.hasSync()) {
+          sync = null;
+        }
+        if (sync == null) {
+          progress += 1_000;
+          phone.send(heartbeat(seq, 7, progress));
+        }
+      }
+      assertThat(sync).as("a ProgressSync on the other gateway node").isNotNull();
+      assertThat(sync.getSync().getRecord().getOid()).isEqualTo(7);
+      // First-today once per user per day across nodes.
+      tv.send(heartbeat(2, 8, 5_000));
+      assertThat(next(tv, ServerFrame.BodyCase.HEARTBEAT_ACK).getHeartbeatAck().getFirstToday()).isFalse();
+      // Queries over the stream, on each node.
+      tv.send(ClientFrame.newBuilder().setSeq(3).setProgressQuery(ProgressQuery.newBuilder()
+          .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(7))).build());
+      assertThat(next(tv, ServerFrame.BodyCase.PROGRESS).getProgress().getRecords(0).getDeviceId()).isEqualTo("phone");
+      phone.send(ClientFrame.newBuilder().setSeq(100).setHistoryQuery(HistoryQuery.newBuilder().setLimit(10)).build());
+      assertThat(next(phone, ServerFrame.BodyCase.HISTORY_PAGE).getHistoryPage().getRecordsList())
+          .extracting(HistoryRecord::getOid).containsExactly(8L, 7L);
+    }
+    // Backends call the api process.
+    ManagedChannel channel = apiChannel();
+    try {
+      assertThat(api(channel).getProgress(GetProgressRequest.newBuilder().setUid(uid)
+          .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(8)).build()).getRecords(0).getProgressMs())
+          .isEqualTo(5_000);
+      assertThat(api(channel).listHistory(ListHistoryRequest.newBuilder().setUid(uid).setLimit(10).build())
+          .getRecordsCount()).isEqualTo(2);
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    // The jobs persist both items to HBase.
+    await("both items in HBase").atMost(WAIT).ignoreExceptions()
+        .until(() -> inHBase(uid, 7) != null && inHBase(uid, 8) != null);
+  }
+
+  @Test
+  @Order(2)
+  void twoJobsSplitThePartitionsAndTheRecoveryShards() {
+    RoleProcess one = topology.jobs().get(0);
+    RoleProcess two = topology.jobs().get(1);
+    await("partitions and shards split").atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      double p1 = Metrics.gauge(one, "playline_job_partitions_assigned");
+      double p2 = Metrics.gauge(two, "playline_job_partitions_assigned");
+      double s1 = Metrics.gauge(one, "playline_job_recovery_shards_owned");
+      double s2 = Metrics.gauge(two, "playline_job_recovery_shards_owned");
+      assertThat(p1 + p2).isEqualTo(12);
+      assertThat(p1).isPositive();
+      assertThat(p2).isPositive();
+      assertThat(s1 + s2).isEqualTo(16);
+      assertThat(s1).isPositive();
+      assertThat(s2).isPositive();
+    });
+  }
+
+  @Test
+  @Order(3)
+  void nothingAckedIsLostWhenAGatewayAJobARedisMasterAndAKafkaBrokerAreKilledOneAtATime() throws Exception {
+    SteadyLoad load = new SteadyLoad(TopologyTest::liveGatewayPorts, SECRET, Duration.ofMillis(100))
+        .start(6_000_000, 20);
+    try {
+      awaitMoreAcks(load, 200);
+
+      RoleProcess gateway = topology.gateways().get(0);
+      gateway.kill();
+      awaitMoreAcks(load, 300);
+      assertThat(load.reconnects()).as("players of the killed node moved").isPositive();
+      gateway.restart();
+
+      RoleProcess job = topology.jobs().get(0);
+      RoleProcess survivor = topology.jobs().get(1);
+      job.kill();
+      await("the surviving job takes over every partition and shard").atMost(WAIT).ignoreExceptions()
+          .untilAsserted(() -> {
+            assertThat(Metrics.gauge(survivor, "playline_job_partitions_assigned")).isEqualTo(12);
+            assertThat(Metrics.gauge(survivor, "playline_job_recovery_shards_owned")).isEqualTo(16);
+          });
+      awaitMoreAcks(load, 200);
+      job.restart();
+
+      EmbeddedRedisCluster.Node master = topology.redis().masterOf(0);
+      topology.redis().killMaster(master);
+      awaitMoreAcks(load, 300);
+      topology.redis().restart(master, WAIT);
+
+      topology.kafka().kill(1);
+      awaitMoreAcks(load, 300);
+      topology.kafka().restart(1);
+      awaitMoreAcks(load, 200);
+    } finally {
+      load.stop();
+    }
+
+    Map<SteadyLoad.Item, Long> acked = load.acked();
+    assertThat(acked).hasSize(20);
+    await("every acked item in HBase at its latest acked progress or later").atMost(Duration.ofMinutes(3))
+        .ignoreExceptions().untilAsserted(() -> {
+          List<String> behind = new ArrayList<>();
+          for (Map.Entry<SteadyLoad.Item, Long> e : acked.entrySet()) {
+            HistoryRecord r = inHBase(e.getKey().uid(), e.getKey().oid());
+            if (r == null || r.getProgressMs() < e.getValue()) {
+              behind.add(e.getKey() + " acked " + e.getValue() + " HBase " + (r == null ? "none" : r.getProgressMs()));
+            }
+          }
+          assertThat(behind).isEmpty();
+        });
+  }
+
+  private static List<Integer> liveGatewayPorts() {
+    List<Integer> ports = new ArrayList<>();
+    for (RoleProcess g : topology.gateways()) {
+      if (g.isAlive()) {
+        ports.add(g.port("websocket"));
+      }
+    }
+    return ports;
+  }
+
+  private static void awaitMoreAcks(SteadyLoad load, long more) {
+    long target = load.acks() + more;
+    await("players acked again").atMost(WAIT).until(() -> load.acks() >= target);
+  }
+}
