@@ -24,13 +24,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * Players under a steady load, as a load balancer in front of the gateways would move them: each
  * player thread holds one WebSocket to a gateway, sends a heartbeat every {@code period} with its
- * item's progress one step further (event time = now), and records what was acked. When its
+ * item's progress one step further (event time = now), and records what was acked. Every {@link
+ * #HEARTBEATS_PER_ITEM} heartbeats it moves on to a new item, so most items are never written again
+ * after their last ack: if a fault loses that write, nothing later hides the loss. When its
  * connection breaks (a node was killed) it reconnects to the next gateway that answers. Progress of
  * an item only grows, so what HBase ends up with must be at least the largest acked progress.
  */
 final class SteadyLoad {
   /** One player's item. */
   record Item(long uid, long oid) {}
+
+  static final int HEARTBEATS_PER_ITEM = 8;
 
   private final Supplier<List<Integer>> gatewayPorts;
   private final String secret;
@@ -62,8 +66,8 @@ final class SteadyLoad {
   }
 
   private void play(long uid, int home) {
-    Item item = new Item(uid, 1000 + uid % 7);
     long progress = 0;
+    long sent = 0;
     int attempt = home;
     WsPlayerClient conn = null;
     long seq = 1;
@@ -78,6 +82,7 @@ final class SteadyLoad {
             continue;
           }
         }
+        Item item = new Item(uid, 1000 + sent++ / HEARTBEATS_PER_ITEM);
         progress += 1_000;
         long s = ++seq;
         conn.send(ClientFrame.newBuilder().setSeq(s).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
