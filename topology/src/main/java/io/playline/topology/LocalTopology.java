@@ -93,6 +93,7 @@ public final class LocalTopology implements AutoCloseable {
   private void startAll() throws IOException {
     long t0 = System.nanoTime();
     Files.createDirectories(options.dir());
+    StaleServers.killUnder(options.dir());
     // Kafka and HBase are JVMs that take seconds to start: start them side by side with Redis.
     CompletableFuture<KafkaClusterProcesses> k = CompletableFuture.supplyAsync(() -> io(() ->
         KafkaClusterProcesses.start(new KafkaClusterProcesses.Options(options.dir().resolve("kafka"),

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One Playline role ({@code gateway}, {@code api} or {@code job}) as a child JVM, started exactly
  * as {@code bin/playline ROLE --backends FILE --endpoints-out FILE} starts it, from the built
- * classes: the launcher's main class on {@code classpath}, the JDK flags of {@link JvmFlags}, the
+ * classes: the launcher's main class on {@code classpath} (under {@code ExitWithParent}, so it exits
+ * when this JVM does, even on kill -9), the JDK flags of {@link JvmFlags}, the
  * player token secret in its environment, its settings as {@code --set} flags, its output in
  * {@code <dir>/NAME.log}. {@link #start} waits until it serves (its endpoints file appears);
  * {@link #kill} is kill -9, {@link #stop} SIGTERM (bounded), {@link #restart} starts it again with
@@ -26,6 +27,8 @@ import org.slf4j.LoggerFactory;
 public final class RoleProcess implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RoleProcess.class);
   private static final String MAIN = "io.playline.standalone.PlaylineCli";
+  /** Runs MAIN and exits when this JVM's end of the child's stdin pipe closes, kill -9 included. */
+  private static final String EXIT_WITH_PARENT = "io.playline.embedded.internal.ExitWithParent";
 
   private final String role;
   private final String name;
@@ -60,7 +63,7 @@ public final class RoleProcess implements AutoCloseable {
     Files.createDirectories(dir);
     Path endpoints = dir.resolve(name + ".json");
     List<String> cmd = new ArrayList<>(JvmFlags.java(heap, dir.resolve("logs-" + name)));
-    cmd.addAll(List.of("-cp", classpath, MAIN, role, "--backends", backendsFile.toString(),
+    cmd.addAll(List.of("-cp", classpath, EXIT_WITH_PARENT, MAIN, role, "--backends", backendsFile.toString(),
         "--endpoints-out", endpoints.toString(), "--set", "node.id=" + name));
     settings.forEach((k, v) -> cmd.addAll(List.of("--set", k + "=" + v)));
     RoleProcess p = new RoleProcess(role, name, List.copyOf(cmd), dir.resolve(name + ".log"), endpoints, secret,

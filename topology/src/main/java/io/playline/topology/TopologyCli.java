@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,6 +39,14 @@ public final class TopologyCli implements Callable<Integer> {
   Map<String, String> settings = new LinkedHashMap<>();
 
   public static void main(String[] args) {
+    // The readiness waits poll Kafka and HBase while they start: their clients' retry warnings
+    // (with stack traces) would bury the banner. Each server's own log file keeps everything.
+    for (String noisy : new String[] {"org.apache.kafka.clients", "org.apache.hadoop.hbase.client",
+        "org.apache.zookeeper", "org.apache.hadoop.hbase.zookeeper"}) {
+      if (LoggerFactory.getLogger(noisy) instanceof ch.qos.logback.classic.Logger logger) {
+        logger.setLevel(ch.qos.logback.classic.Level.ERROR);
+      }
+    }
     System.exit(new CommandLine(new TopologyCli()).execute(args));
   }
 

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * closes it when the parent exits for any reason, {@code kill -9} included, which no shutdown hook
  * of the parent can cover. The child then exits through {@link System#exit} (so the server's own
  * shutdown hooks run) and halts if those have not finished within {@link #HALT_AFTER_SECONDS}.
- * Not API; used only by {@code io.playline.embedded}.
+ * Not API; used by {@code io.playline.embedded} and the local topology's role processes.
  */
 public final class ExitWithParent {
 
