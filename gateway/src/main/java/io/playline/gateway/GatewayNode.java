@@ -25,8 +25,6 @@ import io.playline.gateway.session.RedisSessionStore;
 import io.playline.gateway.session.SessionServices;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Objects;
 import org.apache.hadoop.hbase.client.Connection;
 import org.jspecify.annotations.Nullable;
@@ -90,18 +88,18 @@ public final class GatewayNode implements AutoCloseable {
     };
   }
 
-  private final Deque<AutoCloseable> parts = new ArrayDeque<>();
-  private final Deque<AutoCloseable> attached = new ArrayDeque<>();
+  private final StartedParts parts = new StartedParts();
+  private final StartedParts attached = new StartedParts();
   private final GatewayConfig config;
   private final PrometheusMeterRegistry registry;
   private final Readiness readiness;
-  private @Nullable EventLoops loops;
-  private @Nullable Core core;
-  private @Nullable PushRuntime push;
-  private @Nullable HeartbeatBatcher batcher;
-  private @Nullable EventRules eventRules;
-  private @Nullable GatewayServer players;
-  private @Nullable AdminHttpServer admin;
+  private volatile @Nullable EventLoops loops;
+  private volatile @Nullable Core core;
+  private volatile @Nullable PushRuntime push;
+  private volatile @Nullable HeartbeatBatcher batcher;
+  private volatile @Nullable EventRules eventRules;
+  private volatile @Nullable GatewayServer players;
+  private volatile @Nullable AdminHttpServer admin;
   private boolean closed;
 
   private GatewayNode(GatewayConfig config, PrometheusMeterRegistry registry, Readiness readiness) {
@@ -177,7 +175,7 @@ public final class GatewayNode implements AutoCloseable {
       PrometheusMeterRegistry meters = ownRegistry ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : registry;
       GatewayNode node = new GatewayNode(config, meters, readiness != null ? readiness : new Readiness());
       if (ownRegistry) {
-        node.parts.push(meters::close);
+        node.parts.add(meters::close);
       }
       try {
         node.assemble(starter, authenticator != null ? authenticator
@@ -193,25 +191,25 @@ public final class GatewayNode implements AutoCloseable {
   private void assemble(CoreStarter starter, Authenticator authenticator, boolean crossNodePush, boolean acceptPlayers) {
     // The loops outlive the Redis client that may share one of them: created first, closed last.
     EventLoops l = EventLoops.create(config.ioThreads());
-    parts.push(l);
+    parts.add(l);
     loops = l;
     Core c = starter.start(l.redisLoop(config), registry);
-    parts.push(c.owner());
+    parts.add(c.owner());
     core = c;
     PushRuntime p = PushRuntime.start(config.nodeId(), config.push(), c.config().redisKeyPrefix(),
         crossNodePush ? c.redis() : null, registry);
-    parts.push(p);
+    parts.add(p);
     push = p;
     Clock clock = Clock.systemUTC();
     FlagCalendar calendar = new FlagCalendar(c.config().zone());
     HeartbeatBatcher b = new HeartbeatBatcher(config.batcher(), c.writer(), calendar, c.firstToday(), clock, registry,
         p.router());
-    parts.push(b);
+    parts.add(b);
     batcher = b;
     EventRules rules = new EventRules(c.config().clampPast(), c.config().clampFuture());
     eventRules = rules;
     AdminHttpServer a = admin(l);
-    parts.push(a);
+    parts.add(a);
     admin = a;
     if (acceptPlayers) {
       SessionServices services = new SessionServices(config, authenticator,
@@ -238,8 +236,14 @@ public final class GatewayNode implements AutoCloseable {
    * Closes {@code part} when this node closes: after the players are drained, before the write
    * path. For servers that bind on {@link #loops()} and write through {@link #batcher()}.
    */
-  public synchronized void attach(AutoCloseable part) {
-    attached.push(part);
+  public void attach(AutoCloseable part) {
+    synchronized (this) {
+      if (!closed) {
+        attached.add(part);
+        return;
+      }
+    }
+    StartedParts.closeQuietly(part);
   }
 
   public GatewayConfig config() {
@@ -315,28 +319,9 @@ public final class GatewayNode implements AutoCloseable {
     readiness.set(READINESS_COMPONENT, false);
     GatewayServer p = players;
     if (p != null) {
-      closeQuietly(p);
+      StartedParts.closeQuietly(p);
     }
-    while (true) {
-      AutoCloseable part;
-      synchronized (this) {
-        part = attached.poll();
-      }
-      if (part == null) {
-        break;
-      }
-      closeQuietly(part);
-    }
-    while (!parts.isEmpty()) {
-      closeQuietly(parts.pop());
-    }
-  }
-
-  private static void closeQuietly(AutoCloseable part) {
-    try {
-      part.close();
-    } catch (Exception e) {
-      log.warn("Stopping {} failed: {}", part, e.toString());
-    }
+    attached.close();
+    parts.close();
   }
 }

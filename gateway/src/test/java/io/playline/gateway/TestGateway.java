@@ -20,10 +20,11 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The one gateway fixture of every module's tests: a real {@link GatewayNode}, assembled exactly
- * as the roles assemble it, on free loopback ports, writing to the test's share of the real Redis
- * (no Kafka or HBase: the write-back is dropped and first-today moments are recorded in {@link
- * #firstTodays}). Nodes started on one namespace share it, as the nodes of one deployment share
+ * The one gateway fixture of every module's tests: a real {@link GatewayNode}, built by the same
+ * builder the roles use, on free loopback ports, writing to the test's share of the real Redis.
+ * Only its core differs from production: no Kafka or HBase (no {@code HistoryCore}), so the
+ * write-back is dropped, first-today moments are recorded in {@link #firstTodays}, and the node
+ * serves no queries. Nodes started on one namespace share it, as the nodes of one deployment share
  * their Redis; with {@code crossNodePush} their pushes reach each other.
  */
 public final class TestGateway implements AutoCloseable {

@@ -3,7 +3,9 @@ package io.playline.standalone;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.store.ClusterTopologySettings;
+import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.RedisConnections;
 import io.playline.gateway.EventLoops;
 import io.playline.gateway.admin.AdminHttpServer;
@@ -26,6 +28,7 @@ import org.apache.hadoop.hbase.client.Connection;
  * without any backend address. Thread-safe to close from a shutdown hook.
  */
 final class JobRole implements Role {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(JobRole.class);
   static final List<Need> NEEDS = List.of(Need.REDIS, Need.KAFKA, Need.HBASE);
 
   private final RoleParts parts = new RoleParts();
@@ -40,6 +43,9 @@ final class JobRole implements Role {
       int adminPort = source.port("admin.port", 9100, true);
       Duration redisTimeout = source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100),
           Duration.ofMinutes(1));
+      // A history topic with another partition count refuses the process here, as it does a gateway's:
+      // a job that started anyway would sit unready forever. Kafka down is retried in the background.
+      ensureHistoryTopic(core, backends.kafkaBootstrapServers());
       PrometheusMeterRegistry registry = parts.meters();
       Readiness readiness = new Readiness();
       EventLoops loops = parts.add(EventLoops.create(1));
@@ -60,6 +66,14 @@ final class JobRole implements Role {
     } catch (RuntimeException e) {
       parts.close();
       throw e;
+    }
+  }
+
+  private static void ensureHistoryTopic(CoreConfig core, String bootstrap) {
+    try {
+      KafkaTopics.ensure(bootstrap, core.kafkaClients(), core.kafkaTopics(), List.of(core.kafkaTopics().history()));
+    } catch (RetriableStoreException e) {
+      log.warn("Kafka did not answer the topic check ({}); the job retries it in the background", e.getMessage());
     }
   }
 

@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The external backends a role process (gateway, api, job) talks to, resolved strictly: from
  * config ({@code redis.uri}, {@code redis.cluster}, {@code kafka.bootstrap.servers}, {@code
- * hbase.zookeeper.quorum}, {@code hbase.zookeeper.port}, {@code hbase.zookeeper.znode.parent}),
- * else from an endpoints file named on the command line ({@code --backends}: a standalone's or the
- * local topology's {@code endpoints.json}). A role never falls back to a default address: a
+ * hbase.zookeeper.quorum}, {@code hbase.zookeeper.port}), else from an endpoints file named on the
+ * command line ({@code --backends}: a standalone's {@code endpoints.json} or the local topology's
+ * {@code backends.json}); {@code hbase.zookeeper.znode.parent} comes from config only. A role never falls back to a default address: a
  * missing one stops start-up with a message naming the key, its environment variable and the
  * file option. Immutable.
  *
@@ -58,12 +58,21 @@ record RoleBackends(String redisUri, boolean redisCluster, String kafkaBootstrap
           + "default for any: " + String.join("; ", missing) + (backendsFile == null
           ? " (or name an endpoints.json with --backends FILE)" : " (not in " + backendsFile + " either)"));
     }
-    boolean cluster = c.raw("redis.cluster").isPresent() ? c.bool("redis.cluster", false)
-        : Boolean.parseBoolean(file.getOrDefault("redis.cluster", "false"));
-    int zkPort = c.raw("hbase.zookeeper.port").isPresent() ? c.port("hbase.zookeeper.port", 2181, false)
-        : Integer.parseInt(file.getOrDefault("hbase.zookeeper.port", "2181"));
+    // Values from the file go through the same typed, range-checked getters as config values.
+    ConfigSource merged = ConfigSource.empty().with(file).with(present(c, "redis.cluster", "hbase.zookeeper.port"));
+    boolean cluster = merged.bool("redis.cluster", false);
+    int zkPort = merged.port("hbase.zookeeper.port", 2181, false);
     return new RoleBackends(redis.orElse(""), cluster, kafka.orElse(""), quorum.orElse(""), zkPort,
         c.string("hbase.zookeeper.znode.parent", HConstants.DEFAULT_ZOOKEEPER_ZNODE_PARENT));
+  }
+
+  /** The values {@code c} sets of {@code keys}. */
+  private static Map<String, String> present(ConfigSource c, String... keys) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String key : keys) {
+      c.raw(key).ifPresent(v -> values.put(key, v));
+    }
+    return values;
   }
 
   private static void check(boolean missing, String key, String example, List<String> out) {

@@ -191,7 +191,7 @@ final class StandaloneLauncher implements AutoCloseable {
     watchdog.setDaemon(true);
     watchdog.start();
     log.info("Shutting down");
-    readiness.set("gateway", false);
+    readiness.set(GatewayNode.READINESS_COMPONENT, false);
     try {
       Files.deleteIfExists(endpointsFile);
     } catch (IOException | RuntimeException e) {

@@ -175,8 +175,9 @@ class RolesTest {
   @Test
   void aRoleWithoutBackendAddressesRefusesToStartNamingEachOne() {
     StringWriter err = new StringWriter();
+    // Empty values count as unset, whatever the machine's environment says.
     int code = PlaylineCli.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), "job",
-        "--set", "redis.uri=");
+        "--set", "redis.uri=", "--set", "kafka.bootstrap.servers=", "--set", "hbase.zookeeper.quorum=");
     assertThat(code).isEqualTo(PlaylineCli.EXIT_RUNTIME);
     assertThat(err.toString()).contains("the job role needs the address of every backend", "redis.uri is not set",
         "PLAYLINE_REDIS_URI", "kafka.bootstrap.servers is not set", "hbase.zookeeper.quorum is not set");
@@ -200,6 +201,12 @@ class RolesTest {
     assertThat(b).isEqualTo(new RoleBackends("redis://10.0.0.1:7000", true, "k:1", "10.0.0.3", 2182, "/hbase"));
     assertThatThrownBy(() -> RoleBackends.resolve(ConfigSource.empty(), "gateway", GatewayRole.NEEDS,
         dir.resolve("missing.json"))).isInstanceOf(StartupException.class).hasMessageContaining("no such file");
+    Path bad = dir.resolve("bad.json");
+    Files.writeString(bad, """
+        {"redis": {"uri": "redis://r:1", "cluster": "maybe"}, "kafka": {"bootstrapServers": "k:1"},
+         "hbase": {"zookeeperQuorum": "z", "zookeeperPort": 99999}}""");
+    assertThatThrownBy(() -> RoleBackends.resolve(ConfigSource.empty(), "gateway", GatewayRole.NEEDS, bad))
+        .isInstanceOf(io.playline.core.config.ConfigException.class).hasMessageContaining("redis.cluster: 'maybe'");
   }
 
   @Test
@@ -207,7 +214,7 @@ class RolesTest {
       KafkaNamespace kafka, HBaseNamespace hbase) {
     Map<String, String> values = new HashMap<>(Map.of("auth.secret", ""));
     ConfigSource config = config(redis, kafka, hbase, "gw-nosecret").with(values);
-    assertThatThrownBy(() -> GatewayRole.start(config, backends(config, "gateway")))
+    assertThatThrownBy(() -> started(GatewayRole.start(config, backends(config, "gateway"))))
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("auth.secret is not set")
         .hasMessageContaining("never fall back to the development secret");

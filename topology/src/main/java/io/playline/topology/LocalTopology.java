@@ -49,10 +49,17 @@ public final class LocalTopology implements AutoCloseable {
       int redisReplicas, int kafkaBrokers, String secret, Map<String, String> settings, String roleHeap) {
     public Options {
       settings = Map.copyOf(settings);
-      if (gateways < 1 || apis < 0 || jobs < 1 || redisMasters < 3 || redisReplicas < 0 || kafkaBrokers < 1) {
-        throw new IllegalArgumentException("topology: " + gateways + " gateways, " + apis + " apis, " + jobs
-            + " jobs, " + redisMasters + " Redis masters, " + kafkaBrokers + " brokers (expected: >= 1, >= 0, >= 1, "
-            + ">= 3, >= 1)");
+      check(gateways >= 1, "gateways", gateways, ">= 1");
+      check(apis >= 0, "apis", apis, ">= 0");
+      check(jobs >= 1, "jobs", jobs, ">= 1");
+      check(redisMasters >= 3, "redisMasters", redisMasters, ">= 3 (Redis Cluster's minimum)");
+      check(redisReplicas >= 0, "redisReplicas", redisReplicas, ">= 0");
+      check(kafkaBrokers >= 1, "kafkaBrokers", kafkaBrokers, ">= 1");
+    }
+
+    private static void check(boolean ok, String name, int value, String expected) {
+      if (!ok) {
+        throw new IllegalArgumentException(name + ": " + value + " (expected: " + expected + ")");
       }
     }
 
@@ -101,14 +108,32 @@ public final class LocalTopology implements AutoCloseable {
     CompletableFuture<HBaseProcess> h = CompletableFuture.supplyAsync(() -> io(() ->
         HBaseProcess.start(new HBaseProcess.Options(options.dir().resolve("hbase"), options.classpath(), 512,
             List.of()))));
+    IOException failure = null;
     try {
       redis = EmbeddedRedisCluster.start(new EmbeddedRedisCluster.Options(options.dir().resolve("redis"),
           options.redisMasters(), options.redisReplicas(), Duration.ofMillis(2000)));
       backends.add(redis);
-    } finally {
-      kafka = join(k, backends);
-      hbase = join(h, backends);
+    } catch (IOException | RuntimeException e) {
+      failure = asIo(e);
     }
+    // Whatever happened to Redis, wait for both JVM servers, so every one that started is closed.
+    for (CompletableFuture<? extends AutoCloseable> f : List.of(k, h)) {
+      try {
+        backends.add(f.join());
+      } catch (CompletionException e) {
+        IOException cause = asIo(e.getCause());
+        if (failure == null) {
+          failure = cause;
+        } else {
+          failure.addSuppressed(cause);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    kafka = k.join();
+    hbase = h.join();
     backendsFile = writeBackends();
     log.info("Backends up in {} s: redis {} ({} nodes), kafka {}, hbase zookeeper 127.0.0.1:{}",
         Duration.ofNanos(System.nanoTime() - t0).toSeconds(), redis.seedUri(), redis.nodes().size(),
@@ -208,13 +233,16 @@ public final class LocalTopology implements AutoCloseable {
     return Collections.unmodifiableList(jobs);
   }
 
-  /** Stops the gateways and the api (they drain and flush their write-back), the jobs, then HBase, Kafka and Redis. */
+  /**
+   * Stops the gateways and the api together (they drain and flush their write-back to Kafka), then
+   * the jobs, then HBase, Kafka and Redis.
+   */
   @Override
   public void close() {
-    List<RoleProcess> order = new ArrayList<>(gateways);
-    order.addAll(apis);
-    order.addAll(jobs);
-    order.parallelStream().forEach(RoleProcess::close);
+    List<RoleProcess> writers = new ArrayList<>(gateways);
+    writers.addAll(apis);
+    writers.parallelStream().forEach(RoleProcess::close);
+    jobs.parallelStream().forEach(RoleProcess::close);
     for (int i = backends.size() - 1; i >= 0; i--) {
       try {
         backends.get(i).close();
@@ -237,17 +265,13 @@ public final class LocalTopology implements AutoCloseable {
     }
   }
 
-  private static <T extends AutoCloseable> T join(CompletableFuture<T> f, List<AutoCloseable> started)
-      throws IOException {
-    try {
-      T value = f.join();
-      started.add(value);
-      return value;
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof UncheckedIOException u) {
-        throw u.getCause();
-      }
-      throw e;
+  private static IOException asIo(Throwable e) {
+    if (e instanceof IOException io) {
+      return io;
     }
+    if (e instanceof UncheckedIOException u) {
+      return u.getCause();
+    }
+    return new IOException(e.getMessage(), e);
   }
 }

@@ -78,12 +78,16 @@ public final class RoleProcess implements AutoCloseable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
     pb.environment().put("PLAYLINE_AUTH_SECRET", secret);
     Process started = pb.start();
-    ChildProcesses.register(started);
     process = started;
     long deadline = System.nanoTime() + startTimeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (Files.isRegularFile(endpointsFile)) {
-        endpoints = new ObjectMapper().readTree(endpointsFile.toFile());
+        try {
+          endpoints = new ObjectMapper().readTree(endpointsFile.toFile());
+        } catch (IOException e) {
+          started.destroyForcibly();
+          throw new IOException(role + " " + name + " wrote an unreadable " + endpointsFile, e);
+        }
         log.info("{} {} up: pid {}, {}", role, name, started.pid(), endpoints.path("playline"));
         return;
       }

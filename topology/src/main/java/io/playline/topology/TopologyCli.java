@@ -1,5 +1,6 @@
 package io.playline.topology;
 
+import io.playline.standalone.PlaylineCli;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,8 +21,7 @@ import picocli.CommandLine.Option;
     description = {"Start a Redis Cluster (3 masters + 3 replicas), 3 KRaft Kafka brokers, HBase as its own process,",
         "job, gateway and api processes on loopback, each a real process; Ctrl-C stops them all."})
 public final class TopologyCli implements Callable<Integer> {
-  /** Publicly known: the same development secret standalone uses. */
-  static final String DEV_SECRET = "playline-dev-secret-do-not-use-in-production";
+  private static final String DEV_SECRET = PlaylineCli.DEV_SECRET;
 
   @Option(names = "--dir", paramLabel = "DIR", description = "Data, logs and endpoints.json (default: deploy/local/run).")
   Path dir = Path.of("deploy", "local", "run");

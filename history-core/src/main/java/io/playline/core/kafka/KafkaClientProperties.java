@@ -163,7 +163,9 @@ public record KafkaClientProperties(
         def.validator.ensureValid(name, parsed);
       }
     } catch (org.apache.kafka.common.config.ConfigException e) {
-      throw rejected(key, value, "a valid " + name + " for the Kafka " + client + " client: " + e.getMessage());
+      // A PASSWORD-typed property (a key store's PEM key, a password) is never echoed back.
+      throw rejected(key, def.type == ConfigDef.Type.PASSWORD ? "[hidden]" : value,
+          "a valid " + name + " for the Kafka " + client + " client: " + e.getMessage());
     }
   }
 

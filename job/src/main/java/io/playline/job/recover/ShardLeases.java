@@ -165,10 +165,12 @@ final class ShardLeases {
       while (batch.size() < wanted - taken.size() && next.hasNext()) {
         batch.add(next.next());
       }
-      taken.addAll(redis.acquire(batch, owner, ttlMs));
+      Set<Integer> won = redis.acquire(batch, owner, ttlMs);
+      // Held at once: should a later batch fail, these are still renewed and released, not left to lapse.
+      held.addAll(won);
+      taken.addAll(won);
     }
     if (!taken.isEmpty()) {
-      held.addAll(taken);
       metrics.leasesAcquired(taken.size());
       log.info("Acquired recovery shard leases {}; holding {} of {} ({} live instance(s))", taken, held.size(),
           shards, live.size());
