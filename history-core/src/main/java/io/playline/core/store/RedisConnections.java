@@ -25,6 +25,8 @@ import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,12 +41,15 @@ import org.slf4j.LoggerFactory;
  * <p><b>Redis Cluster.</b> The client follows topology changes ({@link ClusterTopologySettings}):
  * after a master dies and its replica is promoted, commands to its slots fail fast (the node's
  * connection is disconnected and commands are rejected, not queued) until the next topology
- * refresh, then succeed again on the same connections, pipelines included (one flush also
- * delivers commands to a node the pipeline had not connected to yet, such as the promoted
- * replica: {@code RedisClusterPipelineTest}, {@code RedisClusterFailoverTest}).
+ * refresh, then succeed again on the same connections. Cluster pipelines are flushed again every
+ * {@value #PIPELINE_SWEEP_MS} ms on {@link #ioLoop()}: Lettuce writes a command for a node whose
+ * connection is still being opened (the first command to a promoted replica) or that was
+ * redirected ({@code MOVED}/{@code ASK}) only after its owner's {@code flushCommands()} ran, so
+ * without the sweep it would wait for the owner's next flush, or time out.
  */
 public final class RedisConnections implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RedisConnections.class);
+  static final long PIPELINE_SWEEP_MS = 100;
   /** Reconnect attempts to a node after which its failure triggers a topology refresh. */
   private static final int RECONNECTS_BEFORE_REFRESH = 3;
 
@@ -54,6 +59,9 @@ public final class RedisConnections implements AutoCloseable {
   private final List<StatefulConnection<byte[], byte[]>> opened = new ArrayList<>();
   private final RedisClusterAsyncCommands<byte[], byte[]> shared;
   private final EventExecutor ioLoop;
+  /** Cluster pipelines the sweep flushes; empty in standalone mode. */
+  private final List<StatefulConnection<byte[], byte[]>> clusterPipelines = new CopyOnWriteArrayList<>();
+  private @Nullable ScheduledFuture<?> sweep;
 
   private RedisConnections(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
       ClusterTopologySettings topology) {
@@ -168,11 +176,34 @@ public final class RedisConnections implements AutoCloseable {
     return shared;
   }
 
-  /** A new connection with auto flush off: queue commands, then {@link StatefulConnection#flushCommands()}. */
-  public StatefulConnection<byte[], byte[]> newPipeline() {
+  /**
+   * A new connection with auto flush off: queue commands, then {@link
+   * StatefulConnection#flushCommands()}. In Cluster mode {@link #ioLoop()} also flushes it every
+   * {@value #PIPELINE_SWEEP_MS} ms (see the class comment), which may split a batch queued from
+   * another thread over two writes; queued from {@link #ioLoop()} it never does.
+   */
+  public synchronized StatefulConnection<byte[], byte[]> newPipeline() {
     StatefulConnection<byte[], byte[]> c = connect();
     c.setAutoFlushCommands(false);
+    if (clusterClient != null) {
+      clusterPipelines.add(c);
+      if (sweep == null) {
+        sweep = ioLoop.scheduleWithFixedDelay(this::flushClusterPipelines, PIPELINE_SWEEP_MS, PIPELINE_SWEEP_MS,
+            TimeUnit.MILLISECONDS);
+      }
+    }
     return c;
+  }
+
+  /** Flushes what Lettuce queued on cluster pipelines after their owners' last flush. */
+  private void flushClusterPipelines() {
+    for (StatefulConnection<byte[], byte[]> c : clusterPipelines) {
+      if (c.isOpen()) {
+        c.flushCommands();
+      } else {
+        clusterPipelines.remove(c);
+      }
+    }
   }
 
   /**
@@ -205,6 +236,11 @@ public final class RedisConnections implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (sweep != null) {
+      sweep.cancel(false);
+      sweep = null;
+    }
+    clusterPipelines.clear();
     for (StatefulConnection<byte[], byte[]> c : opened) {
       c.close();
     }
