@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * kill -9 of the master that owns a user's slot, on the shared real cluster (restored before the
- * test ends): the same {@link RedisConnections} follows the promotion of its replica.
+ * Topology changes under a running client, on the shared real cluster: kill -9 of the master that
+ * owns a user's slot (restored before the test ends), and a slot moved to another master with its
+ * keys (resharding). The same {@link RedisConnections} follows both, pipelines included.
  */
 @ExtendWith(RealRedisClusterExtension.class)
 class RedisClusterFailoverTest {
@@ -77,6 +78,44 @@ class RedisClusterFailoverTest {
         // Back as a replica of its heir, so the shared cluster has every node for later tests.
         cluster.restart(victim, FAILOVER_BOUND);
       }
+    }
+  }
+
+  @Test
+  void aSlotMovedToAnotherMasterWithItsKeysIsFollowedWithoutARestart(RedisClusterNamespace ns) throws Exception {
+    CoreConfig config = ClusterConnections.config(ns, Map.of());
+    RedisKeys keys = new RedisKeys(config.redisKeyPrefix());
+    // No periodic refresh within the test: only MOVED redirects can make the client follow.
+    RedisConnections redis = ClusterConnections.connect(ns, COMMAND_TIMEOUT,
+        new ClusterTopologySettings(Duration.ofHours(1), Duration.ofSeconds(2)));
+    RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE,
+        new WriteMetrics(new SimpleMeterRegistry()));
+    EmbeddedRedisCluster cluster = ns.cluster();
+    long uid = 4343;
+    long now = System.currentTimeMillis();
+    try {
+      assertThat(write(writer, uid, 20, now).writes().get(0).codes()).containsExactly(WriteOutcome.CREATED);
+      int slot = cluster.slotOf(text(keys.timeline(uid)));
+      EmbeddedRedisCluster.Node from = cluster.masterOf(slot);
+      EmbeddedRedisCluster.Node to = null;
+      for (int probe = 0; probe < 16384 && to == null; probe += 1000) {
+        EmbeddedRedisCluster.Node m = cluster.masterOf(probe);
+        to = m.equals(from) ? null : m;
+      }
+      assertThat(to).as("another master").isNotNull();
+
+      Resharding.moveSlot(slot, from, to, cluster);
+      assertThat(cluster.masterOf(slot)).isEqualTo(to);
+
+      // The shared connection and the pipelined writer were told nothing: MOVED leads them there.
+      await("read after the slot moved").atMost(FAILOVER_BOUND).pollInterval(Duration.ofMillis(200))
+          .ignoreExceptions().until(() -> record(redis, keys, uid, 20), r -> r != null && r.getProgressMs() == 20);
+      assertThat(write(writer, uid, 21, now + 1).writes().get(0).codes()).containsExactly(WriteOutcome.CREATED);
+      assertThat(write(writer, uid, 20, now + 2).writes().get(0).codes()).containsExactly(WriteOutcome.UPDATED);
+      assertThat(record(redis, keys, uid, 21).getProgressMs()).isEqualTo(21);
+    } finally {
+      writer.close();
+      redis.close();
     }
   }
 
