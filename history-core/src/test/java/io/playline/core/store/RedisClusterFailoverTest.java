@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -36,15 +38,28 @@ class RedisClusterFailoverTest {
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration FAILOVER_BOUND = Duration.ofSeconds(60);
 
+  private RedisKeys keys;
+  private RedisConnections redis;
+  private RedisHistoryWriter writer;
+
+  /** A client on the cluster with no periodic refresh: only adaptive triggers and redirects make it follow. */
+  @BeforeEach
+  void connect(RedisClusterNamespace ns) {
+    CoreConfig config = ClusterConnections.config(ns, Map.of());
+    keys = new RedisKeys(config.redisKeyPrefix());
+    redis = ClusterConnections.connect(ns, COMMAND_TIMEOUT,
+        new ClusterTopologySettings(Duration.ofHours(1), Duration.ofSeconds(2)));
+    writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(new SimpleMeterRegistry()));
+  }
+
+  @AfterEach
+  void close() {
+    writer.close();
+    redis.close();
+  }
+
   @Test
   void writesAndReadsSucceedAgainOnTheSameClientOnceTheReplicaIsPromoted(RedisClusterNamespace ns) throws Exception {
-    CoreConfig config = ClusterConnections.config(ns, Map.of());
-    RedisKeys keys = new RedisKeys(config.redisKeyPrefix());
-    // No periodic refresh within the test: only the adaptive triggers can make the client follow.
-    RedisConnections redis = ClusterConnections.connect(ns, COMMAND_TIMEOUT,
-        new ClusterTopologySettings(Duration.ofHours(1), Duration.ofSeconds(2)));
-    RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE,
-        new WriteMetrics(new SimpleMeterRegistry()));
     EmbeddedRedisCluster cluster = ns.cluster();
     long uid = 42;
     long now = System.currentTimeMillis();
@@ -72,8 +87,6 @@ class RedisClusterFailoverTest {
       assertThat(record(redis, keys, uid, 11).getProgressMs()).isEqualTo(11);
       assertThat(write(writer, uid, 10, now + 2).writes().get(0).codes()).containsExactly(WriteOutcome.UPDATED);
     } finally {
-      writer.close();
-      redis.close();
       if (killed) {
         // Back as a replica of its heir, so the shared cluster has every node for later tests.
         cluster.restart(victim, FAILOVER_BOUND);
@@ -83,40 +96,28 @@ class RedisClusterFailoverTest {
 
   @Test
   void aSlotMovedToAnotherMasterWithItsKeysIsFollowedWithoutARestart(RedisClusterNamespace ns) throws Exception {
-    CoreConfig config = ClusterConnections.config(ns, Map.of());
-    RedisKeys keys = new RedisKeys(config.redisKeyPrefix());
-    // No periodic refresh within the test: only MOVED redirects can make the client follow.
-    RedisConnections redis = ClusterConnections.connect(ns, COMMAND_TIMEOUT,
-        new ClusterTopologySettings(Duration.ofHours(1), Duration.ofSeconds(2)));
-    RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE,
-        new WriteMetrics(new SimpleMeterRegistry()));
     EmbeddedRedisCluster cluster = ns.cluster();
     long uid = 4343;
     long now = System.currentTimeMillis();
-    try {
-      assertThat(write(writer, uid, 20, now).writes().get(0).codes()).containsExactly(WriteOutcome.CREATED);
-      int slot = cluster.slotOf(text(keys.timeline(uid)));
-      EmbeddedRedisCluster.Node from = cluster.masterOf(slot);
-      EmbeddedRedisCluster.Node to = null;
-      for (int probe = 0; probe < 16384 && to == null; probe += 1000) {
-        EmbeddedRedisCluster.Node m = cluster.masterOf(probe);
-        to = m.equals(from) ? null : m;
-      }
-      assertThat(to).as("another master").isNotNull();
-
-      Resharding.moveSlot(slot, from, to, cluster);
-      assertThat(cluster.masterOf(slot)).isEqualTo(to);
-
-      // The shared connection and the pipelined writer were told nothing: MOVED leads them there.
-      await("read after the slot moved").atMost(FAILOVER_BOUND).pollInterval(Duration.ofMillis(200))
-          .ignoreExceptions().until(() -> record(redis, keys, uid, 20), r -> r != null && r.getProgressMs() == 20);
-      assertThat(write(writer, uid, 21, now + 1).writes().get(0).codes()).containsExactly(WriteOutcome.CREATED);
-      assertThat(write(writer, uid, 20, now + 2).writes().get(0).codes()).containsExactly(WriteOutcome.UPDATED);
-      assertThat(record(redis, keys, uid, 21).getProgressMs()).isEqualTo(21);
-    } finally {
-      writer.close();
-      redis.close();
+    assertThat(write(writer, uid, 20, now).writes().get(0).codes()).containsExactly(WriteOutcome.CREATED);
+    int slot = cluster.slotOf(text(keys.timeline(uid)));
+    EmbeddedRedisCluster.Node from = cluster.masterOf(slot);
+    EmbeddedRedisCluster.Node to = null;
+    for (int probe = 0; probe < 16384 && to == null; probe += 1000) {
+      EmbeddedRedisCluster.Node m = cluster.masterOf(probe);
+      to = m.equals(from) ? null : m;
     }
+    assertThat(to).as("another master").isNotNull();
+
+    Resharding.moveSlot(slot, from, to, cluster);
+    assertThat(cluster.masterOf(slot)).isEqualTo(to);
+
+    // The shared connection and the pipelined writer were told nothing: MOVED leads them there.
+    await("read after the slot moved").atMost(FAILOVER_BOUND).pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions().until(() -> record(redis, keys, uid, 20), r -> r != null && r.getProgressMs() == 20);
+    assertThat(write(writer, uid, 21, now + 1).writes().get(0).codes()).containsExactly(WriteOutcome.CREATED);
+    assertThat(write(writer, uid, 20, now + 2).writes().get(0).codes()).containsExactly(WriteOutcome.UPDATED);
+    assertThat(record(redis, keys, uid, 21).getProgressMs()).isEqualTo(21);
   }
 
   private static BatchOutcome write(RedisHistoryWriter writer, long uid, long oid, long viewTime) throws Exception {
