@@ -35,7 +35,15 @@ public final class RedisScript {
   }
 
   private static RedisScript load(String resource) {
-    try (InputStream in = RedisScript.class.getResourceAsStream(resource)) {
+    return load(RedisScript.class, resource);
+  }
+
+  /**
+   * The script in {@code resource}, relative to {@code owner}'s package: for scripts of other
+   * modules (e.g. the job's recovery leases), sent the same way through {@link Scripts#eval}.
+   */
+  public static RedisScript load(Class<?> owner, String resource) {
+    try (InputStream in = owner.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("missing script resource " + resource);
       }

@@ -9,20 +9,14 @@ import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.Scripts;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
@@ -38,9 +32,9 @@ import java.util.function.Predicate;
  * <p>Confined to one thread: it queues on a pipelining connection its owner opened for that thread.
  */
 public final class RedisShardLeases {
-  private static final LeaseScript RENEW = LeaseScript.load("lease_renew.lua");
-  private static final LeaseScript RELEASE = LeaseScript.load("lease_release.lua");
-  private static final LeaseScript HEARTBEAT = LeaseScript.load("lease_heartbeat.lua");
+  private static final RedisScript RENEW = RedisScript.load(RedisShardLeases.class, "lease_renew.lua");
+  private static final RedisScript RELEASE = RedisScript.load(RedisShardLeases.class, "lease_release.lua");
+  private static final RedisScript HEARTBEAT = RedisScript.load(RedisShardLeases.class, "lease_heartbeat.lua");
 
   private final StatefulConnection<byte[], byte[]> pipeline;
   private final RedisClusterAsyncCommands<byte[], byte[]> commands;
@@ -68,8 +62,8 @@ public final class RedisShardLeases {
    * @throws RetriableStoreException when Redis is unreachable or does not answer in time
    */
   public List<String> heartbeat(String owner, long ttlMs) {
-    CompletionStage<List<byte[]>> reply = HEARTBEAT.eval(commands, fallback, ScriptOutputType.MULTI,
-        keys.recoveryInstances(), bytes(owner), Scripts.num(ttlMs));
+    CompletionStage<List<byte[]>> reply = Scripts.eval(commands, fallback, HEARTBEAT,
+        ScriptOutputType.MULTI, new byte[][] {keys.recoveryInstances()}, bytes(owner), Scripts.num(ttlMs));
     pipeline.flushCommands();
     List<String> live = new ArrayList<>();
     for (byte[] id : RedisFailures.await(reply, deadline(), "lease_heartbeat")) {
@@ -107,8 +101,8 @@ public final class RedisShardLeases {
    */
   public TreeSet<Integer> renew(Collection<Integer> shards, String owner, long ttlMs) {
     byte[][] args = {bytes(owner), Scripts.num(ttlMs)};
-    return each(shards, shard -> RENEW.eval(commands, fallback, ScriptOutputType.INTEGER,
-        keys.recoveryLease(shard), args), one -> Long.valueOf(1).equals(one), "lease_renew");
+    return each(shards, shard -> Scripts.eval(commands, fallback, RENEW, ScriptOutputType.INTEGER,
+        new byte[][] {keys.recoveryLease(shard)}, args), one -> Long.valueOf(1).equals(one), "lease_renew");
   }
 
   /**
@@ -119,8 +113,8 @@ public final class RedisShardLeases {
    */
   public TreeSet<Integer> release(Collection<Integer> shards, String owner) {
     byte[][] args = {bytes(owner)};
-    return each(shards, shard -> RELEASE.eval(commands, fallback, ScriptOutputType.INTEGER,
-        keys.recoveryLease(shard), args), one -> Long.valueOf(1).equals(one), "lease_release");
+    return each(shards, shard -> Scripts.eval(commands, fallback, RELEASE, ScriptOutputType.INTEGER,
+        new byte[][] {keys.recoveryLease(shard)}, args), one -> Long.valueOf(1).equals(one), "lease_release");
   }
 
   /** Queues {@code command} per shard, flushes once, and returns the shards whose reply passes {@code ok}. */
@@ -151,41 +145,5 @@ public final class RedisShardLeases {
 
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /**
-   * A lease script of this package's resources, sent by EVALSHA and by EVAL when Redis answers
-   * NOSCRIPT (history-core's {@link RedisScript} does the same for its own scripts). Immutable.
-   */
-  private static final class LeaseScript {
-    private final byte[] body;
-    private final String sha;
-
-    private LeaseScript(byte[] body, String sha) {
-      this.body = body;
-      this.sha = sha;
-    }
-
-    static LeaseScript load(String resource) {
-      try (InputStream in = RedisShardLeases.class.getResourceAsStream(resource)) {
-        if (in == null) {
-          throw new IllegalStateException("missing script resource " + resource);
-        }
-        byte[] body = in.readAllBytes();
-        return new LeaseScript(body, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(body)));
-      } catch (IOException | NoSuchAlgorithmException e) {
-        throw new IllegalStateException("cannot load script " + resource, e);
-      }
-    }
-
-    /** Queues the script on {@code key} (one key, so one Redis Cluster slot). */
-    <T> CompletableFuture<T> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
-        RedisClusterAsyncCommands<byte[], byte[]> fallback, ScriptOutputType type, byte[] key, byte[]... args) {
-      byte[][] scriptKeys = {key};
-      return commands.<T>evalsha(sha, type, scriptKeys, args).toCompletableFuture()
-          .exceptionallyCompose(error -> RedisScript.isNoScript(error)
-              ? fallback.<T>eval(body, type, scriptKeys, args).toCompletableFuture()
-              : CompletableFuture.failedFuture(error));
-    }
   }
 }
