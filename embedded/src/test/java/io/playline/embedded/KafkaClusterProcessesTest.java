@@ -74,8 +74,9 @@ class KafkaClusterProcessesTest {
 
     String topic = "defaults";
     admin.createTopics(List.of(new NewTopic(topic, 2, (short) -1))).all().get(30, TimeUnit.SECONDS);
-    assertThat(describe(topic).partitions())
-        .allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
+    // A topic just created may not be in every broker's metadata yet: describe it until it is.
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> assertThat(describe(topic).partitions())
+        .allSatisfy(p -> assertThat(p.replicas()).hasSize(3)));
     Config config = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, topic)))
         .all().get(30, TimeUnit.SECONDS).values().iterator().next();
     assertThat(config.get("min.insync.replicas").value()).isEqualTo("2");
@@ -89,7 +90,7 @@ class KafkaClusterProcessesTest {
     String topic = "failover";
     admin.createTopics(List.of(new NewTopic(topic, 1, (short) 3)
         .configs(Map.of("min.insync.replicas", "2")))).all().get(30, TimeUnit.SECONDS);
-    await().atMost(Duration.ofSeconds(30))
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
         .until(() -> describe(topic).partitions().get(0).isr().size() == 3);
     produce(topic, 0, 50);
 
@@ -99,13 +100,15 @@ class KafkaClusterProcessesTest {
 
     produce(topic, 50, 100);
     assertThat(consume(topic, 100)).containsExactlyInAnyOrderElementsOf(values(0, 100));
-    TopicPartitionInfo afterKill = describe(topic).partitions().get(0);
-    assertThat(afterKill.leader().id()).isNotEqualTo(leader);
-    assertThat(afterKill.isr()).extracting(Node::id).doesNotContain(leader);
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+      TopicPartitionInfo afterKill = describe(topic).partitions().get(0);
+      assertThat(afterKill.leader().id()).isNotEqualTo(leader);
+      assertThat(afterKill.isr()).extracting(Node::id).doesNotContain(leader);
+    });
 
     cluster.restart(leader);
     assertThat(cluster.isRunning(leader)).isTrue();
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
         .until(() -> describe(topic).partitions().get(0).isr().size() == 3);
     assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(3);
   }
@@ -114,18 +117,19 @@ class KafkaClusterProcessesTest {
   void gracefulStopOfALeaderHandsLeadershipOverAndRestartBringsTheNodeBack() throws Exception {
     String topic = "graceful";
     admin.createTopics(List.of(new NewTopic(topic, 1, (short) 3))).all().get(30, TimeUnit.SECONDS);
-    await().atMost(Duration.ofSeconds(30))
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
         .until(() -> describe(topic).partitions().get(0).isr().size() == 3);
     int leader = describe(topic).partitions().get(0).leader().id();
 
     cluster.stop(leader);
     assertThat(cluster.isRunning(leader)).isFalse();
     // A controlled shutdown moves leadership away before the process exits.
-    assertThat(describe(topic).partitions().get(0).leader().id()).isNotEqualTo(leader);
+    await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+        .untilAsserted(() -> assertThat(describe(topic).partitions().get(0).leader().id()).isNotEqualTo(leader));
     assertThat(produce(topic, 0, 20)).hasSize(20);
 
     cluster.restart(leader);
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
         .until(() -> describe(topic).partitions().get(0).isr().size() == 3);
     assertThat(consume(topic, 20)).containsExactlyInAnyOrderElementsOf(values(0, 20));
   }
