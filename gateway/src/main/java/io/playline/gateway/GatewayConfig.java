@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * Everything a gateway process needs to know about its ports and its limits. Every limit is
- * named by its config key (see {@link #from}), validated here, and documented in the README.
+ * named by its config key (see {@link #from}), validated here, and documented in docs/configuration.md.
  *
  * @param bindHost address every server binds ({@code bind.host}, default 0.0.0.0)
  * @param wsPort WebSocket port ({@code ws.port}, 8080)

@@ -100,22 +100,21 @@ final class GatewayServer implements AutoCloseable {
    * rest with DRAINING.
    */
   private void drain() {
-    GatewayConfig cfg = config;
     if (wsListener != null) {
       wsListener.close().awaitUninterruptibly();
     }
     if (grpcServer != null) {
       grpcServer.shutdown();
     }
-    long spread = cfg.drainSpread().toMillis();
-    int asked = cfg.drainGrace().isZero() ? 0 : connections.forEachConnection(t -> t.send(ServerFrame.newBuilder()
+    long spread = config.drainSpread().toMillis();
+    int asked = config.drainGrace().isZero() ? 0 : connections.forEachConnection(t -> t.send(ServerFrame.newBuilder()
         .setReconnect(Reconnect.newBuilder().setReason("node draining")
             .setAfterMs((int) (spread == 0 ? 0 : ThreadLocalRandom.current().nextLong(spread + 1))))
         .build()));
     if (asked > 0) {
       log.info("Draining: asked {} connections to reconnect within {} ms; waiting up to {}", asked, spread,
-          cfg.drainGrace());
-      long deadline = System.nanoTime() + cfg.drainGrace().toNanos();
+          config.drainGrace());
+      long deadline = System.nanoTime() + config.drainGrace().toNanos();
       while (connections.connections() > 0 && System.nanoTime() < deadline) {
         try {
           Thread.sleep(50);

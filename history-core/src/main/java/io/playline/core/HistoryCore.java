@@ -85,7 +85,7 @@ public final class HistoryCore implements AutoCloseable {
     CoreConfig config = CoreConfig.from(source);
     // Before anything that needs closing: the producer must not auto-create a 1-partition topic.
     KafkaTopics.ensure(kafkaBootstrapServers, config.kafkaClients(), config.kafkaTopics(), config.kafkaTopics().all());
-    Duration timeout = source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1));
+    Duration timeout = redisTimeout(source);
     RedisConnections redis = RedisConnections.connect(redisUri, source.bool("redis.cluster", false), timeout, redisLoop,
         ClusterTopologySettings.from(source));
     KafkaProducer<byte[], byte[]> producer = null;
@@ -108,6 +108,11 @@ public final class HistoryCore implements AutoCloseable {
       redis.close();
       throw e;
     }
+  }
+
+  /** {@code redis.timeout}: the bound of every Redis command of a process (5s; 100ms..1m). */
+  public static Duration redisTimeout(ConfigSource source) {
+    return source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1));
   }
 
   public CoreConfig config() {

@@ -13,9 +13,10 @@ import java.util.Map;
 /**
  * Writes {@code <data dir>/endpoints.json}: the addresses of the (embedded or external) Redis,
  * Kafka and HBase and of Playline's own ports, so operators can point their own tools at them.
- * Written atomically (temp file + move); removed again on shutdown.
+ * Written atomically (temp file + move); removed again on shutdown. {@link #writeJson} is the one
+ * way Playline writes such a file (roles' {@code --endpoints-out}, the local topology's files).
  */
-final class EndpointsFile {
+public final class EndpointsFile {
   private EndpointsFile() {}
 
   static Path write(Path dataDir, BackendEndpoints backends, Map<String, String> playline) {
@@ -41,7 +42,7 @@ final class EndpointsFile {
   }
 
   /** Writes {@code root} as indented JSON to {@code target} atomically (temp file, then move). */
-  static void writeJson(Path target, Map<String, Object> root) throws IOException {
+  public static void writeJson(Path target, Map<String, Object> root) throws IOException {
     Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(tmp.toFile(), root);
     Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

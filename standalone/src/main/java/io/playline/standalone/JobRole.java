@@ -2,6 +2,7 @@ package io.playline.standalone;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.CoreConfig;
+import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.store.ClusterTopologySettings;
@@ -41,8 +42,7 @@ final class JobRole implements Role {
       JobConfig jobConfig = JobConfig.from(source, core);
       String bindHost = source.string("bind.host", "0.0.0.0");
       int adminPort = source.port("admin.port", 9100, true);
-      Duration redisTimeout = source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100),
-          Duration.ofMinutes(1));
+      Duration redisTimeout = HistoryCore.redisTimeout(source);
       // A history topic with another partition count refuses the process here, as it does a gateway's:
       // a job that started anyway would sit unready forever. Kafka down is retried in the background.
       ensureHistoryTopic(core, backends.kafkaBootstrapServers());

@@ -3,6 +3,7 @@ package io.playline.topology;
 import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.embedded.HBaseProcess;
 import io.playline.embedded.KafkaClusterProcesses;
+import io.playline.standalone.EndpointsFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -165,7 +166,7 @@ public final class LocalTopology implements AutoCloseable {
     root.put("kafka", Map.of("bootstrapServers", kafka.bootstrapServers()));
     root.put("hbase", Map.of("zookeeperQuorum", hbase.zookeeperQuorum(), "zookeeperPort", hbase.zookeeperPort()));
     Path file = options.dir().resolve("backends.json");
-    Json.write(file, root);
+    EndpointsFile.writeJson(file, root);
     return file;
   }
 
@@ -195,7 +196,7 @@ public final class LocalTopology implements AutoCloseable {
       roles.add(r);
     }
     root.put("roles", roles);
-    Json.write(options.dir().resolve("endpoints.json"), root);
+    EndpointsFile.writeJson(options.dir().resolve("endpoints.json"), root);
   }
 
   private List<RoleProcess> allRoles() {
