@@ -233,6 +233,28 @@ public final class KafkaClusterProcesses implements EmbeddedServer {
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
   }
 
+  /**
+   * Starts every node again on its ports and directories (stopping any still running) and returns
+   * once the cluster reports all of them as brokers. After an outage of the whole cluster the
+   * controllers need a majority of their quorum back to elect a leader, which restarting one node at
+   * a time ({@link #restart}) would wait for in vain.
+   *
+   * @throws IOException if a node exits or the cluster is not back within 120 s
+   */
+  public void restartAll() throws IOException {
+    if (closed.get()) {
+      throw new IllegalStateException("closed: " + this);
+    }
+    long startNanos = System.nanoTime();
+    for (KafkaNode node : nodes) {
+      node.stop(STOP_TIMEOUT);
+      node.launch();
+    }
+    awaitBrokers(nodes.size(), -1, startNanos + READY_TIMEOUT.toNanos());
+    log.info("Restarted all {} Kafka nodes in {} ms", nodes.size(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+  }
+
   private KafkaNode node(int nodeId) {
     if (nodeId < 1 || nodeId > nodes.size()) {
       throw new IllegalArgumentException("nodeId: " + nodeId + " (expected: 1.." + nodes.size() + ")");

@@ -39,10 +39,6 @@ import java.time.ZoneId;
  *     from their Redis recovery marks
  * @param maxPendingTombstones pending deletes and clears above which new ones are refused
  *     ({@code writeback.max.pending.tombstones}, 100000); they are never dropped
- * @param flushStampSkew how far before a snapshot a write-through batch may have been stamped
- *     ({@code writeback.stamp.skew}, 1s); a snapshot's flushed_at_ms stays this far behind its time,
- *     so it must exceed the gap between stamping a batch and announcing it (the heartbeat batcher stamps
- *     only after it holds an in-flight slot, so that gap is microseconds)
  * @param flushRetryBackoffMax longest pause between write-back send retries ({@code writeback.retry.backoff.max}, 10s)
  * @param flushCloseTimeout how long closing waits for the last write-back flush, and for the first-today
  *     queue to drain ({@code writeback.close.timeout}, 30s)
@@ -70,7 +66,6 @@ public record CoreConfig(
     int maxRecordBytes,
     int maxPendingHardItems,
     int maxPendingTombstones,
-    Duration flushStampSkew,
     Duration flushRetryBackoffMax,
     Duration flushCloseTimeout,
     int firstTodayQueueCapacity,
@@ -112,7 +107,6 @@ public record CoreConfig(
         c.intValue("writeback.max.record.bytes", 512 * 1024, 1024, 8 * 1024 * 1024),
         c.intValue("writeback.max.pending.hard", 4 * maxPending, 1, 200_000_000),
         c.intValue("writeback.max.pending.tombstones", 100_000, 1, 10_000_000),
-        c.duration("writeback.stamp.skew", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(10)),
         c.duration("writeback.retry.backoff.max", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         c.duration("writeback.close.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)),
         c.intValue("first.today.queue.capacity", 10_000, 1, 10_000_000),

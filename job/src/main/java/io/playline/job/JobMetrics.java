@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Meters of the job role: what it consumed, what it wrote to HBase, how often it had to retry or
@@ -38,6 +39,8 @@ public final class JobMetrics {
   private final AtomicInteger shardsOwned = new AtomicInteger();
   private final AtomicInteger partitionsAssigned = new AtomicInteger();
   private final AtomicInteger liveInstances = new AtomicInteger();
+  private final AtomicLong lagRecords = new AtomicLong();
+  private final AtomicLong unpersistedSinceMs = new AtomicLong(Long.MAX_VALUE);
   private final Counter leasesAcquired;
   private final Counter leasesRenewed;
   private final Counter leasesLost;
@@ -83,6 +86,13 @@ public final class JobMetrics {
     Gauge.builder("playline.job.recovery.instances", liveInstances, AtomicInteger::get).strongReference(true)
         .description("Live job instances sharing the recovery sweep, as this instance last saw them")
         .register(registry);
+    Gauge.builder("playline.job.lag.records", lagRecords, AtomicLong::get).strongReference(true)
+        .description("Write-back records not yet persisted on this instance's partitions (as of its last poll)")
+        .register(registry);
+    Gauge.builder("playline.job.lag.seconds", unpersistedSinceMs, since -> since.get() == Long.MAX_VALUE ? 0
+            : Math.max(0, System.currentTimeMillis() - since.get()) / 1000.0).strongReference(true)
+        .description("Age of the oldest record this instance polled but has not persisted yet (grows while HBase "
+            + "or Redis is down); 0 when caught up").register(registry);
     leasesAcquired = lease(registry, "acquired");
     leasesRenewed = lease(registry, "renewed");
     leasesLost = lease(registry, "lost");
@@ -99,6 +109,16 @@ public final class JobMetrics {
 
   private static Counter counter(MeterRegistry registry, String name, String description) {
     return Counter.builder(name).description(description).register(registry);
+  }
+
+  /** Records behind on this instance's partitions, including the poll in flight. */
+  public void lag(long records) {
+    lagRecords.set(records);
+  }
+
+  /** The Kafka timestamp (ms) of the oldest polled record not yet persisted; {@code Long.MAX_VALUE} = none. */
+  public void unpersistedSince(long timestampMs) {
+    unpersistedSinceMs.set(timestampMs);
   }
 
   public void records(int n) {

@@ -177,16 +177,26 @@ public final class JobTestEnv implements AutoCloseable {
         .toCompletableFuture().join();
   }
 
-  /** Adds (or rescores) the recovery mark of an item, scored {@code scoreMs}. */
-  public void mark(long uid, Business business, long oid, long scoreMs) {
-    redis.shared().zadd(keys.recovery(RedisKeys.recoveryShard(uid, core.recoveryShards())), (double) scoreMs,
-        RedisKeys.recoveryMember(uid, RedisKeys.member(business, oid))).toCompletableFuture().join();
+  /** Adds (or rescores) the recovery mark of an item as if stamped at {@code atMs} (scores are microseconds). */
+  public void mark(long uid, Business business, long oid, long atMs) {
+    markRaw(uid, RedisKeys.recoveryMember(uid, RedisKeys.member(business, oid)), atMs);
   }
 
-  /** The score of an item's recovery mark, or null when there is none. */
+  /** Adds (or rescores) a recovery mark {@code member} of {@code uid}'s shard as if stamped at {@code atMs}. */
+  public void markRaw(long uid, byte[] member, long atMs) {
+    redis.shared().zadd(keys.recovery(RedisKeys.recoveryShard(uid, core.recoveryShards())),
+        (double) TimeUnit.MILLISECONDS.toMicros(atMs), member).toCompletableFuture().join();
+  }
+
+  /** The score (microseconds) of an item's recovery mark, or null when there is none. */
   public @Nullable Double markScore(long uid, Business business, long oid) {
-    return redis.shared().zscore(keys.recovery(RedisKeys.recoveryShard(uid, core.recoveryShards())),
-        RedisKeys.recoveryMember(uid, RedisKeys.member(business, oid))).toCompletableFuture().join();
+    return markScoreRaw(uid, RedisKeys.recoveryMember(uid, RedisKeys.member(business, oid)));
+  }
+
+  /** The score (microseconds) of a recovery mark {@code member} of {@code uid}'s shard, or null. */
+  public @Nullable Double markScoreRaw(long uid, byte[] member) {
+    return redis.shared().zscore(keys.recovery(RedisKeys.recoveryShard(uid, core.recoveryShards())), member)
+        .toCompletableFuture().join();
   }
 
   public double counter(String name) {

@@ -47,6 +47,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -278,5 +279,29 @@ class StandaloneEndToEndTest {
     } finally {
       launcher.close();
     }
+  }
+
+  @Test
+  void ackedDeleteReachesHBaseEvenWhenTheWriteBackIsLostBeforeItsFlush() throws Exception {
+    Path dataDir = freshDataDir();
+    StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir,
+        "writeback.flush.interval", "20s", "recovery.age", "20s"));
+    try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints(dataDir)))) {
+      report(launcher, 78, 9, 1_000);
+      await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 78, 9) != null);
+      double sent = recordsSent(launcher);
+      launcher.core().history().delete(78, List.of(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(9).build()))
+          .toCompletableFuture().get(10, TimeUnit.SECONDS);
+      // A kill -9 within the flush window: the delete dies with the write-back's memory.
+      launcher.core().aggregator().abandon();
+      assertThat(recordsSent(launcher)).as("no flush carried the delete").isEqualTo(sent);
+      await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 78, 9) == null);
+    } finally {
+      launcher.close();
+    }
+  }
+
+  private static double recordsSent(StandaloneLauncher launcher) {
+    return launcher.registry().find("playline.kafka.records.sent").counters().stream().mapToDouble(c -> c.count()).sum();
   }
 }

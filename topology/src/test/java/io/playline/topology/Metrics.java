@@ -15,12 +15,22 @@ final class Metrics {
 
   /** The sum of every sample of {@code name} (all label sets); fails if there is none. */
   static double gauge(RoleProcess process, String name) throws IOException, InterruptedException {
+    return sum(process, name, name + " ", name + "{");
+  }
+
+  /** The sum of the samples whose line starts with {@code prefix}, e.g. a name and its first label; fails if none. */
+  static double samples(RoleProcess process, String prefix) throws IOException, InterruptedException {
+    return sum(process, prefix, prefix);
+  }
+
+  private static double sum(RoleProcess process, String name, String... prefixes)
+      throws IOException, InterruptedException {
     String body = HTTP.send(HttpRequest.newBuilder(URI.create(process.address("admin") + "/metrics"))
         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
     double sum = 0;
     boolean found = false;
     for (String line : body.split("\n")) {
-      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+      if (java.util.Arrays.stream(prefixes).anyMatch(line::startsWith)) {
         sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
         found = true;
       }

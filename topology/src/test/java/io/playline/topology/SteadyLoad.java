@@ -4,7 +4,9 @@ import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.DeleteItems;
 import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.WsPlayerClient;
@@ -13,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,22 +29,30 @@ import org.jspecify.annotations.Nullable;
  * player thread holds one WebSocket to a gateway, sends a heartbeat every {@code period} with its
  * item's progress one step further (event time = now), and records what was acked. Every {@link
  * #HEARTBEATS_PER_ITEM} heartbeats it moves on to a new item, so most items are never written again
- * after their last ack: if a fault loses that write, nothing later hides the loss. When its
- * connection breaks (a node was killed) it reconnects to the next gateway that answers. Progress of
- * an item only grows, so what HBase ends up with must be at least the largest acked progress.
+ * after their last ack: if a fault loses that write, nothing later hides the loss. Every {@link
+ * #DELETE_EVERY}th item is deleted once the player moved on from it, so a lost delete shows as an
+ * item back in HBase. When its connection breaks (a node was killed) it reconnects to the next
+ * gateway that answers. Progress of an item only grows, so what HBase ends up with must be at
+ * least the largest acked progress of every item not deleted, and nothing of an item whose delete
+ * was acked.
  */
 final class SteadyLoad {
   /** One player's item. */
   record Item(long uid, long oid) {}
 
   static final int HEARTBEATS_PER_ITEM = 8;
+  static final int DELETE_EVERY = 3;
 
   private final Supplier<List<Integer>> gatewayPorts;
   private final String secret;
   private final Duration period;
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final Map<Item, Long> acked = new ConcurrentHashMap<>();
+  private final Set<Item> deleted = ConcurrentHashMap.newKeySet();
+  // Items whose delete got no answer: it may or may not have been applied, so neither check holds.
+  private final Set<Item> uncertain = ConcurrentHashMap.newKeySet();
   private final AtomicLong acks = new AtomicLong();
+  private final AtomicLong deletes = new AtomicLong();
   private final AtomicLong reconnects = new AtomicLong();
   private final AtomicLong unanswered = new AtomicLong();
   private final List<Thread> threads = new ArrayList<>();
@@ -82,7 +93,18 @@ final class SteadyLoad {
             continue;
           }
         }
-        Item item = new Item(uid, 1000 + sent++ / HEARTBEATS_PER_ITEM);
+        Item item = new Item(uid, 1000 + sent / HEARTBEATS_PER_ITEM);
+        Item previous = new Item(uid, item.oid() - 1);
+        if (sent % HEARTBEATS_PER_ITEM == 0 && sent > 0 && previous.oid() % DELETE_EVERY == 0
+            && !deleted.contains(previous) && !uncertain.contains(previous)) {
+          delete(conn, ++seq, previous);
+          if (conn.closed.isDone()) {
+            conn = null;
+            reconnects.incrementAndGet();
+            continue;
+          }
+        }
+        sent++;
         progress += 1_000;
         long s = ++seq;
         conn.send(ClientFrame.newBuilder().setSeq(s).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
@@ -115,6 +137,23 @@ final class SteadyLoad {
     }
   }
 
+  /** Deletes {@code item}; an acked delete moves it from the acked items to the deleted ones. */
+  private void delete(WsPlayerClient conn, long s, Item item) throws InterruptedException {
+    conn.send(ClientFrame.newBuilder().setSeq(s).setDelete(DeleteItems.newBuilder()
+        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(item.oid()))).build());
+    ServerFrame answer = awaitAnswer(conn, s);
+    if (answer != null && answer.hasDone()) {
+      deleted.add(item);
+      acked.remove(item);
+      deletes.incrementAndGet();
+    } else {
+      // An error or no answer: the delete may be applied or not; its item proves nothing either way.
+      uncertain.add(item);
+      acked.remove(item);
+      unanswered.incrementAndGet();
+    }
+  }
+
   private @Nullable WsPlayerClient connect(int port, long uid) throws InterruptedException {
     WsPlayerClient c;
     try {
@@ -134,24 +173,34 @@ final class SteadyLoad {
 
   /** Waits for the ack of {@code seq}, skipping pushes; false on an error, a close or 10 s of silence. */
   private static boolean awaitAck(WsPlayerClient c, long seq) throws InterruptedException {
+    ServerFrame f = awaitAnswer(c, seq);
+    return f != null && f.hasHeartbeatAck();
+  }
+
+  /** The answer to {@code seq}, skipping pushes; null on a close or 10 s of silence. */
+  private static @Nullable ServerFrame awaitAnswer(WsPlayerClient c, long seq) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (System.nanoTime() < deadline) {
       ServerFrame f = c.poll(200);
       if (f == null) {
         if (c.closed.isDone()) {
-          return false;
+          return null;
         }
         continue;
       }
       if (f.getSeq() == seq) {
-        return f.hasHeartbeatAck();
+        return f;
       }
     }
-    return false;
+    return null;
   }
 
   long acks() {
     return acks.get();
+  }
+
+  long deletes() {
+    return deletes.get();
   }
 
   long reconnects() {
@@ -162,9 +211,14 @@ final class SteadyLoad {
     return unanswered.get();
   }
 
-  /** The largest acked progress of every item. */
+  /** The largest acked progress of every item not deleted (nor possibly deleted). */
   Map<Item, Long> acked() {
     return Map.copyOf(acked);
+  }
+
+  /** The items whose delete was acked. */
+  Set<Item> deleted() {
+    return Set.copyOf(deleted);
   }
 
   /** Stops every player (each finishes its heartbeat in flight) and closes its connection. */

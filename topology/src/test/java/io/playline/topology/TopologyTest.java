@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
@@ -48,15 +49,23 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The production topology on this machine, every part a real process: Redis Cluster 3+3, three
  * KRaft brokers, HBase, two jobs, two gateways and an api. The player and backend flows through
- * every node, the jobs splitting the work, and — under a steady load — kill -9 of one gateway, one
- * job, one Redis master and one Kafka broker, one at a time, after which every acked item is in
- * HBase at its latest acked progress or later.
+ * every node, the jobs splitting the work, and the fault suite: under a steady load of players
+ * writing and deleting unique items, kill -9 of one gateway, one job, one Redis master (restarted)
+ * and one Kafka broker, one at a time, and HBase stopped for a minute; then every acked item is in
+ * HBase at its latest acked progress or later and no item whose delete was acked is there.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TopologyTest {
   private static final String SECRET = "topology-test-secret-topology-test!!";
   private static final byte[] FAMILY = {'h'};
   private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final Duration HBASE_STOP = Duration.ofSeconds(60);
+  /** How long every Kafka broker is down in the outage test; {@code -Dplayline.faults.kafka.outage=PT30M} to soak. */
+  private static final Duration KAFKA_OUTAGE = Duration.parse(System.getProperty("playline.faults.kafka.outage", "PT45S"));
+  /** Each gateway's {@code writeback.max.pending.hard}: small, so an outage overflows it. */
+  private static final int PENDING_CAP = 300;
+  /** Each gateway's {@code writeback.max.pending.tombstones}: past it deletes fail (retriable), marked for the sweep. */
+  private static final int TOMBSTONE_CAP = 100;
   private static LocalTopology topology;
   private static Connection hbase;
 
@@ -66,7 +75,9 @@ class TopologyTest {
     Files.createDirectories(dir);
     topology = LocalTopology.start(new LocalTopology.Options(dir, System.getProperty("java.class.path"), 2, 1, 2, 3, 1,
         3, SECRET, Map.of("writeback.flush.interval", "2s", "recovery.interval", "2s", "drain.grace", "0s",
-            "kafka.consumer.session.timeout.ms", "10000", "kafka.consumer.heartbeat.interval.ms", "2000"),
+            "kafka.consumer.session.timeout.ms", "10000", "kafka.consumer.heartbeat.interval.ms", "2000",
+            "writeback.max.pending", "100", "writeback.max.pending.hard", String.valueOf(PENDING_CAP),
+            "writeback.max.pending.tombstones", String.valueOf(TOMBSTONE_CAP)),
         "-Xms64m -Xmx384m -XX:+UseParallelGC"));
     hbase = ConnectionFactory.createConnection(topology.hbase().clientConfiguration());
   }
@@ -196,7 +207,7 @@ class TopologyTest {
 
   @Test
   @Order(3)
-  void nothingAckedIsLostWhenAGatewayAJobARedisMasterAndAKafkaBrokerAreKilledOneAtATime() throws Exception {
+  void nothingAckedIsLostWhenAGatewayAJobARedisMasterAndAKafkaBrokerAreKilledAndHBaseStops() throws Exception {
     SteadyLoad load = new SteadyLoad(TopologyTest::liveGatewayPorts, SECRET, Duration.ofMillis(100))
         .start(6_000_000, 20);
     try {
@@ -228,35 +239,124 @@ class TopologyTest {
       awaitMoreAcks(load, 300);
       topology.kafka().restart(1);
       awaitMoreAcks(load, 200);
+
+      // HBase stopped for a minute: heartbeats need only Redis, so players keep being acked.
+      topology.hbase().kill();
+      long back = System.nanoTime() + HBASE_STOP.toNanos();
+      long target = load.acks() + 300;
+      await("a minute of load without HBase").atMost(HBASE_STOP.plus(WAIT))
+          .until(() -> System.nanoTime() - back >= 0 && load.acks() >= target);
+      topology.hbase().restart();
+      awaitMoreAcks(load, 200);
     } finally {
       load.stop();
     }
 
     Map<SteadyLoad.Item, Long> acked = load.acked();
+    Set<SteadyLoad.Item> deleted = load.deleted();
     assertThat(acked.size()).as("items acked").isGreaterThan(20 * 10);
-    await("every acked item in HBase at its latest acked progress or later").atMost(Duration.ofMinutes(3))
-        .ignoreExceptions().untilAsserted(() -> assertThat(behindInHBase(acked)).isEmpty());
+    assertThat(deleted.size()).as("deletes acked").isGreaterThan(20);
+    await("every acked item in HBase at its latest acked progress or later, no deleted one").atMost(Duration.ofMinutes(3))
+        .ignoreExceptions().untilAsserted(() -> {
+          Outcome outcome = check(acked, deleted);
+          assertThat(outcome.problems()).isEmpty();
+        });
+    Outcome outcome = check(acked, deleted);
+    System.out.printf("Fault suite: %d heartbeats and %d deletes acked over %d items (%d reconnects, %d unanswered); "
+        + "HBase: %d missing, %d regressed, %d resurrected%n", load.acks(), load.deletes(), acked.size() + deleted.size(),
+        load.reconnects(), load.unanswered(), outcome.missing(), outcome.regressed(), outcome.resurrected());
   }
 
-  /** The acked items HBase lacks, or holds at an older progress than acked. */
-  private static List<String> behindInHBase(Map<SteadyLoad.Item, Long> acked) throws IOException {
+  @Test
+  @Order(4)
+  void writeBackStaysWithinItsCapWhileKafkaIsDownAndEverythingArrivesAfterwards() throws Exception {
+    SteadyLoad load = new SteadyLoad(TopologyTest::liveGatewayPorts, SECRET, Duration.ofMillis(100))
+        .start(7_000_000, 20);
+    double maxPending = 0;
+    double maxHeap = 0;
+    try {
+      awaitMoreAcks(load, 200);
+      for (int node = 1; node <= topology.kafka().nodeCount(); node++) {
+        topology.kafka().kill(node);
+      }
+      long back = System.nanoTime() + KAFKA_OUTAGE.toNanos();
+      double[] peak = new double[2];
+      // Sampled once a second for the whole outage: each gateway's pending items and heap.
+      await("the outage under load").atMost(KAFKA_OUTAGE.plus(WAIT)).pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions().until(() -> {
+            for (RoleProcess g : topology.gateways()) {
+              peak[0] = Math.max(peak[0], Metrics.gauge(g, "playline_writeback_pending"));
+              peak[1] = Math.max(peak[1], Metrics.samples(g, "jvm_memory_used_bytes{area=\"heap\","));
+            }
+            return System.nanoTime() - back >= 0;
+          });
+      maxPending = peak[0];
+      maxHeap = peak[1];
+      assertThat(load.acks()).as("players acked throughout").isPositive();
+      topology.kafka().restartAll();
+      awaitMoreAcks(load, 200);
+    } finally {
+      load.stop();
+    }
+    assertThat(maxPending).as("a gateway's pending write-back upserts and tombstones")
+        .isLessThanOrEqualTo(PENDING_CAP + TOMBSTONE_CAP);
+    Map<SteadyLoad.Item, Long> acked = load.acked();
+    Set<SteadyLoad.Item> deleted = load.deleted();
+    await("every acked item in HBase after the outage").atMost(Duration.ofMinutes(3)).ignoreExceptions()
+        .untilAsserted(() -> assertThat(check(acked, deleted).problems()).isEmpty());
+    Outcome outcome = check(acked, deleted);
+    double dropped = 0;
+    for (RoleProcess g : topology.gateways()) {
+      dropped += Metrics.gauge(g, "playline_writeback_dropped_total");
+    }
+    System.out.printf("Kafka outage of %s: %d heartbeats and %d deletes acked over %d items; per gateway at most %.0f "
+        + "pending items (caps %d + %d) and %.0f MB heap; %.0f upserts dropped to the recovery sweep; HBase: %d missing, "
+        + "%d regressed, %d resurrected%n", KAFKA_OUTAGE, load.acks(), load.deletes(), acked.size() + deleted.size(),
+        maxPending, PENDING_CAP, TOMBSTONE_CAP, maxHeap / 1e6, dropped, outcome.missing(), outcome.regressed(), outcome.resurrected());
+  }
+
+  /** What HBase holds against what was acked; {@code problems} names each mismatch. */
+  private record Outcome(int missing, int regressed, int resurrected, List<String> problems) {}
+
+  /**
+   * Reads every acked item and every item whose delete was acked straight from HBase: a missing or
+   * older acked item, or a deleted item present, is a problem.
+   */
+  private static Outcome check(Map<SteadyLoad.Item, Long> acked, Set<SteadyLoad.Item> deleted) throws IOException {
     Map<Long, Result> rows = new java.util.HashMap<>();
     try (Table table = hbase.getTable(TableName.valueOf("playline:history"))) {
-      for (SteadyLoad.Item item : acked.keySet()) {
-        if (!rows.containsKey(item.uid())) {
-          rows.put(item.uid(), table.get(new Get(HistoryRowKeys.row(item.uid()))));
-        }
+      Set<Long> uids = new java.util.HashSet<>();
+      acked.keySet().forEach(i -> uids.add(i.uid()));
+      deleted.forEach(i -> uids.add(i.uid()));
+      for (long uid : uids) {
+        rows.put(uid, table.get(new Get(HistoryRowKeys.row(uid))));
       }
     }
-    List<String> behind = new ArrayList<>();
+    int missing = 0;
+    int regressed = 0;
+    int resurrected = 0;
+    List<String> problems = new ArrayList<>();
     for (Map.Entry<SteadyLoad.Item, Long> e : acked.entrySet()) {
-      byte[] v = rows.get(e.getKey().uid()).getValue(FAMILY, HistoryRowKeys.qualifier(Business.VIDEO, e.getKey().oid()));
-      long stored = v == null ? -1 : HistoryRecord.parseFrom(v).getProgressMs();
-      if (stored < e.getValue()) {
-        behind.add(e.getKey() + " acked " + e.getValue() + ", HBase " + (v == null ? "none" : stored));
+      byte[] v = stored(rows, e.getKey());
+      if (v == null) {
+        missing++;
+        problems.add(e.getKey() + " acked at " + e.getValue() + ", missing from HBase");
+      } else if (HistoryRecord.parseFrom(v).getProgressMs() < e.getValue()) {
+        regressed++;
+        problems.add(e.getKey() + " acked at " + e.getValue() + ", HBase " + HistoryRecord.parseFrom(v).getProgressMs());
       }
     }
-    return behind;
+    for (SteadyLoad.Item item : deleted) {
+      if (stored(rows, item) != null) {
+        resurrected++;
+        problems.add(item + " deleted, back in HBase");
+      }
+    }
+    return new Outcome(missing, regressed, resurrected, problems);
+  }
+
+  private static byte[] stored(Map<Long, Result> rows, SteadyLoad.Item item) {
+    return rows.get(item.uid()).getValue(FAMILY, HistoryRowKeys.qualifier(Business.VIDEO, item.oid()));
   }
 
   private static List<Integer> liveGatewayPorts() {

@@ -5,6 +5,7 @@ import io.playline.core.CoreConfig;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.write.AppliedRecord;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public class WriteBackMergeBenchmark {
   public int users;
 
   private WriteBackAggregator aggregator = null;
-  private final List<List<HistoryRecord>> batches = new ArrayList<>();
+  private final List<List<AppliedRecord>> batches = new ArrayList<>();
   private int next;
 
   @Setup(Level.Trial)
@@ -53,12 +54,12 @@ public class WriteBackMergeBenchmark {
         "bench");
     long now = System.currentTimeMillis();
     for (int b = 0; b < users / BATCH + 1; b++) {
-      List<HistoryRecord> batch = new ArrayList<>(BATCH);
+      List<AppliedRecord> batch = new ArrayList<>(BATCH);
       for (int i = 0; i < BATCH; i++) {
         long uid = 1 + (long) (b * BATCH + i) % users;
-        batch.add(HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(uid * 7)
+        batch.add(new AppliedRecord(HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(uid * 7)
             .setProgressMs(60_000).setDurationMs(2_700_000).setViewTimeMs(now + b).setDeviceId("d")
-            .setPlatform("bench").build());
+            .setPlatform("bench").build(), now * 1_000 + b));
       }
       batches.add(batch);
     }
@@ -72,10 +73,9 @@ public class WriteBackMergeBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void mergeBatch() {
-    List<HistoryRecord> batch = batches.get(next);
+    List<AppliedRecord> batch = batches.get(next);
     next = next + 1 == batches.size() ? 0 : next + 1;
-    long stamp = System.currentTimeMillis();
-    aggregator.batchStarted(stamp);
-    aggregator.batchFinished(stamp, batch);
+    aggregator.batchStarted();
+    aggregator.batchFinished(batch);
   }
 }

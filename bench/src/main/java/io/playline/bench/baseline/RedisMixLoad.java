@@ -110,7 +110,7 @@ public final class RedisMixLoad {
       Result result = new Result(driver.heartbeats.get() - h0, driver.roundTrips.get() - r0, nanos);
       driver.drain();
       for (int s = 0; s < core.recoveryShards(); s++) {
-        redis.shared().del(keys.recovery(s)).get(10, TimeUnit.SECONDS);
+        redis.shared().del(keys.recovery(s), keys.recoveryClock(s)).get(10, TimeUnit.SECONDS);
       }
       return result;
     } catch (ExecutionException | TimeoutException e) {

@@ -182,9 +182,6 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private void send() {
     int events = batchEvents;
     List<PendingHeartbeat> sent = takeBatch();
-    // The in-flight slot is taken before stamping: the write-back derives which recovery marks a
-    // snapshot covers from the stamps of batches in flight, so a stamp must never predate the
-    // moment its batch is announced to it by more than the configured stamp skew.
     inFlight++;
     long nowMs = clock.millis();
     FlagCalendar.Day day = calendar.dayOf(nowMs);

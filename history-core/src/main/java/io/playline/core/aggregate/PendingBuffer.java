@@ -1,19 +1,18 @@
 package io.playline.core.aggregate;
 
-import io.playline.proto.v1.HistoryRecord;
+import io.playline.core.write.AppliedRecord;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The writers' side of the write-back swap protocol: the pending changes and the stamps of the
+ * The writers' side of the write-back swap protocol: the pending changes and the number of
  * write-through batches in flight, behind one lock. Writers merge under the lock; {@link #swap}
- * replaces the whole map under the same lock and computes the snapshot's {@code flushed_at_ms} in
- * that critical section, so every write lands in exactly one snapshot and a snapshot never covers
- * the stamp of a batch whose records it lacks.
+ * replaces the whole map under the same lock, so every write lands in exactly one snapshot. Each
+ * upsert carries its recovery-mark stamp, so a snapshot needs no time of its own to say which
+ * marks it covers.
  *
  * <p>Thread-safe; every critical section is short and never blocks. {@code wakeFlusher} runs outside
  * the lock.
@@ -21,32 +20,29 @@ import org.slf4j.LoggerFactory;
 final class PendingBuffer {
   private static final Logger log = LoggerFactory.getLogger(PendingBuffer.class);
 
-  /** A swapped-out map and the time up to which it reflects every acked write. */
+  /** A swapped-out map and the node's time of the swap (for logs and lag only). */
   record Snapshot(PendingChanges changes, long flushedAtMs) {}
 
   private final int maxPending;
   private final int hardCap;
   private final int maxTombstones;
-  private final long skewMs;
   private final LongSupplier clock;
   private final Runnable wakeFlusher;
 
   private final Object lock = new Object();
   // Guarded by lock.
   private PendingChanges pending = new PendingChanges();
-  private final TreeMap<Long, Integer> inFlight = new TreeMap<>();
+  private int inFlight;
   private boolean accepting = true;
   private boolean closing;
   private boolean flushRequested;
-  private long lastSentFlushedAtMs = Long.MIN_VALUE;
   // Written under lock, read by the gauge.
   private volatile int size;
 
-  PendingBuffer(int maxPending, int hardCap, int maxTombstones, long skewMs, LongSupplier clock, Runnable wakeFlusher) {
+  PendingBuffer(int maxPending, int hardCap, int maxTombstones, LongSupplier clock, Runnable wakeFlusher) {
     this.maxPending = maxPending;
     this.hardCap = hardCap;
     this.maxTombstones = maxTombstones;
-    this.skewMs = skewMs;
     this.clock = clock;
     this.wakeFlusher = wakeFlusher;
   }
@@ -56,25 +52,24 @@ final class PendingBuffer {
     return size;
   }
 
-  /** Records a batch stamped {@code stamp} as in flight; true when a sent snapshot already covered the stamp. */
-  boolean started(long stamp) {
+  /** Records a batch as in flight. */
+  void started() {
     synchronized (lock) {
-      inFlight.merge(stamp, 1, Integer::sum);
-      return stamp <= lastSentFlushedAtMs;
+      inFlight++;
     }
   }
 
   /**
-   * Merges {@code applied} and retires {@code stamp}, atomically; returns how many upserts were
-   * dropped (over the hard cap, or because the buffer stopped accepting).
+   * Merges {@code applied} and retires one batch in flight, atomically; returns how many upserts
+   * were dropped (over the hard cap, or because the buffer stopped accepting).
    */
-  int finished(long stamp, List<HistoryRecord> applied) {
+  int finished(List<AppliedRecord> applied) {
     int dropped = 0;
     boolean wake;
     synchronized (lock) {
       if (accepting) {
-        for (HistoryRecord r : applied) {
-          pending.upsert(r);
+        for (AppliedRecord r : applied) {
+          pending.upsert(r.record(), r.markStampUs());
         }
         if (pending.upserts() > hardCap) {
           dropped = pending.dropOldestUpserts(hardCap);
@@ -82,13 +77,10 @@ final class PendingBuffer {
       } else {
         dropped = applied.size();
       }
-      Integer n = inFlight.get(stamp);
-      if (n == null) {
-        log.warn("Write-through batch stamped {} finished without having started", stamp);
-      } else if (n == 1) {
-        inFlight.remove(stamp);
+      if (inFlight == 0) {
+        log.warn("A write-through batch finished without having started");
       } else {
-        inFlight.put(stamp, n - 1);
+        inFlight--;
       }
       wake = afterWrite();
     }
@@ -136,19 +128,10 @@ final class PendingBuffer {
     return false;
   }
 
-  /**
-   * Swaps the pending map for an empty one. The snapshot's {@code flushed_at_ms} is {@code
-   * min(now - skew, oldest stamp in flight - 1)}; {@code sending} remembers it for late-stamp checks.
-   */
-  Snapshot swap(boolean sending) {
+  /** Swaps the pending map for an empty one. */
+  Snapshot swap() {
     synchronized (lock) {
-      long flushedAtMs = clock.getAsLong() - skewMs;
-      if (!inFlight.isEmpty()) {
-        flushedAtMs = Math.min(flushedAtMs, inFlight.firstKey() - 1);
-      }
-      if (sending) {
-        lastSentFlushedAtMs = Math.max(lastSentFlushedAtMs, flushedAtMs);
-      }
+      long flushedAtMs = clock.getAsLong();
       PendingChanges taken = pending;
       pending = new PendingChanges();
       size = 0;
@@ -167,7 +150,7 @@ final class PendingBuffer {
   /** Stops accepting if nothing is pending or in flight; true when it did. */
   boolean stopIfDrained() {
     synchronized (lock) {
-      if (pending.isEmpty() && inFlight.isEmpty()) {
+      if (pending.isEmpty() && inFlight == 0) {
         accepting = false;
       }
       return !accepting;

@@ -1,9 +1,12 @@
 package io.playline.core.aggregate;
 
+import com.google.protobuf.ByteString;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 
 /**
@@ -41,27 +44,34 @@ final class PendingChanges {
     return users.values();
   }
 
-  void upsert(HistoryRecord record) {
+  void upsert(HistoryRecord record, long markStampUs) {
     UserChanges u = user(record.getUid());
     int before = u.upsertCount();
-    u.upsert(record);
+    u.upsert(record, markStampUs);
     upserts += u.upsertCount() - before;
   }
 
-  void delete(long uid, ItemId item, long timeMs) {
-    UserChanges u = user(uid);
-    int beforeUpserts = u.upsertCount();
-    int beforeTombstones = u.tombstoneCount();
-    u.delete(item, timeMs);
-    upserts += u.upsertCount() - beforeUpserts;
-    tombstones += u.tombstoneCount() - beforeTombstones;
+  /** Deletes {@code items} at {@code timeMs}, one call whose recovery mark is {@code mark}. */
+  void delete(long uid, List<ItemId> items, long timeMs, ByteString mark) {
+    tombstone(uid, u -> {
+      items.forEach(item -> u.delete(item, timeMs));
+      u.controlMark(mark);
+    });
   }
 
-  void clear(long uid, int businessMask, long timeMs) {
+  /** Clears {@code businessMask} at {@code timeMs}, one call whose recovery mark is {@code mark}. */
+  void clear(long uid, int businessMask, long timeMs, ByteString mark) {
+    tombstone(uid, u -> {
+      u.clear(businessMask, timeMs);
+      u.controlMark(mark);
+    });
+  }
+
+  private void tombstone(long uid, Consumer<UserChanges> op) {
     UserChanges u = user(uid);
     int beforeUpserts = u.upsertCount();
     int beforeTombstones = u.tombstoneCount();
-    u.clear(businessMask, timeMs);
+    op.accept(u);
     upserts += u.upsertCount() - beforeUpserts;
     tombstones += u.tombstoneCount() - beforeTombstones;
   }

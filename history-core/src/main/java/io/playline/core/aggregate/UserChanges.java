@@ -1,5 +1,6 @@
 package io.playline.core.aggregate;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import io.playline.proto.v1.Business;
@@ -30,6 +31,9 @@ final class UserChanges {
   private final Map<ItemId, HistoryRecord> upserts = new HashMap<>();
   private final Map<ItemId, Long> deletes = new HashMap<>();
   private final Map<Integer, Long> clears = new HashMap<>();
+  private final List<ByteString> controlMarks = new ArrayList<>(0);
+  // The highest recovery-mark stamp of the upserts merged here (0 when none carried one).
+  private long markStampUs;
 
   UserChanges(long uid) {
     this.uid = uid;
@@ -47,7 +51,18 @@ final class UserChanges {
     return deletes.size() + clears.size();
   }
 
-  void upsert(HistoryRecord record) {
+  /** Upserts {@code record}, whose write's recovery mark got {@code markStampUs}. */
+  void upsert(HistoryRecord record, long markStampUs) {
+    this.markStampUs = Math.max(this.markStampUs, markStampUs);
+    upsert(record);
+  }
+
+  /** Carries the recovery mark of a delete or clear call, for the job to remove once persisted. */
+  void controlMark(ByteString mark) {
+    controlMarks.add(mark);
+  }
+
+  private void upsert(HistoryRecord record) {
     ItemId item = ItemId.of(record);
     if (!covered(item, record.getViewTimeMs())) {
       // Ties go to the later arrival: Redis applied it after the earlier one.
@@ -73,6 +88,8 @@ final class UserChanges {
     newer.deletes.forEach(this::delete);
     newer.clears.forEach(this::clear);
     newer.upserts.values().forEach(this::upsert);
+    markStampUs = Math.max(markStampUs, newer.markStampUs);
+    controlMarks.addAll(newer.controlMarks);
   }
 
   /** Drops every upsert (never a tombstone); returns how many. */
@@ -114,10 +131,11 @@ final class UserChanges {
   /**
    * This user's changes as messages of at most {@code maxBytes} serialized each (one entry larger
    * than that travels alone): usually one, more only for a user with very many changes.
-   * Tombstones come first, so the first piece carries them.
+   * Tombstones come first and the control marks last, so a mark is removed only once everything
+   * before it is persisted; every piece carries the upserts' mark stamp.
    */
   List<HistoryChange> pieces(int maxBytes) {
-    Pieces p = new Pieces(uid, maxBytes);
+    Pieces p = new Pieces(uid, markStampUs, maxBytes);
     clears.forEach((mask, time) -> {
       HistoryClear c = toClear(mask, time);
       p.add(4, c, b -> b.addClears(c));
@@ -127,6 +145,7 @@ final class UserChanges {
       p.add(3, d, b -> b.addDeletes(d));
     });
     upserts.values().forEach(r -> p.add(2, r, b -> b.addUpserts(r)));
+    controlMarks.forEach(m -> p.add(CodedOutputStream.computeBytesSize(6, m), b -> b.addControlMarks(m)));
     return p.finish();
   }
 
@@ -143,26 +162,31 @@ final class UserChanges {
   /** Packs entries into HistoryChange messages greedily by serialized size. */
   private static final class Pieces {
     private final long uid;
+    private final long markStampUs;
     private final int maxBytes;
     private final List<HistoryChange> out = new ArrayList<>(1);
     private HistoryChange.Builder builder;
     private int size;
     private int entries;
 
-    Pieces(long uid, int maxBytes) {
+    Pieces(long uid, long markStampUs, int maxBytes) {
       this.uid = uid;
+      this.markStampUs = markStampUs;
       this.maxBytes = maxBytes;
       this.builder = fresh();
     }
 
     private HistoryChange.Builder fresh() {
-      size = CodedOutputStream.computeInt64Size(1, uid);
+      size = CodedOutputStream.computeInt64Size(1, uid) + CodedOutputStream.computeInt64Size(5, markStampUs);
       entries = 0;
-      return HistoryChange.newBuilder().setUid(uid);
+      return HistoryChange.newBuilder().setUid(uid).setUpsertsMarkStampUs(markStampUs);
     }
 
     void add(int field, MessageLite entry, Consumer<HistoryChange.Builder> adder) {
-      int entrySize = CodedOutputStream.computeMessageSize(field, entry);
+      add(CodedOutputStream.computeMessageSize(field, entry), adder);
+    }
+
+    void add(int entrySize, Consumer<HistoryChange.Builder> adder) {
       if (entries > 0 && size + entrySize > maxBytes) {
         out.add(builder.build());
         builder = fresh();

@@ -1,10 +1,12 @@
 package io.playline.core.aggregate;
 
+import com.google.protobuf.ByteString;
 import io.playline.core.CoreConfig;
+import io.playline.core.write.AppliedRecord;
 import io.playline.core.write.WriteBackSink;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -29,16 +31,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Swap protocol</b> ({@link PendingBuffer}). Writers merge into the pending map under one
  * lock; the flush thread swaps the map for an empty one under the same lock, so every write lands
- * in exactly one snapshot. In that critical section the snapshot's {@code flushed_at_ms} becomes
- * {@code min(now - writeback.stamp.skew, oldest stamp in flight - 1)}: the job clears recovery marks
- * not newer than it, so a batch Redis has not answered yet (whose records are not in the snapshot)
- * keeps its marks. {@link #batchFinished} merges the records and retires the stamp atomically.
+ * in exactly one snapshot. {@link #batchFinished} merges a batch's records with their recovery-mark
+ * stamps; each user's change carries the highest of them ({@code upserts_mark_stamp_us}) and every
+ * delete or clear its own mark ({@code control_marks}), so the job clears exactly the marks of what
+ * it persisted, whatever any node's clock says.
  *
  * <p><b>Failures.</b> Records Kafka did not ack stay (as the users of their partitions) and are
  * retried with exponential backoff, merged with newer writes, latest winning. Upserts beyond {@code
  * writeback.max.pending.hard} are dropped oldest user first, counted and logged: each has a Redis
  * recovery mark the job's sweep persists. Deletes and clears are never dropped; past {@code
- * writeback.max.pending.tombstones} new ones are refused with {@link WriteBackFullException}.
+ * writeback.max.pending.tombstones} new ones are refused with {@link WriteBackFullException} (their
+ * recovery marks still bring them to HBase through the sweep).
  */
 public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WriteBackAggregator.class);
@@ -46,7 +49,6 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   private static final long ACK_WAIT_NANOS = TimeUnit.MINUTES.toNanos(2);
   private static final long CLOSE_POLL_MS = 50;
   private static final long ABANDON_JOIN_MS = 5_000;
-  private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private final CoreConfig config;
   private final WriteBackSender sender;
@@ -56,7 +58,6 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   private final PendingBuffer buffer;
   private final Thread flusher;
   private final AtomicLong droppedSinceWarn = new AtomicLong();
-  private final AtomicLong lastLateWarnNanos = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
   private volatile boolean closing;
   private volatile boolean abandoned;
 
@@ -73,7 +74,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
     this(config, producer, metrics, nodeId, System::currentTimeMillis);
   }
 
-  /** As above, with the clock snapshots are stamped by (epoch ms); the write-through must use the same. */
+  /** As above, with the clock snapshots' {@code flushed_at_ms} is read from (epoch ms; logs and lag only). */
   public WriteBackAggregator(CoreConfig config, Producer<byte[], byte[]> producer, WriteBackMetrics metrics,
       String nodeId, LongSupplier clock) {
     this.config = config;
@@ -81,7 +82,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
     this.metrics = metrics;
     this.nodeId = nodeId;
     this.buffer = new PendingBuffer(config.maxPendingItems(), config.maxPendingHardItems(),
-        config.maxPendingTombstones(), config.flushStampSkew().toMillis(), clock, wakeup::release);
+        config.maxPendingTombstones(), clock, wakeup::release);
     metrics.pendingGauge(this::pendingItems);
     this.flusher = new Thread(this::run, "playline-writeback-flush");
     flusher.setDaemon(true);
@@ -89,51 +90,50 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   }
 
   @Override
-  public void batchStarted(long nowMs) {
-    if (buffer.started(nowMs)) {
-      metrics.lateStamp();
-      long now = System.nanoTime();
-      long last = lastLateWarnNanos.get();
-      if (now - last >= WARN_EVERY_NANOS && lastLateWarnNanos.compareAndSet(last, now)) {
-        log.warn("Write-through batch stamped {} started after a snapshot covering it was sent; its recovery "
-            + "marks may be cleared early: raise writeback.stamp.skew ({})", nowMs, config.flushStampSkew());
-      }
-    }
+  public void batchStarted() {
+    buffer.started();
   }
 
   @Override
-  public void batchFinished(long nowMs, List<HistoryRecord> applied) {
-    dropped(buffer.finished(nowMs, applied));
+  public void batchFinished(List<AppliedRecord> applied) {
+    dropped(buffer.finished(applied));
   }
 
   /**
-   * Carries the delete of {@code item} at {@code timeMs} to the job, after the write-through applied
-   * it; any thread. Pending upserts of the item not after {@code timeMs} are discarded.
+   * Carries the delete of {@code items} at {@code timeMs}, one call whose recovery mark is {@code
+   * mark}, to the job, after the write-through applied it; any thread. Pending upserts of the items
+   * not after {@code timeMs} are discarded.
    *
    * @throws WriteBackFullException when writeback.max.pending.tombstones deletes and clears are pending
    * @throws IllegalStateException after {@link #close} or {@link #abandon}
    */
-  public void delete(long uid, ItemKey item, long timeMs) {
+  public void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark) {
     checkUid(uid);
-    if (item.getBusiness() == Business.BUSINESS_UNSPECIFIED || item.getBusiness() == Business.UNRECOGNIZED
-        || item.getOid() <= 0) {
-      throw new IllegalArgumentException("item: " + item.toString().trim() + " (expected: a known business, oid > 0)");
+    List<ItemId> ids = new ArrayList<>(items.size());
+    for (ItemKey item : items) {
+      if (item.getBusiness() == Business.BUSINESS_UNSPECIFIED || item.getBusiness() == Business.UNRECOGNIZED
+          || item.getOid() <= 0) {
+        throw new IllegalArgumentException("item: " + item.toString().trim() + " (expected: a known business, oid > 0)");
+      }
+      ids.add(ItemId.of(item));
     }
-    ItemId id = ItemId.of(item);
-    buffer.addTombstone(p -> p.delete(uid, id, timeMs), carryTombstones);
+    ByteString m = ByteString.copyFrom(mark);
+    buffer.addTombstone(p -> p.delete(uid, ids, timeMs, m), carryTombstones);
   }
 
   /**
-   * Carries the clear of {@code businesses} (empty = all) at {@code timeMs} to the job, after the
-   * write-through applied it; any thread. Pending upserts it covers are discarded.
+   * Carries the clear of {@code businesses} (empty = all) at {@code timeMs}, one call whose recovery
+   * mark is {@code mark}, to the job, after the write-through applied it; any thread. Pending
+   * upserts it covers are discarded.
    *
    * @throws WriteBackFullException when writeback.max.pending.tombstones deletes and clears are pending
    * @throws IllegalStateException after {@link #close} or {@link #abandon}
    */
-  public void clear(long uid, List<Business> businesses, long timeMs) {
+  public void clear(long uid, List<Business> businesses, long timeMs, byte[] mark) {
     checkUid(uid);
     int mask = UserChanges.mask(businesses);
-    buffer.addTombstone(p -> p.clear(uid, mask, timeMs), carryTombstones);
+    ByteString m = ByteString.copyFrom(mark);
+    buffer.addTombstone(p -> p.clear(uid, mask, timeMs, m), carryTombstones);
   }
 
   private static void checkUid(long uid) {
@@ -184,7 +184,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
       // An early (size) request sends at once, unless sends are failing: then it only compacts.
       boolean send = due || backoffMs == 0;
       try {
-        long flushedAtMs = snapshot(send);
+        long flushedAtMs = snapshot();
         if (send && carry.isEmpty()) {
           nextSend = System.nanoTime() + intervalNanos;
         } else if (send) {
@@ -201,8 +201,8 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   }
 
   /** Swaps the pending map into {@code carry}; returns the snapshot's flushed_at_ms. Flush thread. */
-  private long snapshot(boolean sending) {
-    PendingBuffer.Snapshot snapshot = buffer.swap(sending);
+  private long snapshot() {
+    PendingBuffer.Snapshot snapshot = buffer.swap();
     if (carry.isEmpty()) {
       carry = snapshot.changes();
     } else {
@@ -270,7 +270,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   private void finish() throws InterruptedException {
     long deadline = System.nanoTime() + config.flushCloseTimeout().toNanos();
     while (System.nanoTime() - deadline < 0) {
-      long flushedAtMs = snapshot(true);
+      long flushedAtMs = snapshot();
       if (carry.isEmpty()) {
         if (buffer.stopIfDrained()) {
           break;
@@ -295,8 +295,8 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
     publishCarry();
     dropped(upserts);
     if (tombstones > 0) {
-      log.error("Write-back closed with {} deletes/clears not sent to Kafka; HBase keeps those items until they "
-          + "are deleted again", tombstones);
+      log.warn("Write-back closed with {} deletes/clears not sent to Kafka; the job's recovery sweep persists them "
+          + "from Redis", tombstones);
     }
     if (upserts > 0) {
       log.warn("Write-back closed with {} upserts not sent; the job's recovery sweep persists them from Redis", upserts);

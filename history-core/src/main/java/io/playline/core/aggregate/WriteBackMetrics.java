@@ -19,7 +19,6 @@ public final class WriteBackMetrics {
   private final Counter recordsSent;
   private final Counter sendFailures;
   private final Counter dropped;
-  private final Counter lateStamps;
   private final DistributionSummary changesPerRecord;
   private final DistributionSummary recordBytes;
   private final Timer flushLatency;
@@ -37,9 +36,6 @@ public final class WriteBackMetrics {
     dropped = Counter.builder("playline.writeback.dropped")
         .description("Pending upserts dropped over writeback.max.pending.hard, or after close; "
             + "the job's recovery sweep persists them from Redis").register(registry);
-    lateStamps = Counter.builder("playline.writeback.stamps.late")
-        .description("Write-through batches started with a stamp a sent snapshot already covered; "
-            + "raise writeback.stamp.skew").register(registry);
     changesPerRecord = DistributionSummary.builder("playline.writeback.changes.per.record")
         .description("User changes carried per write-back Kafka record").register(registry);
     recordBytes = DistributionSummary.builder("playline.writeback.record.bytes").baseUnit("bytes")
@@ -49,7 +45,8 @@ public final class WriteBackMetrics {
   }
 
   void pendingGauge(IntSupplier pending) {
-    Gauge.builder("playline.writeback.pending", pending, IntSupplier::getAsInt)
+    // Strong: the supplier is a method reference nothing else holds; a weak one reads NaN after a GC.
+    Gauge.builder("playline.writeback.pending", pending, IntSupplier::getAsInt).strongReference(true)
         .description("Changed items held in memory, not yet acked by Kafka").register(registry);
   }
 
@@ -77,10 +74,6 @@ public final class WriteBackMetrics {
     dropped.increment(upserts);
   }
 
-  void lateStamp() {
-    lateStamps.increment();
-  }
-
   /** Upserts dropped so far. */
   public double droppedCount() {
     return dropped.count();
@@ -94,10 +87,5 @@ public final class WriteBackMetrics {
   /** Failed record sends so far. */
   public double sendFailureCount() {
     return sendFailures.count();
-  }
-
-  /** Late stamps seen so far. */
-  public double lateStampCount() {
-    return lateStamps.count();
   }
 }

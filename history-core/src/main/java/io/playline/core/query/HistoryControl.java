@@ -14,16 +14,30 @@ import io.playline.proto.v1.ItemKey;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * The user controls: delete, clear and pause. A delete or clear is one atomic script per user in
- * Redis ({@code delete_history.lua}, {@code clear_history.lua}) that writes the tombstone at
- * server time and removes what it covers, so every later read and write sees it at once; then the
- * same operation at the same time goes to the {@link TombstoneSink} (the write-back), which carries
- * it through Kafka in the user's order to the job's HBase delete. If the sink refuses it, the call
- * fails as retriable: the Redis part is idempotent, so the client's retry completes it.
+ * The user controls: delete, clear and pause. A delete or clear takes three steps:
+ *
+ * <ol>
+ *   <li>a recovery mark of its own ({@code uid:~<nonce>} in the user's recovery shard, {@code
+ *       mark_recovery.lua}), so from here on the job's sweep persists the user's tombstones to
+ *       HBase even if this process dies;
+ *   <li>one atomic script per user in Redis ({@code delete_history.lua}, {@code clear_history.lua})
+ *       that writes the tombstone at server time and removes what it covers, so every later read and
+ *       write sees it at once;
+ *   <li>the same operation at the same time, with its mark, to the {@link TombstoneSink} (the
+ *       write-back), which carries it through Kafka to the job's HBase delete; the job then removes
+ *       the mark.
+ * </ol>
+ *
+ * A failure after the first step fails the call as retriable and says the control may be applied
+ * already: a retry is safe (the Redis part is idempotent), and without one the sweep still
+ * persists whatever Redis applied.
  *
  * <p>Thread-safe; never blocks; stages complete on Lettuce's I/O threads.
  */
@@ -57,10 +71,8 @@ final class HistoryControl {
     for (int i = 0; i < items.size(); i++) {
       args[3 + i] = RedisKeys.member(items.get(i));
     }
-    CompletableFuture<Long> applied =
-        Scripts.eval(redis, redis, RedisScript.DELETE_HISTORY, ScriptOutputType.INTEGER, userKeys(uid), args);
-    return applied.thenAccept(removed -> {
-      handOver(() -> items.forEach(item -> sink.delete(uid, item, now)));
+    return control(uid, "delete", RedisScript.DELETE_HISTORY, args, mark -> {
+      sink.delete(uid, items, now, mark);
       metrics.deleted(items.size());
     });
   }
@@ -76,12 +88,34 @@ final class HistoryControl {
     for (int i = 0; i < businesses.size(); i++) {
       args[4 + i] = Scripts.num(businesses.get(i).getNumber());
     }
-    CompletableFuture<Long> applied =
-        Scripts.eval(redis, redis, RedisScript.CLEAR_HISTORY, ScriptOutputType.INTEGER, userKeys(uid), args);
-    return applied.thenAccept(removed -> {
-      handOver(() -> sink.clear(uid, businesses, now));
+    return control(uid, "clear", RedisScript.CLEAR_HISTORY, args, mark -> {
+      sink.clear(uid, businesses, now, mark);
       metrics.cleared(businesses.isEmpty());
     });
+  }
+
+  /** Marks, applies {@code script} to the user's keys, then hands over to the sink (class comment). */
+  private CompletionStage<Void> control(long uid, String what, RedisScript script, byte[][] args,
+      Consumer<byte[]> handOver) {
+    byte[] mark = RedisKeys.controlMark(uid, ThreadLocalRandom.current().nextLong());
+    int shard = RedisKeys.recoveryShard(uid, config.recoveryShards());
+    CompletableFuture<Long> marked = Scripts.eval(redis, redis, RedisScript.MARK_RECOVERY, ScriptOutputType.INTEGER,
+        new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)}, mark);
+    return marked.thenCompose(stamp -> Scripts.<Long>eval(redis, redis, script, ScriptOutputType.INTEGER,
+            userKeys(uid), args)
+        .handle((removed, error) -> {
+          if (error != null) {
+            Throwable mapped = StoreFailures.map(what, error);
+            if (mapped instanceof RetriableStoreException) {
+              throw new RetriableStoreException(mapped.getMessage() + "; the " + what + " of uid " + uid + " may "
+                  + "have been applied in Redis: retrying it is safe, and the job persists whatever Redis applied",
+                  mapped.getCause() == null ? mapped : mapped.getCause());
+            }
+            throw mapped instanceof RuntimeException r ? r : new CompletionException(mapped);
+          }
+          handOver(what, uid, () -> handOver.accept(mark));
+          return null;
+        }));
   }
 
   /** Sets or removes the paused flag (no TTL: pausing lasts until resumed); returns the new state. */
@@ -94,14 +128,19 @@ final class HistoryControl {
     return redis.exists(keys.paused(uid)).thenApply(n -> n > 0);
   }
 
-  /** Runs a hand-over to the sink, turning "full" and "closed" into retriable failures. */
-  private static void handOver(Runnable handOver) {
+  /**
+   * Runs a hand-over to the sink, turning "full" and "closed" into retriable failures that say the
+   * control is applied and will reach HBase through its recovery mark.
+   */
+  private static void handOver(String what, long uid, Runnable handOver) {
+    String applied = "; the " + what + " of uid " + uid + " is applied in Redis and the job's recovery sweep "
+        + "persists it, so a retry is safe but not needed";
     try {
       handOver.run();
     } catch (WriteBackFullException e) {
-      throw new RetriableStoreException("write-back holds too many pending deletes and clears", e);
+      throw new RetriableStoreException("write-back holds too many pending deletes and clears" + applied, e);
     } catch (IllegalStateException e) {
-      throw new RetriableStoreException("write-back is closed (node shutting down)", e);
+      throw new RetriableStoreException("write-back is closed (node shutting down)" + applied, e);
     }
   }
 

@@ -11,23 +11,29 @@ import java.util.List;
  * are thread-safe and do not block (they are called on Redis I/O threads).
  */
 public interface TombstoneSink {
-  /** Carries the delete of {@code item} at {@code timeMs}; may throw when it cannot take more. */
-  void delete(long uid, ItemKey item, long timeMs);
+  /**
+   * Carries the delete of {@code items} at {@code timeMs}, whose recovery mark is {@code mark}; may
+   * throw when it cannot take more.
+   */
+  void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark);
 
-  /** Carries the clear of {@code businesses} (empty = all) at {@code timeMs}; may throw when full. */
-  void clear(long uid, List<Business> businesses, long timeMs);
+  /**
+   * Carries the clear of {@code businesses} (empty = all) at {@code timeMs}, whose recovery mark is
+   * {@code mark}; may throw when full.
+   */
+  void clear(long uid, List<Business> businesses, long timeMs, byte[] mark);
 
   /** The write-back aggregator as a sink. */
   static TombstoneSink of(WriteBackAggregator aggregator) {
     return new TombstoneSink() {
       @Override
-      public void delete(long uid, ItemKey item, long timeMs) {
-        aggregator.delete(uid, item, timeMs);
+      public void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark) {
+        aggregator.delete(uid, items, timeMs, mark);
       }
 
       @Override
-      public void clear(long uid, List<Business> businesses, long timeMs) {
-        aggregator.clear(uid, businesses, timeMs);
+      public void clear(long uid, List<Business> businesses, long timeMs, byte[] mark) {
+        aggregator.clear(uid, businesses, timeMs, mark);
       }
     };
   }

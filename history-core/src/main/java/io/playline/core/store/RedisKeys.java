@@ -21,7 +21,10 @@ import java.util.Arrays;
  *
  * Keys shared across users are sharded so none is hot: first-today bitmaps {@code
  * <p>ft:<yyyymmdd>:<uid mod shards>} (bit {@code uid / shards}) and write-back recovery marks
- * {@code <p>wb:{<shard>}} (sorted set of {@code uid:business:oid} by server write time). The job
+ * {@code <p>wb:{<shard>}} (sorted set by mark stamp: {@code uid:business:oid} for a write-through
+ * of an item, {@code uid:~<nonce>} for a delete or clear) with the shard's last stamp in {@code
+ * <p>wb:{<shard>}:c} (microseconds by Redis's clock, strictly increasing, see {@code
+ * mark_recovery.lua}). The job
  * instances split the recovery sweep with a lease per shard, {@code <p>wb:{<shard>}:lease} (string:
  * the owner's id, with a TTL), and advertise themselves in {@code <p>wb:instances} (sorted set of
  * owner ids scored by expiry time, ms by Redis's clock).
@@ -88,6 +91,11 @@ public final class RedisKeys {
     return bytes(prefix + "wb:{" + shard + "}");
   }
 
+  /** The last mark stamp issued by recovery shard {@code shard} (microseconds, strictly increasing). */
+  public byte[] recoveryClock(int shard) {
+    return bytes(prefix + "wb:{" + shard + "}:c");
+  }
+
   /** The sweep lease of recovery shard {@code shard}: a string holding its owner's id, with a TTL. */
   public byte[] recoveryLease(int shard) {
     return bytes(prefix + "wb:{" + shard + "}:lease");
@@ -131,6 +139,15 @@ public final class RedisKeys {
   /** The recovery-mark member of one user's item: {@code uid:business:oid}. */
   public static byte[] recoveryMember(long uid, byte[] member) {
     return bytes(uid + ":" + new String(member, StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * The recovery mark of one delete or clear of {@code uid}: {@code uid:~<nonce>}, unique per call,
+   * so only that call's own persistence removes it. A sweep finding it persists all of the user's
+   * tombstones.
+   */
+  public static byte[] controlMark(long uid, long nonce) {
+    return bytes(uid + ":~" + Long.toHexString(nonce));
   }
 
   public static byte[] bytes(String s) {

@@ -25,8 +25,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Applies a {@link WriteBatch} to Redis in one pipelined round trip: one {@code write_history}
  * script call per {@link CoreConfig#usersPerScript()} user writes (last write wins by view time,
- * tombstones, pause, trim, TTL; each user atomically), one recovery-mark {@code ZADD} per touched
- * shard, one {@code first_today} script per check.
+ * tombstones, pause, trim, TTL; each user atomically), one {@code mark_recovery} script per
+ * touched recovery shard (after the writes: pipelined behind them on one server, once they
+ * answered in a cluster), one {@code first_today} script per check.
  *
  * <p>Not thread-safe: owns a pipelining connection and must be called from one thread at a time,
  * best from {@link #eventLoop()} (the Redis I/O loop), where the write goes straight to the
@@ -62,12 +63,11 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
 
   @Override
   public CompletionStage<BatchOutcome> write(WriteBatch batch) {
-    long nowMs = batch.nowMs();
-    sink.batchStarted(nowMs);
+    sink.batchStarted();
     List<UserWrite> userWrites = batch.writes();
     List<int[]> calls = plan(userWrites, config.usersPerScript(), cluster ? uid -> SlotHash.getSlot(keys.timeline(uid)) : null);
     List<CompletableFuture<List<Object>>> writes = new ArrayList<>(calls.size());
-    Map<Integer, List<Object>> marks = new HashMap<>();
+    Map<Integer, List<byte[]>> marks = new HashMap<>();
     byte[] maxItems = Scripts.num(config.maxItemsPerUser());
     byte[] ttl = Scripts.num(config.redisHistoryTtl().toMillis());
     for (int[] call : calls) {
@@ -89,23 +89,16 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
         callKeys[k++] = keys.tombstones(uid);
         callKeys[k++] = keys.paused(uid);
         args[i++] = Scripts.num(write.records().size());
-        List<Object> shardMarks =
-            marks.computeIfAbsent(RedisKeys.recoveryShard(uid, config.recoveryShards()), s -> new ArrayList<>());
+        List<byte[]> shardMarks = marks.computeIfAbsent(shard(uid), s -> new ArrayList<>());
         for (HistoryRecord r : write.records()) {
           byte[] member = RedisKeys.member(r.getBusiness(), r.getOid());
           args[i++] = member;
           args[i++] = Scripts.num(r.getViewTimeMs());
           args[i++] = r.toByteArray();
-          shardMarks.add((double) nowMs);
           shardMarks.add(RedisKeys.recoveryMember(uid, member));
         }
       }
       writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, callKeys, args));
-    }
-    List<CompletableFuture<?>> all = new ArrayList<>(writes);
-    for (Map.Entry<Integer, List<Object>> e : marks.entrySet()) {
-      // Score-then-member pairs: marks carry the server write time, for the recovery sweep.
-      all.add(commands.zadd(keys.recovery(e.getKey()), e.getValue().toArray()).toCompletableFuture());
     }
     List<CompletableFuture<Long>> checks = new ArrayList<>(batch.firstTodayUids().size());
     for (long uid : batch.firstTodayUids()) {
@@ -113,17 +106,47 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
       checks.add(Scripts.eval(commands, fallback, RedisScript.FIRST_TODAY, ScriptOutputType.INTEGER, ftKey,
           Scripts.num(RedisKeys.firstTodayBit(uid, config.firstTodayShards())), Scripts.num(batch.expiryMs())));
     }
+    // A mark must be stamped after its write ran (see mark_recovery.lua and the job's mark clears):
+    // on one server the pipeline keeps that order; in a cluster the marks' shards live on other
+    // nodes, so they go once the writes answered, on the auto-flushing connection.
+    CompletableFuture<Map<Integer, Long>> stamps;
+    List<CompletableFuture<?>> all = new ArrayList<>(writes);
     all.addAll(checks);
+    if (cluster) {
+      stamps = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
+          .thenCompose(v -> mark(fallback, marks));
+    } else {
+      stamps = mark(commands, marks);
+    }
+    all.add(stamps);
     pipeline.flushCommands();
-    metrics.roundTrip(all.size(), batch.firstTodayUids().size());
+    metrics.roundTrip(writes.size() + checks.size() + marks.size(), batch.firstTodayUids().size());
     return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
         .thenApply(v -> assemble(batch, calls, writes, checks))
         .whenComplete((outcome, error) -> {
           if (error != null) {
             metrics.failedRoundTrip();
           }
-          sink.batchFinished(nowMs, outcome == null ? List.of() : applied(batch, outcome));
+          sink.batchFinished(outcome == null ? List.of() : applied(batch, outcome, stamps.join()));
         });
+  }
+
+  private int shard(long uid) {
+    return RedisKeys.recoveryShard(uid, config.recoveryShards());
+  }
+
+  /** Queues one {@code mark_recovery} call per shard on {@code on}; completes with each shard's stamp. */
+  private CompletableFuture<Map<Integer, Long>> mark(RedisClusterAsyncCommands<byte[], byte[]> on,
+      Map<Integer, List<byte[]>> marks) {
+    Map<Integer, CompletableFuture<Long>> calls = new HashMap<>();
+    marks.forEach((shard, members) -> calls.put(shard, Scripts.eval(on, fallback, RedisScript.MARK_RECOVERY,
+        ScriptOutputType.INTEGER, new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)},
+        members.toArray(new byte[0][]))));
+    return CompletableFuture.allOf(calls.values().toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+      Map<Integer, Long> stamps = new HashMap<>();
+      calls.forEach((shard, stamp) -> stamps.put(shard, stamp.join()));
+      return stamps;
+    });
   }
 
   /**
@@ -181,14 +204,16 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     return new BatchOutcome(List.of(outcomes), firstToday);
   }
 
-  private static List<HistoryRecord> applied(WriteBatch batch, BatchOutcome outcome) {
-    List<HistoryRecord> applied = new ArrayList<>();
+  /** The records Redis applied, each with the stamp of its shard's mark. */
+  private List<AppliedRecord> applied(WriteBatch batch, BatchOutcome outcome, Map<Integer, Long> stamps) {
+    List<AppliedRecord> applied = new ArrayList<>();
     for (int w = 0; w < batch.writes().size(); w++) {
       WriteOutcome o = outcome.writes().get(w);
-      List<HistoryRecord> records = batch.writes().get(w).records();
+      UserWrite write = batch.writes().get(w);
+      List<HistoryRecord> records = write.records();
       for (int i = 0; i < records.size(); i++) {
         if (o.applied(i)) {
-          applied.add(records.get(i));
+          applied.add(new AppliedRecord(records.get(i), stamps.get(shard(write.uid()))));
         }
       }
     }

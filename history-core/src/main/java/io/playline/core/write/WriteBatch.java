@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Everything one round trip to Redis carries: user writes and first-today checks.
  *
- * @param nowMs server time the batch was stamped with (write-back recovery marks use it)
+ * @param nowMs the node's time the batch was stamped with (the first-today day and event time)
  * @param day the first-today day as {@code yyyymmdd}
  * @param expiryMs how long a new first-today bitmap of that day lives
  * @param writes user writes, applied in order

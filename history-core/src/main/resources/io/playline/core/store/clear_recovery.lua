@@ -1,6 +1,7 @@
--- Removes write-back recovery marks that are not newer than a persisted snapshot.
--- KEYS: 1 recovery shard zset; ARGV: 1 snapshot time ms, then members
--- Returns how many marks were removed; marks written after the snapshot stay.
+-- Removes recovery marks whose writes are persisted: each member only while it is still scored at
+-- most the given stamp (mark_recovery.lua's), so a mark a later write rescored stays.
+-- KEYS: 1 recovery shard zset; ARGV: 1 stamp (microseconds), then members
+-- Returns how many marks were removed.
 local removed = 0
 local limit = tonumber(ARGV[1])
 for i = 2, #ARGV do

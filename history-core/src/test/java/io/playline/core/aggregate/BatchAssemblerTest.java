@@ -3,6 +3,7 @@ package io.playline.core.aggregate;
 import static io.playline.core.aggregate.TestRecords.video;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
@@ -14,12 +15,14 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class BatchAssemblerTest {
+  private static final ByteString MARK = ByteString.copyFromUtf8("1:~1");
+
 
   @Test
   void oneRecordPerPartitionWhenEverythingFits() {
     PendingChanges p = new PendingChanges();
     for (long uid = 1; uid <= 500; uid++) {
-      p.upsert(video(uid, 1, 1, 100));
+      p.upsert(video(uid, 1, 1, 100), 7);
     }
 
     List<PartitionRecord> records = BatchAssembler.assemble(p.users(), 4, 99, "node-a", 512 * 1024);
@@ -39,11 +42,11 @@ class BatchAssemblerTest {
   void splitsAtMaxRecordBytesWithAtMostOneEntryPerUserPerRecord() {
     PendingChanges p = new PendingChanges();
     for (long uid = 1; uid <= 200; uid++) {
-      p.upsert(video(uid, 1, 1, 100));
+      p.upsert(video(uid, 1, 1, 100), 7);
     }
     // One user whose changes alone are far larger than a record.
-    IntStream.rangeClosed(1, 300).forEach(oid -> p.upsert(video(1_000, oid, oid, 100 + oid)));
-    p.delete(1_000, new ItemId(Business.VIDEO_VALUE, 5_000), 50);
+    IntStream.rangeClosed(1, 300).forEach(oid -> p.upsert(video(1_000, oid, oid, 100 + oid), 7));
+    p.delete(1_000, List.of(new ItemId(Business.VIDEO_VALUE, 5_000)), 50, MARK);
 
     List<PartitionRecord> records = BatchAssembler.assemble(p.users(), 4, 99, "node-a", 1024);
 

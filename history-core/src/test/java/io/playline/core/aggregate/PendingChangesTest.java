@@ -5,6 +5,7 @@ import static io.playline.core.aggregate.TestRecords.video;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
@@ -12,6 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PendingChangesTest {
+  private static final ByteString MARK = ByteString.copyFromUtf8("1:~1");
+
 
   private static HistoryChange only(PendingChanges p, long uid) {
     UserChanges u = p.users().stream().filter(c -> c.uid() == uid).findFirst().orElseThrow();
@@ -21,10 +24,10 @@ class PendingChangesTest {
   @Test
   void latestViewTimeWinsWhateverTheArrivalOrder() {
     PendingChanges p = new PendingChanges();
-    p.upsert(video(1, 10, 1_000, 200));
-    p.upsert(video(1, 10, 3_000, 300));
-    p.upsert(video(1, 10, 2_000, 250));
-    p.upsert(record(1, Business.ARTICLE, 10, 5, 100));
+    p.upsert(video(1, 10, 1_000, 200), 7);
+    p.upsert(video(1, 10, 3_000, 300), 7);
+    p.upsert(video(1, 10, 2_000, 250), 7);
+    p.upsert(record(1, Business.ARTICLE, 10, 5, 100), 7);
 
     assertThat(p.upserts()).isEqualTo(2);
     assertThat(only(p, 1).getUpsertsList()).extracting(HistoryRecord::getBusiness, HistoryRecord::getProgressMs)
@@ -35,13 +38,13 @@ class PendingChangesTest {
   @Test
   void aDeleteDiscardsUpsertsNotAfterItAndStopsOlderOnes() {
     PendingChanges p = new PendingChanges();
-    p.upsert(video(1, 10, 1_000, 200));
-    p.delete(1, new ItemId(Business.VIDEO_VALUE, 10), 250);
-    p.upsert(video(1, 10, 1_500, 240));
+    p.upsert(video(1, 10, 1_000, 200), 7);
+    p.delete(1, List.of(new ItemId(Business.VIDEO_VALUE, 10)), 250, MARK);
+    p.upsert(video(1, 10, 1_500, 240), 7);
 
     assertThat(p.upserts()).isZero();
     assertThat(p.tombstones()).isEqualTo(1);
-    p.upsert(video(1, 10, 2_000, 260));
+    p.upsert(video(1, 10, 2_000, 260), 7);
     assertThat(only(p, 1).getUpsertsList()).extracting(HistoryRecord::getViewTimeMs).containsExactly(260L);
     assertThat(only(p, 1).getDeletesList()).singleElement()
         .satisfies(d -> assertThat(d.getDeleteTimeMs()).isEqualTo(250));
@@ -50,14 +53,14 @@ class PendingChangesTest {
   @Test
   void aClearCoversOnlyItsBusinessesAndEmptyMeansAll() {
     PendingChanges p = new PendingChanges();
-    p.upsert(video(1, 10, 1, 100));
-    p.upsert(record(1, Business.COMIC, 11, 1, 100));
-    p.clear(1, UserChanges.mask(List.of(Business.VIDEO)), 150);
+    p.upsert(video(1, 10, 1, 100), 7);
+    p.upsert(record(1, Business.COMIC, 11, 1, 100), 7);
+    p.clear(1, UserChanges.mask(List.of(Business.VIDEO)), 150, MARK);
     assertThat(only(p, 1).getUpsertsList()).extracting(HistoryRecord::getBusiness).containsExactly(Business.COMIC);
 
-    p.upsert(video(2, 10, 1, 100));
-    p.clear(2, UserChanges.mask(List.of()), 150);
-    p.clear(2, UserChanges.mask(List.of()), 120);
+    p.upsert(video(2, 10, 1, 100), 7);
+    p.clear(2, UserChanges.mask(List.of()), 150, MARK);
+    p.clear(2, UserChanges.mask(List.of()), 120, MARK);
     assertThat(only(p, 2).getUpsertsList()).isEmpty();
     assertThat(only(p, 2).getClearsList()).singleElement()
         .satisfies(c -> assertThat(c.getClearTimeMs()).isEqualTo(150))
@@ -74,12 +77,12 @@ class PendingChangesTest {
   @Test
   void mergingNewerChangesKeepsTheLatestPerItem() {
     PendingChanges older = new PendingChanges();
-    older.upsert(video(1, 10, 1, 300));
-    older.upsert(video(1, 11, 1, 100));
+    older.upsert(video(1, 10, 1, 300), 7);
+    older.upsert(video(1, 11, 1, 100), 7);
     PendingChanges newer = new PendingChanges();
-    newer.upsert(video(1, 10, 2, 200));
-    newer.upsert(video(1, 11, 2, 400));
-    newer.delete(2, new ItemId(Business.VIDEO_VALUE, 5), 50);
+    newer.upsert(video(1, 10, 2, 200), 7);
+    newer.upsert(video(1, 11, 2, 400), 7);
+    newer.delete(2, List.of(new ItemId(Business.VIDEO_VALUE, 5)), 50, MARK);
 
     older.mergeNewer(newer);
 
@@ -92,12 +95,12 @@ class PendingChangesTest {
   @Test
   void dropsTheUpsertsOfTheLeastRecentlyWrittenUsersButKeepsTombstones() {
     PendingChanges p = new PendingChanges();
-    p.upsert(video(1, 10, 1, 100));
-    p.delete(1, new ItemId(Business.VIDEO_VALUE, 99), 100);
-    p.upsert(video(2, 10, 1, 100));
-    p.upsert(video(3, 10, 1, 100));
-    p.upsert(video(4, 10, 1, 100));
-    p.upsert(video(2, 11, 1, 100)); // user 2 is now the most recently written
+    p.upsert(video(1, 10, 1, 100), 7);
+    p.delete(1, List.of(new ItemId(Business.VIDEO_VALUE, 99)), 100, MARK);
+    p.upsert(video(2, 10, 1, 100), 7);
+    p.upsert(video(3, 10, 1, 100), 7);
+    p.upsert(video(4, 10, 1, 100), 7);
+    p.upsert(video(2, 11, 1, 100), 7); // user 2 is now the most recently written
 
     int dropped = p.dropOldestUpserts(3);
 

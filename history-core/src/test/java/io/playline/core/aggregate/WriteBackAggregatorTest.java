@@ -127,36 +127,28 @@ class WriteBackAggregatorTest {
   }
 
   @Test
-  void flushedAtStaysBelowTheStampOfABatchStillInFlight() throws Exception {
-    WriteBackAggregator agg = f.aggregator(Map.of("writeback.flush.interval", "1h", "writeback.max.pending", "1",
-        "writeback.stamp.skew", "0s"));
-    TopicReader reader = f.reader();
-    long inFlight = now - 5_000;
-    agg.batchStarted(inFlight);
-    write(agg, now, video(1, 1, 1, now)); // one pending item: flushes at once
+  void eachChangeCarriesTheHighestMarkStampOfItsUpsertsAndTheMarksOfItsControls() throws Exception {
+    WriteBackAggregator agg = f.aggregator(ON_CLOSE_ONLY);
+    write(agg, 700, video(1, 1, 1, now));
+    write(agg, 900, video(1, 2, 1, now));
+    write(agg, 800, video(1, 1, 2, now + 1)); // a lower stamp later (another shard clock) keeps the highest
+    write(agg, 500, video(2, 1, 1, now));
+    agg.delete(3, List.of(item(Business.VIDEO, 1), item(Business.VIDEO, 2)), now, bytes("3:~a"));
+    agg.clear(3, List.of(), now + 1, bytes("3:~b"));
+    agg.close();
 
-    HistoryChangeBatch first = batch(reader.readAtLeast(1).get(0));
-    assertThat(first.getChangesList()).extracting(HistoryChange::getUid).containsExactly(1L);
-    assertThat(first.getFlushedAtMs()).isEqualTo(inFlight - 1);
-
-    agg.batchFinished(inFlight, List.of(video(2, 1, 1, inFlight)));
-    List<ConsumerRecord<byte[], byte[]>> records = reader.readAtLeast(2);
-    HistoryChangeBatch second = records.stream().map(TestRecords::batch)
-        .filter(b -> b.getChanges(0).getUid() == 2).findFirst().orElseThrow();
-    assertThat(second.getFlushedAtMs()).isGreaterThanOrEqualTo(now);
+    Map<Long, HistoryChange> byUser = new HashMap<>();
+    changes(f.reader().readUpToSentinels()).forEach(c -> byUser.put(c.getUid(), c));
+    assertThat(byUser.get(1L).getUpsertsMarkStampUs()).isEqualTo(900);
+    assertThat(byUser.get(2L).getUpsertsMarkStampUs()).isEqualTo(500);
+    assertThat(byUser.get(1L).getControlMarksList()).isEmpty();
+    assertThat(byUser.get(3L).getControlMarksList()).extracting(com.google.protobuf.ByteString::toStringUtf8)
+        .containsExactlyInAnyOrder("3:~a", "3:~b");
+    assertThat(byUser.get(3L).getDeletesCount()).isEqualTo(2);
   }
 
-  @Test
-  void flushedAtStaysStampSkewBehindTheSnapshotAndLateStampsAreCounted() throws Exception {
-    WriteBackAggregator agg = f.aggregator(f.producer, Map.of("writeback.flush.interval", "1h",
-        "writeback.max.pending", "1", "writeback.stamp.skew", "10s"), () -> 1_000_000L);
-    write(agg, 999_000L, video(1, 1, 1, 999_000L));
-
-    assertThat(batch(f.reader().readAtLeast(1).get(0)).getFlushedAtMs()).isEqualTo(990_000L);
-    agg.batchStarted(985_000L);
-    assertThat(f.metrics.lateStampCount()).isEqualTo(1);
-    agg.batchStarted(995_000L);
-    assertThat(f.metrics.lateStampCount()).isEqualTo(1);
+  private static byte[] bytes(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 
   @Test
@@ -214,11 +206,12 @@ class WriteBackAggregatorTest {
   void deletesAndClearsAreCarriedAndDiscardOlderUpserts() throws Exception {
     WriteBackAggregator agg = f.aggregator(ON_CLOSE_ONLY);
     write(agg, now, video(1, 10, 1, now - 100));
-    agg.delete(1, item(Business.VIDEO, 10), now - 50);
+    agg.delete(1, List.of(item(Business.VIDEO, 10)), now - 50, bytes("1:~d"));
     write(agg, now + 1, video(1, 11, 1, now - 10));
-    agg.clear(1, List.of(Business.COMIC), now - 20);
-    agg.clear(2, List.of(), now - 5);
-    assertThatThrownBy(() -> agg.delete(0, item(Business.VIDEO, 1), now)).isInstanceOf(IllegalArgumentException.class);
+    agg.clear(1, List.of(Business.COMIC), now - 20, bytes("1:~c"));
+    agg.clear(2, List.of(), now - 5, bytes("2:~c"));
+    assertThatThrownBy(() -> agg.delete(0, List.of(item(Business.VIDEO, 1)), now, bytes("0:~d")))
+        .isInstanceOf(IllegalArgumentException.class);
     agg.close();
 
     Map<Long, HistoryChange> byUser = new HashMap<>();
@@ -241,13 +234,14 @@ class WriteBackAggregatorTest {
     for (long uid = 1; uid <= 100; uid++) {
       write(agg, now, video(uid, 1, 1, now));
     }
-    agg.delete(1, item(Business.VIDEO, 2), now);
+    agg.delete(1, List.of(item(Business.VIDEO, 2)), now, bytes("1:~d"));
 
     agg.abandon();
     f.producer.flush();
 
     assertThat(f.reader().readUpToSentinels()).isEmpty();
     assertThat(agg.pendingItems()).isZero();
-    assertThatThrownBy(() -> agg.delete(1, item(Business.VIDEO, 3), now)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> agg.delete(1, List.of(item(Business.VIDEO, 3)), now, bytes("1:~d")))
+        .isInstanceOf(IllegalStateException.class);
   }
 }

@@ -103,9 +103,7 @@ class WriteBackConcurrencyTest {
         batch[k] = video(uid, (long) i * ITEMS_PER_BATCH + k + 1, k, now);
       }
       batch[ITEMS_PER_BATCH] = video(HOT_UID + t, 1, i, now + i);
-      long stamp = System.currentTimeMillis();
-      agg.batchStarted(stamp);
-      agg.batchFinished(stamp, List.of(batch));
+      WriteBackFixture.write(agg, System.currentTimeMillis(), batch);
       if (i % 50 == 49) {
         // Let flushes keep up now and then, so many swaps happen while the writers write.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5)).until(() -> agg.pendingItems() < 1_000);

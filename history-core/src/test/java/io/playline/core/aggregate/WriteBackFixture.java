@@ -6,12 +6,14 @@ import io.playline.core.config.ConfigSource;
 import io.playline.core.publish.KafkaProducerSettings;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.publish.TopicReader;
+import io.playline.core.write.AppliedRecord;
 import io.playline.core.write.WriteBackSink;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.KafkaNamespace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -60,10 +62,10 @@ final class WriteBackFixture implements AutoCloseable {
     return r;
   }
 
-  /** One write-through batch stamped {@code stamp} that applied {@code records}. */
-  static void write(WriteBackSink sink, long stamp, HistoryRecord... records) {
-    sink.batchStarted(stamp);
-    sink.batchFinished(stamp, List.of(records));
+  /** One write-through batch that applied {@code records}, whose recovery marks got {@code markStamp}. */
+  static void write(WriteBackSink sink, long markStamp, HistoryRecord... records) {
+    sink.batchStarted();
+    sink.batchFinished(Arrays.stream(records).map(r -> new AppliedRecord(r, markStamp)).toList());
   }
 
   @Override

@@ -92,10 +92,10 @@ class WriteBackOutageTest {
     WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
         "writeback.max.pending", "2", "writeback.max.pending.tombstones", "5", "writeback.retry.backoff.max", "200ms"));
     for (long oid = 1; oid <= 5; oid++) {
-      agg.delete(1, item(Business.VIDEO, oid), now);
+      agg.delete(1, List.of(item(Business.VIDEO, oid)), now, new byte[] {'1', ':', '~', (byte) ('0' + oid)});
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.sendFailureCount() >= 1);
-    assertThatThrownBy(() -> agg.clear(1, List.of(), now)).isInstanceOf(WriteBackFullException.class);
+    assertThatThrownBy(() -> agg.clear(1, List.of(), now, new byte[] {'1', ':', '~', 'c'})).isInstanceOf(WriteBackFullException.class);
 
     flaky.down(false);
     agg.close();

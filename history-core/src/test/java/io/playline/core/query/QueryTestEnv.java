@@ -25,6 +25,7 @@ import io.playline.testing.RedisNamespace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -201,19 +202,27 @@ final class QueryTestEnv implements AutoCloseable {
   /** A tombstone sink that records what it was handed. Thread-safe. */
   static final class RecordingSink implements TombstoneSink {
     final List<String> ops = new ArrayList<>();
+    final List<String> marks = new ArrayList<>();
 
     @Override
-    public synchronized void delete(long uid, ItemKey item, long timeMs) {
-      ops.add("delete " + uid + " " + item.getBusiness() + ":" + item.getOid() + " @" + timeMs);
+    public synchronized void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark) {
+      items.forEach(item -> ops.add("delete " + uid + " " + item.getBusiness() + ":" + item.getOid() + " @" + timeMs));
+      marks.add(new String(mark, StandardCharsets.US_ASCII));
     }
 
     @Override
-    public synchronized void clear(long uid, List<Business> businesses, long timeMs) {
+    public synchronized void clear(long uid, List<Business> businesses, long timeMs, byte[] mark) {
       ops.add("clear " + uid + " " + businesses + " @" + timeMs);
+      marks.add(new String(mark, StandardCharsets.US_ASCII));
     }
 
     synchronized List<String> ops() {
       return List.copyOf(ops);
+    }
+
+    /** The recovery marks handed over with the deletes and clears, in order. */
+    synchronized List<String> marks() {
+      return List.copyOf(marks);
     }
   }
 }

@@ -51,12 +51,12 @@ class RedisClusterQueryTest {
     timeline = new RedisTimeline(config, redis);
     control = new HistoryControl(config, redis, new TombstoneSink() {
       @Override
-      public synchronized void delete(long uid, ItemKey item, long timeMs) {
+      public synchronized void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark) {
         handedOver.add("delete " + uid);
       }
 
       @Override
-      public synchronized void clear(long uid, List<Business> businesses, long timeMs) {
+      public synchronized void clear(long uid, List<Business> businesses, long timeMs, byte[] mark) {
         handedOver.add("clear " + uid);
       }
     }, new QueryMetrics(new SimpleMeterRegistry()), System::currentTimeMillis);

@@ -12,6 +12,7 @@ import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.publish.KafkaProducerSettings;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.publish.TopicReader;
+import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -88,14 +90,34 @@ class WriteBackControlTest {
       assertThat(c.getBusinessesList()).containsExactly(Business.COMIC);
       assertThat(c.getClearTimeMs()).isEqualTo(tombstone("b3"));
     });
+    // Each call's own recovery mark rides along, for the job to remove once persisted; it is in
+    // Redis until then, so a crash before the flush still leaves the sweep a way to HBase.
+    List<byte[]> marks = changes.stream().flatMap(c -> c.getControlMarksList().stream())
+        .map(m -> m.toByteArray()).toList();
+    assertThat(marks).hasSize(2).allSatisfy(m -> {
+      assertThat(new String(m)).startsWith(UID + ":~");
+      assertThat(markScore(m)).isNotNull();
+    });
   }
 
   @Test
-  void aClosedWriteBackFailsTheDeleteAsRetriable() {
+  void aClosedWriteBackFailsTheDeleteAsRetriableButItsMarkStaysForTheSweep() {
     aggregator.close();
     Throwable failure = QueryTestEnv.failure(service.delete(UID, List.of(item(Business.VIDEO, 1))));
-    assertThat(failure).isInstanceOf(RetriableStoreException.class);
+    assertThat(failure).isInstanceOf(RetriableStoreException.class)
+        .hasMessageContaining("is applied in Redis and the job's recovery sweep persists it");
     assertThat(env.counter("playline.query.requests", "kind", "delete", "outcome", "unavailable")).isEqualTo(1);
+    assertThat(tombstone("1:1")).isPositive();
+    List<byte[]> marks = join(env.redis.shared().zrange(env.keys.recovery(shard()), 0, -1));
+    assertThat(marks).extracting(String::new).singleElement().asString().startsWith(UID + ":~");
+  }
+
+  private int shard() {
+    return RedisKeys.recoveryShard(UID, env.config.recoveryShards());
+  }
+
+  private @Nullable Double markScore(byte[] member) {
+    return join(env.redis.shared().zscore(env.keys.recovery(shard()), member));
   }
 
   private long tombstone(String field) {

@@ -104,7 +104,7 @@ class RedisClusterWriteTest {
       List<byte[]> members = redis.shared().zrange(key, 0, -1).get(5, TimeUnit.SECONDS);
       marks += members.size();
       byte[][] args = new byte[members.size() + 1][];
-      args[0] = Scripts.num(now + 60_000);
+      args[0] = Scripts.num(TimeUnit.MILLISECONDS.toMicros(now + 60_000));
       for (int i = 0; i < members.size(); i++) {
         args[i + 1] = members.get(i);
       }

@@ -11,10 +11,13 @@ import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +30,7 @@ class RedisHistoryWriterTest {
   private SimpleMeterRegistry registry;
   private CoreConfig config;
   private RedisKeys keys;
-  private final List<HistoryRecord> sunk = new ArrayList<>();
+  private final List<AppliedRecord> sunk = new ArrayList<>();
   private final long now = System.currentTimeMillis();
 
   @BeforeEach
@@ -40,10 +43,10 @@ class RedisHistoryWriterTest {
     registry = new SimpleMeterRegistry();
     writer = new RedisHistoryWriter(config, redis, new WriteBackSink() {
       @Override
-      public void batchStarted(long nowMs) {}
+      public void batchStarted() {}
 
       @Override
-      public synchronized void batchFinished(long nowMs, List<HistoryRecord> applied) {
+      public synchronized void batchFinished(List<AppliedRecord> applied) {
         sunk.addAll(applied);
       }
     }, new WriteMetrics(registry));
@@ -168,13 +171,35 @@ class RedisHistoryWriterTest {
   }
 
   @Test
-  void appliedRecordsReachTheWriteBackSinkWithRecoveryMarks() throws Exception {
+  void appliedRecordsReachTheWriteBackSinkWithTheStampsOfTheirRecoveryMarks() throws Exception {
+    int shard = RedisKeys.recoveryShard(8, config.recoveryShards());
+    long before = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis());
     write(List.of(new UserWrite(8, List.of(record(8, 10, 5, now), record(8, 11, 5, now)))), List.of());
     write(List.of(new UserWrite(8, List.of(record(8, 10, 1, now - 100)))), List.of());
-    assertThat(sunk).extracting(HistoryRecord::getOid).containsExactly(10L, 11L);
-    Double mark = redis.shared().zscore(keys.recovery(RedisKeys.recoveryShard(8, config.recoveryShards())),
-        RedisKeys.recoveryMember(8, RedisKeys.member(Business.VIDEO, 10))).get();
-    assertThat(mark).isEqualTo((double) now);
+    assertThat(sunk).extracting(a -> a.record().getOid()).containsExactly(10L, 11L);
+    long stamp = sunk.get(0).markStampUs();
+    assertThat(sunk.get(1).markStampUs()).isEqualTo(stamp);
+    // Stamped by Redis's clock in microseconds (same machine: within a minute of ours).
+    assertThat(stamp).isBetween(before - 60_000_000L, before + 60_000_000L);
+    // The second write (lost to the newer record) still rescored the mark with a higher stamp.
+    assertThat(markScore(shard, 11)).isEqualTo((double) stamp);
+    assertThat(markScore(shard, 10)).isGreaterThan((double) stamp);
+  }
+
+  @Test
+  void markStampsKeepRisingWhenRedisClockIsBehindTheLastStamp() throws Exception {
+    int shard = RedisKeys.recoveryShard(8, config.recoveryShards());
+    long ahead = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()) + TimeUnit.HOURS.toMicros(1);
+    redis.shared().set(keys.recoveryClock(shard), Long.toString(ahead).getBytes(StandardCharsets.US_ASCII)).get();
+    write(List.of(new UserWrite(8, List.of(record(8, 10, 5, now)))), List.of());
+    write(List.of(new UserWrite(8, List.of(record(8, 10, 6, now + 1)))), List.of());
+    assertThat(sunk).extracting(AppliedRecord::markStampUs).containsExactly(ahead + 1, ahead + 2);
+    assertThat(markScore(shard, 10)).isEqualTo((double) (ahead + 2));
+  }
+
+  private @Nullable Double markScore(int shard, long oid) throws Exception {
+    return redis.shared().zscore(keys.recovery(shard), RedisKeys.recoveryMember(8, RedisKeys.member(Business.VIDEO, oid)))
+        .get();
   }
 
   @Test
@@ -219,7 +244,7 @@ class RedisHistoryWriterTest {
     assertThat(stored(23, 10).getProgressMs()).isEqualTo(7);
     assertThat(stored(23, 12).getProgressMs()).isEqualTo(8);
     assertThat(stored(24, 10).getProgressMs()).isEqualTo(9);
-    assertThat(sunk).extracting(HistoryRecord::getUid, HistoryRecord::getProgressMs).contains(
+    assertThat(sunk).extracting(a -> a.record().getUid(), a -> a.record().getProgressMs()).contains(
         org.assertj.core.groups.Tuple.tuple(20L, 1L), org.assertj.core.groups.Tuple.tuple(22L, 5L),
         org.assertj.core.groups.Tuple.tuple(23L, 7L), org.assertj.core.groups.Tuple.tuple(24L, 9L))
         .doesNotContain(org.assertj.core.groups.Tuple.tuple(21L, 2L), org.assertj.core.groups.Tuple.tuple(22L, 4L),

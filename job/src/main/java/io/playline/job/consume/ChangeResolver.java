@@ -1,5 +1,6 @@
 package io.playline.job.consume;
 
+import com.google.protobuf.ByteString;
 import io.playline.job.JobMetrics;
 import io.playline.job.redis.RecoveryMarks;
 import io.playline.proto.v1.Business;
@@ -18,9 +19,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Resolves the write-back changes of one poll by time, not by position (events.proto): per user
- * and item the newest snapshot upsert is kept only when its view time is after every delete and
- * clear of that item anywhere in the poll; once Redis's current records are known, the newer of
- * Redis's record and the snapshot is written (the snapshot when Redis lost the record). Deletes and
+ * and item, once Redis's current records are known, the newer of Redis's record and the newest
+ * snapshot upsert (the snapshot when Redis lost the record) is written when its view time is after
+ * every delete and clear of that item in the poll and in Redis. Deletes and
  * clears pass through; HBase applies them by time. Malformed entries (no uid, an unknown business,
  * no oid, a negative time) are counted and left out; a clear naming only unknown businesses is
  * dropped rather than widened into a clear of everything.
@@ -43,20 +44,22 @@ final class ChangeResolver {
         continue;
       }
       UserChanges user = users.computeIfAbsent(change.getUid(), UserChanges::new);
+      user.markStampUs = Math.max(user.markStampUs, change.getUpsertsMarkStampUs());
+      user.controlMarks.addAll(change.getControlMarksList());
       for (HistoryRecord r : change.getUpsertsList()) {
         if (!known(r.getBusiness()) || r.getOid() <= 0 || !validTime(r.getViewTimeMs())
             || (r.getUid() != 0 && r.getUid() != change.getUid())) {
           metrics.invalidEntry();
           continue;
         }
-        user.upsert(r.getUid() == 0 ? r.toBuilder().setUid(change.getUid()).build() : r, batch.getFlushedAtMs());
+        user.upsert(r.getUid() == 0 ? r.toBuilder().setUid(change.getUid()).build() : r);
       }
       for (ItemDelete d : change.getDeletesList()) {
         if (!known(d.getItem().getBusiness()) || d.getItem().getOid() <= 0 || !validTime(d.getDeleteTimeMs())) {
           metrics.invalidEntry();
           continue;
         }
-        user.delete(d, batch.getFlushedAtMs());
+        user.delete(d);
       }
       for (HistoryClear c : change.getClearsList()) {
         HistoryClear valid = validClear(c);
@@ -94,18 +97,15 @@ final class ChangeResolver {
     return b != Business.BUSINESS_UNSPECIFIED && b != Business.UNRECOGNIZED;
   }
 
-  /** Per user, the items whose snapshot survived deletes and clears: what to read back from Redis. */
+  /**
+   * Per user, every item with a snapshot upsert: what to read back from Redis. Covered ones too: a
+   * write of the item after the delete may be in Redis only, and its mark is cleared with the rest.
+   */
   Map<Long, List<ItemKey>> itemsToRead() {
     Map<Long, List<ItemKey>> items = new LinkedHashMap<>();
     for (UserChanges user : users.values()) {
-      List<ItemKey> live = new ArrayList<>();
-      for (Map.Entry<ItemKey, HistoryRecord> e : user.snapshots.entrySet()) {
-        if (e.getValue().getViewTimeMs() > user.tombstone(e.getKey())) {
-          live.add(e.getKey());
-        }
-      }
-      if (!live.isEmpty()) {
-        items.put(user.uid, live);
+      if (!user.snapshots.isEmpty()) {
+        items.put(user.uid, new ArrayList<>(user.snapshots.keySet()));
       }
     }
     return items;
@@ -133,21 +133,20 @@ final class ChangeResolver {
       Map<ItemKey, Long> tombs = redisTombstones.getOrDefault(user.uid, Map.of());
       for (Map.Entry<ItemKey, HistoryRecord> e : user.snapshots.entrySet()) {
         HistoryRecord snapshot = e.getValue();
+        HistoryRecord redis = inRedis.get(e.getKey());
+        boolean redisNewer = redis != null && redis.getViewTimeMs() > snapshot.getViewTimeMs();
+        HistoryRecord newest = redisNewer ? redis : snapshot;
         long tomb = Math.max(user.tombstone(e.getKey()), tombs.getOrDefault(e.getKey(), -1L));
-        if (snapshot.getViewTimeMs() <= tomb) {
+        if (newest.getViewTimeMs() <= tomb) {
           metrics.droppedUpsert();
           continue;
         }
-        HistoryRecord redis = inRedis.get(e.getKey());
-        if (redis == null) {
-          metrics.snapshotUsed();
-          change.addUpserts(snapshot);
-        } else if (redis.getViewTimeMs() > snapshot.getViewTimeMs()) {
+        if (redisNewer) {
           metrics.redisNewer();
-          change.addUpserts(redis);
-        } else {
-          change.addUpserts(snapshot);
+        } else if (redis == null) {
+          metrics.snapshotUsed();
         }
+        change.addUpserts(newest);
       }
       change.addAllDeletes(user.deletes).addAllClears(user.clears);
       if (change.getUpsertsCount() + change.getDeletesCount() + change.getClearsCount() > 0) {
@@ -158,12 +157,18 @@ final class ChangeResolver {
   }
 
   /**
-   * Adds the recovery marks this poll covers once persisted: every upserted or deleted item, each
-   * up to the latest {@code flushed_at_ms} of the batches that carried it.
+   * Adds the recovery marks this poll covers once persisted: every item with a snapshot upsert (all
+   * read back from Redis), up to the user's highest {@code upserts_mark_stamp_us} in the poll, and
+   * the marks of the deletes and clears the poll carried. Why the highest stamp is enough: a write
+   * whose mark is scored at most it ran in Redis before that stamp was issued, so before the
+   * snapshot carrying it, so before this poll's read-back, which therefore saw it.
    */
   void addMarkClears(RecoveryMarks.Clears clears) {
     for (UserChanges user : users.values()) {
-      user.markLimits.forEach((item, limit) -> clears.add(user.uid, item, limit));
+      if (user.markStampUs > 0) {
+        user.snapshots.keySet().forEach(item -> clears.add(user.uid, item, user.markStampUs));
+      }
+      user.controlMarks.forEach(mark -> clears.addControl(user.uid, mark.toByteArray()));
     }
   }
 
@@ -171,7 +176,8 @@ final class ChangeResolver {
   private static final class UserChanges {
     final long uid;
     final Map<ItemKey, HistoryRecord> snapshots = new LinkedHashMap<>();
-    final Map<ItemKey, Long> markLimits = new HashMap<>();
+    final List<ByteString> controlMarks = new ArrayList<>();
+    long markStampUs;
     final Map<ItemKey, Long> deleteTimes = new HashMap<>();
     final Map<Business, Long> businessClearTimes = new HashMap<>();
     final List<ItemDelete> deletes = new ArrayList<>();
@@ -182,16 +188,14 @@ final class ChangeResolver {
       this.uid = uid;
     }
 
-    void upsert(HistoryRecord r, long flushedAtMs) {
+    void upsert(HistoryRecord r) {
       ItemKey item = ItemKey.newBuilder().setBusiness(r.getBusiness()).setOid(r.getOid()).build();
       snapshots.merge(item, r, (a, b) -> b.getViewTimeMs() > a.getViewTimeMs() ? b : a);
-      markLimits.merge(item, flushedAtMs, Math::max);
     }
 
-    void delete(ItemDelete d, long flushedAtMs) {
+    void delete(ItemDelete d) {
       deletes.add(d);
       deleteTimes.merge(d.getItem(), d.getDeleteTimeMs(), Math::max);
-      markLimits.merge(d.getItem(), flushedAtMs, Math::max);
     }
 
     void clear(HistoryClear c) {

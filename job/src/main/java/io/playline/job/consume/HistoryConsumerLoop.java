@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -194,12 +195,16 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     while (running) {
       ConsumerRecords<byte[], byte[]> polled = c.poll(config.pollTimeout());
       if (polled.isEmpty()) {
+        reportLag(c);
         progress.maybeLog();
         continue;
       }
       InFlightPoll poll = InFlightPoll.parse(polled, metrics);
       inFlight = poll;
+      reportLag(c);
+      metrics.unpersistedSince(poll.oldestTimestampMs());
       PollPersister.Persisted persisted = persistWithRetry(c, persister, poll, progress);
+      metrics.unpersistedSince(Long.MAX_VALUE);
       if (persisted == null) {
         inFlight = null;
         continue;
@@ -210,6 +215,22 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       progress.persisted(poll.records(), persisted);
       log.debug("Persisted a poll of {} records: {} user changes", poll.records(), persisted.users());
     }
+  }
+
+  /**
+   * Publishes the records behind the end of this consumer's partitions, from what the consumer last
+   * fetched (no remote call); the poll in flight counts as behind until it is persisted.
+   */
+  private void reportLag(Consumer<byte[], byte[]> c) {
+    InFlightPoll poll = inFlight;
+    long lag = poll == null ? 0 : poll.records();
+    for (TopicPartition tp : c.assignment()) {
+      OptionalLong partitionLag = c.currentLag(tp);
+      if (partitionLag.isPresent()) {
+        lag += partitionLag.getAsLong();
+      }
+    }
+    metrics.lag(lag);
   }
 
   /** Persists {@code poll}, retrying transient failures; null when stopping or nothing is left (all revoked). */
@@ -252,6 +273,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     pausedForRetry = true;
     c.pause(c.assignment());
     ConsumerRecords<byte[], byte[]> stray = c.poll(delay);
+    reportLag(c);
     // Paused partitions return nothing; should a record slip through, rewind so none is skipped.
     for (TopicPartition tp : stray.partitions()) {
       c.seek(tp, stray.records(tp).get(0).offset());

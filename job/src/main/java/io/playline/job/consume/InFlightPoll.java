@@ -32,8 +32,14 @@ final class InFlightPoll {
   private final List<Parsed> batches = new ArrayList<>();
   private final Map<TopicPartition, Long> nextOffsets = new HashMap<>();
   private int records;
+  private long oldestTimestampMs = Long.MAX_VALUE;
 
   private InFlightPoll() {}
+
+  /** The Kafka timestamp (ms) of the oldest record in this poll, or {@code Long.MAX_VALUE} when none. */
+  long oldestTimestampMs() {
+    return oldestTimestampMs;
+  }
 
   /** Parses every record of {@code polled}; an unparsable one is logged, counted and skipped. */
   static InFlightPoll parse(ConsumerRecords<byte[], byte[]> polled, JobMetrics metrics) {
@@ -42,6 +48,7 @@ final class InFlightPoll {
       TopicPartition tp = new TopicPartition(r.topic(), r.partition());
       poll.records++;
       poll.nextOffsets.merge(tp, r.offset() + 1, Math::max);
+      poll.oldestTimestampMs = Math.min(poll.oldestTimestampMs, r.timestamp());
       byte[] value = r.value();
       if (value == null) {
         metrics.parseFailure();

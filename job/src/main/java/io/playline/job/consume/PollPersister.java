@@ -80,7 +80,7 @@ final class PollPersister implements AutoCloseable {
   }
 
   /**
-   * Clears the recovery marks of a persisted poll, each up to its batch's {@code flushed_at_ms}.
+   * Clears the recovery marks of a persisted poll ({@link ChangeResolver#addMarkClears}).
    * Best effort: a failure is logged and counted, and the recovery sweep persists those items
    * again later (harmless: writes are idempotent).
    */

@@ -17,6 +17,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,13 +31,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Persists what a crash left unpersisted. Every write-through leaves a recovery mark per item
- * (scored by server write time) that the consumer loop clears once the item's write-back batch is
- * in HBase; a mark older than {@code recovery.age} therefore means the batch never made it (the
- * node holding it in memory died). Every {@code recovery.interval}, for each shard, the sweep
- * reads such marks a page at a time, reads the items' current records from Redis, writes them to
- * the sink and clears the marks up to the age threshold, so a mark rescored by a newer write
- * survives for the regular write-back. A mark whose record is gone from Redis is just cleared.
+ * Persists what a crash left unpersisted. Every write-through leaves a recovery mark per item, and
+ * every delete or clear one per call, scored by the shard's Redis-issued stamp, that the consumer
+ * loop clears once the write-back carrying it is in HBase; a mark older than {@code recovery.age}
+ * (by Redis's clock) therefore means the write-back never made it (the node holding it in memory
+ * died, or gave up while Kafka was down). Every {@code recovery.interval}, for each shard, the
+ * sweep reads such marks a page at a time, reads the items' current records (and, for a delete's
+ * or clear's mark, all of the user's tombstones) from Redis, writes them to the sink and clears
+ * the marks up to the page's threshold, so a mark rescored by a newer write survives for the
+ * regular write-back. A mark whose record is gone from Redis is just cleared.
  *
  * <p>Job instances split the shards with leases in Redis ({@link ShardLeases}): each sweep first
  * advertises this instance, renews its leases and evens out its share with the other live
@@ -127,34 +130,34 @@ public final class RecoverySweeper implements AutoCloseable {
    *     stay for the next sweep
    */
   public synchronized SweepResult sweep() {
-    long threshold = System.currentTimeMillis() - config.recoveryAge().toMillis();
     RedisShardLeases store = open();
     List<Integer> shards = leases.rebalance(store);
     SweepResult total = new SweepResult(0, 0, 0, 0);
     for (int shard : shards) {
-      total = total.plus(sweepShard(store, shard, threshold));
+      total = total.plus(sweepShard(store, shard));
     }
     metrics.sweep();
     metrics.sweptShards(shards.size());
     if (total.recovered() > 0 || total.missing() > 0) {
-      log.info("Recovery sweep persisted {} items whose write-back never arrived ({} marks, {} records gone "
-          + "from Redis, {} marks cleared)", total.recovered(), total.marks(), total.missing(), total.cleared());
+      log.info("Recovery sweep persisted {} records and tombstones whose write-back never arrived ({} marks, {} "
+          + "records gone from Redis, {} marks cleared)", total.recovered(), total.marks(), total.missing(), total.cleared());
     } else {
       log.debug("Recovery sweep found nothing older than {}", config.recoveryAge());
     }
     return total;
   }
 
-  private SweepResult sweepShard(RedisShardLeases store, int shard, long threshold) {
+  private SweepResult sweepShard(RedisShardLeases store, int shard) {
     RecoveryMarks m = marks;
     SweepResult total = new SweepResult(0, 0, 0, 0);
     // The lease is renewed before every page: a lost one stops the sweep of its shard here.
     while (m != null && leases.hold(store, shard)) {
-      List<byte[]> page = m.olderThan(shard, threshold, config.recoveryBatchSize());
+      RecoveryMarks.Due due = m.due(shard, config.recoveryAge(), config.recoveryBatchSize());
+      List<byte[]> page = due.members();
       if (page.isEmpty()) {
         break;
       }
-      SweepResult done = persistPage(m, shard, page, threshold);
+      SweepResult done = persistPage(m, shard, page, due.thresholdUs());
       total = total.plus(done);
       // A short page was the last; a page that cleared nothing would only come back unchanged.
       if (page.size() < config.recoveryBatchSize() || done.cleared() == 0) {
@@ -166,21 +169,27 @@ public final class RecoverySweeper implements AutoCloseable {
 
   private SweepResult persistPage(RecoveryMarks m, int shard, List<byte[]> page, long threshold) {
     Map<Long, List<ItemKey>> items = new LinkedHashMap<>();
+    Set<Long> controlled = new LinkedHashSet<>();
     RecoveryMarks.Clears clears = m.newClears();
     for (byte[] member : page) {
       clears.addRaw(shard, member, threshold);
       try {
         RecoveryMarks.Mark mark = RecoveryMarks.parse(member);
-        RedisReadBack.add(items, mark.uid(), mark.item());
+        if (mark.control()) {
+          controlled.add(mark.uid());
+        } else {
+          RedisReadBack.add(items, mark.uid(), mark.item());
+        }
       } catch (IllegalArgumentException e) {
         metrics.invalidEntry();
         log.warn("Clearing malformed recovery mark in shard {}: {}", shard, e.getMessage());
       }
     }
+    // Tombstones first: the sink applies a change's deletes before its upserts, and HBase by time.
+    List<HistoryChange> writes = new ArrayList<>(readBack().tombstones(controlled));
+    int recovered = writes.stream().mapToInt(c -> c.getDeletesCount() + c.getClearsCount()).sum();
     Map<Long, Map<ItemKey, HistoryRecord>> found = readBack().read(items);
-    int recovered = 0;
     int missing = 0;
-    List<HistoryChange> writes = new ArrayList<>();
     for (Map.Entry<Long, List<ItemKey>> e : items.entrySet()) {
       Map<ItemKey, HistoryRecord> records = found.getOrDefault(e.getKey(), Map.of());
       for (ItemKey item : e.getValue()) {

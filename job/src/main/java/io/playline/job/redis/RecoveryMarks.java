@@ -1,7 +1,5 @@
 package io.playline.job.redis;
 
-import io.lettuce.core.Limit;
-import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -19,11 +17,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The write-back recovery marks ({@link RedisKeys#recovery}: per shard a sorted set of {@code
- * uid:business:oid} scored by server write time): finds marks older than a time, and clears
- * persisted ones with {@code clear_recovery.lua}, which keeps a mark rescored by a newer write.
+ * uid:business:oid} for write-throughs and {@code uid:~<nonce>} for deletes and clears, scored by
+ * the shard's stamps, {@code mark_recovery.lua}): finds marks older than an age by Redis's clock
+ * ({@code recovery_due.lua}), and clears persisted ones with {@code clear_recovery.lua}, which
+ * keeps a mark rescored by a newer write.
  *
  * <p>Confined to one thread: it queues on a pipelining connection its owner opened for that thread.
  */
@@ -52,10 +54,18 @@ public final class RecoveryMarks {
     this.timeout = timeout;
   }
 
-  /** One user's item as a mark: {@code uid}, and the item of a member {@code business:oid}. */
-  public record Mark(long uid, ItemKey item) {}
+  /**
+   * One mark: {@code uid} and the item of a write-through mark {@code uid:business:oid}, or no item
+   * for the mark of a delete or clear ({@code uid:~<nonce>}).
+   */
+  public record Mark(long uid, @Nullable ItemKey item) {
+    /** True for the mark of a delete or clear: its user's tombstones are to be persisted. */
+    public boolean control() {
+      return item == null;
+    }
+  }
 
-  /** Parses a mark member {@code uid:business:oid}; a malformed one is an {@link IllegalArgumentException}. */
+  /** Parses a mark member; a malformed one is an {@link IllegalArgumentException}. */
   public static Mark parse(byte[] member) {
     String s = new String(member, StandardCharsets.US_ASCII);
     int colon = s.indexOf(':');
@@ -64,6 +74,12 @@ public final class RecoveryMarks {
     }
     try {
       long uid = Long.parseLong(s.substring(0, colon));
+      if (s.startsWith("~", colon + 1)) {
+        if (uid <= 0 || s.length() == colon + 2) {
+          throw new IllegalArgumentException("not a recovery mark: " + s);
+        }
+        return new Mark(uid, null);
+      }
       ItemKey item = RedisKeys.item(s.substring(colon + 1).getBytes(StandardCharsets.US_ASCII));
       if (uid <= 0 || item.getOid() <= 0 || item.getBusiness() == Business.BUSINESS_UNSPECIFIED) {
         throw new IllegalArgumentException("not a recovery mark: " + s);
@@ -84,16 +100,28 @@ public final class RecoveryMarks {
     return shards;
   }
 
+  /** Marks found due: scored at most {@code thresholdUs}, oldest first. */
+  public record Due(long thresholdUs, List<byte[]> members) {}
+
   /**
-   * Up to {@code limit} marks of {@code shard} scored at most {@code maxScoreMs}, oldest first.
+   * Up to {@code limit} marks of {@code shard} older than {@code age} by the shard's Redis clock,
+   * oldest first, with the stamp threshold that selected them.
    *
    * @throws RetriableStoreException when Redis is unreachable or does not answer in time
    */
-  public List<byte[]> olderThan(int shard, long maxScoreMs, int limit) {
-    CompletionStage<List<byte[]>> reply = commands.zrangebyscore(keys.recovery(shard),
-        Range.create(Double.NEGATIVE_INFINITY, (double) maxScoreMs), Limit.create(0, limit));
+  public Due due(int shard, Duration age, int limit) {
+    CompletionStage<List<Object>> reply = Scripts.eval(commands, fallback, RedisScript.RECOVERY_DUE,
+        ScriptOutputType.MULTI, new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)},
+        Scripts.num(TimeUnit.NANOSECONDS.toMicros(age.toNanos())), Scripts.num(limit));
     pipeline.flushCommands();
-    return RedisFailures.await(reply, System.nanoTime() + timeout.toNanos(), "ZRANGEBYSCORE of recovery shard " + shard);
+    List<Object> answer =
+        RedisFailures.await(reply, System.nanoTime() + timeout.toNanos(), "recovery_due of shard " + shard);
+    long threshold = Long.parseLong(new String((byte[]) answer.get(0), StandardCharsets.US_ASCII));
+    List<byte[]> members = new ArrayList<>(answer.size() - 1);
+    for (int i = 1; i < answer.size(); i++) {
+      members.add((byte[]) answer.get(i));
+    }
+    return new Due(threshold, members);
   }
 
   /**
@@ -111,7 +139,7 @@ public final class RecoveryMarks {
       for (int from = 0; from < members.size(); from += MEMBERS_PER_SCRIPT) {
         List<byte[]> chunk = members.subList(from, Math.min(members.size(), from + MEMBERS_PER_SCRIPT));
         byte[][] args = new byte[chunk.size() + 1][];
-        args[0] = Scripts.num(e.getKey().limitMs());
+        args[0] = Scripts.num(e.getKey().limitUs());
         for (int i = 0; i < chunk.size(); i++) {
           args[i + 1] = chunk.get(i);
         }
@@ -144,19 +172,24 @@ public final class RecoveryMarks {
 
     private Clears() {}
 
-    /** Clears {@code uid}'s mark of {@code item} if scored at most {@code limitMs}; the highest limit given wins. */
-    public void add(long uid, ItemKey item, long limitMs) {
+    /** Clears {@code uid}'s mark of {@code item} if scored at most {@code limitUs}; the highest limit given wins. */
+    public void add(long uid, ItemKey item, long limitUs) {
       String member = uid + ":" + item.getBusinessValue() + ":" + item.getOid();
       Long previous = limits.get(member);
-      if (previous == null || previous < limitMs) {
-        limits.put(member, limitMs);
+      if (previous == null || previous < limitUs) {
+        limits.put(member, limitUs);
       }
     }
 
-    /** Clears a mark exactly as read from Redis (even a malformed one) if scored at most {@code limitMs}. */
-    public void addRaw(int shard, byte[] member, long limitMs) {
-      byShardAndLimit.computeIfAbsent(new ShardLimit(shard, limitMs), k -> new ArrayList<>()).add(member);
+    /** Clears a mark exactly as read from Redis (even a malformed one) if scored at most {@code limitUs}. */
+    public void addRaw(int shard, byte[] member, long limitUs) {
+      byShardAndLimit.computeIfAbsent(new ShardLimit(shard, limitUs), k -> new ArrayList<>()).add(member);
       size++;
+    }
+
+    /** Clears the mark of one delete or clear of {@code uid} ({@code uid:~<nonce>}, unique), whatever its score. */
+    public void addControl(long uid, byte[] member) {
+      addRaw(shard(uid), member, Long.MAX_VALUE);
     }
 
     /** How many marks this holds. */
@@ -174,5 +207,5 @@ public final class RecoveryMarks {
     }
   }
 
-  private record ShardLimit(int shard, long limitMs) {}
+  private record ShardLimit(int shard, long limitUs) {}
 }

@@ -7,10 +7,15 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RetriableStoreException;
+import io.playline.proto.v1.HistoryChange;
+import io.playline.proto.v1.HistoryClear;
 import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemDelete;
 import io.playline.proto.v1.ItemKey;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -162,10 +167,67 @@ public final class RedisReadBack {
       return -1;
     }
     try {
-      return Long.parseLong(new String(values.get(index).getValue(), java.nio.charset.StandardCharsets.US_ASCII).trim());
+      return Long.parseLong(new String(values.get(index).getValue(), StandardCharsets.US_ASCII).trim());
     } catch (NumberFormatException e) {
       return -1;
     }
+  }
+
+  /**
+   * Every tombstone Redis holds for each of {@code uids}, as the deletes and clears of one change
+   * per user with any (a user with none is left out): what a delete's or clear's recovery mark
+   * stands for. A field that is not a tombstone is logged and skipped.
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time
+   */
+  public List<HistoryChange> tombstones(Collection<Long> uids) {
+    Map<Long, CompletionStage<Map<byte[], byte[]>>> replies = new LinkedHashMap<>();
+    for (long uid : uids) {
+      replies.put(uid, commands.hgetall(keys.tombstones(uid)));
+    }
+    if (replies.isEmpty()) {
+      return List.of();
+    }
+    pipeline.flushCommands();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<HistoryChange> changes = new ArrayList<>();
+    for (Map.Entry<Long, CompletionStage<Map<byte[], byte[]>>> e : replies.entrySet()) {
+      Map<byte[], byte[]> fields;
+      try {
+        fields = RedisFailures.await(e.getValue(), deadline, "HGETALL of " + replies.size() + " users' tombstones");
+      } catch (RedisFailures.ErrorReply permanent) {
+        log.warn("Reading uid {}'s tombstones from Redis failed; skipping them", e.getKey(), permanent);
+        continue;
+      }
+      HistoryChange change = tombstoneChange(e.getKey(), fields);
+      if (change.getDeletesCount() + change.getClearsCount() > 0) {
+        changes.add(change);
+      }
+    }
+    return changes;
+  }
+
+  /** One user's tombstones hash ({@link RedisKeys}: {@code *}, {@code b<business>}, {@code business:oid}) as a change. */
+  private static HistoryChange tombstoneChange(long uid, Map<byte[], byte[]> fields) {
+    HistoryChange.Builder change = HistoryChange.newBuilder().setUid(uid);
+    fields.forEach((f, v) -> {
+      String field = new String(f, StandardCharsets.US_ASCII);
+      try {
+        long time = Long.parseLong(new String(v, StandardCharsets.US_ASCII).trim());
+        if (field.equals("*")) {
+          change.addClears(HistoryClear.newBuilder().setClearTimeMs(time));
+        } else if (field.startsWith("b")) {
+          change.addClears(HistoryClear.newBuilder().setClearTimeMs(time)
+              .addBusinessesValue(Integer.parseInt(field.substring(1))));
+        } else {
+          change.addDeletes(ItemDelete.newBuilder().setItem(RedisKeys.item(f)).setDeleteTimeMs(time));
+        }
+      } catch (IllegalArgumentException | NullPointerException bad) {
+        // NumberFormatException included; Business.forNumber answers null for an unknown number.
+        log.warn("uid {}: tombstone field {} is not a delete or clear time; skipping it", uid, field);
+      }
+    });
+    return change.build();
   }
 
   /** Collects items per user in first-seen order; a convenience for callers building {@link #read}'s argument. */

@@ -93,12 +93,22 @@ class HistoryConsumerLoopRetryTest {
     assertThat(loop.ready()).isFalse();
     assertThat(env.committed(partitionOf(UID))).isEqualTo(-1);
     assertThat(env.stored(UID, Business.VIDEO, 1)).isNull();
+    // The lag shows the outage: the record is behind, and its age grows while the store is down.
+    assertThat(gauge("playline.job.lag.records")).isEqualTo(1);
+    double age = gauge("playline.job.lag.seconds");
+    await().atMost(Duration.ofSeconds(30)).until(() -> gauge("playline.job.lag.seconds") >= age + 1);
 
     sink.failure = null;
     env.awaitCommitted(UID, 1);
     assertThat(env.stored(UID, Business.VIDEO, 1)).isNotNull();
     assertThat(env.counter("playline.job.retries")).isGreaterThanOrEqualTo(2);
     await().atMost(Duration.ofSeconds(10)).until(loop::ready);
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> gauge("playline.job.lag.records") == 0 && gauge("playline.job.lag.seconds") == 0);
+  }
+
+  private double gauge(String name) {
+    return env.registry.get(name).gauge().value();
   }
 
   @Test

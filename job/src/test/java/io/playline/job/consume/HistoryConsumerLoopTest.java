@@ -6,6 +6,8 @@ import static io.playline.job.JobTestEnv.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.ByteString;
+import io.playline.core.store.RedisKeys;
 import io.playline.job.JobTestEnv;
 import io.playline.job.PlaylineJob;
 import io.playline.proto.v1.Business;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -171,16 +174,39 @@ class HistoryConsumerLoopTest {
   }
 
   @Test
-  void persistedBatchClearsItsRecoveryMarksButNotNewerOnes() {
+  void persistedBatchClearsItsRecoveryMarksUpToItsStampButNotNewerOnes() {
     env.mark(UID, Business.VIDEO, 1, base + 150);
     env.mark(UID, Business.VIDEO, 2, base + 250);
-    env.produce(batch(base + 200, change(UID)
+    env.mark(UID, Business.VIDEO, 3, base + 100); // not in the batch: stays whatever its score
+    // flushed_at_ms (the node's clock) is far ahead: only the change's mark stamp decides.
+    env.produce(batch(base + 60_000, change(UID)
+        .setUpsertsMarkStampUs(TimeUnit.MILLISECONDS.toMicros(base + 200))
         .addUpserts(record(UID, Business.VIDEO, 1, 1, base + 100))
         .addUpserts(record(UID, Business.VIDEO, 2, 1, base + 100)).build()));
 
     env.awaitCommitted(UID, 1);
     await().atMost(Duration.ofSeconds(10)).until(() -> env.markScore(UID, Business.VIDEO, 1) == null);
-    assertThat(env.markScore(UID, Business.VIDEO, 2)).isEqualTo((double) (base + 250));
+    assertThat(env.markScore(UID, Business.VIDEO, 2)).isEqualTo((double) TimeUnit.MILLISECONDS.toMicros(base + 250));
+    assertThat(env.markScore(UID, Business.VIDEO, 3)).isNotNull();
+  }
+
+  @Test
+  void persistedDeleteRemovesItsOwnControlMarkOnly() {
+    byte[] carried = RedisKeys.controlMark(UID, 0xabc);
+    byte[] other = RedisKeys.controlMark(UID, 0xdef);
+    env.markRaw(UID, carried, base + 100);
+    env.markRaw(UID, other, base + 50);
+    env.mark(UID, Business.VIDEO, 4, base + 50);
+    env.produce(batch(base + 200, change(UID)
+        .addDeletes(ItemDelete.newBuilder().setItem(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(4))
+            .setDeleteTimeMs(base + 150))
+        .addControlMarks(ByteString.copyFrom(carried)).build()));
+
+    env.awaitCommitted(UID, 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> env.markScoreRaw(UID, carried) == null);
+    assertThat(env.markScoreRaw(UID, other)).isNotNull();
+    // A delete carries no upsert stamp: the item's write-through mark is the write-back's to clear.
+    assertThat(env.markScore(UID, Business.VIDEO, 4)).isNotNull();
   }
 
   @Test

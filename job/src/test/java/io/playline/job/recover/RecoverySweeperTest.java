@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.Range;
+import io.playline.core.store.RedisKeys;
 import io.playline.job.JobMetrics;
 import io.playline.job.JobTestEnv;
 import io.playline.job.PlaylineJob;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
@@ -19,7 +21,9 @@ import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -53,18 +57,10 @@ class RecoverySweeperTest {
     env.mark(13, Business.COMIC, 5, old); // its record is gone from Redis
     env.mark(12, Business.VIDEO, 4, System.currentTimeMillis()); // recent: the write-back still has it
     byte[] shard0 = env.keys.recovery(0);
-    env.redis.shared().zadd(shard0, (double) old, "garbage".getBytes(StandardCharsets.US_ASCII)).toCompletableFuture().join();
+    env.redis.shared().zadd(shard0, (double) TimeUnit.MILLISECONDS.toMicros(old),
+        "garbage".getBytes(StandardCharsets.US_ASCII)).toCompletableFuture().join();
 
-    HBaseHistorySink sink = new HBaseHistorySink(hbase.connection(), env.config, new JobMetrics(env.registry));
-    sink.prepare();
-    RecoverySweeper sweeper = new RecoverySweeper(env.config, env.core, env.redis, sink,
-        new JobMetrics(env.registry), () -> true);
-    RecoverySweeper.SweepResult result;
-    try {
-      result = sweeper.sweep();
-    } finally {
-      sweeper.close();
-    }
+    RecoverySweeper.SweepResult result = sweepOnce(preparedSink());
 
     assertThat(result.recovered()).isEqualTo(3);
     assertThat(result.missing()).isEqualTo(1);
@@ -79,12 +75,61 @@ class RecoverySweeperTest {
     assertThat(env.markScore(12, Business.VIDEO, 4)).isNotNull();
     for (int shard = 0; shard < 4; shard++) {
       assertThat(env.redis.shared().zcount(env.keys.recovery(shard),
-          Range.create(Double.NEGATIVE_INFINITY, (double) old + 10)).toCompletableFuture().join())
+          Range.create(Double.NEGATIVE_INFINITY, (double) TimeUnit.MILLISECONDS.toMicros(old + 10)))
+          .toCompletableFuture().join())
           .as("old marks left in shard %s", shard).isZero();
     }
     assertThat(env.counter("playline.job.recovery.missing")).isEqualTo(1);
     assertThat(env.counter("playline.job.recovery.items")).isEqualTo(3);
     assertThat(env.counter("playline.job.recovery.sweeps")).isEqualTo(1);
+  }
+
+  @Test
+  void sweepPersistsTheTombstonesBehindOldDeleteAndClearMarks(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) {
+    env = JobTestEnv.create(redis, kafka, hbase, Map.of("recovery.shards", "4"));
+    HBaseHistorySink sink = preparedSink();
+    // In HBase from earlier flushes: three items of user 31.
+    sink.write(List.of(HistoryChange.newBuilder().setUid(31)
+        .addUpserts(record(31, Business.VIDEO, 1, 1, env.base + 1))
+        .addUpserts(record(31, Business.VIDEO, 2, 1, env.base + 2))
+        .addUpserts(record(31, Business.COMIC, 3, 1, env.base + 3)).build()));
+    // A delete and a clear Redis applied, whose write-back died with its node: only tombstones and marks.
+    env.redis.shared().hset(env.keys.tombstones(31), Map.of(
+        RedisKeys.member(Business.VIDEO, 1), num(env.base + 10),
+        "b3".getBytes(StandardCharsets.US_ASCII), num(env.base + 10))).toCompletableFuture().join();
+    long old = System.currentTimeMillis() - Duration.ofMinutes(10).toMillis();
+    env.markRaw(31, RedisKeys.controlMark(31, 1), old);
+    env.markRaw(31, RedisKeys.controlMark(31, 2), old);
+    env.markRaw(35, RedisKeys.controlMark(35, 3), old); // its control never reached Redis: no tombstones
+
+    RecoverySweeper.SweepResult result = sweepOnce(sink);
+
+    assertThat(result.recovered()).as("one delete and one clear").isEqualTo(2);
+    assertThat(result.cleared()).isEqualTo(3);
+    assertThat(env.stored(31, Business.VIDEO, 1)).isNull();
+    assertThat(env.stored(31, Business.COMIC, 3)).isNull();
+    assertThat(env.stored(31, Business.VIDEO, 2)).isNotNull();
+    assertThat(env.markScoreRaw(31, RedisKeys.controlMark(31, 1))).isNull();
+    assertThat(env.markScoreRaw(35, RedisKeys.controlMark(35, 3))).isNull();
+  }
+
+  private HBaseHistorySink preparedSink() {
+    HBaseHistorySink sink = new HBaseHistorySink(env.hbase.connection(), env.config, new JobMetrics(env.registry));
+    sink.prepare();
+    return sink;
+  }
+
+  /** One sweep by a fresh sweeper, closed afterwards. */
+  private RecoverySweeper.SweepResult sweepOnce(HBaseHistorySink sink) {
+    try (RecoverySweeper sweeper = new RecoverySweeper(env.config, env.core, env.redis, sink,
+        new JobMetrics(env.registry), () -> true)) {
+      return sweeper.sweep();
+    }
+  }
+
+  private static byte[] num(long n) {
+    return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
   }
 
   @Test
