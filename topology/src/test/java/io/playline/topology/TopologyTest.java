@@ -59,14 +59,18 @@ class TopologyTest {
   private static final String SECRET = "topology-test-secret-topology-test!!";
   private static final byte[] FAMILY = {'h'};
   private static final Duration WAIT = Duration.ofSeconds(90);
-  private static final Duration HBASE_STOP = Duration.ofSeconds(60);
+  /** How long HBase is down in the fault suite; {@code -Dplayline.faults.hbase.stop=PT5M} to soak. */
+  private static final Duration HBASE_STOP = Duration.parse(System.getProperty("playline.faults.hbase.stop", "PT60S"));
   /** How long every Kafka broker is down in the outage test; {@code -Dplayline.faults.kafka.outage=PT30M} to soak. */
   private static final Duration KAFKA_OUTAGE = Duration.parse(System.getProperty("playline.faults.kafka.outage", "PT45S"));
+  /** Each gateway's {@code writeback.max.pending}: changes that make the write-back flush (or fold them in) early. */
+  private static final int MAX_PENDING = 100;
   /** Each gateway's {@code writeback.max.pending.hard}: small, so an outage overflows it. */
   private static final int PENDING_CAP = 300;
   /** Each gateway's {@code writeback.max.pending.tombstones}: past it deletes fail (retriable), marked for the sweep. */
   private static final int TOMBSTONE_CAP = 100;
   private static LocalTopology topology;
+  private static double jobLagSeconds;
   private static Connection hbase;
 
   @BeforeAll
@@ -76,7 +80,8 @@ class TopologyTest {
     topology = LocalTopology.start(new LocalTopology.Options(dir, System.getProperty("java.class.path"), 2, 1, 2, 3, 1,
         3, SECRET, Map.of("writeback.flush.interval", "2s", "recovery.interval", "2s", "drain.grace", "0s",
             "kafka.consumer.session.timeout.ms", "10000", "kafka.consumer.heartbeat.interval.ms", "2000",
-            "writeback.max.pending", "100", "writeback.max.pending.hard", String.valueOf(PENDING_CAP),
+            "writeback.max.pending", String.valueOf(MAX_PENDING),
+            "writeback.max.pending.hard", String.valueOf(PENDING_CAP),
             "writeback.max.pending.tombstones", String.valueOf(TOMBSTONE_CAP)),
         "-Xms64m -Xmx384m -XX:+UseParallelGC"));
     hbase = ConnectionFactory.createConnection(topology.hbase().clientConfiguration());
@@ -240,17 +245,24 @@ class TopologyTest {
       topology.kafka().restart(1);
       awaitMoreAcks(load, 200);
 
-      // HBase stopped for a minute: heartbeats need only Redis, so players keep being acked.
+      // HBase stopped (a minute): heartbeats need only Redis, so players keep being acked, and the
+      // jobs' lag shows the records they cannot persist yet.
       topology.hbase().kill();
       long back = System.nanoTime() + HBASE_STOP.toNanos();
       long target = load.acks() + 300;
-      await("a minute of load without HBase").atMost(HBASE_STOP.plus(WAIT))
-          .until(() -> System.nanoTime() - back >= 0 && load.acks() >= target);
+      await("load without HBase").atMost(HBASE_STOP.plus(WAIT)).pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions().until(() -> {
+            for (RoleProcess j : topology.jobs()) {
+              jobLagSeconds = Math.max(jobLagSeconds, Metrics.gauge(j, "playline_job_lag_seconds"));
+            }
+            return System.nanoTime() - back >= 0 && load.acks() >= target;
+          });
       topology.hbase().restart();
       awaitMoreAcks(load, 200);
     } finally {
       load.stop();
     }
+    assertThat(jobLagSeconds).as("the jobs' lag while HBase was down").isGreaterThan(HBASE_STOP.toSeconds() / 2.0);
 
     Map<SteadyLoad.Item, Long> acked = load.acked();
     Set<SteadyLoad.Item> deleted = load.deleted();
@@ -263,8 +275,9 @@ class TopologyTest {
         });
     Outcome outcome = check(acked, deleted);
     System.out.printf("Fault suite: %d heartbeats and %d deletes acked over %d items (%d reconnects, %d unanswered); "
-        + "HBase: %d missing, %d regressed, %d resurrected%n", load.acks(), load.deletes(), acked.size() + deleted.size(),
-        load.reconnects(), load.unanswered(), outcome.missing(), outcome.regressed(), outcome.resurrected());
+        + "HBase down %s, job lag up to %.0f s; HBase: %d missing, %d regressed, %d resurrected%n", load.acks(),
+        load.deletes(), acked.size() + deleted.size(), load.reconnects(), load.unanswered(), HBASE_STOP, jobLagSeconds,
+        outcome.missing(), outcome.regressed(), outcome.resurrected());
   }
 
   @Test
@@ -298,8 +311,9 @@ class TopologyTest {
     } finally {
       load.stop();
     }
+    // Unsent upserts are trimmed to the hard cap; new ones are folded in every writeback.max.pending.
     assertThat(maxPending).as("a gateway's pending write-back upserts and tombstones")
-        .isLessThanOrEqualTo(PENDING_CAP + TOMBSTONE_CAP);
+        .isLessThanOrEqualTo(PENDING_CAP + MAX_PENDING + TOMBSTONE_CAP);
     Map<SteadyLoad.Item, Long> acked = load.acked();
     Set<SteadyLoad.Item> deleted = load.deleted();
     await("every acked item in HBase after the outage").atMost(Duration.ofMinutes(3)).ignoreExceptions()
@@ -310,9 +324,10 @@ class TopologyTest {
       dropped += Metrics.gauge(g, "playline_writeback_dropped_total");
     }
     System.out.printf("Kafka outage of %s: %d heartbeats and %d deletes acked over %d items; per gateway at most %.0f "
-        + "pending items (caps %d + %d) and %.0f MB heap; %.0f upserts dropped to the recovery sweep; HBase: %d missing, "
+        + "pending items (bound %d) and %.0f MB heap; %.0f upserts dropped to the recovery sweep; HBase: %d missing, "
         + "%d regressed, %d resurrected%n", KAFKA_OUTAGE, load.acks(), load.deletes(), acked.size() + deleted.size(),
-        maxPending, PENDING_CAP, TOMBSTONE_CAP, maxHeap / 1e6, dropped, outcome.missing(), outcome.regressed(), outcome.resurrected());
+        maxPending, PENDING_CAP + MAX_PENDING + TOMBSTONE_CAP, maxHeap / 1e6, dropped, outcome.missing(),
+        outcome.regressed(), outcome.resurrected());
   }
 
   /** What HBase holds against what was acked; {@code problems} names each mismatch. */
