@@ -52,6 +52,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -182,6 +183,12 @@ class StandaloneEndToEndTest {
     return conf;
   }
 
+  /** Waits until HBase holds the item ({@code present}) or no longer does; a table not created yet holds nothing. */
+  private static void awaitCell(Connection hbase, long uid, long oid, boolean present) {
+    await().atMost(Duration.ofSeconds(90)).ignoreException(TableNotFoundException.class)
+        .until(() -> (cell(hbase, uid, oid) != null) == present);
+  }
+
   private static Cell cell(Connection hbase, long uid, long oid) throws Exception {
     try (Table table = hbase.getTable(TableName.valueOf("playline:history"))) {
       Result r = table.get(new Get(HistoryRowKeys.row(uid)));
@@ -212,11 +219,11 @@ class StandaloneEndToEndTest {
       assertThat(reportOverGrpc(launcher, 43, 8, 5_678).getFirstViewList()).containsExactly(true);
 
       try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints))) {
-        await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 42, 7) != null);
+        awaitCell(hbase, 42, 7, true);
         Cell cell = cell(hbase, 42, 7);
         assertThat(cell.getTimestamp()).isEqualTo(now);
         assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell)).getProgressMs()).isEqualTo(1_234);
-        await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 43, 8) != null);
+        awaitCell(hbase, 43, 8, true);
         assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell(hbase, 43, 8))).getDeviceId()).isEqualTo("tv");
       }
       assertThat(firstTodayEvents(endpoints.at("/kafka/bootstrapServers").asText()))
@@ -273,7 +280,7 @@ class StandaloneEndToEndTest {
       assertThat(launcher.registry().find("playline.kafka.records.sent").counters())
           .allSatisfy(c -> assertThat(c.count()).isZero());
       try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints(dataDir)))) {
-        await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 77, 9) != null);
+        awaitCell(hbase, 77, 9, true);
         assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell(hbase, 77, 9))).getProgressMs()).isEqualTo(4_321);
       }
     } finally {
@@ -288,14 +295,14 @@ class StandaloneEndToEndTest {
         "writeback.flush.interval", "20s", "recovery.age", "20s"));
     try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints(dataDir)))) {
       report(launcher, 78, 9, 1_000);
-      await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 78, 9) != null);
+      awaitCell(hbase, 78, 9, true);
       double sent = recordsSent(launcher);
       launcher.core().history().delete(78, List.of(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(9).build()))
           .toCompletableFuture().get(10, TimeUnit.SECONDS);
       // A kill -9 within the flush window: the delete dies with the write-back's memory.
       launcher.core().aggregator().abandon();
       assertThat(recordsSent(launcher)).as("no flush carried the delete").isEqualTo(sent);
-      await().atMost(Duration.ofSeconds(90)).until(() -> cell(hbase, 78, 9) == null);
+      awaitCell(hbase, 78, 9, false);
     } finally {
       launcher.close();
     }

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.TableNotFoundException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -142,9 +143,9 @@ class RecoverySweeperTest {
 
     try (PlaylineJob job = env.newJob()) {
       job.start();
-      // The consumer thread creates the table in the background; reading before it exists throws.
-      await().atMost(Duration.ofSeconds(60)).until(job::readiness);
-      await().atMost(Duration.ofSeconds(60)).until(() -> env.stored(21, Business.EPISODE, 8) != null);
+      // The consumer thread creates the table in the background: until it has, the item is not there yet.
+      await().atMost(Duration.ofSeconds(60)).ignoreException(TableNotFoundException.class)
+          .until(() -> env.stored(21, Business.EPISODE, 8) != null);
       await().atMost(Duration.ofSeconds(10)).until(() -> env.markScore(21, Business.EPISODE, 8) == null);
     }
     assertThat(env.stored(21, Business.EPISODE, 8)).isEqualTo(lost);
