@@ -16,6 +16,7 @@ import io.grpc.stub.StreamObserver;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.TestGateway;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
@@ -96,7 +97,8 @@ class ApiServerTest {
     assertThat(services()).contains(HistoryGrpc.SERVICE_NAME, "grpc.health.v1.Health");
     assertThat(node.acceptsPlayers()).isFalse();
     assertThatThrownBy(node::wsAddress).isInstanceOf(IllegalStateException.class);
-    assertThat(node.readiness().snapshot()).containsEntry(ApiServer.READINESS_COMPONENT, true)
+    assertThat(node.readiness().snapshot())
+        .containsEntry(ApiServer.READINESS_COMPONENT, new Readiness.Component(true, true))
         .doesNotContainKey(GatewayNode.READINESS_COMPONENT);
   }
 

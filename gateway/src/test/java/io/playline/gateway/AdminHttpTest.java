@@ -35,22 +35,38 @@ class AdminHttpTest {
   }
 
   @Test
-  void healthzAnswersOk() throws Exception {
-    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+  void livezAndHealthzAnswerOkWhateverTheReadiness() throws Exception {
+    gateway.readiness.register("probe");
+    try {
+      assertThat(get("/readyz").statusCode()).isEqualTo(503);
+      assertThat(get("/livez").statusCode()).isEqualTo(200);
+      assertThat(get("/healthz").statusCode()).isEqualTo(200);
+    } finally {
+      gateway.readiness.set("probe", true);
+    }
   }
 
   @Test
-  void readyzFollowsEveryComponent() throws Exception {
+  void readyzFollowsRequiredComponentsAndOnlyShowsReportedOnes() throws Exception {
     assertThat(get("/readyz").statusCode()).isEqualTo(200);
+    gateway.readiness.report("kafka");
+    gateway.readiness.set("kafka", false);
+    HttpResponse<String> reported = get("/readyz");
+    assertThat(reported.statusCode()).isEqualTo(200);
+    assertThat(reported.body()).contains("kafka: not ready (reported, not required)");
     gateway.readiness.register("redis");
     try {
       HttpResponse<String> notReady = get("/readyz");
       assertThat(notReady.statusCode()).isEqualTo(503);
-      assertThat(notReady.body()).contains("redis: not ready");
+      assertThat(notReady.body()).contains("redis: not ready\n");
+      assertThat(get("/metrics").body()).contains("playline_health{component=\"redis\"} 0.0")
+          .contains("playline_health{component=\"kafka\"} 0.0");
     } finally {
       gateway.readiness.set("redis", true);
+      gateway.readiness.set("kafka", true);
     }
     assertThat(get("/readyz").statusCode()).isEqualTo(200);
+    assertThat(get("/metrics").body()).contains("playline_health{component=\"redis\"} 1.0");
   }
 
   @Test

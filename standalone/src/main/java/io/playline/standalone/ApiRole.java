@@ -33,6 +33,7 @@ final class ApiRole implements Role {
               gateway.nodeId(), hbase))
           .start());
       api = ApiServer.attach(node);
+      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;

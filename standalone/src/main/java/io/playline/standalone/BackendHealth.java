@@ -3,6 +3,7 @@ package io.playline.standalone;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.kafka.KafkaClient;
 import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.gateway.GatewayNode;
 import io.playline.gateway.admin.Readiness;
 import java.time.Duration;
 import java.util.Map;
@@ -20,12 +21,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Probes Redis (PING), Kafka (describe cluster) and HBase (list namespaces) every few seconds on
- * its own thread, over the process's own connections, and reflects the answers in {@link Readiness}, so {@code /readyz} turns 503
- * when a backend stops answering. Never runs on an event loop.
+ * its own thread, over the process's own connections, and reflects the answers in {@link
+ * Readiness}: Redis as a required component (a heartbeat needs it: without it {@code /readyz}
+ * turns 503), Kafka and HBase as reported ones (the write-back and the recovery marks ride out
+ * their outages, so they never take a node out of rotation), plus whatever a role {@link #watch}es.
+ * Never runs on an event loop.
  */
 final class BackendHealth implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BackendHealth.class);
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+  /** How often the roles probe. */
+  static final Duration PERIOD = Duration.ofSeconds(5);
 
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -47,8 +53,8 @@ final class BackendHealth implements AutoCloseable {
       KafkaClientProperties kafkaClients, Connection hbase, Readiness readiness) {
     this.readiness = readiness;
     readiness.register("redis");
-    readiness.register("kafka");
-    readiness.register("hbase");
+    readiness.report("kafka");
+    readiness.report("hbase");
     this.redis = redis;
     this.hbase = hbase;
     this.kafka = AdminClient.create(kafkaClients.build(KafkaClient.ADMIN, kafkaBootstrapServers, Map.of(
@@ -56,9 +62,22 @@ final class BackendHealth implements AutoCloseable {
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis())));
   }
 
-  /** Also reports {@code component} as ready while {@code check} answers true (checked with the probes). */
-  void watch(String component, BooleanSupplier check) {
-    readiness.register(component);
+  /** A node's health: its Redis and readiness, and the Kafka and HBase it uses. */
+  static BackendHealth of(GatewayNode node, String kafkaBootstrapServers, Connection hbase) {
+    return new BackendHealth(node.core().redis().shared(), kafkaBootstrapServers, node.core().config().kafkaClients(),
+        hbase, node.readiness());
+  }
+
+  /**
+   * Also shows {@code component} as ready while {@code check} answers true (checked with the
+   * probes); {@code required}: whether it gates readiness.
+   */
+  void watch(String component, BooleanSupplier check, boolean required) {
+    if (required) {
+      readiness.register(component);
+    } else {
+      readiness.report(component);
+    }
     watched.put(component, check);
   }
 

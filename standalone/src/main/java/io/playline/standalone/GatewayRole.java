@@ -31,6 +31,7 @@ final class GatewayRole implements Role {
           .core(GatewayNode.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               gateway.nodeId(), hbase))
           .start());
+      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;

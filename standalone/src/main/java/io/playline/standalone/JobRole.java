@@ -56,8 +56,8 @@ final class JobRole implements Role {
           core.kafkaClients(), hbase, readiness));
       job = parts.add(new PlaylineJob(jobConfig, core, redis, hbase, backends.kafkaBootstrapServers(), registry));
       job.start();
-      health.watch("job", job::readiness);
-      health.start(Duration.ofSeconds(5));
+      health.watch("job", job::readiness, true);
+      health.start(BackendHealth.PERIOD);
       admin = parts.add(AdminHttpServer.start(loops, new InetSocketAddress(bindHost, adminPort), registry, readiness));
     } catch (InterruptedException e) {
       parts.close();

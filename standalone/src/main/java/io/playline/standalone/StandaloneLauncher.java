@@ -85,13 +85,13 @@ final class StandaloneLauncher implements AutoCloseable {
     this.node = node;
     ApiServer api = ApiServer.attach(node);
     this.api = api;
-    BackendHealth health = parts.add(new BackendHealth(node.core().redis().shared(),
-        endpoints.kafkaBootstrapServers(), node.core().config().kafkaClients(), hbase, readiness));
+    BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
     PlaylineJob job = parts.add(new PlaylineJob(JobConfig.from(config, node.core().config()), node.core().config(),
         node.core().redis(), hbase, endpoints.kafkaBootstrapServers(), registry));
     job.start();
-    health.watch("job", job::readiness);
-    health.start(Duration.ofSeconds(5));
+    // Players and backends need Redis only: the job (and Kafka, HBase) are reported, not required.
+    health.watch("job", job::readiness, false);
+    health.start(BackendHealth.PERIOD);
 
     Map<String, String> own = Addresses.of(node, api);
     endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
@@ -99,10 +99,13 @@ final class StandaloneLauncher implements AutoCloseable {
     banner(standalone, backends.endpoints(), own, secret.dev(), Duration.ofNanos(System.nanoTime() - t0));
   }
 
-  /** Waits (bounded) until every component reports ready, e.g. the job's consumer got its partitions. */
+  /**
+   * Waits (bounded) until every component, reported ones included, is ready: e.g. the job's
+   * consumer got its partitions and created the table, so "up" means all of it runs.
+   */
   private void awaitReady(Duration limit) {
     long deadline = System.nanoTime() + limit.toNanos();
-    while (!readiness.isReady() && System.nanoTime() < deadline) {
+    while (!readiness.allReady() && System.nanoTime() < deadline) {
       try {
         Thread.sleep(100);
       } catch (InterruptedException e) {

@@ -13,6 +13,12 @@ final class Metrics {
 
   private Metrics() {}
 
+  /** The HTTP status of {@code path} on the process's admin port (e.g. 200 or 503 for {@code /readyz}). */
+  static int status(RoleProcess process, String path) throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(process.address("admin") + path))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
   /** The sum of every sample of {@code name} (all label sets); fails if there is none. */
   static double gauge(RoleProcess process, String name) throws IOException, InterruptedException {
     return sum(process, name, name + " ", name + "{");

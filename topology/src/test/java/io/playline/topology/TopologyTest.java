@@ -71,6 +71,7 @@ class TopologyTest {
   private static final int TOMBSTONE_CAP = 100;
   private static LocalTopology topology;
   private static double jobLagSeconds;
+  private static int unreadyGatewaySamples;
   private static Connection hbase;
 
   @BeforeAll
@@ -255,6 +256,7 @@ class TopologyTest {
             for (RoleProcess j : topology.jobs()) {
               jobLagSeconds = Math.max(jobLagSeconds, Metrics.gauge(j, "playline_job_lag_seconds"));
             }
+            countUnready(topology.gateways());
             return System.nanoTime() - back >= 0 && load.acks() >= target;
           });
       topology.hbase().restart();
@@ -263,6 +265,7 @@ class TopologyTest {
       load.stop();
     }
     assertThat(jobLagSeconds).as("the jobs' lag while HBase was down").isGreaterThan(HBASE_STOP.toSeconds() / 2.0);
+    assertThat(unreadyGatewaySamples).as("gateway /readyz samples not 200 while HBase was down").isZero();
 
     Map<SteadyLoad.Item, Long> acked = load.acked();
     Set<SteadyLoad.Item> deleted = load.deleted();
@@ -285,6 +288,7 @@ class TopologyTest {
   void writeBackStaysWithinItsCapWhileKafkaIsDownAndEverythingArrivesAfterwards() throws Exception {
     SteadyLoad load = new SteadyLoad(TopologyTest::liveGatewayPorts, SECRET, Duration.ofMillis(100))
         .start(7_000_000, 20);
+    unreadyGatewaySamples = 0;
     double maxPending = 0;
     double maxHeap = 0;
     try {
@@ -301,6 +305,7 @@ class TopologyTest {
               peak[0] = Math.max(peak[0], Metrics.gauge(g, "playline_writeback_pending"));
               peak[1] = Math.max(peak[1], Metrics.samples(g, "jvm_memory_used_bytes{area=\"heap\","));
             }
+            countUnready(topology.gateways());
             return System.nanoTime() - back >= 0;
           });
       maxPending = peak[0];
@@ -312,6 +317,7 @@ class TopologyTest {
       load.stop();
     }
     // Unsent upserts are trimmed to the hard cap; new ones are folded in every writeback.max.pending.
+    assertThat(unreadyGatewaySamples).as("gateway /readyz samples not 200 while Kafka was down").isZero();
     assertThat(maxPending).as("a gateway's pending write-back upserts and tombstones")
         .isLessThanOrEqualTo(PENDING_CAP + MAX_PENDING + TOMBSTONE_CAP);
     Map<SteadyLoad.Item, Long> acked = load.acked();
@@ -328,6 +334,15 @@ class TopologyTest {
         + "%d regressed, %d resurrected%n", KAFKA_OUTAGE, load.acks(), load.deletes(), acked.size() + deleted.size(),
         maxPending, PENDING_CAP + MAX_PENDING + TOMBSTONE_CAP, maxHeap / 1e6, dropped, outcome.missing(),
         outcome.regressed(), outcome.resurrected());
+  }
+
+  /** Samples every gateway's {@code /readyz}: an HBase or Kafka outage must not take one out of rotation. */
+  private static void countUnready(List<RoleProcess> gateways) throws IOException, InterruptedException {
+    for (RoleProcess g : gateways) {
+      if (Metrics.status(g, "/readyz") != 200) {
+        unreadyGatewaySamples++;
+      }
+    }
   }
 
   /** What HBase holds against what was acked; {@code problems} names each mismatch. */

@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -16,43 +17,61 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code /metrics} (Prometheus text format), {@code /healthz} (the process is alive) and
- * {@code /readyz} (every component is ready: 200, else 503 listing each). Stateless and
- * sharable; runs on the admin channel's event loop and never blocks.
+ * Serves {@code /metrics} (Prometheus text format), {@code /livez} (the process is alive: every
+ * event loop of the node runs a task within {@link #LIVENESS_TIMEOUT_MS}; {@code /healthz} is the
+ * same) and {@code /readyz} (every required component is ready: 200, else 503; the body lists
+ * each component, required or only reported). Stateless and sharable; runs on the admin channel's
+ * event loop and never blocks.
  */
 @Sharable
 final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger log = LoggerFactory.getLogger(AdminHttpHandler.class);
 
+  static final long LIVENESS_TIMEOUT_MS = 2_000;
+
   private final PrometheusMeterRegistry registry;
   private final Readiness readiness;
+  private final EventLoopGroup watched;
 
-  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness) {
+  /** {@code watched}: the loops {@code /livez} checks (the node's I/O loops). */
+  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness, EventLoopGroup watched) {
     this.registry = registry;
     this.readiness = readiness;
+    this.watched = watched;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
     String path = new QueryStringDecoder(request.uri()).path();
-    FullHttpResponse response;
-    if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
-      response = text(HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET\n");
-    } else {
-      response = switch (path) {
-        case "/metrics" -> respond(HttpResponseStatus.OK, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8");
-        case "/healthz" -> text(HttpResponseStatus.OK, "ok\n");
-        case "/readyz" -> ready();
-        default -> text(HttpResponseStatus.NOT_FOUND, "not found; try /metrics, /healthz, /readyz\n");
-      };
-    }
     boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {
+      reply(ctx, keepAlive, text(HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET\n"));
+      return;
+    }
+    switch (path) {
+      case "/metrics" -> reply(ctx, keepAlive,
+          respond(HttpResponseStatus.OK, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
+      case "/livez", "/healthz" -> live(ctx, keepAlive);
+      case "/readyz" -> reply(ctx, keepAlive, ready());
+      default -> reply(ctx, keepAlive, text(HttpResponseStatus.NOT_FOUND, "not found; try /metrics, /livez, /readyz\n"));
+    }
+  }
+
+  private static void reply(ChannelHandlerContext ctx, boolean keepAlive, FullHttpResponse response) {
     HttpUtil.setKeepAlive(response, keepAlive);
     var future = ctx.writeAndFlush(response);
     if (!keepAlive) {
@@ -60,12 +79,47 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     }
   }
 
+  /** Answers once every watched loop ran a no-op task, or 503 naming the stuck ones after the timeout. */
+  private void live(ChannelHandlerContext ctx, boolean keepAlive) {
+    List<EventExecutor> loops = new ArrayList<>();
+    watched.forEach(loops::add);
+    AtomicInteger left = new AtomicInteger(loops.size());
+    AtomicBoolean answered = new AtomicBoolean();
+    AtomicIntegerArray ran = new AtomicIntegerArray(loops.size());
+    ScheduledFuture<?> timeout = ctx.executor().schedule(() -> {
+      if (answered.compareAndSet(false, true)) {
+        StringBuilder stuck = new StringBuilder("not live: event loops not answering within "
+            + LIVENESS_TIMEOUT_MS + " ms:");
+        for (int i = 0; i < loops.size(); i++) {
+          if (ran.get(i) == 0) {
+            stuck.append(' ').append(i);
+          }
+        }
+        reply(ctx, keepAlive, text(HttpResponseStatus.SERVICE_UNAVAILABLE, stuck.append('\n').toString()));
+      }
+    }, LIVENESS_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    for (int i = 0; i < loops.size(); i++) {
+      int index = i;
+      loops.get(i).execute(() -> {
+        ran.set(index, 1);
+        if (left.decrementAndGet() == 0 && answered.compareAndSet(false, true)) {
+          timeout.cancel(false);
+          ctx.executor().execute(() -> reply(ctx, keepAlive, text(HttpResponseStatus.OK, "ok\n")));
+        }
+      });
+    }
+  }
+
   private FullHttpResponse ready() {
     StringBuilder body = new StringBuilder();
     boolean ready = readiness.isReady();
     body.append(ready ? "ready\n" : "not ready\n");
-    for (Map.Entry<String, Boolean> e : readiness.snapshot().entrySet()) {
-      body.append(e.getKey()).append(": ").append(e.getValue() ? "ready" : "not ready").append('\n');
+    for (Map.Entry<String, Readiness.Component> e : readiness.snapshot().entrySet()) {
+      body.append(e.getKey()).append(": ").append(e.getValue().ready() ? "ready" : "not ready");
+      if (!e.getValue().required()) {
+        body.append(" (reported, not required)");
+      }
+      body.append('\n');
     }
     return text(ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body.toString());
   }

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
@@ -21,11 +22,21 @@ public final class AdminHttpServer implements AutoCloseable {
     this.channel = channel;
   }
 
-  /** Binds and starts serving; fails with a bind exception when the address is in use. */
+  /**
+   * Binds and starts serving on {@code loops}, whose worker loops {@code /livez} checks; fails with
+   * a bind exception when the address is in use.
+   */
   public static AdminHttpServer start(
       EventLoops loops, InetSocketAddress address, PrometheusMeterRegistry registry, Readiness readiness)
       throws InterruptedException {
-    AdminHttpHandler handler = new AdminHttpHandler(registry, readiness);
+    return start(loops, loops.workers(), address, registry, readiness);
+  }
+
+  /** As above, with {@code /livez} checking {@code watched} instead. */
+  static AdminHttpServer start(EventLoops loops, EventLoopGroup watched, InetSocketAddress address,
+      PrometheusMeterRegistry registry, Readiness readiness) throws InterruptedException {
+    AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched);
+    readiness.bindTo(registry);
     Channel channel = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())
