@@ -10,13 +10,18 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A real {@code redis-server} child process bound to 127.0.0.1, stopped by {@link #close()} or
- * when this JVM exits.
+ * when this JVM exits. It keeps its pid in {@value LeftoverRedis#PID_FILE} in its directory, and a
+ * start first stops a {@code redis-server} a killed run left there ({@link LeftoverRedis}). Once
+ * {@link #supervise() supervised}, a server that exits without {@link #close()} is started again on
+ * the same port and directory (its append-only file brings the data back), with a backoff between
+ * attempts; each exit and restart is logged.
  *
  * <p>Runs the system {@code redis-server} if one is on {@code PATH} (Debian's 7.0), else the Redis
  * 6.2 binary bundled in the embedded-redis jar, extracted into the work dir. Thread-safe.
@@ -57,12 +62,17 @@ public final class EmbeddedRedis implements EmbeddedServer {
     }
   }
 
-  private final Process process;
+  private static final long RESTART_BACKOFF_MAX_SECONDS = 30;
+
+  private volatile Process process;
+  private final Options options;
   private final Path binary;
   private final int port;
   private final Thread killOnExit;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final AtomicInteger restarts = new AtomicInteger();
+  private volatile boolean supervised;
 
   /**
    * How long the JVM-exit hook waits for the owner's orderly {@link #close()} before it kills the
@@ -71,8 +81,9 @@ public final class EmbeddedRedis implements EmbeddedServer {
    */
   private static final Duration EXIT_GRACE = Duration.ofSeconds(30);
 
-  private EmbeddedRedis(Process process, Path binary, int port) {
+  private EmbeddedRedis(Process process, Options options, Path binary, int port) {
     this.process = process;
+    this.options = options;
     this.binary = binary;
     this.port = port;
     this.killOnExit = new Thread(this::killOnJvmExit, "embedded-redis-kill-" + port);
@@ -84,8 +95,13 @@ public final class EmbeddedRedis implements EmbeddedServer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    if (process.isAlive()) {
-      process.destroy();
+    // The JVM is going: supervision must not start a server nobody would stop (a restart in
+    // progress finishes first, under the same lock, and its server is stopped here).
+    synchronized (this) {
+      closed.set(true);
+      if (process.isAlive()) {
+        process.destroy();
+      }
     }
   }
 
@@ -129,27 +145,11 @@ public final class EmbeddedRedis implements EmbeddedServer {
   private static EmbeddedRedis launch(Options options, Path binary, int port) throws IOException {
     long startNanos = System.nanoTime();
     Path workDir = options.workDir().toAbsolutePath();
-    Path logFile = workDir.resolve(LOG_FILE);
-    Path consoleFile = workDir.resolve(CONSOLE_FILE);
-    List<String> command = new ArrayList<>(List.of(binary.toString(),
-        "--bind", HOST,
-        "--port", Integer.toString(port),
-        "--daemonize", "no",
-        "--protected-mode", "yes",
-        "--save", "",
-        "--appendonly", options.persistent() ? "yes" : "no",
-        "--dir", workDir.toString(),
-        "--logfile", logFile.toString()));
-    command.addAll(options.extraArgs());
-    Process process = new ProcessBuilder(command)
-        .directory(workDir.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(consoleFile.toFile())
-        .start();
-    EmbeddedRedis redis = new EmbeddedRedis(process, binary, port);
+    LeftoverRedis.stopIn(workDir);
+    EmbeddedRedis redis = new EmbeddedRedis(spawn(options, binary, port), options, binary, port);
     Runtime.getRuntime().addShutdownHook(redis.killOnExit);
     try {
-      redis.awaitPong(logFile, consoleFile);
+      redis.awaitPong();
     } catch (IOException | RuntimeException e) {
       redis.close();
       throw e;
@@ -160,14 +160,105 @@ public final class EmbeddedRedis implements EmbeddedServer {
     return redis;
   }
 
-  private void awaitPong(Path logFile, Path consoleFile) throws IOException {
+  private static Process spawn(Options options, Path binary, int port) throws IOException {
+    Path workDir = options.workDir().toAbsolutePath();
+    List<String> command = new ArrayList<>(List.of(binary.toString(),
+        "--bind", HOST,
+        "--port", Integer.toString(port),
+        "--daemonize", "no",
+        "--protected-mode", "yes",
+        "--save", "",
+        "--appendonly", options.persistent() ? "yes" : "no",
+        "--dir", workDir.toString(),
+        "--pidfile", workDir.resolve(LeftoverRedis.PID_FILE).toString(),
+        "--logfile", workDir.resolve(LOG_FILE).toString()));
+    command.addAll(options.extraArgs());
+    return new ProcessBuilder(command)
+        .directory(workDir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(workDir.resolve(CONSOLE_FILE).toFile())
+        .start();
+  }
+
+  /**
+   * From now on, a server that exits without {@link #close()} (it crashed, or was killed) is
+   * started again on the same port and directory, after 1 s and then up to {@value
+   * #RESTART_BACKOFF_MAX_SECONDS} s between failed attempts. Idempotent.
+   */
+  public void supervise() {
+    if (!supervised) {
+      supervised = true;
+      watch(process);
+    }
+  }
+
+  private void watch(Process watched) {
+    watched.onExit().thenRun(() -> {
+      if (closed.get() || !supervised) {
+        return;
+      }
+      log.error("redis on port {} exited unexpectedly with code {}; restarting it on the same port and dir {}. "
+          + "{}", port, watched.exitValue(), options.workDir(), tails());
+      Thread restarter = new Thread(this::restart, "embedded-redis-restart-" + port);
+      restarter.setDaemon(true);
+      restarter.start();
+    });
+  }
+
+  private void restart() {
+    long backoffMs = 1_000;
+    for (int attempt = 1; !closed.get(); attempt++) {
+      try {
+        Thread.sleep(backoffMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      synchronized (this) {
+        if (closed.get()) {
+          return;
+        }
+        try {
+          LeftoverRedis.stopIn(options.workDir().toAbsolutePath());
+          process = spawn(options, binary, port);
+          awaitPong();
+          int n = restarts.incrementAndGet();
+          log.warn("Restarted redis on port {} (restart {}, attempt {})", port, n, attempt);
+          watch(process);
+          return;
+        } catch (IOException | RuntimeException e) {
+          log.error("Restarting redis on port {} failed (attempt {}); retrying in {} ms: {}", port, attempt,
+              backoffMs, e.toString());
+          process.destroyForcibly();
+        }
+      }
+      backoffMs = Math.min(backoffMs * 2, TimeUnit.SECONDS.toMillis(RESTART_BACKOFF_MAX_SECONDS));
+    }
+  }
+
+  /** How many times supervision restarted the server. */
+  public int restarts() {
+    return restarts.get();
+  }
+
+  /** The pid of the running {@code redis-server} process. */
+  public long pid() {
+    return process.pid();
+  }
+
+  private String tails() {
+    Path workDir = options.workDir().toAbsolutePath();
+    return tails(workDir.resolve(LOG_FILE), workDir.resolve(CONSOLE_FILE));
+  }
+
+  private void awaitPong() throws IOException {
+    Process process = this.process;
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     @Nullable IOException lastFailure = null;
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new ExitedEarlyException("redis-server (" + binary + ") exited with code "
-            + process.exitValue() + " before answering PING on port " + port + "; "
-            + tails(logFile, consoleFile));
+            + process.exitValue() + " before answering PING on port " + port + "; " + tails());
       }
       try {
         if ("PONG".equals(RespClient.call(HOST, port, PING_TIMEOUT, "PING"))) {
@@ -179,8 +270,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
       Polling.pause(Duration.ofMillis(10), "redis-server");
     }
     throw new IOException("redis-server (" + binary + ") did not answer PING on port " + port
-        + " within " + READY_TIMEOUT.toSeconds() + " s (last failure: " + lastFailure + "); "
-        + tails(logFile, consoleFile));
+        + " within " + READY_TIMEOUT.toSeconds() + " s (last failure: " + lastFailure + "); " + tails());
   }
 
   private static String tails(Path logFile, Path consoleFile) {
@@ -214,10 +304,11 @@ public final class EmbeddedRedis implements EmbeddedServer {
 
   /**
    * Stops Redis with {@code SHUTDOWN NOSAVE} (the append-only file, if any, is still flushed),
-   * then by signal if it has not exited within 5 s. Idempotent.
+   * then by signal if it has not exited within 5 s; waits for a supervised restart in progress
+   * first. Idempotent.
    */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
@@ -252,7 +343,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
    * Kills the process with SIGKILL ({@code kill -9}: no shutdown, no final append-only fsync) and
    * waits up to 5 s for it to be gone. For fault injection; {@link #close()} does nothing after.
    */
-  void kill() {
+  synchronized void kill() {
     closed.set(true);
     process.destroyForcibly();
     waitForExit(STOP_TIMEOUT);

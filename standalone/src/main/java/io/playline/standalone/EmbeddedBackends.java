@@ -1,5 +1,7 @@
 package io.playline.standalone;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.embedded.EmbeddedHBase;
 import io.playline.embedded.EmbeddedKafka;
 import io.playline.embedded.EmbeddedRedis;
@@ -44,8 +46,10 @@ final class EmbeddedBackends implements AutoCloseable {
       if (config.externalRedisUri().isPresent()) {
         redisUri = config.externalRedisUri().get();
       } else {
+        // A redis-server a killed run left on the directory is stopped first; a crash is restarted.
         EmbeddedRedis redis = EmbeddedRedis.start(
             new EmbeddedRedis.Options(data.resolve("redis"), config.embeddedRedisPort(), true));
+        redis.supervise();
         started.add(redis);
         embedded.add("redis");
         redisUri = redis.redisUri();
@@ -114,6 +118,17 @@ final class EmbeddedBackends implements AutoCloseable {
 
   BackendEndpoints endpoints() {
     return endpoints;
+  }
+
+  /** Publishes {@code playline.embedded.redis.restarts}: how often a crashed embedded Redis was restarted. */
+  void bindTo(MeterRegistry registry) {
+    for (EmbeddedServer s : started) {
+      if (s instanceof EmbeddedRedis redis) {
+        FunctionCounter.builder("playline.embedded.redis.restarts", redis, EmbeddedRedis::restarts)
+            .description("Times the embedded redis-server exited unexpectedly and was started again")
+            .register(registry);
+      }
+    }
   }
 
   @Override

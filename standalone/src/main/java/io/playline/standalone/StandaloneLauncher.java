@@ -74,6 +74,7 @@ final class StandaloneLauncher implements AutoCloseable {
     EmbeddedBackends backends = parts.add(EmbeddedBackends.start(standalone));
     PrometheusMeterRegistry registry = parts.meters();
     this.meterRegistry = registry;
+    backends.bindTo(registry);
     BackendEndpoints endpoints = backends.endpoints();
     Connection hbase = parts.hbase(endpoints.hbaseConfiguration());
 
@@ -94,8 +95,9 @@ final class StandaloneLauncher implements AutoCloseable {
     health.start(BackendHealth.PERIOD);
 
     Map<String, String> own = Addresses.of(node, api);
-    endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
     awaitReady(Duration.ofSeconds(60));
+    // Written last: tools (and tests) take its presence as "up".
+    endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
     banner(standalone, backends.endpoints(), own, secret.dev(), Duration.ofNanos(System.nanoTime() - t0));
   }
 

@@ -3,6 +3,7 @@ package io.playline.topology;
 import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.embedded.HBaseProcess;
 import io.playline.embedded.KafkaClusterProcesses;
+import io.playline.embedded.LeftoverRedis;
 import io.playline.standalone.EndpointsFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -101,7 +102,7 @@ public final class LocalTopology implements AutoCloseable {
   private void startAll() throws IOException {
     long t0 = System.nanoTime();
     Files.createDirectories(options.dir());
-    StaleServers.killUnder(options.dir());
+    LeftoverRedis.stopUnder(options.dir());
     // Kafka and HBase are JVMs that take seconds to start: start them side by side with Redis.
     CompletableFuture<KafkaClusterProcesses> k = CompletableFuture.supplyAsync(() -> io(() ->
         KafkaClusterProcesses.start(new KafkaClusterProcesses.Options(options.dir().resolve("kafka"),
