@@ -89,7 +89,8 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
         callKeys[k++] = keys.tombstones(uid);
         callKeys[k++] = keys.paused(uid);
         args[i++] = Scripts.num(write.records().size());
-        List<byte[]> shardMarks = marks.computeIfAbsent(shard(uid), s -> new ArrayList<>());
+        List<byte[]> shardMarks =
+            write.records().isEmpty() ? List.of() : marks.computeIfAbsent(shard(uid), s -> new ArrayList<>());
         for (HistoryRecord r : write.records()) {
           byte[] member = RedisKeys.member(r.getBusiness(), r.getOid());
           args[i++] = member;

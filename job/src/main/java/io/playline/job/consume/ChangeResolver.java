@@ -130,6 +130,8 @@ final class ChangeResolver {
     for (UserChanges user : users.values()) {
       HistoryChange.Builder change = HistoryChange.newBuilder().setUid(user.uid);
       Map<ItemKey, HistoryRecord> inRedis = current.getOrDefault(user.uid, Map.of());
+      // A user Redis could not answer for: the poll persists its snapshot but leaves its marks.
+      user.readBack = current.containsKey(user.uid);
       Map<ItemKey, Long> tombs = redisTombstones.getOrDefault(user.uid, Map.of());
       for (Map.Entry<ItemKey, HistoryRecord> e : user.snapshots.entrySet()) {
         HistoryRecord snapshot = e.getValue();
@@ -161,11 +163,12 @@ final class ChangeResolver {
    * read back from Redis), up to the user's highest {@code upserts_mark_stamp_us} in the poll, and
    * the marks of the deletes and clears the poll carried. Why the highest stamp is enough: a write
    * whose mark is scored at most it ran in Redis before that stamp was issued, so before the
-   * snapshot carrying it, so before this poll's read-back, which therefore saw it.
+   * snapshot carrying it, so before this poll's read-back, which therefore saw it. Hence no upsert
+   * mark of a user whose read-back failed is cleared ({@link #resolve} notes which were read).
    */
   void addMarkClears(RecoveryMarks.Clears clears) {
     for (UserChanges user : users.values()) {
-      if (user.markStampUs > 0) {
+      if (user.markStampUs > 0 && user.readBack) {
         user.snapshots.keySet().forEach(item -> clears.add(user.uid, item, user.markStampUs));
       }
       user.controlMarks.forEach(mark -> clears.addControl(user.uid, mark.toByteArray()));
@@ -178,6 +181,7 @@ final class ChangeResolver {
     final Map<ItemKey, HistoryRecord> snapshots = new LinkedHashMap<>();
     final List<ByteString> controlMarks = new ArrayList<>();
     long markStampUs;
+    boolean readBack;
     final Map<ItemKey, Long> deleteTimes = new HashMap<>();
     final Map<Business, Long> businessClearTimes = new HashMap<>();
     final List<ItemDelete> deletes = new ArrayList<>();
