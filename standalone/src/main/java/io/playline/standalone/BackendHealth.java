@@ -6,6 +6,7 @@ import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.gateway.GatewayNode;
 import io.playline.gateway.admin.Readiness;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,8 +34,10 @@ final class BackendHealth implements AutoCloseable {
   /** How often the roles probe. */
   static final Duration PERIOD = Duration.ofSeconds(5);
 
+  // One thread per probe: an HBase client retrying against a dead master for minutes must not hold
+  // back the Redis probe that readiness depends on.
   private final ScheduledExecutorService scheduler =
-      Executors.newSingleThreadScheduledExecutor(r -> {
+      Executors.newScheduledThreadPool(4, r -> {
         Thread t = new Thread(r, "playline-backend-health");
         t.setDaemon(true);
         return t;
@@ -81,22 +84,25 @@ final class BackendHealth implements AutoCloseable {
     watched.put(component, check);
   }
 
-  /** Probes once now (so start-up reports the truth) and then every {@code period}. */
+  /**
+   * Probes once now (so start-up reports the truth) and then every {@code period}, each backend on
+   * its own schedule, so one slow probe delays only its own component.
+   */
   void start(Duration period) {
-    probe();
-    scheduler.scheduleWithFixedDelay(this::probe, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private void probe() {
-    check("redis", () -> "PONG".equals(redis.ping().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
-    check("kafka", () -> !kafka.describeCluster(new DescribeClusterOptions().timeoutMs((int) PROBE_TIMEOUT.toMillis()))
+    Map<String, Probe> probes = new LinkedHashMap<>();
+    probes.put("redis", () -> "PONG".equals(redis.ping().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
+    probes.put("kafka", () -> !kafka.describeCluster(
+        new DescribeClusterOptions().timeoutMs((int) PROBE_TIMEOUT.toMillis()))
         .nodes().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty());
-    check("hbase", () -> {
+    probes.put("hbase", () -> {
       try (Admin admin = hbase.getAdmin()) {
         return admin.listNamespaceDescriptors().length > 0;
       }
     });
-    watched.forEach((name, supplier) -> check(name, supplier::getAsBoolean));
+    watched.forEach((name, supplier) -> probes.put(name, supplier::getAsBoolean));
+    probes.forEach(this::check);
+    probes.forEach((name, probe) -> scheduler.scheduleWithFixedDelay(() -> check(name, probe), period.toMillis(),
+        period.toMillis(), TimeUnit.MILLISECONDS));
   }
 
   private interface Probe {
