@@ -143,8 +143,10 @@ class RecoverySweeperTest {
 
     try (PlaylineJob job = env.newJob()) {
       job.start();
-      // The consumer thread creates the table in the background: until it has, the item is not there yet.
-      await().atMost(Duration.ofSeconds(60)).ignoreException(TableNotFoundException.class)
+      // The consumer thread creates the table in the background: until it has, the item is not there
+      // yet (JobTestEnv wraps the lookup's TableNotFoundException in an UncheckedIOException).
+      await().atMost(Duration.ofSeconds(60))
+          .ignoreExceptionsMatching(e -> e.getCause() instanceof TableNotFoundException)
           .until(() -> env.stored(21, Business.EPISODE, 8) != null);
       await().atMost(Duration.ofSeconds(10)).until(() -> env.markScore(21, Business.EPISODE, 8) == null);
     }
