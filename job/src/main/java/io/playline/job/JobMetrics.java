@@ -26,6 +26,7 @@ public final class JobMetrics {
   private final Counter hbaseCalls;
   private final Counter retries;
   private final Counter fatalFailures;
+  private final Counter consumerRestarts;
   private final Counter commitFailures;
   private final Timer commitLatency;
   private final Timer hbaseLatency;
@@ -63,6 +64,8 @@ public final class JobMetrics {
     hbaseCalls = counter(registry, "playline.job.hbase.calls", "HBase batch calls");
     retries = counter(registry, "playline.job.retries", "Polls retried after a transient Redis or HBase failure");
     fatalFailures = counter(registry, "playline.job.failures.fatal", "Failures that stopped the consumer loop");
+    consumerRestarts = counter(registry, "playline.job.consumer.restarts",
+        "Kafka consumers closed after a consumer failure and opened again (their uncommitted poll is redelivered)");
     commitFailures = counter(registry, "playline.job.commit.failures", "Offset commits that failed (records are redelivered)");
     commitLatency = Timer.builder("playline.job.commit.latency").description("Kafka offset commit latency")
         .register(registry);
@@ -158,6 +161,10 @@ public final class JobMetrics {
 
   public void retry() {
     retries.increment();
+  }
+
+  public void consumerRestart() {
+    consumerRestarts.increment();
   }
 
   public void fatalFailure() {

@@ -39,7 +39,7 @@ public final class PlaylineJob implements AutoCloseable {
     JobMetrics metrics = new JobMetrics(registry);
     this.sink = new HBaseHistorySink(hbase, config, metrics);
     this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, redis, metrics);
-    this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::prepared);
+    this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared);
   }
 
   /** Starts the consumer loop and the recovery sweep; returns without waiting for backends. Once only. */

@@ -171,8 +171,10 @@ public final class KafkaTopics {
       throw new IllegalStateException("Interrupted while " + doing + " Kafka topic " + topic.name(), e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof org.apache.kafka.common.errors.TimeoutException || cause instanceof RetriableException
-          && !(cause instanceof UnknownTopicOrPartitionException)) {
+      // A broker that is still starting can answer UnsupportedVersionException for a moment.
+      if (cause instanceof org.apache.kafka.common.errors.TimeoutException
+          || cause instanceof org.apache.kafka.common.errors.UnsupportedVersionException
+          || cause instanceof RetriableException && !(cause instanceof UnknownTopicOrPartitionException)) {
         throw unanswered(topic, doing, cause);
       }
       if (cause instanceof RuntimeException runtime) {

@@ -39,9 +39,12 @@ import org.slf4j.LoggerFactory;
  * then clears the recovery marks it covered. A transient failure (Redis or HBase down) retries the
  * same poll with exponential back-off and jitter — never skipping it, never committing early —
  * while the consumer stays in its group (its partitions paused, polling as the back-off wait). A
- * record that is not a {@code HistoryChangeBatch} is logged, counted and skipped. Any other
- * failure stops the loop without committing the poll ({@link #ready()} turns false) so a restart
- * resumes from the last commit.
+ * record that is not a {@code HistoryChangeBatch} is logged, counted and skipped. A failure of the
+ * Kafka consumer itself (brokers restarting can answer with errors such as {@code
+ * UnsupportedVersionException} for a moment) closes that consumer, abandons its uncommitted poll
+ * (redelivered) and opens a new one after the same back-off. Any other failure stops the loop
+ * without committing the poll ({@link #ready()} turns false) so a restart resumes from the last
+ * commit.
  *
  * <p>Runs on its own thread, which alone creates and uses the {@link KafkaConsumer}; {@link
  * #start()}, {@link #ready()} and {@link #close()} may be called from any thread.
@@ -60,9 +63,11 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   private final RedisConnections redis;
   private final JobMetrics metrics;
   private final Thread thread;
+  private final java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private volatile boolean running = true;
   private volatile boolean prepared;
+  private volatile boolean sinkPrepared;
   private volatile boolean retrying;
   private volatile boolean failed;
   private volatile @Nullable Consumer<byte[], byte[]> consumer;
@@ -72,6 +77,15 @@ public final class HistoryConsumerLoop implements AutoCloseable {
 
   public HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
       RedisConnections redis, JobMetrics metrics) {
+    this(config, core, bootstrapServers, sink, redis, metrics,
+        p -> new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+  }
+
+  /** As above, with the consumers created by {@code consumers} (tests wrap the real one to inject failures). */
+  HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
+      RedisConnections redis, JobMetrics metrics,
+      java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers) {
+    this.consumers = consumers;
     this.config = config;
     this.core = core;
     this.bootstrapServers = bootstrapServers;
@@ -107,6 +121,14 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     return prepared && !failed;
   }
 
+  /**
+   * True once the sink was prepared, whatever became of the loop since: the recovery sweep needs
+   * only the sink, and keeps persisting while the consumer is down or stopped on a failure.
+   */
+  public boolean sinkPrepared() {
+    return sinkPrepared;
+  }
+
   /** True while the loop runs and persists: prepared, not retrying a failed poll, not stopped. */
   public boolean ready() {
     return prepared && running && !retrying && !failed && thread.isAlive();
@@ -125,7 +147,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       }
       try (persister) {
         prepared = true;
-        consume(persister);
+        consumeReconnecting(persister);
       }
     } catch (RuntimeException e) {
       stopOnFailure(e);
@@ -155,6 +177,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     while (running) {
       try {
         sink.prepare();
+        sinkPrepared = true;
         KafkaTopics.ensure(bootstrapServers, core.kafkaClients(), core.kafkaTopics(),
             List.of(core.kafkaTopics().history()));
         return new PollPersister(redis, core, config, sink, metrics);
@@ -168,9 +191,38 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     return null;
   }
 
-  private void consume(PollPersister persister) {
-    KafkaConsumer<byte[], byte[]> c =
-        new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  /**
+   * Consumes with one consumer after another: a {@link KafkaException} from the consumer (not a
+   * wake-up to stop) closes it, abandons its uncommitted poll and opens a new one after a back-off.
+   */
+  private void consumeReconnecting(PollPersister persister) {
+    Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
+    while (running) {
+      try {
+        consume(persister, backoff);
+      } catch (WakeupException e) {
+        return;
+      } catch (KafkaException e) {
+        if (!running) {
+          return;
+        }
+        InFlightPoll abandoned = inFlight;
+        inFlight = null;
+        pausedForRetry = false;
+        retrying = true;
+        metrics.consumerRestart();
+        Duration delay = backoff.next();
+        log.warn("The Kafka consumer failed (attempt {}): {}; it is closed{} and a new one opens in {} ms",
+            backoff.attempts(), e.toString(),
+            abandoned == null ? "" : ", its uncommitted poll of " + abandoned.records() + " records is redelivered",
+            delay.toMillis(), backoff.attempts() == 1 ? e : null);
+        awaitStop(delay);
+      }
+    }
+  }
+
+  private void consume(PollPersister persister, Backoff reconnects) {
+    Consumer<byte[], byte[]> c = consumers.apply(consumerProperties);
     consumer = c;
     try {
       if (!running) {
@@ -179,21 +231,27 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       c.subscribe(List.of(core.historyTopic()), new Rebalance(c));
       log.info("Consuming {} as group {} (up to {} records per poll)", core.historyTopic(), config.groupId(),
           config.maxPollRecords());
-      pollLoop(c, persister);
+      pollLoop(c, persister, reconnects);
     } catch (WakeupException e) {
       InFlightPoll abandoned = inFlight;
       log.info("Consumer loop woken up to stop{}", abandoned == null ? ""
           : "; abandoned an uncommitted poll of " + abandoned.records() + " records (it is redelivered)");
+      throw e;
     } finally {
       consumer = null;
       closeQuietly(c);
     }
   }
 
-  private void pollLoop(Consumer<byte[], byte[]> c, PollPersister persister) {
+  private void pollLoop(Consumer<byte[], byte[]> c, PollPersister persister, Backoff reconnects) {
     ProgressLog progress = new ProgressLog(PROGRESS_INTERVAL);
     while (running) {
       ConsumerRecords<byte[], byte[]> polled = c.poll(config.pollTimeout());
+      if (reconnects.attempts() > 0) {
+        log.info("The Kafka consumer works again after {} restarts", reconnects.attempts());
+        reconnects.reset();
+        retrying = false;
+      }
       if (polled.isEmpty()) {
         reportLag(c);
         progress.maybeLog();

@@ -152,4 +152,26 @@ class RecoverySweeperTest {
     }
     assertThat(env.stored(21, Business.EPISODE, 8)).isEqualTo(lost);
   }
+
+  @Test
+  void sweepKeepsPersistingAfterTheConsumerLoopStoppedOnAFailure(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) {
+    // The env's topic has KafkaNamespace.PARTITIONS partitions: another count stops the consumer loop.
+    env = JobTestEnv.create(redis, kafka, hbase, Map.of("recovery.interval", "200ms",
+        "kafka.topic.history.partitions", "6"));
+    HistoryRecord lost = record(22, Business.EPISODE, 9, 9_000, env.base + 9);
+    env.putRedisRecord(lost);
+    env.mark(22, Business.EPISODE, 9, System.currentTimeMillis() - Duration.ofMinutes(10).toMillis());
+
+    try (PlaylineJob job = env.newJob()) {
+      job.start();
+      await().atMost(Duration.ofSeconds(60)).until(() -> env.counter("playline.job.failures.fatal") == 1.0);
+      assertThat(job.readiness()).isFalse();
+      await().atMost(Duration.ofSeconds(60))
+          .ignoreExceptionsMatching(e -> e.getCause() instanceof TableNotFoundException)
+          .until(() -> env.stored(22, Business.EPISODE, 9) != null);
+      await().atMost(Duration.ofSeconds(10)).until(() -> env.markScore(22, Business.EPISODE, 9) == null);
+    }
+    assertThat(env.stored(22, Business.EPISODE, 9)).isEqualTo(lost);
+  }
 }
