@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * start first stops a {@code redis-server} a killed run left there ({@link LeftoverRedis}). Once
  * {@link #supervise() supervised}, a server that exits without {@link #close()} is started again on
  * the same port and directory (its append-only file brings the data back), with a backoff between
- * attempts; each exit and restart is logged.
+ * attempts; each exit and restart is logged. Where the OS allows, the server also gets SIGTERM when
+ * this JVM dies, even by {@code kill -9} ({@link ParentDeathSignal}); the pid-file sweep does not
+ * rely on it.
  *
  * <p>Runs the system {@code redis-server} if one is on {@code PATH} (Debian's 7.0), else the Redis
  * 6.2 binary bundled in the embedded-redis jar, extracted into the work dir. Thread-safe.
@@ -173,11 +175,10 @@ public final class EmbeddedRedis implements EmbeddedServer {
         "--pidfile", workDir.resolve(LeftoverRedis.PID_FILE).toString(),
         "--logfile", workDir.resolve(LOG_FILE).toString()));
     command.addAll(options.extraArgs());
-    return new ProcessBuilder(command)
+    return ParentDeathSignal.start(new ProcessBuilder(command)
         .directory(workDir.toFile())
         .redirectErrorStream(true)
-        .redirectOutput(workDir.resolve(CONSOLE_FILE).toFile())
-        .start();
+        .redirectOutput(workDir.resolve(CONSOLE_FILE).toFile()));
   }
 
   /**

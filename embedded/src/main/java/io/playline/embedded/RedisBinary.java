@@ -30,16 +30,17 @@ final class RedisBinary {
 
   /** Returns the first {@code redis-server} on {@code searchPath}, else the bundled one. */
   static Path locate(Path extractDir, @Nullable String searchPath) throws IOException {
-    Optional<Path> system = onPath(searchPath);
+    Optional<Path> system = onPath(EXECUTABLE, searchPath);
     return system.isPresent() ? system.get() : bundled(extractDir);
   }
 
   /** Returns the first executable {@code redis-server} on {@code PATH}, if any. */
   static Optional<Path> onPath() {
-    return onPath(System.getenv("PATH"));
+    return onPath(EXECUTABLE, System.getenv("PATH"));
   }
 
-  private static Optional<Path> onPath(@Nullable String path) {
+  /** Returns the first executable file named {@code executable} in the directories of {@code path}, if any. */
+  static Optional<Path> onPath(String executable, @Nullable String path) {
     if (path == null) {
       return Optional.empty();
     }
@@ -47,7 +48,7 @@ final class RedisBinary {
       if (dir.isEmpty()) {
         continue;
       }
-      Path candidate = Path.of(dir, EXECUTABLE);
+      Path candidate = Path.of(dir, executable);
       if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
         return Optional.of(candidate);
       }

@@ -19,10 +19,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code bin/playline standalone} killed with -9 and started again on the same data directory: the
- * killed JVM's {@code redis-server} outlives it (nothing can stop a child on SIGKILL), so the next
- * start must find it through its pid file and stop it before using the append-only directory, and
- * then serve the data it held, with exactly one {@code redis-server} on the directory.
+ * {@code bin/playline standalone} killed with -9 and started again on the same data directory: where
+ * the killed JVM's {@code redis-server} outlives it (an OS without a parent-death signal, simulated
+ * here by {@code -Dplayline.embedded.exitWithParent=false}), the next start must find it through its
+ * pid file and stop it before using the append-only directory, and then serve the data it held, with
+ * exactly one {@code redis-server} on the directory. (That it exits with its JVM where the OS allows:
+ * {@code ParentDeathSignalTest}.)
  */
 class StandaloneCrashTest {
   private static final Duration START = Duration.ofMinutes(3);
@@ -30,7 +32,7 @@ class StandaloneCrashTest {
   @Test
   void aRestartAfterKill9StopsTheLeftoverRedisAndServesItsData() throws Exception {
     Path data = Path.of("target", "standalone-crash-" + UUID.randomUUID()).toAbsolutePath();
-    Process first = start(data);
+    Process first = start(data, "-Dplayline.embedded.exitWithParent=false");
     long leftover;
     try {
       String uri = redisUri(data);
@@ -65,9 +67,10 @@ class StandaloneCrashTest {
         .until(() -> LeftoverRedis.findIn(data.resolve("redis")).isEmpty());
   }
 
-  private static Process start(Path data) throws IOException {
+  private static Process start(Path data, String... jvmFlags) throws IOException {
     Files.createDirectories(data);
     List<String> cmd = new ArrayList<>(JvmFlags.java("-Xms64m -Xmx512m", data.resolve("logs")));
+    cmd.addAll(List.of(jvmFlags));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.playline.embedded.internal.ExitWithParent",
         "io.playline.standalone.PlaylineCli", "standalone", "--set", "data.dir=" + data, "--set", "bind.host=127.0.0.1",
         "--set", "ws.port=0", "--set", "grpc.port=0", "--set", "api.port=0", "--set", "admin.port=0"));
