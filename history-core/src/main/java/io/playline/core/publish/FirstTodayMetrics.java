@@ -24,27 +24,27 @@ public final class FirstTodayMetrics {
 
   public FirstTodayMetrics(MeterRegistry registry) {
     this.registry = registry;
-    published = Counter.builder("playline.first.today.published")
-        .description("First-today events acked by Kafka, sent by the node that counted them").register(registry);
-    swept = Counter.builder("playline.first.today.swept")
-        .description("First-today events acked by Kafka, sent by an outbox sweep").register(registry);
-    failed = Counter.builder("playline.first.today.failed")
-        .description("First-today sends Kafka did not take (send or delivery failed); the event stays in its outbox")
-        .register(registry);
-    deferred = Counter.builder("playline.first.today.deferred")
-        .description("First-today events left to the outbox sweep: the publish queue was full or closed")
-        .register(registry);
-    sweeps = Counter.builder("playline.first.today.outbox.sweeps").description("First-today outbox sweeps run")
-        .register(registry);
-    sweepFailures = Counter.builder("playline.first.today.outbox.sweep.failures")
-        .description("First-today outbox sweeps stopped by a Redis failure").register(registry);
-    removeFailures = Counter.builder("playline.first.today.outbox.remove.failures")
-        .description("Outbox entries not removed after Kafka's ack (a sweep sends them again)").register(registry);
-    invalid = Counter.builder("playline.first.today.outbox.invalid")
-        .description("Outbox entries that were not a FirstTodayEvent (removed unsent)").register(registry);
+    published = counter(registry, "playline.first.today.published",
+        "First-today events acked by Kafka, sent by the node that counted them");
+    swept = counter(registry, "playline.first.today.swept", "First-today events acked by Kafka, sent by an outbox sweep");
+    failed = counter(registry, "playline.first.today.failed",
+        "First-today sends Kafka did not take (send or delivery failed); the event stays in its outbox");
+    deferred = counter(registry, "playline.first.today.deferred",
+        "First-today events left to the outbox sweep: the publish queue was full or closed");
+    sweeps = counter(registry, "playline.first.today.outbox.sweeps", "First-today outbox sweeps run");
+    sweepFailures = counter(registry, "playline.first.today.outbox.sweep.failures",
+        "First-today outbox sweeps stopped by a Redis failure");
+    removeFailures = counter(registry, "playline.first.today.outbox.remove.failures",
+        "Outbox entries not removed after Kafka's ack (a sweep sends them again)");
+    invalid = counter(registry, "playline.first.today.outbox.invalid",
+        "Outbox entries that were not a FirstTodayEvent (removed unsent)");
     Gauge.builder("playline.first.today.outbox.depth", depth, AtomicLong::get).strongReference(true)
         .description("First-today events in the outboxes (not yet acked by Kafka), as of this node's last sweep")
         .register(registry);
+  }
+
+  private static Counter counter(MeterRegistry registry, String name, String description) {
+    return Counter.builder(name).description(description).register(registry);
   }
 
   void queue(Collection<?> queue) {
