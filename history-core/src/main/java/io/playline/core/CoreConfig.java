@@ -6,6 +6,7 @@ import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.core.kafka.KafkaTopicConfig;
 import io.playline.core.query.QueryConfig;
 import io.playline.core.store.HBaseLayout;
+import io.playline.core.write.FirstTodayOutboxConfig;
 import java.time.Duration;
 import java.time.ZoneId;
 
@@ -42,8 +43,10 @@ import java.time.ZoneId;
  * @param flushRetryBackoffMax longest pause between write-back send retries ({@code writeback.retry.backoff.max}, 10s)
  * @param flushCloseTimeout how long closing waits for the last write-back flush, and for the first-today
  *     queue to drain ({@code writeback.close.timeout}, 30s)
- * @param firstTodayQueueCapacity first-today events waiting for Kafka before new ones are dropped
- *     ({@code first.today.queue.capacity}, 10000)
+ * @param firstTodayQueueCapacity first-today events waiting in memory for the node's Kafka send
+ *     ({@code first.today.queue.capacity}, 10000); past it an event waits in its outbox for the sweep
+ * @param firstTodayOutbox the Redis outbox that keeps first-today events until Kafka acked them
+ *     ({@code first.today.outbox.*})
  * @param hbase the HBase table, family and (per-business) retention ({@code hbase.table}, {@code
  *     hbase.family}, {@code history.retention}, {@code history.retention.<business>})
  * @param query the read and user-control settings ({@code query.*})
@@ -69,6 +72,7 @@ public record CoreConfig(
     Duration flushRetryBackoffMax,
     Duration flushCloseTimeout,
     int firstTodayQueueCapacity,
+    FirstTodayOutboxConfig firstTodayOutbox,
     HBaseLayout hbase,
     QueryConfig query) {
 
@@ -84,11 +88,16 @@ public record CoreConfig(
       throw new ConfigException("writeback.max.pending.hard: " + maxPendingHardItems
           + " (expected: >= writeback.max.pending " + maxPendingItems + ")");
     }
+    if (firstTodayOutbox.shards() > firstTodayShards) {
+      throw new ConfigException("first.today.outbox.shards: " + firstTodayOutbox.shards()
+          + " (expected: at most first.today.shards " + firstTodayShards + ")");
+    }
   }
 
   public static CoreConfig from(ConfigSource c) {
     Duration past = c.duration("event.clamp.past", Duration.ofDays(3), Duration.ofMinutes(1), Duration.ofDays(90));
     int maxPending = c.intValue("writeback.max.pending", 200_000, 1, 50_000_000);
+    int firstTodayShards = c.intValue("first.today.shards", 1000, 1, 100_000);
     return new CoreConfig(
         c.string("redis.key.prefix", "pl:"),
         c.intValue("history.redis.max.items", 1000, 1, 100_000),
@@ -97,7 +106,7 @@ public record CoreConfig(
         c.duration("event.clamp.future", Duration.ofSeconds(60), Duration.ZERO, Duration.ofDays(1)),
         c.duration("history.tombstone.ttl", past.plusDays(1), Duration.ofMinutes(2), Duration.ofDays(366)),
         c.zone("flag.zone", ZoneId.of("UTC")),
-        c.intValue("first.today.shards", 1000, 1, 100_000),
+        firstTodayShards,
         c.intValue("recovery.shards", 16, 1, 4096),
         c.intValue("redis.write.users.per.script", 64, 1, 1000),
         KafkaTopicConfig.from(c),
@@ -110,6 +119,7 @@ public record CoreConfig(
         c.duration("writeback.retry.backoff.max", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         c.duration("writeback.close.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)),
         c.intValue("first.today.queue.capacity", 10_000, 1, 10_000_000),
+        FirstTodayOutboxConfig.from(c, firstTodayShards),
         HBaseLayout.from(c),
         QueryConfig.from(c));
   }

@@ -7,6 +7,7 @@ import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.publish.FirstTodayMetrics;
+import io.playline.core.publish.FirstTodayOutbox;
 import io.playline.core.publish.FirstTodayPublisher;
 import io.playline.core.publish.KafkaProducerSettings;
 import io.playline.core.publish.KafkaProducers;
@@ -14,6 +15,7 @@ import io.playline.core.query.HistoryService;
 import io.playline.core.query.TieredHistoryService;
 import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.RedisConnections;
+import io.playline.core.store.RedisKeys;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteMetrics;
 import java.io.IOException;
@@ -93,7 +95,9 @@ public final class HistoryCore implements AutoCloseable {
     try {
       producer = KafkaProducers.create(kafkaBootstrapServers, KafkaProducerSettings.from(source), config.kafkaClients());
       aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId);
-      FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, new FirstTodayMetrics(registry));
+      FirstTodayOutbox outbox = new FirstTodayOutbox(redis.shared(), new RedisKeys(config.redisKeyPrefix()),
+          config.firstTodayShards(), config.firstTodayOutbox(), timeout);
+      FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, outbox, new FirstTodayMetrics(registry));
       RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry));
       log.info("history-core up: write-back every {} to {}, first-today to {}", config.flushInterval(),
           config.historyTopic(), config.firstTodayTopic());
@@ -179,7 +183,10 @@ public final class HistoryCore implements AutoCloseable {
     return h;
   }
 
-  /** Flushes the write-back and the first-today queue (bounded), then closes the clients. */
+  /**
+   * Flushes the write-back and the first-today queue (bounded; first-today events not acked by then
+   * wait in their Redis outbox for a sweep), then closes the clients.
+   */
   @Override
   public void close() {
     writer.close();

@@ -58,7 +58,7 @@ public class HeartbeatBatcherBenchmark {
         java.util.Arrays.fill(codes, WriteOutcome.UPDATED);
         outcomes.add(new WriteOutcome(false, codes));
       }
-      return CompletableFuture.completedFuture(new BatchOutcome(outcomes, new boolean[batch.firstTodayUids().size()]));
+      return CompletableFuture.completedFuture(new BatchOutcome(outcomes, new boolean[batch.firstTodays().size()]));
     }
   }
 

@@ -7,6 +7,7 @@ import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
+import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.UserWrite;
 import io.playline.core.write.WriteBackSink;
@@ -174,7 +175,7 @@ public final class RedisMixLoad {
     private void sendBatch() {
       long nowMs = System.currentTimeMillis();
       List<UserWrite> writes = new ArrayList<>(mix.batchSize());
-      List<Long> firstToday = new ArrayList<>();
+      List<FirstTodayCheck> firstToday = new ArrayList<>();
       List<CompletableFuture<?>> all = new ArrayList<>();
       for (int h = 0; h < mix.batchSize(); h++) {
         long uid = mix.uidBase() + (next++ % mix.users());
@@ -189,7 +190,7 @@ public final class RedisMixLoad {
         firstTodayCredit += mix.firstTodayFraction();
         if (firstTodayCredit >= 1) {
           firstTodayCredit -= 1;
-          firstToday.add(uid);
+          firstToday.add(FirstTodayCheck.of(uid));
         }
         lookupCredit += mix.lookupFraction();
         if (lookupCredit >= 1) {

@@ -6,6 +6,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import io.playline.core.write.BatchOutcome;
+import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
 import io.playline.core.write.UserWrite;
@@ -186,7 +187,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
     long nowMs = clock.millis();
     FlagCalendar.Day day = calendar.dayOf(nowMs);
     List<UserWrite> writes = new ArrayList<>(sent.size());
-    List<Long> checks = new ArrayList<>();
+    List<FirstTodayCheck> checks = new ArrayList<>();
     int[] checkIndex = new int[sent.size()];
     for (int i = 0; i < sent.size(); i++) {
       PendingHeartbeat h = sent.get(i);
@@ -197,7 +198,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
           metrics.firstTodayLocalSkips.increment();
         } else {
           checkIndex[i] = checks.size();
-          checks.add(h.uid());
+          checks.add(new FirstTodayCheck(h.uid(), h.deviceId(), h.platform()));
           metrics.firstTodayRedisChecks.increment();
         }
       }

@@ -57,7 +57,7 @@ class HeartbeatBatcherTest {
         Arrays.fill(codes, WriteOutcome.UPDATED);
         outcomes.add(new WriteOutcome(false, codes));
       }
-      pending.get(i).complete(new BatchOutcome(outcomes, new boolean[batch.firstTodayUids().size()]));
+      pending.get(i).complete(new BatchOutcome(outcomes, new boolean[batch.firstTodays().size()]));
     }
 
     int heartbeats(int i) {

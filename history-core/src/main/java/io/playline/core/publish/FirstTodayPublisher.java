@@ -2,7 +2,9 @@ package io.playline.core.publish;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.core.CoreConfig;
+import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.proto.v1.FirstTodayEvent;
 import java.time.Duration;
@@ -17,37 +19,51 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes each {@link FirstTodayEvent} to the first-today topic keyed by the decimal uid, without
- * ever blocking the caller: {@link #publish} only offers to a bounded queue, and one dedicated thread
- * calls {@link Producer#send} (which may block on metadata). A full queue drops the event, counts it
- * and logs a throttled warning; delivery is otherwise at-least-once (the producer retries).
+ * Delivers first-today events to the first-today topic (keyed by the decimal uid) at least once.
+ * The write path's {@code first_today} script already left each event in its Redis outbox ({@link
+ * FirstTodayOutbox}) when it set the day's bit; this publisher sends the events its node counted
+ * and removes each from the outbox once Kafka acked it. Every {@code
+ * first.today.outbox.sweep.interval} it also sweeps: it claims the events that waited longer than
+ * {@code first.today.outbox.age} (their node died, its send failed, Kafka was down, or its queue was
+ * full) and sends and removes them the same way. So a kill -9 or a Kafka outage delays events but
+ * loses none; consumers de-duplicate by (uid, day).
  *
- * <p>Thread-safe: {@link #publish} may be called from any thread, including event loops and Lettuce
- * threads. The producer is shared and owned by the caller, who closes it after this publisher.
+ * <p>{@link #publish} never blocks: it offers to a bounded queue, and one dedicated thread calls
+ * {@link Producer#send} (which may block on metadata) and runs the sweeps. Thread-safe: {@link
+ * #publish} may be called from any thread, including event loops and Lettuce threads. The producer
+ * is shared and owned by the caller, who closes it after this publisher.
  */
 public final class FirstTodayPublisher implements FirstTodayListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FirstTodayPublisher.class);
   private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
-  private static final long POLL_MS = 100;
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final String topic;
   private final Producer<byte[], byte[]> producer;
+  private final FirstTodayOutbox outbox;
   private final FirstTodayMetrics metrics;
   private final Duration closeTimeout;
+  private final long sweepEveryNanos;
   private final BlockingQueue<FirstTodayEvent> queue;
   private final Thread thread;
   private final AtomicLong lastWarnNanos = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
   private volatile boolean closed;
 
-  /** Starts the publisher thread; events go to {@link CoreConfig#firstTodayTopic()}. */
-  public FirstTodayPublisher(CoreConfig config, Producer<byte[], byte[]> producer, FirstTodayMetrics metrics) {
+  /**
+   * Starts the publisher thread, which sweeps at once (a restarted node sends what it left) and then
+   * every {@code first.today.outbox.sweep.interval}; events go to {@link CoreConfig#firstTodayTopic()}.
+   */
+  public FirstTodayPublisher(CoreConfig config, Producer<byte[], byte[]> producer, FirstTodayOutbox outbox,
+      FirstTodayMetrics metrics) {
     this.topic = config.firstTodayTopic();
     this.producer = producer;
+    this.outbox = outbox;
     this.metrics = metrics;
     this.closeTimeout = config.flushCloseTimeout();
+    this.sweepEveryNanos = outbox.config().sweepInterval().toNanos();
     this.queue = new ArrayBlockingQueue<>(config.firstTodayQueueCapacity());
     metrics.queue(queue);
-    this.thread = new Thread(this::drain, "playline-first-today-publisher");
+    this.thread = new Thread(this::run, "playline-first-today-publisher");
     thread.setDaemon(true);
     thread.start();
   }
@@ -58,30 +74,34 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   }
 
   /**
-   * Queues the event for publishing and returns at once; never blocks. Returns false when it was
-   * dropped (queue full or publisher closed), which is counted and logged. Any thread.
+   * Queues the event the write path counted for sending and returns at once; never blocks. Returns
+   * false when the queue is full or the publisher closed: the event then waits in its outbox for a
+   * sweep (counted as deferred, logged). Any thread.
    */
   public boolean publish(long uid, String day, String deviceId, String platform, long timeMs) {
-    if (uid <= 0) {
-      throw new IllegalArgumentException("uid: " + uid + " (expected: > 0)");
-    }
-    FirstTodayEvent event = FirstTodayEvent.newBuilder().setUid(uid).setDay(day).setDeviceId(deviceId)
-        .setPlatform(platform).setTimeMs(timeMs).build();
+    FirstTodayEvent event = new FirstTodayCheck(uid, deviceId, platform).event(day, timeMs);
     if (!closed && queue.offer(event)) {
       return true;
     }
-    metrics.dropped.increment();
-    warnThrottled("First-today publisher dropped uid {} day {}: {} ({} dropped so far)", uid, day,
-        closed ? "closed" : "queue full", (long) metrics.dropped());
+    metrics.deferred.increment();
+    warnThrottled("First-today event of uid {} day {} left to the outbox sweep: {} ({} so far)", uid, day,
+        closed ? "publisher closed" : "queue full", (long) metrics.deferred());
     return false;
   }
 
-  private void drain() {
+  private void run() {
+    long nextSweep = System.nanoTime();
     try {
       while (true) {
-        FirstTodayEvent event = queue.poll(POLL_MS, TimeUnit.MILLISECONDS);
+        long now = System.nanoTime();
+        if (now - nextSweep >= 0 && !closed) {
+          sweep();
+          nextSweep = System.nanoTime() + sweepEveryNanos;
+          continue;
+        }
+        FirstTodayEvent event = queue.poll(Math.min(POLL_NANOS, nextSweep - now), TimeUnit.NANOSECONDS);
         if (event != null) {
-          send(event);
+          send(outbox.shardOf(event.getUid()), event.getUid(), event.toByteArray(), false);
         } else if (closed) {
           return;
         }
@@ -91,26 +111,71 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
     }
   }
 
-  private void send(FirstTodayEvent event) {
-    byte[] key = Long.toString(event.getUid()).getBytes(US_ASCII);
+  /** Claims and sends every outbox's overdue events; stops early when Kafka refuses sends. */
+  private void sweep() {
+    long depth = 0;
     try {
-      producer.send(new ProducerRecord<>(topic, key, event.toByteArray()), (metadata, error) -> {
-        if (error == null) {
-          metrics.published.increment();
-        } else {
-          failed(event, error);
+      for (int shard = 0; shard < outbox.config().shards() && !closed; shard++) {
+        FirstTodayOutbox.Claimed claimed = outbox.claim(shard);
+        depth += claimed.depth();
+        for (byte[] entry : claimed.entries()) {
+          if (!sendEntry(shard, entry)) {
+            return; // claimed and unsent: the next sweep after first.today.outbox.age retries them
+          }
         }
-      });
+      }
+      metrics.depth.set(depth);
+      metrics.sweeps.increment();
     } catch (RuntimeException e) {
-      // send throws instead of calling back when metadata or buffer space did not come in max.block.ms.
-      failed(event, e);
+      metrics.sweepFailures.increment();
+      warnThrottled("First-today outbox sweep failed; the next one in {} retries: {}",
+          outbox.config().sweepInterval(), e.toString());
     }
   }
 
-  private void failed(FirstTodayEvent event, Throwable error) {
+  private boolean sendEntry(int shard, byte[] entry) {
+    long uid;
+    try {
+      uid = FirstTodayEvent.parseFrom(entry).getUid();
+    } catch (InvalidProtocolBufferException e) {
+      metrics.invalid.increment();
+      log.warn("Removing a first-today outbox entry that is not a FirstTodayEvent from outbox {}", shard);
+      outbox.remove(shard, entry);
+      return true;
+    }
+    return send(shard, uid, entry, true);
+  }
+
+  /** Sends one event; on Kafka's ack removes it from its outbox. False when the send threw at once. */
+  private boolean send(int shard, long uid, byte[] event, boolean swept) {
+    byte[] key = Long.toString(uid).getBytes(US_ASCII);
+    try {
+      producer.send(new ProducerRecord<>(topic, key, event), (metadata, error) -> {
+        if (error != null) {
+          failed(uid, error);
+          return;
+        }
+        (swept ? metrics.swept : metrics.published).increment();
+        outbox.remove(shard, event).whenComplete((removed, removeError) -> {
+          if (removeError != null) {
+            metrics.removeFailures.increment();
+            warnThrottled("First-today event of uid {} sent but not removed from its outbox (a sweep sends it "
+                + "again): {}", uid, removeError.toString());
+          }
+        });
+      });
+      return true;
+    } catch (RuntimeException e) {
+      // send throws instead of calling back when metadata or buffer space did not come in max.block.ms.
+      failed(uid, e);
+      return false;
+    }
+  }
+
+  private void failed(long uid, Throwable error) {
     metrics.failed.increment();
-    warnThrottled("First-today event for uid {} day {} not published: {} ({} failed so far)", event.getUid(),
-        event.getDay(), error.toString(), (long) metrics.failed());
+    warnThrottled("First-today event of uid {} not published yet, left in its outbox for the sweep: {} ({} failed "
+        + "so far)", uid, error.toString(), (long) metrics.failed());
   }
 
   private void warnThrottled(String format, @Nullable Object... args) {
@@ -123,8 +188,9 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
 
   /**
    * Stops taking events, hands what is queued to the producer (bounded by {@code
-   * writeback.close.timeout}) and stops the thread; what is left is counted as dropped. Does not
-   * close the shared producer. Idempotent; any thread but the publisher's.
+   * writeback.close.timeout}) and stops the thread; what is left stays in the outboxes for another
+   * node's sweep (or this node's next start), counted as deferred. Does not close the shared
+   * producer. Idempotent; any thread but the publisher's.
    */
   @Override
   public void close() {
@@ -140,8 +206,9 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
     int left = queue.size();
     queue.clear();
     if (left > 0) {
-      metrics.dropped.increment(left);
-      log.warn("First-today publisher closed with {} events unsent after {}", left, closeTimeout);
+      metrics.deferred.increment(left);
+      log.warn("First-today publisher closed with {} events unsent after {}; they wait in their outboxes for a sweep",
+          left, closeTimeout);
     }
   }
 }

@@ -20,7 +20,11 @@ import java.util.Arrays;
  * </ul>
  *
  * Keys shared across users are sharded so none is hot: first-today bitmaps {@code
- * <p>ft:<yyyymmdd>:<uid mod shards>} (bit {@code uid / shards}) and write-back recovery marks
+ * <p>ft:{ft<o>}:<yyyymmdd>:<s>} with {@code s = uid mod first.today.shards} (bit {@code uid /
+ * shards}) and {@code o = s mod first.today.outbox.shards}, each next to its first-today outbox
+ * {@code <p>ft:{ft<o>}:outbox} (sorted set of serialized {@code FirstTodayEvent}s scored by Redis
+ * time; the shared hash tag lets one script set the bit and append the event in Redis Cluster),
+ * and write-back recovery marks
  * {@code <p>wb:{<shard>}} (sorted set by mark stamp: {@code uid:business:oid} for a write-through
  * of an item, {@code uid:~<nonce>} for a delete or clear) with the shard's last stamp in {@code
  * <p>wb:{<shard>}:c} (microseconds by Redis's clock, strictly increasing, see {@code
@@ -76,9 +80,23 @@ public final class RedisKeys {
     return key;
   }
 
-  /** The first-today bitmap key of {@code day} (yyyymmdd) holding {@code uid}. */
-  public byte[] firstToday(String day, long uid, int shards) {
-    return bytes(prefix + "ft:" + day + ":" + Math.floorMod(uid, shards));
+  /**
+   * The first-today bitmap key of {@code day} (yyyymmdd) holding {@code uid}, in the slot of its
+   * outbox {@link #firstTodayOutbox}({@link #firstTodayOutboxShard}).
+   */
+  public byte[] firstToday(String day, long uid, int shards, int outboxShards) {
+    long shard = Math.floorMod(uid, (long) shards);
+    return bytes(prefix + "ft:{ft" + (shard % outboxShards) + "}:" + day + ":" + shard);
+  }
+
+  /** The first-today outbox of {@code outboxShard}: serialized events scored by Redis time (ms). */
+  public byte[] firstTodayOutbox(int outboxShard) {
+    return bytes(prefix + "ft:{ft" + outboxShard + "}:outbox");
+  }
+
+  /** The outbox shard whose outbox holds {@code uid}'s first-today events. */
+  public static int firstTodayOutboxShard(long uid, int shards, int outboxShards) {
+    return (int) (Math.floorMod(uid, (long) shards) % outboxShards);
   }
 
   /** The bit of {@code uid} within its first-today bitmap. */

@@ -16,6 +16,7 @@ public final class RedisScript {
   public static final RedisScript FIRST_TODAY = load("first_today.lua");
   public static final RedisScript MARK_RECOVERY = load("mark_recovery.lua");
   public static final RedisScript RECOVERY_DUE = load("recovery_due.lua");
+  public static final RedisScript CLAIM_FIRST_TODAY = load("claim_first_today.lua");
   public static final RedisScript CLEAR_RECOVERY = load("clear_recovery.lua");
   public static final RedisScript READ_TIMELINE = load("read_timeline.lua");
   public static final RedisScript WARM_HISTORY = load("warm_history.lua");

@@ -27,13 +27,16 @@ import org.jspecify.annotations.Nullable;
  * script call per {@link CoreConfig#usersPerScript()} user writes (last write wins by view time,
  * tombstones, pause, trim, TTL; each user atomically), one {@code mark_recovery} script per
  * touched recovery shard (after the writes: pipelined behind them on one server, once they
- * answered in a cluster), one {@code first_today} script per check.
+ * answered in a cluster), one {@code first_today} script per check (which also leaves the
+ * day's event in an outbox).
  *
  * <p>Not thread-safe: owns a pipelining connection and must be called from one thread at a time,
  * best from {@link #eventLoop()} (the Redis I/O loop), where the write goes straight to the
  * socket and the answer completes on the same thread.
  */
 public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
+  private static final long NOT_FIRST = 1L;
+  private static final long FIRST_OUTBOX_FULL = 2L;
   private final CoreConfig config;
   private final RedisKeys keys;
   private final StatefulConnection<byte[], byte[]> pipeline;
@@ -101,12 +104,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
       }
       writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, callKeys, args));
     }
-    List<CompletableFuture<Long>> checks = new ArrayList<>(batch.firstTodayUids().size());
-    for (long uid : batch.firstTodayUids()) {
-      byte[][] ftKey = {keys.firstToday(batch.day(), uid, config.firstTodayShards())};
-      checks.add(Scripts.eval(commands, fallback, RedisScript.FIRST_TODAY, ScriptOutputType.INTEGER, ftKey,
-          Scripts.num(RedisKeys.firstTodayBit(uid, config.firstTodayShards())), Scripts.num(batch.expiryMs())));
-    }
+    List<CompletableFuture<Long>> checks = firstTodayChecks(batch);
     // A mark must be stamped after its write ran (see mark_recovery.lua and the job's mark clears):
     // on one server the pipeline keeps that order; in a cluster the marks' shards live on other
     // nodes, so they go once the writes answered, on the auto-flushing connection.
@@ -121,7 +119,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     }
     all.add(stamps);
     pipeline.flushCommands();
-    metrics.roundTrip(writes.size() + checks.size() + marks.size(), batch.firstTodayUids().size());
+    metrics.roundTrip(writes.size() + checks.size() + marks.size(), checks.size());
     return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
         .thenApply(v -> assemble(batch, calls, writes, checks))
         .whenComplete((outcome, error) -> {
@@ -148,6 +146,40 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
       calls.forEach((shard, stamp) -> stamps.put(shard, stamp.join()));
       return stamps;
     });
+  }
+
+  /**
+   * Queues one {@code first_today} script per check: it sets the user's bit and, on the day's first
+   * check, leaves the event in the bitmap's outbox in the same atomic step, so the event outlives
+   * this process, a Kafka outage and a failure of the rest of the batch (the publisher removes it
+   * on Kafka's ack; a sweep sends what is left). Each answer is 0 (first, in the outbox), 1 (not
+   * first) or 2 (first, outbox full: published from memory only, at most once).
+   */
+  private List<CompletableFuture<Long>> firstTodayChecks(WriteBatch batch) {
+    List<CompletableFuture<Long>> checks = new ArrayList<>(batch.firstTodays().size());
+    if (batch.firstTodays().isEmpty()) {
+      return checks;
+    }
+    FirstTodayOutboxConfig outbox = config.firstTodayOutbox();
+    int shards = config.firstTodayShards();
+    String isoDay = FirstTodayCheck.isoDay(batch.day());
+    byte[] expiry = Scripts.num(batch.expiryMs());
+    byte[] capacity = Scripts.num(outbox.capacityPerShard());
+    for (FirstTodayCheck check : batch.firstTodays()) {
+      long uid = check.uid();
+      byte[][] ftKeys = {keys.firstToday(batch.day(), uid, shards, outbox.shards()),
+          keys.firstTodayOutbox(RedisKeys.firstTodayOutboxShard(uid, shards, outbox.shards()))};
+      CompletableFuture<Long> answer = Scripts.eval(commands, fallback, RedisScript.FIRST_TODAY,
+          ScriptOutputType.INTEGER, ftKeys, Scripts.num(RedisKeys.firstTodayBit(uid, shards)), expiry,
+          check.event(isoDay, batch.nowMs()).toByteArray(), capacity);
+      checks.add(answer.thenApply(code -> {
+        if (code == FIRST_OUTBOX_FULL) {
+          metrics.firstTodayOutboxFull(uid);
+        }
+        return code;
+      }));
+    }
+    return checks;
   }
 
   /**
@@ -200,7 +232,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     }
     boolean[] firstToday = new boolean[checks.size()];
     for (int i = 0; i < checks.size(); i++) {
-      firstToday[i] = checks.get(i).join() == 0L;
+      firstToday[i] = checks.get(i).join() != NOT_FIRST;
     }
     return new BatchOutcome(List.of(outcomes), firstToday);
   }

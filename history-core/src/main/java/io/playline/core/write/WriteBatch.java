@@ -9,11 +9,11 @@ import java.util.List;
  * @param day the first-today day as {@code yyyymmdd}
  * @param expiryMs how long a new first-today bitmap of that day lives
  * @param writes user writes, applied in order
- * @param firstTodayUids users whose first-today bit to check and set
+ * @param firstTodays users whose first-today bit to check and set, with the event each would publish
  */
-public record WriteBatch(long nowMs, String day, long expiryMs, List<UserWrite> writes, List<Long> firstTodayUids) {
+public record WriteBatch(long nowMs, String day, long expiryMs, List<UserWrite> writes, List<FirstTodayCheck> firstTodays) {
   public WriteBatch {
     writes = List.copyOf(writes);
-    firstTodayUids = List.copyOf(firstTodayUids);
+    firstTodays = List.copyOf(firstTodays);
   }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.write.BatchOutcome;
+import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.UserWrite;
 import io.playline.core.write.WriteBackSink;
@@ -129,7 +130,7 @@ class RedisClusterFailoverTest {
         .setProgressMs(oid).setDurationMs(100_000).setViewTimeMs(viewTime).build();
     // A first-today check on a key of another slot rides along in the same pipeline.
     return new WriteBatch(viewTime, "2026112" + (oid % 10), 172_800_000L, List.of(new UserWrite(uid, List.of(record))),
-        List.of(uid));
+        List.of(FirstTodayCheck.of(uid)));
   }
 
   private static HistoryRecord record(RedisConnections redis, RedisKeys keys, long uid, long oid) throws Exception {

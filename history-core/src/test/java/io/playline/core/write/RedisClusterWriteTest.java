@@ -82,6 +82,15 @@ class RedisClusterWriteTest {
       assertThat(HistoryRecord.parseFrom(stored).getProgressMs()).isEqualTo(uid);
       assertThat(redis.shared().pttl(keys.timeline(uid)).get(5, TimeUnit.SECONDS)).isPositive();
     }
+    // Each first check left its event in the outbox sharing its bitmap's slot (else: CROSSSLOT).
+    for (long uid : firstToday) {
+      byte[] outbox = keys.firstTodayOutbox(RedisKeys.firstTodayOutboxShard(uid, config.firstTodayShards(),
+          config.firstTodayOutbox().shards()));
+      byte[] event = FirstTodayCheck.of(uid).event("2026-11-21", now).toByteArray();
+      assertThat(SlotHash.getSlot(outbox)).isEqualTo(SlotHash.getSlot(
+          keys.firstToday("20261121", uid, config.firstTodayShards(), config.firstTodayOutbox().shards())));
+      assertThat(redis.shared().zscore(outbox, event).get(5, TimeUnit.SECONDS)).as("outbox entry of %s", uid).isNotNull();
+    }
     // The second check of the day answers "not first" from every shard.
     BatchOutcome again = write(List.of(), firstToday);
     for (boolean first : again.firstToday()) {
@@ -142,7 +151,8 @@ class RedisClusterWriteTest {
   }
 
   private BatchOutcome write(List<UserWrite> writes, List<Long> firstToday) throws Exception {
-    return writer.write(new WriteBatch(now, "20261121", 172_800_000L, writes, firstToday))
+    return writer.write(new WriteBatch(now, "20261121", 172_800_000L, writes,
+            firstToday.stream().map(FirstTodayCheck::of).toList()))
         .toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 }

@@ -64,7 +64,8 @@ class RedisHistoryWriterTest {
   }
 
   private BatchOutcome write(List<UserWrite> writes, List<Long> firstToday) {
-    return writer.write(new WriteBatch(now, "20261121", 172_800_000L, writes, firstToday))
+    return writer.write(new WriteBatch(now, "20261121", 172_800_000L, writes,
+            firstToday.stream().map(FirstTodayCheck::of).toList()))
         .toCompletableFuture().join();
   }
 
