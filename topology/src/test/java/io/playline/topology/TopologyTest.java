@@ -83,7 +83,8 @@ class TopologyTest {
             "kafka.consumer.session.timeout.ms", "10000", "kafka.consumer.heartbeat.interval.ms", "2000",
             "writeback.max.pending", String.valueOf(MAX_PENDING),
             "writeback.max.pending.hard", String.valueOf(PENDING_CAP),
-            "writeback.max.pending.tombstones", String.valueOf(TOMBSTONE_CAP)),
+            "writeback.max.pending.tombstones", String.valueOf(TOMBSTONE_CAP),
+            "first.today.outbox.age", "20s", "first.today.outbox.sweep.interval", "2s"),
         "-Xms64m -Xmx384m -XX:+UseParallelGC"));
     hbase = ConnectionFactory.createConnection(topology.hbase().clientConfiguration());
   }
@@ -288,6 +289,10 @@ class TopologyTest {
   void writeBackStaysWithinItsCapWhileKafkaIsDownAndEverythingArrivesAfterwards() throws Exception {
     SteadyLoad load = new SteadyLoad(TopologyTest::liveGatewayPorts, SECRET, Duration.ofMillis(100))
         .start(7_000_000, 20);
+    // Users first seen while Kafka is down: their first-today events wait in the Redis outboxes, and
+    // the queue of the gateway killed below dies with it.
+    SteadyLoad late = new SteadyLoad(TopologyTest::liveGatewayPorts, SECRET, Duration.ofMillis(100));
+    RoleProcess killed = topology.gateways().get(1);
     unreadyGatewaySamples = 0;
     double maxPending = 0;
     double maxHeap = 0;
@@ -297,13 +302,18 @@ class TopologyTest {
         topology.kafka().kill(node);
       }
       long back = System.nanoTime() + KAFKA_OUTAGE.toNanos();
+      late.start(7_100_000, 10);
+      awaitMoreAcks(late, 100);
+      killed.kill();
       double[] peak = new double[2];
-      // Sampled once a second for the whole outage: each gateway's pending items and heap.
+      // Sampled once a second for the whole outage: each live gateway's pending items and heap.
       await("the outage under load").atMost(KAFKA_OUTAGE.plus(WAIT)).pollInterval(Duration.ofSeconds(1))
           .ignoreExceptions().until(() -> {
             for (RoleProcess g : topology.gateways()) {
-              peak[0] = Math.max(peak[0], Metrics.gauge(g, "playline_writeback_pending"));
-              peak[1] = Math.max(peak[1], Metrics.samples(g, "jvm_memory_used_bytes{area=\"heap\","));
+              if (g.isAlive()) {
+                peak[0] = Math.max(peak[0], Metrics.gauge(g, "playline_writeback_pending"));
+                peak[1] = Math.max(peak[1], Metrics.samples(g, "jvm_memory_used_bytes{area=\"heap\","));
+              }
             }
             countUnready(topology.gateways());
             return System.nanoTime() - back >= 0;
@@ -312,16 +322,20 @@ class TopologyTest {
       maxHeap = peak[1];
       assertThat(load.acks()).as("players acked throughout").isPositive();
       topology.kafka().restartAll();
+      killed.restart();
       awaitMoreAcks(load, 200);
     } finally {
       load.stop();
+      late.stop();
     }
     // Unsent upserts are trimmed to the hard cap; new ones are folded in every writeback.max.pending.
     assertThat(unreadyGatewaySamples).as("gateway /readyz samples not 200 while Kafka was down").isZero();
     assertThat(maxPending).as("a gateway's pending write-back upserts and tombstones")
         .isLessThanOrEqualTo(PENDING_CAP + MAX_PENDING + TOMBSTONE_CAP);
-    Map<SteadyLoad.Item, Long> acked = load.acked();
-    Set<SteadyLoad.Item> deleted = load.deleted();
+    Map<SteadyLoad.Item, Long> acked = new java.util.HashMap<>(load.acked());
+    acked.putAll(late.acked());
+    Set<SteadyLoad.Item> deleted = new java.util.HashSet<>(load.deleted());
+    deleted.addAll(late.deleted());
     await("every acked item in HBase after the outage").atMost(Duration.ofMinutes(3)).ignoreExceptions()
         .untilAsserted(() -> assertThat(check(acked, deleted).problems()).isEmpty());
     Outcome outcome = check(acked, deleted);
@@ -329,11 +343,25 @@ class TopologyTest {
     for (RoleProcess g : topology.gateways()) {
       dropped += Metrics.gauge(g, "playline_writeback_dropped_total");
     }
+    // Every user acked at least once was counted first today: its event reaches the topic.
+    Set<Long> users = new java.util.TreeSet<>();
+    acked.keySet().forEach(i -> users.add(i.uid()));
+    Map<Long, Integer> events = new java.util.HashMap<>();
+    try (FirstTodayReader reader = new FirstTodayReader(topology.kafka().bootstrapServers())) {
+      await("a first-today event for every user").atMost(Duration.ofMinutes(3)).ignoreExceptions()
+          .untilAsserted(() -> {
+            reader.readInto(events);
+            assertThat(events.keySet()).containsAll(users);
+          });
+    }
+    long duplicates = users.stream().mapToLong(u -> events.get(u) - 1).sum();
     System.out.printf("Kafka outage of %s: %d heartbeats and %d deletes acked over %d items; per gateway at most %.0f "
         + "pending items (bound %d) and %.0f MB heap; %.0f upserts dropped to the recovery sweep; HBase: %d missing, "
-        + "%d regressed, %d resurrected%n", KAFKA_OUTAGE, load.acks(), load.deletes(), acked.size() + deleted.size(),
-        maxPending, PENDING_CAP + MAX_PENDING + TOMBSTONE_CAP, maxHeap / 1e6, dropped, outcome.missing(),
-        outcome.regressed(), outcome.resurrected());
+        + "%d regressed, %d resurrected; first-today: %d users (%d first seen during the outage, one gateway killed), "
+        + "%d missing, %d duplicates%n", KAFKA_OUTAGE, load.acks() + late.acks(), load.deletes() + late.deletes(),
+        acked.size() + deleted.size(), maxPending, PENDING_CAP + MAX_PENDING + TOMBSTONE_CAP, maxHeap / 1e6, dropped,
+        outcome.missing(), outcome.regressed(), outcome.resurrected(), users.size(),
+        users.stream().filter(u -> u >= 7_100_000).count(), 0, duplicates);
   }
 
   /** Samples every gateway's {@code /readyz}: an HBase or Kafka outage must not take one out of rotation. */
