@@ -87,7 +87,9 @@ class HistoryConsumerLoopReconnectTest {
     produce(1);
     env.awaitCommitted(UID, 1);
 
+    // Three polls in a row fail: each failing consumer is closed and a new one opened.
     failingPolls.set(3);
+    await().atMost(Duration.ofSeconds(60)).until(() -> env.counter("playline.job.consumer.restarts") == 3.0);
     produce(2);
     env.awaitCommitted(UID, 2);
 
