@@ -17,9 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The internal API server on {@code api.port}: {@code playline.v1.History}, standard health
- * ({@code grpc.health.v1.Health}, overall and per service) and server reflection, on a {@link
- * GatewayNode}'s event loops. Reports go through the node's heartbeat batcher (the same write
+ * The internal API server on {@code api.bind.host}:{@code api.port}: {@code playline.v1.History},
+ * standard health ({@code grpc.health.v1.Health}, overall and per service) and server reflection,
+ * on a {@link GatewayNode}'s event loops. Every call but health needs a service token ({@link
+ * ServiceAuthInterceptor}). Reports go through the node's heartbeat batcher (the same write
  * path, first-today and push as players); queries and controls through its history service.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
@@ -31,11 +32,13 @@ public final class ApiServer implements AutoCloseable {
   private final Server server;
   private final HealthStatusManager health;
   private final GatewayNode node;
+  private final ApiAccess access;
 
-  private ApiServer(Server server, HealthStatusManager health, GatewayNode node) {
+  private ApiServer(Server server, HealthStatusManager health, GatewayNode node, ApiAccess access) {
     this.server = server;
     this.health = health;
     this.node = node;
+    this.access = access;
   }
 
   /**
@@ -44,7 +47,7 @@ public final class ApiServer implements AutoCloseable {
    * @throws IllegalStateException when the node serves no queries (it was started without HBase)
    *     or the port cannot be bound
    */
-  public static ApiServer attach(GatewayNode node) {
+  public static ApiServer attach(GatewayNode node, ApiAccess access) {
     HistoryService history = node.core().history();
     if (history == null) {
       throw new IllegalStateException("the internal API needs a node with queries (HBase)");
@@ -52,7 +55,9 @@ public final class ApiServer implements AutoCloseable {
     GatewayConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
-            new InetSocketAddress(config.bindHost(), config.apiPort()), config.maxFrameBytes())
+            new InetSocketAddress(access.bindHost(), config.apiPort()), config.maxFrameBytes())
+        .intercept(new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
+            node.registry()))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(new HistoryGrpcService(history, node.batcher(), node.eventRules(), config.maxEventsPerHeartbeat(),
@@ -61,21 +66,21 @@ public final class ApiServer implements AutoCloseable {
     try {
       server = builder.build().start();
     } catch (IOException e) {
-      throw new IllegalStateException("internal API failed to bind " + config.bindHost() + ":" + config.apiPort()
+      throw new IllegalStateException("internal API failed to bind " + access.bindHost() + ":" + config.apiPort()
           + ": " + e.getMessage(), e);
     }
     health.setStatus("", ServingStatus.SERVING);
     health.setStatus(HistoryGrpc.SERVICE_NAME, ServingStatus.SERVING);
-    ApiServer api = new ApiServer(server, health, node);
+    ApiServer api = new ApiServer(server, health, node, access);
     node.readiness().register(READINESS_COMPONENT);
     node.readiness().set(READINESS_COMPONENT, true);
     node.attach(api);
-    log.info("Internal API listening on {}", api.address());
+    log.info("Internal API listening on {} (service tokens required, health open)", api.address());
     return api;
   }
 
   public InetSocketAddress address() {
-    return new InetSocketAddress(node.config().bindHost(), server.getPort());
+    return new InetSocketAddress(access.bindHost(), server.getPort());
   }
 
   /** Reports NOT_SERVING to health checkers, then stops (bounded). */

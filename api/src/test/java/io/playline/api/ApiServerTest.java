@@ -3,7 +3,10 @@ package io.playline.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.nimbusds.jwt.JWTClaimsSet;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
@@ -12,12 +15,15 @@ import io.grpc.reflection.v1.ServerReflectionGrpc;
 import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
+import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
 import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.TestGateway;
+import io.playline.gateway.session.Hs256;
+import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.HistoryGrpc;
@@ -32,6 +38,9 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -44,9 +53,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** The internal API on a node that accepts no players, as the api role runs it, on real Redis, Kafka and HBase. */
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class ApiServerTest {
+  static final String API_SECRET = "api-server-test-secret-0123456789-abcdef";
   private GatewayNode node;
   private ApiServer api;
   private ManagedChannel channel;
+  private ManagedChannel bare;
 
   @BeforeEach
   void start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
@@ -59,13 +70,27 @@ class ApiServerTest {
     node = GatewayNode.builder(config).players(false)
         .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
         .start();
-    api = ApiServer.attach(node);
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext().build();
+    api = ApiServer.attach(node, new ApiAccess(API_SECRET, "127.0.0.1"));
+    channel = channel("Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5),
+        Instant.now()));
+    bare = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext().build();
+  }
+
+  /** A channel whose calls carry {@code authorization} (null: none). */
+  private ManagedChannel channel(String authorization) {
+    NettyChannelBuilder b = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext();
+    if (authorization != null) {
+      Metadata headers = new Metadata();
+      headers.put(ServiceAuthInterceptor.AUTHORIZATION, authorization);
+      b.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+    return b.build();
   }
 
   @AfterEach
   void stop() throws InterruptedException {
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    bare.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     node.close();
   }
 
@@ -88,6 +113,51 @@ class ApiServerTest {
     assertThat(node.registry().get("playline.heartbeat.batch.heartbeats").summary().count()).isPositive();
   }
 
+  /** What a call with {@code authorization} gets: OK, or the status code and description. */
+  private String callWith(String authorization) throws InterruptedException {
+    ManagedChannel c = channel(authorization);
+    try {
+      HistoryGrpc.newBlockingStub(c).withDeadlineAfter(10, TimeUnit.SECONDS).getProgress(GetProgressRequest.newBuilder()
+          .setUid(42).addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build());
+      return "OK";
+    } catch (StatusRuntimeException e) {
+      return e.getStatus().getCode() + ": " + e.getStatus().getDescription();
+    } finally {
+      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void everyHistoryCallNeedsAServiceTokenAndHealthNeedsNone() throws Exception {
+    Instant now = Instant.now();
+    String other = "another-key-of-32-bytes-at-least-0123456789";
+    JWTClaimsSet otherAudience = new JWTClaimsSet.Builder().subject("svc").audience("something-else")
+        .expirationTime(Date.from(now.plusSeconds(60))).build();
+
+    assertThat(callWith("Bearer " + ServiceTokens.mint(API_SECRET, "svc", Duration.ofMinutes(1), now))).isEqualTo("OK");
+    assertThat(callWith(null)).startsWith("UNAUTHENTICATED: missing credentials");
+    assertThat(callWith("Basic c3ZjOnB3")).startsWith("UNAUTHENTICATED: authorization is not a bearer token");
+    assertThat(callWith("Bearer " + JwtTokens.mint(TestGateway.SECRET, 42, Duration.ofMinutes(1), now)))
+        .as("a player token").startsWith("UNAUTHENTICATED: bad token signature");
+    assertThat(callWith("Bearer " + JwtTokens.mint(API_SECRET, 42, Duration.ofMinutes(1), now)))
+        .as("a player-shaped token, even signed with the API key").startsWith("UNAUTHENTICATED: not a service token");
+    assertThat(callWith("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, API_SECRET, otherAudience)))
+        .startsWith("UNAUTHENTICATED: not a service token");
+    assertThat(callWith("Bearer " + ServiceTokens.mint(other, "svc", Duration.ofMinutes(1), now)))
+        .startsWith("UNAUTHENTICATED: bad token signature");
+    assertThat(callWith("Bearer " + ServiceTokens.mint(API_SECRET, "svc", Duration.ofMinutes(1),
+        now.minus(Duration.ofHours(1))))).startsWith("UNAUTHENTICATED: token expired");
+    assertThat(callWith("Bearer not-a-jwt")).startsWith("UNAUTHENTICATED: malformed token");
+
+    // Health stays open to load balancers; reflection (the schema) does not.
+    assertThat(HealthGrpc.newBlockingStub(bare).withDeadlineAfter(10, TimeUnit.SECONDS)
+        .check(HealthCheckRequest.getDefaultInstance()).getStatus()).isEqualTo(ServingStatus.SERVING);
+    assertThatThrownBy(() -> services(bare)).hasRootCauseInstanceOf(StatusRuntimeException.class)
+        .rootCause().hasMessageContaining("UNAUTHENTICATED");
+    assertThat(node.registry().find("playline.api.auth.refused").counters().stream()
+        .mapToDouble(c -> c.count()).sum()).isEqualTo(9);
+  }
+
   @Test
   void servesHealthAndReflectionButNoPlayers() throws Exception {
     var health = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
@@ -105,14 +175,18 @@ class ApiServerTest {
   @Test
   void refusesANodeWithoutQueries(RedisNamespace redis) {
     try (TestGateway withoutHBase = new TestGateway(redis, Map.of())) {
-      assertThatThrownBy(() -> ApiServer.attach(withoutHBase.server))
+      assertThatThrownBy(() -> ApiServer.attach(withoutHBase.server, new ApiAccess(API_SECRET, "127.0.0.1")))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a node with queries");
     }
   }
 
   private List<String> services() throws Exception {
+    return services(channel);
+  }
+
+  private List<String> services(ManagedChannel over) throws Exception {
     CompletableFuture<List<String>> services = new CompletableFuture<>();
-    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel).serverReflectionInfo(
+    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(over).serverReflectionInfo(
         new StreamObserver<ServerReflectionResponse>() {
           @Override
           public void onNext(ServerReflectionResponse r) {

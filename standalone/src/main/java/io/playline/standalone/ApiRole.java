@@ -1,5 +1,6 @@
 package io.playline.standalone;
 
+import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
@@ -12,7 +13,8 @@ import org.apache.hadoop.hbase.client.Connection;
 /**
  * {@code bin/playline api}: the internal {@code playline.v1.History} API (plus health and
  * reflection) on {@code api.port}, for backends, against external Redis (or Redis Cluster), Kafka
- * and HBase; and the admin port. It accepts no players: its node writes reports through the same
+ * and HBase; and the admin port. Every call but health needs a service token signed with {@code
+ * api.secret}, which it refuses to start without. It accepts no players: its node writes reports through the same
  * batched write path, first-today and cross-node push as a gateway node. Refuses to start without
  * any backend address. Thread-safe to close from a shutdown hook.
  */
@@ -24,6 +26,9 @@ final class ApiRole implements Role {
   private final ApiServer api;
 
   private ApiRole(ConfigSource config, RoleBackends backends) {
+    // Checked before anything connects: a role without its key must not start at all.
+    ApiAccess access = ApiAccess.from(config, Secrets.resolveApi(config, false).secret(),
+        config.raw("auth.secret").orElse(""));
     try {
       // This node verifies no player tokens: its (unused) authenticator gets a throwaway key.
       GatewayConfig gateway = GatewayConfig.from(config, Secrets.unusedPlayerSecret());
@@ -32,7 +37,7 @@ final class ApiRole implements Role {
           .core(GatewayNode.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               gateway.nodeId(), hbase))
           .start());
-      api = ApiServer.attach(node);
+      api = ApiServer.attach(node, access);
       parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();

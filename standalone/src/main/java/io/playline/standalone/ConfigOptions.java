@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /** Options every command shares: the config file and {@code --set key=value} overrides. */
-final class ConfigOptions {
+public final class ConfigOptions {
   @Option(names = "--config", paramLabel = "FILE",
       description = "Properties file with config keys (default: $PLAYLINE_CONFIG, else ./playline.properties if present).")
   @Nullable Path configFile;
@@ -19,7 +19,7 @@ final class ConfigOptions {
   Map<String, String> overrides = new HashMap<>();
 
   /** The layered config: defaults, file, environment, system properties, then {@code extra} and --set. */
-  ConfigSource load(Map<String, String> extra) {
+  public ConfigSource load(Map<String, String> extra) {
     Path file = configFile;
     if (file == null) {
       String env = System.getenv("PLAYLINE_CONFIG");

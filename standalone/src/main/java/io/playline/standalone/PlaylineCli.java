@@ -20,6 +20,8 @@ public final class PlaylineCli {
   public static final int EXIT_USAGE = 2;
   /** The public development secret standalone signs player tokens with when none is set (never the roles). */
   public static final String DEV_SECRET = Secrets.DEV_SECRET;
+  /** The public development key standalone's internal API takes service tokens signed with when none is set. */
+  public static final String DEV_API_SECRET = Secrets.DEV_API_SECRET;
 
   public static void main(String[] args) {
     // gRPC and some embedded servers log through java.util.logging; route it to SLF4J.

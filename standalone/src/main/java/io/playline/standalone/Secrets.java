@@ -6,6 +6,8 @@ import io.playline.core.config.ConfigSource;
 final class Secrets {
   /** Publicly known, so only standalone (a developer's laptop) falls back to it, and says so. */
   static final String DEV_SECRET = "playline-dev-secret-do-not-use-in-production";
+  /** The internal API's counterpart of {@link #DEV_SECRET}: standalone only, and it says so. */
+  static final String DEV_API_SECRET = "playline-dev-api-secret-do-not-use-in-production";
 
   private Secrets() {}
 
@@ -22,14 +24,31 @@ final class Secrets {
   }
 
   static Resolved resolve(ConfigSource config, boolean allowDevSecret) {
-    return config.raw("auth.secret")
+    return resolve(config, "auth.secret", allowDevSecret, DEV_SECRET, "auth.secret is not set: roles other than "
+        + "standalone never fall back to the development secret; set PLAYLINE_AUTH_SECRET (at least 32 bytes) to the "
+        + "key your identity service signs player tokens with");
+  }
+
+  /**
+   * Resolves {@code api.secret}, the key service tokens for the internal API are signed with; only
+   * standalone ({@code allowDevSecret}) falls back to {@link #DEV_API_SECRET}.
+   */
+  static Resolved resolveApi(ConfigSource config, boolean allowDevSecret) {
+    return resolve(config, "api.secret", allowDevSecret, DEV_API_SECRET, "api.secret is not set: the internal API "
+        + "accepts only service tokens signed with it, and roles other than standalone never fall back to the "
+        + "development key; set PLAYLINE_API_SECRET (at least 32 bytes, not the player-token key) and mint tokens "
+        + "for your services with: bin/playline token --service NAME");
+  }
+
+  private static Resolved resolve(ConfigSource config, String key, boolean allowDevSecret, String devSecret,
+      String missing) {
+    return config.raw(key)
         .map(s -> new Resolved(s, false))
         .orElseGet(() -> {
           if (!allowDevSecret) {
-            throw new StartupException("auth.secret is not set: roles other than standalone never fall back to the development secret; "
-                + "set PLAYLINE_AUTH_SECRET (at least 32 bytes) to the key your identity service signs player tokens with");
+            throw new StartupException(missing);
           }
-          return new Resolved(DEV_SECRET, true);
+          return new Resolved(devSecret, true);
         });
   }
 }

@@ -1,6 +1,7 @@
 package io.playline.standalone;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
@@ -60,15 +61,17 @@ final class StandaloneLauncher implements AutoCloseable {
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);
     GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
+    Secrets.Resolved apiSecret = Secrets.resolveApi(config, true);
+    ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
 
     parts.add(DataDirLock.acquire(standalone.dataDir()));
     Map<String, Integer> ports = new LinkedHashMap<>();
     ports.put("ws.port", gateway.wsPort());
     ports.put("grpc.port", gateway.grpcPort());
-    ports.put("api.port", gateway.apiPort());
     ports.put("admin.port", gateway.adminPort());
     PortCheck.ensureFree(gateway.bindHost(), ports);
+    PortCheck.ensureFree(access.bindHost(), Map.of("api.port", gateway.apiPort()));
 
     log.info("Starting embedded servers under {}", standalone.dataDir());
     EmbeddedBackends backends = parts.add(EmbeddedBackends.start(standalone));
@@ -84,7 +87,7 @@ final class StandaloneLauncher implements AutoCloseable {
             gateway.nodeId(), hbase))
         .start());
     this.node = node;
-    ApiServer api = ApiServer.attach(node);
+    ApiServer api = ApiServer.attach(node, access);
     this.api = api;
     BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
     PlaylineJob job = parts.add(new PlaylineJob(JobConfig.from(config, node.core().config()), node.core().config(),
@@ -98,7 +101,8 @@ final class StandaloneLauncher implements AutoCloseable {
     awaitReady(Duration.ofSeconds(60));
     // Written last: tools (and tests) take its presence as "up".
     endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
-    banner(standalone, backends.endpoints(), own, secret.dev(), Duration.ofNanos(System.nanoTime() - t0));
+    banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(),
+        Duration.ofNanos(System.nanoTime() - t0));
   }
 
   /**
@@ -118,7 +122,7 @@ final class StandaloneLauncher implements AutoCloseable {
   }
 
   private void banner(StandaloneConfig config, BackendEndpoints backends, Map<String, String> own, boolean devSecret,
-      Duration took) {
+      boolean devApiSecret, Duration took) {
     StringBuilder b = new StringBuilder("\n");
     b.append("  Playline standalone is up in ").append(took.toMillis()).append(" ms (")
         .append(readiness.isReady() ? "ready" : "NOT ready: see /readyz").append(")\n");
@@ -131,7 +135,12 @@ final class StandaloneLauncher implements AutoCloseable {
     if (devSecret) {
       b.append("  WARNING: PLAYLINE_AUTH_SECRET is not set; tokens are signed with the public development secret.\n");
     }
-    b.append("  Get a player token: bin/playline token --uid 42\n");
+    if (devApiSecret) {
+      b.append("  WARNING: PLAYLINE_API_SECRET is not set; the internal API takes service tokens signed with the "
+          + "public development key.\n");
+    }
+    b.append("  Get a player token: bin/playline token --uid 42; a service token for the internal API: "
+        + "bin/playline token --service NAME\n");
     b.append("  Stop with Ctrl-C (or SIGTERM).\n");
     log.info("{}", b);
   }

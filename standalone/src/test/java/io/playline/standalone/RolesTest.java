@@ -53,6 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class RolesTest {
   private static final String SECRET = "roles-test-secret-roles-test-secret!";
+  private static final String API_SECRET = "roles-test-api-secret-roles-test-api-secret!";
   private final List<Role> started = new ArrayList<>();
 
   @AfterEach
@@ -71,6 +72,7 @@ class RolesTest {
     values.put("admin.port", "0");
     values.put("node.id", nodeId);
     values.put("auth.secret", SECRET);
+    values.put("api.secret", API_SECRET);
     values.put("redis.uri", redis.redisUri());
     values.put("kafka.bootstrap.servers", kafka.bootstrapServers());
     values.put("hbase.zookeeper.quorum", "127.0.0.1");
@@ -151,8 +153,11 @@ class RolesTest {
     }
 
     // Backends call the api role.
+    io.grpc.Metadata headers = new io.grpc.Metadata();
+    headers.put(io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer " + io.playline.api.ServiceTokens.mint(API_SECRET, "roles-test", Duration.ofMinutes(5), Instant.now()));
     ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", api.api().address().getPort()).usePlaintext()
-        .build();
+        .intercept(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(headers)).build();
     try {
       var records = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS)
           .getProgress(GetProgressRequest.newBuilder().setUid(uid)
@@ -218,5 +223,19 @@ class RolesTest {
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("auth.secret is not set")
         .hasMessageContaining("never fall back to the development secret");
+  }
+
+  @Test
+  void anApiWithoutItsSecretOrWithThePlayerKeyRefusesToStart(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) {
+    ConfigSource unset = config(redis, kafka, hbase, "api-nosecret").with(Map.of("api.secret", ""));
+    assertThatThrownBy(() -> started(ApiRole.start(unset, backends(unset, "api"))))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("api.secret is not set")
+        .hasMessageContaining("PLAYLINE_API_SECRET");
+    ConfigSource shared = config(redis, kafka, hbase, "api-sharedkey").with(Map.of("api.secret", SECRET));
+    assertThatThrownBy(() -> started(ApiRole.start(shared, backends(shared, "api"))))
+        .isInstanceOf(io.playline.core.config.ConfigException.class)
+        .hasMessageContaining("the same key as auth.secret");
   }
 }

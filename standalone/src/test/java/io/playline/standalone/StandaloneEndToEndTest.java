@@ -153,7 +153,15 @@ class StandaloneEndToEndTest {
     int api = launcher.api().address().getPort();
     io.grpc.ManagedChannel channel = io.grpc.netty.NettyChannelBuilder.forAddress("127.0.0.1", api).usePlaintext().build();
     try {
-      HistoryGrpc.HistoryBlockingStub stub = HistoryGrpc.newBlockingStub(channel);
+      // The internal API takes service tokens only (standalone: signed with its development key).
+      assertThatThrownBy(() -> HistoryGrpc.newBlockingStub(channel).getProgress(GetProgressRequest.newBuilder()
+          .setUid(43).addItems(video8).build())).isInstanceOf(io.grpc.StatusRuntimeException.class)
+          .hasMessageStartingWith("UNAUTHENTICATED");
+      io.grpc.Metadata headers = new io.grpc.Metadata();
+      headers.put(io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER), "Bearer "
+          + io.playline.api.ServiceTokens.mint(Secrets.DEV_API_SECRET, "e2e", Duration.ofMinutes(5), Instant.now()));
+      HistoryGrpc.HistoryBlockingStub stub = HistoryGrpc.newBlockingStub(channel)
+          .withInterceptors(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(headers));
       assertThat(stub.getProgress(GetProgressRequest.newBuilder().setUid(43).addItems(video8).build()).getRecords(0)
           .getProgressMs()).isEqualTo(5_678);
       assertThat(stub.listHistory(ListHistoryRequest.newBuilder().setUid(42).setLimit(5).build()).getRecordsList())

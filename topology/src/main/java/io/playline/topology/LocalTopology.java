@@ -43,12 +43,14 @@ public final class LocalTopology implements AutoCloseable {
    * @param redisMasters Redis Cluster masters
    * @param redisReplicas replicas per master
    * @param kafkaBrokers KRaft brokers (each also a controller)
-   * @param secret the player token secret of the gateways
+   * @param secret the player token secret of the gateways ({@code PLAYLINE_AUTH_SECRET})
+   * @param apiSecret the key of the api processes' service tokens ({@code PLAYLINE_API_SECRET})
    * @param settings {@code --set} values every role gets (timings, partitions, ...)
    * @param roleHeap JVM heap flags of each role process
    */
   public record Options(Path dir, String classpath, int gateways, int apis, int jobs, int redisMasters,
-      int redisReplicas, int kafkaBrokers, String secret, Map<String, String> settings, String roleHeap) {
+      int redisReplicas, int kafkaBrokers, String secret, String apiSecret, Map<String, String> settings,
+      String roleHeap) {
     public Options {
       settings = Map.copyOf(settings);
       check(gateways >= 1, "gateways", gateways, ">= 1");
@@ -66,8 +68,10 @@ public final class LocalTopology implements AutoCloseable {
     }
 
     /** The deployment the README describes: 3+3 Redis, 3 brokers, HBase, 2 gateways, 1 api, 2 jobs. */
-    public static Options standard(Path dir, String classpath, String secret, Map<String, String> settings) {
-      return new Options(dir, classpath, 2, 1, 2, 3, 1, 3, secret, settings, "-Xms64m -Xmx512m -XX:+UseParallelGC");
+    public static Options standard(Path dir, String classpath, String secret, String apiSecret,
+        Map<String, String> settings) {
+      return new Options(dir, classpath, 2, 1, 2, 3, 1, 3, secret, apiSecret, settings,
+          "-Xms64m -Xmx512m -XX:+UseParallelGC");
     }
   }
 
@@ -158,7 +162,8 @@ public final class LocalTopology implements AutoCloseable {
     settings.put("bind.host", "127.0.0.1");
     settings.putAll(options.settings());
     return RoleProcess.start(role, name, options.dir().resolve("roles"), backendsFile, settings, options.classpath(),
-        options.roleHeap(), options.secret(), ROLE_START);
+        options.roleHeap(), Map.of("PLAYLINE_AUTH_SECRET", options.secret(), "PLAYLINE_API_SECRET",
+            options.apiSecret()), ROLE_START);
   }
 
   private Path writeBackends() throws IOException {

@@ -35,19 +35,19 @@ public final class RoleProcess implements AutoCloseable {
   private final List<String> command;
   private final Path logFile;
   private final Path endpointsFile;
-  private final String secret;
+  private final Map<String, String> secrets;
   private final Duration startTimeout;
   private @Nullable Process process;
   private @Nullable JsonNode endpoints;
 
-  private RoleProcess(String role, String name, List<String> command, Path logFile, Path endpointsFile, String secret,
+  private RoleProcess(String role, String name, List<String> command, Path logFile, Path endpointsFile, Map<String, String> secrets,
       Duration startTimeout) {
     this.role = role;
     this.name = name;
     this.command = command;
     this.logFile = logFile;
     this.endpointsFile = endpointsFile;
-    this.secret = secret;
+    this.secrets = Map.copyOf(secrets);
     this.startTimeout = startTimeout;
   }
 
@@ -59,14 +59,14 @@ public final class RoleProcess implements AutoCloseable {
    * @throws IOException when it exits or does not serve within {@code startTimeout} (with its log's tail)
    */
   public static RoleProcess start(String role, String name, Path dir, Path backendsFile, Map<String, String> settings,
-      String classpath, String heap, String secret, Duration startTimeout) throws IOException {
+      String classpath, String heap, Map<String, String> secrets, Duration startTimeout) throws IOException {
     Files.createDirectories(dir);
     Path endpoints = dir.resolve(name + ".json");
     List<String> cmd = new ArrayList<>(JvmFlags.java(heap, dir.resolve("logs-" + name)));
     cmd.addAll(List.of("-cp", classpath, EXIT_WITH_PARENT, MAIN, role, "--backends", backendsFile.toString(),
         "--endpoints-out", endpoints.toString(), "--set", "node.id=" + name));
     settings.forEach((k, v) -> cmd.addAll(List.of("--set", k + "=" + v)));
-    RoleProcess p = new RoleProcess(role, name, List.copyOf(cmd), dir.resolve(name + ".log"), endpoints, secret,
+    RoleProcess p = new RoleProcess(role, name, List.copyOf(cmd), dir.resolve(name + ".log"), endpoints, secrets,
         startTimeout);
     p.launch();
     return p;
@@ -76,7 +76,7 @@ public final class RoleProcess implements AutoCloseable {
     Files.deleteIfExists(endpointsFile);
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-    pb.environment().put("PLAYLINE_AUTH_SECRET", secret);
+    pb.environment().putAll(secrets);
     Process started = pb.start();
     process = started;
     long deadline = System.nanoTime() + startTimeout.toNanos();

@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
         "job, gateway and api processes on loopback, each a real process; Ctrl-C stops them all."})
 public final class TopologyCli implements Callable<Integer> {
   private static final String DEV_SECRET = PlaylineCli.DEV_SECRET;
+  private static final String DEV_API_SECRET = PlaylineCli.DEV_API_SECRET;
 
   @Option(names = "--dir", paramLabel = "DIR", description = "Data, logs and endpoints.json (default: deploy/local/run).")
   Path dir = Path.of("deploy", "local", "run");
@@ -54,10 +55,12 @@ public final class TopologyCli implements Callable<Integer> {
   public Integer call() throws Exception {
     String envSecret = System.getenv("PLAYLINE_AUTH_SECRET");
     String secret = envSecret == null || envSecret.isBlank() ? DEV_SECRET : envSecret;
+    String envApiSecret = System.getenv("PLAYLINE_API_SECRET");
+    String apiSecret = envApiSecret == null || envApiSecret.isBlank() ? DEV_API_SECRET : envApiSecret;
     LocalTopology.Options standard = LocalTopology.Options.standard(dir.toAbsolutePath(),
-        System.getProperty("java.class.path"), secret, settings);
+        System.getProperty("java.class.path"), secret, apiSecret, settings);
     LocalTopology.Options options = new LocalTopology.Options(standard.dir(), standard.classpath(), gateways, apis, jobs,
-        standard.redisMasters(), standard.redisReplicas(), standard.kafkaBrokers(), secret, settings,
+        standard.redisMasters(), standard.redisReplicas(), standard.kafkaBrokers(), secret, apiSecret, settings,
         standard.roleHeap());
     LocalTopology topology = LocalTopology.start(options);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -83,6 +86,10 @@ public final class TopologyCli implements Callable<Integer> {
     b.append("    everything in ").append(options.dir().resolve("endpoints.json")).append('\n');
     if (secret.equals(DEV_SECRET)) {
       b.append("  WARNING: PLAYLINE_AUTH_SECRET is not set; player tokens use the public development secret.\n");
+    }
+    if (apiSecret.equals(DEV_API_SECRET)) {
+      b.append("  WARNING: PLAYLINE_API_SECRET is not set; the api processes take service tokens signed with the public "
+          + "development key (bin/playline token --service NAME mints one).\n");
     }
     b.append("  Stop with Ctrl-C (or SIGTERM).\n");
     System.err.println(b);

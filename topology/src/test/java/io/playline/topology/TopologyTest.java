@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.playline.api.ServiceTokens;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.gateway.session.JwtTokens;
@@ -57,6 +60,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TopologyTest {
   private static final String SECRET = "topology-test-secret-topology-test!!";
+  private static final String API_SECRET = "topology-test-api-secret-topology-test!!";
   private static final byte[] FAMILY = {'h'};
   private static final Duration WAIT = Duration.ofSeconds(90);
   /** How long HBase is down in the fault suite; {@code -Dplayline.faults.hbase.stop=PT5M} to soak. */
@@ -79,7 +83,7 @@ class TopologyTest {
     Path dir = Path.of("target", "topology-" + UUID.randomUUID()).toAbsolutePath();
     Files.createDirectories(dir);
     topology = LocalTopology.start(new LocalTopology.Options(dir, System.getProperty("java.class.path"), 2, 1, 2, 3, 1,
-        3, SECRET, Map.of("writeback.flush.interval", "2s", "recovery.interval", "2s", "drain.grace", "0s",
+        3, SECRET, API_SECRET, Map.of("writeback.flush.interval", "2s", "recovery.interval", "2s", "drain.grace", "0s",
             "kafka.consumer.session.timeout.ms", "10000", "kafka.consumer.heartbeat.interval.ms", "2000",
             "writeback.max.pending", String.valueOf(MAX_PENDING),
             "writeback.max.pending.hard", String.valueOf(PENDING_CAP),
@@ -129,7 +133,11 @@ class TopologyTest {
   }
 
   private static ManagedChannel apiChannel() {
-    return NettyChannelBuilder.forAddress("127.0.0.1", topology.apis().get(0).port("api")).usePlaintext().build();
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer " + ServiceTokens.mint(API_SECRET, "topology-test", Duration.ofHours(2), Instant.now()));
+    return NettyChannelBuilder.forAddress("127.0.0.1", topology.apis().get(0).port("api")).usePlaintext()
+        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
   }
 
   /** The record HBase holds for the item, or null. */

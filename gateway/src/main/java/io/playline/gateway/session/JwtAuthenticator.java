@@ -1,15 +1,8 @@
 package io.playline.gateway.session;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
-import java.nio.charset.StandardCharsets;
-import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Date;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -19,19 +12,10 @@ import java.util.concurrent.CompletionStage;
  * HMAC, so it answers at once on the calling thread. Thread-safe.
  */
 public final class JwtAuthenticator implements Authenticator {
-  private final MACVerifier verifier;
-  private final Clock clock;
-  private final Duration clockSkew;
+  private final Hs256 jwt;
 
   public JwtAuthenticator(String secret, Duration clockSkew, Clock clock) {
-    JwtTokens.checkSecret(secret);
-    try {
-      this.verifier = new MACVerifier(secret.getBytes(StandardCharsets.UTF_8));
-    } catch (JOSEException e) {
-      throw new IllegalArgumentException("auth.secret: unusable for HS256 (" + e.getMessage() + ")", e);
-    }
-    this.clock = clock;
-    this.clockSkew = clockSkew;
+    this.jwt = new Hs256("auth.secret", secret, clockSkew, clock);
   }
 
   @Override
@@ -45,38 +29,7 @@ public final class JwtAuthenticator implements Authenticator {
 
   /** Verifies synchronously; throws {@link AuthenticationException} with a client-safe reason. */
   public Principal verify(String token) {
-    if (token.isEmpty()) {
-      throw new AuthenticationException("missing token");
-    }
-    SignedJWT jwt;
-    JWTClaimsSet claims;
-    try {
-      jwt = SignedJWT.parse(token);
-      claims = jwt.getJWTClaimsSet();
-    } catch (ParseException e) {
-      throw new AuthenticationException("malformed token");
-    }
-    if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm())) {
-      throw new AuthenticationException("unsupported token algorithm (expected HS256)");
-    }
-    try {
-      if (!jwt.verify(verifier)) {
-        throw new AuthenticationException("bad token signature");
-      }
-    } catch (JOSEException e) {
-      throw new AuthenticationException("bad token signature");
-    }
-    Date exp = claims.getExpirationTime();
-    if (exp == null) {
-      throw new AuthenticationException("token has no exp claim");
-    }
-    if (exp.toInstant().plus(clockSkew).isBefore(clock.instant())) {
-      throw new AuthenticationException("token expired");
-    }
-    Date nbf = claims.getNotBeforeTime();
-    if (nbf != null && nbf.toInstant().minus(clockSkew).isAfter(clock.instant())) {
-      throw new AuthenticationException("token not yet valid");
-    }
+    JWTClaimsSet claims = jwt.verify(token);
     String sub = claims.getSubject();
     long uid;
     try {

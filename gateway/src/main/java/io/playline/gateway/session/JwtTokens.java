@@ -1,12 +1,6 @@
 package io.playline.gateway.session;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -32,21 +26,11 @@ public final class JwtTokens {
         .issueTime(Date.from(now))
         .expirationTime(Date.from(now.plus(ttl)))
         .build();
-    SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
-    try {
-      jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
-    } catch (JOSEException e) {
-      throw new IllegalStateException("cannot sign token: " + e.getMessage(), e);
-    }
-    return jwt.serialize();
+    return Hs256.sign("auth.secret", secret, claims);
   }
 
   /** Rejects secrets too short for HS256. */
   public static void checkSecret(String secret) {
-    int length = secret.getBytes(StandardCharsets.UTF_8).length;
-    if (length < MIN_SECRET_BYTES) {
-      throw new IllegalArgumentException(
-          "auth.secret: " + length + " bytes (expected: at least " + MIN_SECRET_BYTES + " bytes for HS256)");
-    }
+    Hs256.checkSecret("auth.secret", secret);
   }
 }

@@ -1,13 +1,30 @@
 package io.playline.standalone.cli;
 
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.playline.api.ServiceTokens;
 import io.playline.core.config.ConfigSource;
+import io.playline.standalone.ConfigOptions;
+import io.playline.standalone.PlaylineCli;
 import java.time.Duration;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Where the internal API is and how long to wait for it; shared by every {@code history} command. */
+/**
+ * Where the internal API is, how the command authenticates and how long to wait; shared by every
+ * {@code history} command. Without {@code --token} the command mints a short-lived service token
+ * of its own ({@value #SERVICE}) from the configured {@code api.secret}, or standalone's
+ * development key when none is set.
+ */
 final class ApiOptions {
+  /** The service name the CLI's own tokens carry. */
+  static final String SERVICE = "playline-cli";
+  private static final Duration OWN_TOKEN_TTL = Duration.ofMinutes(5);
+
   @Option(names = "--api", paramLabel = "HOST:PORT",
       description = "Internal API address (default: $PLAYLINE_API_ADDRESS, else 127.0.0.1:9091).")
   String api = defaultAddress();
@@ -18,6 +35,22 @@ final class ApiOptions {
 
   @Option(names = "--json", description = "Print JSON (one object) instead of a table.")
   boolean json;
+
+  @Option(names = "--token", paramLabel = "JWT",
+      description = "Service token to call with (default: $PLAYLINE_API_TOKEN, else one minted from api.secret).")
+  @Nullable String token = System.getenv("PLAYLINE_API_TOKEN");
+
+  @Mixin ConfigOptions config = new ConfigOptions();
+
+  /** The bearer token: {@code --token}, else one of the CLI's own signed with {@code api.secret}. */
+  String bearer() {
+    String given = token;
+    if (given != null && !given.isBlank()) {
+      return given.trim();
+    }
+    String secret = config.load(java.util.Map.of()).raw("api.secret").orElse(PlaylineCli.DEV_API_SECRET);
+    return ServiceTokens.mint(secret, SERVICE, OWN_TOKEN_TTL, Instant.now());
+  }
 
   private static String defaultAddress() {
     String env = System.getenv("PLAYLINE_API_ADDRESS");
@@ -40,6 +73,9 @@ final class ApiOptions {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--api: '" + api + "' (expected: HOST:PORT)");
     }
-    return NettyChannelBuilder.forAddress(api.substring(0, colon), port).usePlaintext().build();
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + bearer());
+    return NettyChannelBuilder.forAddress(api.substring(0, colon), port).usePlaintext()
+        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
   }
 }

@@ -1,0 +1,44 @@
+package io.playline.api;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import io.playline.gateway.session.Hs256;
+
+/**
+ * Who may call the internal API and where it listens: service tokens signed with {@code
+ * api.secret} ({@code PLAYLINE_API_SECRET}), and {@code api.bind.host} (default: {@code
+ * bind.host}), separate from the players' bind address so the API can stay on an internal
+ * interface.
+ *
+ * @param secret the HS256 key service tokens are signed with (at least 32 bytes, and not the
+ *     player-token key {@code auth.secret}: a key that signs player tokens must not open the API)
+ * @param bindHost the address the API binds
+ */
+public record ApiAccess(String secret, String bindHost) {
+  public static final String SECRET_KEY = "api.secret";
+
+  public ApiAccess {
+    try {
+      Hs256.checkSecret(SECRET_KEY, secret);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+    if (bindHost.isBlank()) {
+      throw new ConfigException("api.bind.host: blank (expected: an address to bind)");
+    }
+  }
+
+  /** Reads {@code api.bind.host}; {@code secret} is the already-resolved {@code api.secret}. */
+  public static ApiAccess from(ConfigSource c, String secret, String playerSecret) {
+    if (secret.equals(playerSecret)) {
+      throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
+          + "can sign player tokens must not be able to sign service tokens for the internal API)");
+    }
+    return new ApiAccess(secret, c.string("api.bind.host", c.string("bind.host", "0.0.0.0")));
+  }
+
+  @Override
+  public String toString() {
+    return "ApiAccess[bindHost=" + bindHost + ", secret=<" + secret.length() + " chars>]";
+  }
+}

@@ -1,0 +1,103 @@
+package io.playline.api;
+
+import com.nimbusds.jwt.JWTClaimsSet;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.grpc.health.v1.HealthGrpc;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.gateway.session.AuthenticationException;
+import io.playline.gateway.session.Hs256;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lets a call through only with a valid service token in {@code authorization: Bearer <JWT>}
+ * ({@link ServiceTokens}): signed with {@code api.secret}, {@code aud} naming {@value
+ * ServiceTokens#AUDIENCE}, a service name in {@code sub}, not expired. Anything else is closed with
+ * {@code UNAUTHENTICATED} and a reason, before the service sees it. Health ({@code
+ * grpc.health.v1.Health}) stays open, so load balancers and orchestrators need no credential;
+ * reflection is not (it hands out the schema). The caller's service name is in {@link #SERVICE}
+ * for the call. Verification is a local HMAC on the calling thread. Thread-safe.
+ */
+public final class ServiceAuthInterceptor implements ServerInterceptor {
+  private static final Logger log = LoggerFactory.getLogger(ServiceAuthInterceptor.class);
+  static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  private static final String BEARER = "bearer ";
+  /** The authenticated calling service, for the duration of its call. */
+  public static final Context.Key<String> SERVICE = Context.key("playline-service");
+
+  private final Hs256 jwt;
+  private final MeterRegistry registry;
+
+  public ServiceAuthInterceptor(String apiSecret, Duration clockSkew, Clock clock, MeterRegistry registry) {
+    this.jwt = new Hs256(ApiAccess.SECRET_KEY, apiSecret, clockSkew, clock);
+    this.registry = registry;
+  }
+
+  @Override
+  public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+      ServerCallHandler<Q, R> next) {
+    if (HealthGrpc.SERVICE_NAME.equals(call.getMethodDescriptor().getServiceName())) {
+      return next.startCall(call, headers);
+    }
+    String service;
+    try {
+      service = authenticate(headers.get(AUTHORIZATION));
+    } catch (AuthenticationException e) {
+      refused(e.getMessage()).increment();
+      log.debug("Refused {} without a valid service token: {}", call.getMethodDescriptor().getFullMethodName(),
+          e.getMessage());
+      call.close(Status.UNAUTHENTICATED.withDescription(e.getMessage()
+          + " (the internal API needs 'authorization: Bearer <service token>'; see bin/playline token --service)"),
+          new Metadata());
+      return new ServerCall.Listener<>() {};
+    }
+    return Contexts.interceptCall(Context.current().withValue(SERVICE, service), call, headers, next);
+  }
+
+  /** The service named by a valid bearer token; throws with a client-safe reason otherwise. */
+  String authenticate(String authorization) {
+    if (authorization == null || authorization.isBlank()) {
+      throw new AuthenticationException("missing credentials");
+    }
+    if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      throw new AuthenticationException("authorization is not a bearer token");
+    }
+    JWTClaimsSet claims = jwt.verify(authorization.substring(BEARER.length()).trim());
+    List<String> audience = claims.getAudience();
+    if (audience == null || !audience.contains(ServiceTokens.AUDIENCE)) {
+      throw new AuthenticationException("not a service token (aud must name " + ServiceTokens.AUDIENCE + ")");
+    }
+    String service = claims.getSubject();
+    if (service == null || service.isBlank() || service.length() > ServiceTokens.MAX_SERVICE_NAME) {
+      throw new AuthenticationException("service token names no service in sub");
+    }
+    return service;
+  }
+
+  private Counter refused(String reason) {
+    String tag = reason.toLowerCase(Locale.ROOT);
+    if (tag.startsWith("missing")) {
+      tag = "missing";
+    } else if (tag.contains("expired") || tag.contains("not yet valid")) {
+      tag = "expired";
+    } else if (tag.startsWith("not a service token") || tag.contains("names no service")) {
+      tag = "not_a_service_token";
+    } else {
+      tag = "invalid";
+    }
+    return Counter.builder("playline.api.auth.refused").tag("reason", tag)
+        .description("Internal API calls refused for want of a valid service token").register(registry);
+  }
+}
