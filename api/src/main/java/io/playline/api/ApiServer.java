@@ -60,7 +60,7 @@ public final class ApiServer implements AutoCloseable {
             node.registry()))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(new HistoryGrpcService(history, node.batcher(), node.eventRules(), config.maxEventsPerHeartbeat(),
+        .addService(new HistoryGrpcService(history, node.batcher(), node.eventRules(), config,
             Clock.systemUTC()));
     Server server;
     try {

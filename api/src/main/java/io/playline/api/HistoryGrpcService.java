@@ -5,10 +5,12 @@ import io.grpc.stub.StreamObserver;
 import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.core.write.WriteOutcome;
+import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.grpc.StatusMapper;
 import io.playline.gateway.heartbeat.EventRecords;
 import io.playline.gateway.heartbeat.HeartbeatBatcher;
 import io.playline.gateway.heartbeat.PendingHeartbeat;
+import io.playline.gateway.session.ClientLabels;
 import io.playline.gateway.session.ServiceErrors;
 import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.ClearHistoryResponse;
@@ -41,14 +43,19 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
   private final HeartbeatBatcher batcher;
   private final EventRules rules;
   private final int maxEvents;
+  private final int maxDeviceIdBytes;
+  private final int maxPlatformBytes;
   private final Clock clock;
 
-  public HistoryGrpcService(HistoryService history, HeartbeatBatcher batcher, EventRules rules, int maxEvents,
+  /** The service with {@code config}'s limits ({@code heartbeat.max.events}, {@code device.id.max.bytes}, ...). */
+  public HistoryGrpcService(HistoryService history, HeartbeatBatcher batcher, EventRules rules, GatewayConfig config,
       Clock clock) {
     this.history = history;
     this.batcher = batcher;
     this.rules = rules;
-    this.maxEvents = maxEvents;
+    this.maxEvents = config.maxEventsPerHeartbeat();
+    this.maxDeviceIdBytes = config.maxDeviceIdBytes();
+    this.maxPlatformBytes = config.maxPlatformBytes();
     this.clock = clock;
   }
 
@@ -58,7 +65,11 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
       response.onError(invalid("uid: " + request.getUid() + " (expected: > 0)"));
       return;
     }
-    String problem = EventRecords.problem(request.getEventsList(), maxEvents);
+    String problem = ClientLabels.problem(request.getDeviceId(), request.getPlatform(), maxDeviceIdBytes,
+        maxPlatformBytes);
+    if (problem == null) {
+      problem = EventRecords.problem(request.getEventsList(), maxEvents);
+    }
     if (problem != null) {
       response.onError(invalid(problem));
       return;

@@ -95,6 +95,19 @@ class ApiServerTest {
   }
 
   @Test
+  void aReportWithAnOverlongDeviceIdOrPlatformIsRefused() {
+    var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+    PlayEvent event = PlayEvent.newBuilder().setBusiness(Business.ARTICLE).setOid(9).setProgressMs(3_000)
+        .setDurationMs(60_000).setEventTimeMs(System.currentTimeMillis()).build();
+    assertThatThrownBy(() -> stub.report(ReportRequest.newBuilder().setUid(42).setDeviceId("d".repeat(65))
+        .addEvents(event).build())).isInstanceOf(StatusRuntimeException.class)
+        .hasMessage("INVALID_ARGUMENT: device_id: 65 bytes (expected: at most 64)");
+    assertThatThrownBy(() -> stub.report(ReportRequest.newBuilder().setUid(42).setDeviceId("bff")
+        .setPlatform("w".repeat(33)).addEvents(event).build())).isInstanceOf(StatusRuntimeException.class)
+        .hasMessage("INVALID_ARGUMENT: platform: 33 bytes (expected: at most 32)");
+  }
+
+  @Test
   void reportsAreWrittenThroughTheNodesWritePathAndReadBack() {
     var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
     PlayEvent event = PlayEvent.newBuilder().setBusiness(Business.ARTICLE).setOid(9).setProgressMs(3_000)

@@ -25,6 +25,9 @@ import java.time.Duration;
  * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events}, 100)
  * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second}, 20)
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
+ * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
+ *     ({@code device.id.max.bytes}, 64); it is copied into every record, Kafka message and HBase cell
+ * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes}, 32)
  * @param sessionTtl life of a server-side session without activity ({@code session.ttl}, 1h)
  * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
  * @param ioThreads Netty worker threads, 0 = one per core ({@code io.threads})
@@ -53,6 +56,8 @@ public record GatewayConfig(
     int maxEventsPerHeartbeat,
     int maxFramesPerSecond,
     int maxConnectionsPerAddress,
+    int maxDeviceIdBytes,
+    int maxPlatformBytes,
     Duration sessionTtl,
     String nodeId,
     int ioThreads,
@@ -110,6 +115,8 @@ public record GatewayConfig(
         c.intValue("heartbeat.max.events", 100, 1, 10_000),
         c.intValue("connection.max.frames.per.second", 20, 1, 100_000),
         c.intValue("connection.max.per.address", 10_000, 1, 1_000_000),
+        c.intValue("device.id.max.bytes", 64, 1, 1024),
+        c.intValue("platform.max.bytes", 32, 1, 1024),
         c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),
         c.string("node.id", defaultNodeId()),
         c.intValue("io.threads", 0, 0, 256),

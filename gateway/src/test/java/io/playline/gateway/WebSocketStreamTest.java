@@ -89,6 +89,36 @@ class WebSocketStreamTest {
   }
 
   @Test
+  void deviceIdAndPlatformAreBoundedInBytesAtAuth() throws Exception {
+    // device.id.max.bytes 64 and platform.max.bytes 32 (defaults): at the limit is fine, in UTF-8 bytes.
+    String device64 = "\u00e9".repeat(32);
+    try (WsPlayerClient client = connect()) {
+      client.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(42))
+          .setDeviceId(device64).setPlatform("p".repeat(32))).build());
+      assertThat(client.next().hasAuthOk()).isTrue();
+    }
+    try (WsPlayerClient client = connect()) {
+      client.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(42))
+          .setDeviceId(device64 + "x")).build());
+      ServerFrame error = client.next();
+      assertThat(error.getError().getMessage()).isEqualTo("device_id: 65 bytes (expected: at most 64)");
+      assertClosedWith(error, client, Code.INVALID_ARGUMENT);
+    }
+    try (WsPlayerClient client = connect()) {
+      client.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(42))
+          .setDeviceId("tv").setPlatform("p".repeat(1_000))).build());
+      ServerFrame error = client.next();
+      assertThat(error.getError().getMessage()).isEqualTo("platform: 1000 bytes (expected: at most 32)");
+      assertClosedWith(error, client, Code.INVALID_ARGUMENT);
+    }
+  }
+
+  private static void assertClosedWith(ServerFrame error, WsPlayerClient client, Code code) throws Exception {
+    assertThat(error.getError().getCode()).isEqualTo(code);
+    assertThat(client.awaitClose().code()).isEqualTo(4000 + code.getNumber());
+  }
+
+  @Test
   void textFrameIsRejectedAndClosed() throws Exception {
     try (WsPlayerClient client = connect()) {
       client.sendText("{\"auth\":{}}");

@@ -6,6 +6,7 @@ import io.playline.proto.v1.AuthOk;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.heartbeat.HeartbeatHandler;
 import io.playline.gateway.push.ConnectionRegistry;
 import java.util.UUID;
@@ -132,6 +133,13 @@ public final class StreamSession {
   }
 
   private void authenticate(long seq, Auth auth) {
+    GatewayConfig config = services.config();
+    String labels = ClientLabels.problem(auth.getDeviceId(), auth.getPlatform(), config.maxDeviceIdBytes(),
+        config.maxPlatformBytes());
+    if (labels != null) {
+      fail(seq, Code.INVALID_ARGUMENT, labels);
+      return;
+    }
     state = State.AUTHENTICATING;
     if (!auth.getSessionId().isEmpty()) {
       services.sessions().find(auth.getSessionId()).whenComplete((found, error) -> onLoop(() -> {
