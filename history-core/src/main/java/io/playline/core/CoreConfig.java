@@ -23,6 +23,10 @@ import java.time.ZoneId;
  * @param tombstoneTtl how long delete/clear tombstones live in Redis ({@code history.tombstone.ttl}, clampPast + 1d)
  * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone}, UTC)
  * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards}, 1000)
+ * @param firstTodayBitmapMaxUid largest uid counted in a first-today bitmap ({@code
+ *     first.today.bitmap.max.uid}, 2^32 - 1): up to it each shard's bitmap is split into chunks of
+ *     2^16 bits (8 KiB), so a lone uid costs one chunk; above it uids go to a set per shard (about 60
+ *     bytes each), so memory follows the users counted, never the largest uid
  * @param recoveryShards Redis keys that hold write-back recovery marks ({@code recovery.shards}, 16)
  * @param usersPerScript users whose events one {@code write_history} call applies ({@code
  *     redis.write.users.per.script}, 64): fewer calls cost Redis and the client less per event, more
@@ -60,6 +64,7 @@ public record CoreConfig(
     Duration tombstoneTtl,
     ZoneId zone,
     int firstTodayShards,
+    long firstTodayBitmapMaxUid,
     int recoveryShards,
     int usersPerScript,
     KafkaTopicConfig kafkaTopics,
@@ -107,6 +112,7 @@ public record CoreConfig(
         c.duration("history.tombstone.ttl", past.plusDays(1), Duration.ofMinutes(2), Duration.ofDays(366)),
         c.zone("flag.zone", ZoneId.of("UTC")),
         firstTodayShards,
+        c.longValue("first.today.bitmap.max.uid", 0xFFFF_FFFFL, 0, Long.MAX_VALUE),
         c.intValue("recovery.shards", 16, 1, 4096),
         c.intValue("redis.write.users.per.script", 64, 1, 1000),
         KafkaTopicConfig.from(c),

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class ConfigurationDocsTest {
   /** {@code c.duration("a.b", ...)}, {@code source.intValue("a.b", ...)}, {@code c.withPrefix("a.")}. */
   private static final Pattern READ =
-      Pattern.compile("\\.(raw|string|bool|intValue|port|duration|zone|withPrefix)\\(\\s*\"([a-z0-9][a-z0-9._-]*)\"");
+      Pattern.compile("\\.(raw|string|bool|intValue|longValue|port|duration|zone|withPrefix)\\(\\s*\"([a-z0-9][a-z0-9._-]*)\"");
 
   private static Path root() {
     Path dir = Path.of("").toAbsolutePath();

@@ -156,6 +156,10 @@ public final class ConfigSource {
   }
 
   public int intValue(String key, int defaultValue, int min, int max) {
+    return (int) longValue(key, defaultValue, min, max);
+  }
+
+  public long longValue(String key, long defaultValue, long min, long max) {
     Optional<String> v = raw(key);
     if (v.isEmpty()) {
       return defaultValue;
@@ -169,7 +173,7 @@ public final class ConfigSource {
     if (parsed < min || parsed > max) {
       throw invalid(key, v.get(), "an integer in " + min + ".." + max);
     }
-    return (int) parsed;
+    return parsed;
   }
 
   /** A TCP port; 0 means "any free port" only where {@code allowZero}. */

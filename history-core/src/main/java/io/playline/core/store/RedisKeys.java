@@ -20,8 +20,9 @@ import java.util.Arrays;
  * </ul>
  *
  * Keys shared across users are sharded so none is hot: first-today bitmaps {@code
- * <p>ft:{ft<o>}:<yyyymmdd>:<s>} with {@code s = uid mod first.today.shards} (bit {@code uid /
- * shards}) and {@code o = s mod first.today.outbox.shards}, each next to its first-today outbox
+ * <p>ft:{ft<o>}:<yyyymmdd>:<s>[:<chunk>]} (and sets {@code ...:<s>:u} for uids past {@code
+ * first.today.bitmap.max.uid}; see {@link #firstTodaySpot}) with {@code s = uid mod
+ * first.today.shards} and {@code o = s mod first.today.outbox.shards}, each next to its first-today outbox
  * {@code <p>ft:{ft<o>}:outbox} (sorted set of serialized {@code FirstTodayEvent}s scored by Redis
  * time; the shared hash tag lets one script set the bit and append the event in Redis Cluster),
  * and write-back recovery marks
@@ -80,13 +81,37 @@ public final class RedisKeys {
     return key;
   }
 
+  /** Bits per first-today bitmap chunk key (8 KiB): the most one lone uid can make Redis allocate. */
+  public static final int FIRST_TODAY_CHUNK_BITS = 1 << 16;
+
   /**
-   * The first-today bitmap key of {@code day} (yyyymmdd) holding {@code uid}, in the slot of its
-   * outbox {@link #firstTodayOutbox}({@link #firstTodayOutboxShard}).
+   * Where one user's first-today check lives, in the slot of its outbox {@link #firstTodayOutbox}
+   * ({@link #firstTodayOutboxShard}): a bit of a bitmap chunk, or a member of a set.
+   *
+   * @param key the bitmap chunk or the set
+   * @param argument the bit offset within the chunk, or the set member (the decimal uid)
+   * @param member true for a set member
    */
-  public byte[] firstToday(String day, long uid, int shards, int outboxShards) {
+  public record FirstTodaySpot(byte[] key, byte[] argument, boolean member) {}
+
+  /**
+   * The first-today spot of {@code uid} on {@code day} (yyyymmdd). Shard {@code s = uid mod
+   * shards}; within it, {@code q = uid / shards}. A uid up to {@code bitmapMaxUid} is bit {@code q
+   * mod 2^16} of chunk {@code q / 2^16}: {@code <p>ft:{ft<o>}:<day>:<s>} for chunk 0 (the key of the
+   * unchunked bitmap before chunks existed, so counts carry over), {@code ...:<s>:<chunk>} after.
+   * A larger uid is a member of {@code ...:<s>:u}. Never a bit offset Redis refuses, and never more
+   * than one chunk's memory for a lone uid.
+   */
+  public FirstTodaySpot firstTodaySpot(String day, long uid, int shards, int outboxShards, long bitmapMaxUid) {
     long shard = Math.floorMod(uid, (long) shards);
-    return bytes(prefix + "ft:{ft" + (shard % outboxShards) + "}:" + day + ":" + shard);
+    String base = prefix + "ft:{ft" + (shard % outboxShards) + "}:" + day + ":" + shard;
+    if (uid > bitmapMaxUid) {
+      return new FirstTodaySpot(bytes(base + ":u"), bytes(Long.toString(uid)), true);
+    }
+    long q = uid / shards;
+    long chunk = q / FIRST_TODAY_CHUNK_BITS;
+    String key = chunk == 0 ? base : base + ":" + chunk;
+    return new FirstTodaySpot(bytes(key), bytes(Long.toString(q % FIRST_TODAY_CHUNK_BITS)), false);
   }
 
   /** The first-today outbox of {@code outboxShard}: serialized events scored by Redis time (ms). */
@@ -97,11 +122,6 @@ public final class RedisKeys {
   /** The outbox shard whose outbox holds {@code uid}'s first-today events. */
   public static int firstTodayOutboxShard(long uid, int shards, int outboxShards) {
     return (int) (Math.floorMod(uid, (long) shards) % outboxShards);
-  }
-
-  /** The bit of {@code uid} within its first-today bitmap. */
-  public static long firstTodayBit(long uid, int shards) {
-    return uid / shards;
   }
 
   /** The recovery-mark key of {@code shard}. */

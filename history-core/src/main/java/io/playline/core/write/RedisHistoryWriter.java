@@ -37,6 +37,9 @@ import org.jspecify.annotations.Nullable;
 public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   private static final long NOT_FIRST = 1L;
   private static final long FIRST_OUTBOX_FULL = 2L;
+  /** first_today.lua's ARGV[5]: the spot is a set member, or a bit. */
+  private static final byte[] MEMBER = {'m'};
+  private static final byte[] BIT = {'b'};
   private final CoreConfig config;
   private final RedisKeys keys;
   private final StatefulConnection<byte[], byte[]> pipeline;
@@ -167,11 +170,13 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     byte[] capacity = Scripts.num(outbox.capacityPerShard());
     for (FirstTodayCheck check : batch.firstTodays()) {
       long uid = check.uid();
-      byte[][] ftKeys = {keys.firstToday(batch.day(), uid, shards, outbox.shards()),
+      RedisKeys.FirstTodaySpot spot = keys.firstTodaySpot(batch.day(), uid, shards, outbox.shards(),
+          config.firstTodayBitmapMaxUid());
+      byte[][] ftKeys = {spot.key(),
           keys.firstTodayOutbox(RedisKeys.firstTodayOutboxShard(uid, shards, outbox.shards()))};
       CompletableFuture<Long> answer = Scripts.eval(commands, fallback, RedisScript.FIRST_TODAY,
-          ScriptOutputType.INTEGER, ftKeys, Scripts.num(RedisKeys.firstTodayBit(uid, shards)), expiry,
-          check.event(isoDay, batch.nowMs()).toByteArray(), capacity);
+          ScriptOutputType.INTEGER, ftKeys, spot.argument(), expiry, check.event(isoDay, batch.nowMs()).toByteArray(),
+          capacity, spot.member() ? MEMBER : BIT);
       checks.add(answer.thenApply(code -> {
         if (code == FIRST_OUTBOX_FULL) {
           metrics.firstTodayOutboxFull(uid);

@@ -71,11 +71,17 @@ class RedisClusterWriteTest {
     assertThat(RedisHistoryWriter.plan(writes, config.usersPerScript(), uid -> SlotHash.getSlot(keys.timeline(uid))))
         .as("one write_history call carries the three users of one slot").anyMatch(call -> call.length == 3);
 
+    // Two uids past first.today.bitmap.max.uid: counted in their shard's set, in the outbox's slot too.
+    firstToday.add(Long.MAX_VALUE);
+    firstToday.add(4_000_000_000_123L);
+
     BatchOutcome outcome = write(writes, firstToday);
 
     for (int w = 0; w < writes.size(); w++) {
       assertThat(outcome.writes().get(w).codes()).containsExactly(WriteOutcome.CREATED, WriteOutcome.CREATED);
-      assertThat(outcome.firstToday()[w]).as("first today of user %s", w + 1).isTrue();
+    }
+    for (int f = 0; f < firstToday.size(); f++) {
+      assertThat(outcome.firstToday()[f]).as("first today of uid %s", firstToday.get(f)).isTrue();
     }
     for (long uid : usersOnManySlotsAndThreeSharingOne()) {
       byte[] stored = redis.shared().hget(keys.records(uid), RedisKeys.member(Business.VIDEO, 11)).get(5, TimeUnit.SECONDS);
@@ -88,7 +94,8 @@ class RedisClusterWriteTest {
           config.firstTodayOutbox().shards()));
       byte[] event = FirstTodayCheck.of(uid).event("2026-11-21", now).toByteArray();
       assertThat(SlotHash.getSlot(outbox)).isEqualTo(SlotHash.getSlot(
-          keys.firstToday("20261121", uid, config.firstTodayShards(), config.firstTodayOutbox().shards())));
+          keys.firstTodaySpot("20261121", uid, config.firstTodayShards(), config.firstTodayOutbox().shards(),
+              config.firstTodayBitmapMaxUid()).key()));
       assertThat(redis.shared().zscore(outbox, event).get(5, TimeUnit.SECONDS)).as("outbox entry of %s", uid).isNotNull();
     }
     // The second check of the day answers "not first" from every shard.
