@@ -55,7 +55,7 @@ public final class ApiServer implements AutoCloseable {
     GatewayConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
-            new InetSocketAddress(access.bindHost(), config.apiPort()), config.maxFrameBytes())
+            new InetSocketAddress(access.bindHost(), config.apiPort()), config)
         .intercept(new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
             node.registry()))
         .addService(health.getHealthService())

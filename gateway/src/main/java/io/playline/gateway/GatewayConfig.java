@@ -19,6 +19,8 @@ import java.time.Duration;
  * @param authSecret HS256 secret ({@code auth.secret}, at least 32 bytes)
  * @param authClockSkew allowed clock skew for {@code exp}/{@code nbf} ({@code auth.clock.skew}, 30s)
  * @param authTimeout time allowed between connect and a valid Auth frame ({@code auth.timeout}, 10s)
+ * @param handshakeTimeout time a new connection has to finish the WebSocket upgrade or the HTTP/2
+ *     handshake before it is closed ({@code handshake.timeout}, 10s)
  * @param heartbeatInterval cadence the client is told in AuthOk ({@code heartbeat.interval}, 15s)
  * @param idleTimeout no frame for this long closes the connection ({@code idle.timeout}, 3x heartbeat)
  * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes}, 64 KiB)
@@ -40,6 +42,7 @@ import java.time.Duration;
  *     clients do not all arrive at the other nodes at once ({@code drain.reconnect.spread}, 5s)
  * @param batcher heartbeat batching ({@code heartbeat.batch.*}, {@code heartbeat.queue.max}, ...)
  * @param push progress push to other devices ({@code sync.coalesce.window}, {@code push.registry.ttl})
+ * @param grpc per-connection limits of the gRPC servers ({@code grpc.*}, {@link GrpcLimits})
  */
 public record GatewayConfig(
     String bindHost,
@@ -50,6 +53,7 @@ public record GatewayConfig(
     String authSecret,
     Duration authClockSkew,
     Duration authTimeout,
+    Duration handshakeTimeout,
     Duration heartbeatInterval,
     Duration idleTimeout,
     int maxFrameBytes,
@@ -65,7 +69,8 @@ public record GatewayConfig(
     Duration drainGrace,
     Duration drainSpread,
     BatcherConfig batcher,
-    PushConfig push) {
+    PushConfig push,
+    GrpcLimits grpc) {
 
   public static final String WS_PATH = "/v1/stream";
 
@@ -109,6 +114,7 @@ public record GatewayConfig(
         authSecret,
         c.duration("auth.clock.skew", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10)),
         c.duration("auth.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+        c.duration("handshake.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         heartbeat,
         c.duration("idle.timeout", heartbeat.multipliedBy(3), Duration.ofSeconds(2), Duration.ofMinutes(30)),
         c.intValue("frame.max.bytes", 64 * 1024, 256, 16 * 1024 * 1024),
@@ -124,6 +130,7 @@ public record GatewayConfig(
         c.duration("drain.grace", Duration.ofSeconds(10), Duration.ZERO, Duration.ofMinutes(10)),
         c.duration("drain.reconnect.spread", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
         BatcherConfig.from(c),
-        PushConfig.from(c));
+        PushConfig.from(c),
+        GrpcLimits.from(c));
   }
 }

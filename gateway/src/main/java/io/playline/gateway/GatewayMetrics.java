@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class GatewayMetrics {
   private final MeterRegistry registry;
   private final AtomicLong openConnections = new AtomicLong();
+  private final Counter handshakeTimeouts;
   private final Counter connectionsOpened;
   private final Counter identityChecks;
   private final Counter authOk;
@@ -27,6 +28,8 @@ public final class GatewayMetrics {
   public GatewayMetrics(MeterRegistry registry) {
     this.registry = registry;
     registry.gauge("playline.connections.open", openConnections);
+    handshakeTimeouts = Counter.builder("playline.connections.handshake.timeouts")
+        .description("Connections closed for not finishing the WebSocket upgrade within handshake.timeout").register(registry);
     connectionsOpened = Counter.builder("playline.connections.opened").description("Player connections accepted").register(registry);
     identityChecks = Counter.builder("playline.auth.identity.checks")
         .description("Token verifications (identity service calls); one per connection at most").register(registry);
@@ -47,6 +50,10 @@ public final class GatewayMetrics {
 
   public MeterRegistry registry() {
     return registry;
+  }
+
+  public void handshakeTimeout() {
+    handshakeTimeouts.increment();
   }
 
   public void connectionOpened() {

@@ -82,7 +82,7 @@ final class GatewayServer implements AutoCloseable {
     this.wsListener = ws;
     wsAddress = (InetSocketAddress) ws.localAddress();
 
-    Server grpc = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()), config.maxFrameBytes())
+    Server grpc = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()), config)
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))
         .build()

@@ -7,22 +7,37 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * How Playline builds and stops its gRPC servers (player stream, internal API): on the node's
- * event loops, with a direct executor (handlers never block), a bounded inbound message and
- * keep-alives clients may send. Stateless.
+ * event loops, with a direct executor (handlers never block), a bounded inbound message, a
+ * handshake deadline and per-connection limits ({@link GrpcLimits}). Stateless.
  */
 public final class GrpcServers {
   private GrpcServers() {}
 
-  /** A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code maxMessageBytes}. */
-  public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, int maxMessageBytes) {
-    return NettyServerBuilder.forAddress(address)
+  /**
+   * A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code
+   * config}'s {@code frame.max.bytes}, closing connections that do not finish the HTTP/2 handshake
+   * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}.
+   */
+  public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config) {
+    GrpcLimits limits = config.grpc();
+    NettyServerBuilder b = NettyServerBuilder.forAddress(address)
         .channelType(loops.serverChannelType())
         .bossEventLoopGroup(loops.boss())
         .workerEventLoopGroup(loops.workers())
         .directExecutor()
-        .maxInboundMessageSize(maxMessageBytes)
-        .permitKeepAliveTime(10, TimeUnit.SECONDS)
+        .maxInboundMessageSize(config.maxFrameBytes())
+        .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
+        .maxConcurrentCallsPerConnection(limits.maxConcurrentCallsPerConnection())
+        .permitKeepAliveTime(limits.keepAlivePermitTime().toNanos(), TimeUnit.NANOSECONDS)
         .permitKeepAliveWithoutCalls(true);
+    if (!limits.maxConnectionIdle().isZero()) {
+      b.maxConnectionIdle(limits.maxConnectionIdle().toNanos(), TimeUnit.NANOSECONDS);
+    }
+    if (!limits.maxConnectionAge().isZero()) {
+      b.maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
+          .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
+    }
+    return b;
   }
 
   /** Stops accepting, lets calls finish for up to 5 s, then cancels the rest (bounded). */

@@ -22,15 +22,22 @@ public final class GrpcPlayerClient implements StreamObserver<ServerFrame>, Auto
   /** The status the server ended the stream with (OK when it completed normally). */
   public final CompletableFuture<Status> end = new CompletableFuture<>();
   private final StreamObserver<ClientFrame> requests;
+  private final boolean ownsChannel;
 
-  private GrpcPlayerClient(int port) {
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+  private GrpcPlayerClient(ManagedChannel channel, boolean ownsChannel) {
+    this.channel = channel;
+    this.ownsChannel = ownsChannel;
     requests = GatewayGrpc.newStub(channel).connect(this);
   }
 
-  /** Opens a stream to the player gRPC port on loopback. */
+  /** Opens a stream to the player gRPC port on loopback, on a channel of its own. */
   public static GrpcPlayerClient connect(int port) {
-    return new GrpcPlayerClient(port);
+    return new GrpcPlayerClient(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build(), true);
+  }
+
+  /** Opens a stream on {@code channel}, shared with other streams; {@link #close()} leaves it open. */
+  public static GrpcPlayerClient on(ManagedChannel channel) {
+    return new GrpcPlayerClient(channel, false);
   }
 
   public void send(ClientFrame frame) {
@@ -73,6 +80,12 @@ public final class GrpcPlayerClient implements StreamObserver<ServerFrame>, Auto
 
   @Override
   public void close() {
+    if (!ownsChannel) {
+      if (!end.isDone()) {
+        requests.onError(Status.CANCELLED.withDescription("client closed").asRuntimeException());
+      }
+      return;
+    }
     try {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

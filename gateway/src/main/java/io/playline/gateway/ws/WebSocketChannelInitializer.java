@@ -13,7 +13,8 @@ import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
 
 /**
- * The pipeline of one WebSocket connection: HTTP upgrade on {@code /v1/stream}, frame decoding
+ * The pipeline of one WebSocket connection: HTTP upgrade on {@code /v1/stream} (within {@code
+ * handshake.timeout} of connecting, {@link UpgradeDeadline}), frame decoding
  * with the configured payload limit (violations are handed to {@link WebSocketFrameHandler}, which
  * answers with an Error and a 4000-range close code instead of Netty's default close), fragment
  * aggregation, then the frame handler.
@@ -48,6 +49,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
         .addLast(new HttpServerCodec())
         .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))
         .addLast(new WebSocketServerProtocolHandler(protocolConfig))
+        .addLast(new UpgradeDeadline(services.config().handshakeTimeout(), services.metrics()::handshakeTimeout))
         .addLast(new WebSocketFrameAggregator(services.config().maxFrameBytes()))
         .addLast(new NotFoundHandler())
         .addLast(new WebSocketFrameHandler(services, limiter));

@@ -1,0 +1,65 @@
+package io.playline.gateway.ws;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Closes a connection that has not finished its WebSocket upgrade within {@code handshake.timeout}
+ * of connecting: a socket that sends nothing, half a request, or a request that is not an upgrade
+ * would otherwise hold a file descriptor and a channel forever (Netty's own handshake timeout only
+ * starts once an upgrade request arrived). Removes itself once the upgrade completed. One per
+ * connection; runs on its event loop.
+ */
+final class UpgradeDeadline extends ChannelInboundHandlerAdapter {
+  private static final Logger log = LoggerFactory.getLogger(UpgradeDeadline.class);
+
+  private final Duration timeout;
+  private final Runnable onTimeout;
+  private @Nullable ScheduledFuture<?> deadline;
+
+  UpgradeDeadline(Duration timeout, Runnable onTimeout) {
+    this.timeout = timeout;
+    this.onTimeout = onTimeout;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    deadline = ctx.executor().schedule(() -> {
+      if (ctx.channel().isActive()) {
+        onTimeout.run();
+        log.debug("Closing {}: no WebSocket upgrade within {}", ctx.channel().remoteAddress(), timeout);
+        ctx.close();
+      }
+    }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof HandshakeComplete) {
+      cancel();
+      ctx.pipeline().remove(this);
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    cancel();
+    super.channelInactive(ctx);
+  }
+
+  private void cancel() {
+    ScheduledFuture<?> d = deadline;
+    if (d != null) {
+      d.cancel(false);
+      deadline = null;
+    }
+  }
+}
