@@ -69,17 +69,16 @@ public final class PlaylineClientBuilder {
     return this;
   }
 
-  /** Stable id of this installation: 1..128 characters. */
+  /** Stable id of this installation: 1..64 UTF-8 bytes (the gateway refuses longer ones at auth). */
   public PlaylineClientBuilder deviceId(String deviceId) {
-    checkArgument(!deviceId.isEmpty() && deviceId.length() <= ClientConfig.MAX_DEVICE_ID_LENGTH,
-        "deviceId: '%s' (expected: 1..%s characters)", deviceId, ClientConfig.MAX_DEVICE_ID_LENGTH);
+    ClientConfig.checkLabels(deviceId, "");
     this.deviceId = deviceId;
     return this;
   }
 
-  /** Free-form short platform name, e.g. "android", "ios", "web", "tv" (default empty). */
+  /** Short platform name, e.g. "android", "ios", "web", "tv": at most 32 UTF-8 bytes (default empty). */
   public PlaylineClientBuilder platform(String platform) {
-    checkArgument(platform.length() <= 32, "platform: '%s' (expected: at most 32 characters)", platform);
+    ClientConfig.checkLabels("d", platform);
     this.platform = platform;
     return this;
   }

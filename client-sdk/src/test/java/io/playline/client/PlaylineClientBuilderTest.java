@@ -29,6 +29,12 @@ class PlaylineClientBuilderTest {
     assertThatThrownBy(() -> PlaylineClient.builder().endpoint("", 80)).hasMessageStartingWith("endpoint host");
     assertThatThrownBy(() -> PlaylineClient.builder().endpoint("h", 70_000)).hasMessageStartingWith("endpoint port");
     assertThatThrownBy(() -> PlaylineClient.builder().deviceId("")).hasMessageStartingWith("deviceId");
+    // The gateway's default limits, in UTF-8 bytes: a longer label would be refused at auth.
+    PlaylineClient.builder().deviceId("\u00e9".repeat(32)).platform("p".repeat(32));
+    assertThatThrownBy(() -> PlaylineClient.builder().deviceId("\u00e9".repeat(32) + "x"))
+        .hasMessageStartingWith("deviceId").hasMessageContaining("1..64 UTF-8 bytes");
+    assertThatThrownBy(() -> PlaylineClient.builder().platform("\u00e9".repeat(17)))
+        .hasMessageStartingWith("platform").hasMessageContaining("at most 32 UTF-8 bytes");
     assertThatThrownBy(() -> PlaylineClient.builder().backoff(Duration.ZERO, Duration.ofSeconds(1), 3))
         .hasMessageStartingWith("backoffBase");
     assertThatThrownBy(() -> PlaylineClient.builder().backoff(Duration.ofSeconds(2), Duration.ofSeconds(1), 3))

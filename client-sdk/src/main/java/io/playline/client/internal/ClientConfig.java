@@ -7,6 +7,7 @@ import io.netty.channel.nio.NioEventLoop;
 import io.playline.client.FlagStore;
 import io.playline.client.PlaylineListener;
 import io.playline.client.TransportKind;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -68,16 +69,16 @@ public record ClientConfig(
     Clock clock,
     DoubleSupplier random) {
 
-  /** Longest device id accepted (the gateway rejects longer ones). */
-  public static final int MAX_DEVICE_ID_LENGTH = 128;
+  /** Longest device id accepted, in UTF-8 bytes (the gateway's default {@code device.id.max.bytes}). */
+  public static final int MAX_DEVICE_ID_BYTES = 64;
+  /** Longest platform accepted, in UTF-8 bytes (the gateway's default {@code platform.max.bytes}). */
+  public static final int MAX_PLATFORM_BYTES = 32;
 
   public ClientConfig {
     checkArgument(!host.isBlank(), "endpoint host: '%s' (expected: not blank)", host);
     checkArgument(port > 0 && port <= 65_535, "endpoint port: %s (expected: 1..65535)", port);
     checkArgument(webSocketPath.startsWith("/"), "webSocketPath: '%s' (expected: starting with /)", webSocketPath);
-    checkArgument(!deviceId.isEmpty() && deviceId.length() <= MAX_DEVICE_ID_LENGTH,
-        "deviceId: '%s' (expected: 1..%s characters)", deviceId, MAX_DEVICE_ID_LENGTH);
-    checkArgument(platform.length() <= 32, "platform: '%s' (expected: at most 32 characters)", platform);
+    checkLabels(deviceId, platform);
     checkArgument(backoffBase.toMillis() >= 1, "backoffBase: %s (expected: >= 1 ms)", backoffBase);
     checkArgument(backoffCap.compareTo(backoffBase) >= 0, "backoffCap: %s (expected: >= backoffBase %s)",
         backoffCap, backoffBase);
@@ -93,6 +94,15 @@ public record ClientConfig(
     checkArgument(eventLoopGroup == null || !eventLoopGroup.isShuttingDown(),
         "eventLoopGroup: %s (expected: not shut down)", eventLoopGroup);
     listeners = List.copyOf(listeners);
+  }
+
+  /** The limits the gateway applies at auth by default: a longer label would be refused there. */
+  public static void checkLabels(String deviceId, String platform) {
+    int device = deviceId.getBytes(StandardCharsets.UTF_8).length;
+    checkArgument(device > 0 && device <= MAX_DEVICE_ID_BYTES, "deviceId: '%s' (expected: 1..%s UTF-8 bytes)", deviceId,
+        MAX_DEVICE_ID_BYTES);
+    checkArgument(platform.getBytes(StandardCharsets.UTF_8).length <= MAX_PLATFORM_BYTES,
+        "platform: '%s' (expected: at most %s UTF-8 bytes)", platform, MAX_PLATFORM_BYTES);
   }
 
   private static boolean positive(Duration d) {
