@@ -11,6 +11,7 @@ import io.playline.client.internal.ClientCounters;
 import io.playline.client.internal.ClientSession;
 import io.playline.client.internal.GrpcTransport;
 import io.playline.client.internal.NettyLoop;
+import io.playline.client.internal.RotatingTransport;
 import io.playline.client.internal.Transport;
 import io.playline.client.internal.WebSocketTransport;
 import io.playline.proto.v1.Business;
@@ -26,6 +27,7 @@ import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ServerFrame;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -78,11 +80,15 @@ public final class PlaylineClient implements AutoCloseable {
         : new NioEventLoopGroup(1, new DefaultThreadFactory("playline-client", true));
     this.loop = group.next();
     try {
-      this.transport = switch (config.transport()) {
-        case WEBSOCKET -> new WebSocketTransport(loop, config.host(), config.port(), config.webSocketPath(),
-            (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
-        case GRPC -> new GrpcTransport(loop, config.host(), config.port());
-      };
+      List<Transport> perEndpoint = new ArrayList<>();
+      for (ClientConfig.Endpoint e : config.endpoints()) {
+        perEndpoint.add(switch (config.transport()) {
+          case WEBSOCKET -> new WebSocketTransport(loop, e.host(), e.port(), config.webSocketPath(),
+              (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
+          case GRPC -> new GrpcTransport(loop, e.host(), e.port());
+        });
+      }
+      this.transport = perEndpoint.size() == 1 ? perEndpoint.get(0) : new RotatingTransport(perEndpoint);
       this.session = new ClientSession(config, new NettyLoop(loop), transport, counters);
       loop.execute(session::start);
     } catch (RuntimeException e) {

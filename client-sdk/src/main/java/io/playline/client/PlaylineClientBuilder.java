@@ -23,8 +23,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PlaylineClientBuilder {
   private TransportKind transport = TransportKind.WEBSOCKET;
-  private @Nullable String host;
-  private int port;
+  private final List<ClientConfig.Endpoint> endpoints = new ArrayList<>();
   private @Nullable Supplier<? extends CompletionStage<String>> tokens;
   private @Nullable String deviceId;
   private String platform = "";
@@ -43,12 +42,23 @@ public final class PlaylineClientBuilder {
 
   PlaylineClientBuilder() {}
 
-  /** The gateway: host and the port of the chosen transport (8080 WebSocket, 9090 gRPC by default). */
+  /**
+   * The gateway: host and the port of the chosen transport (8080 WebSocket, 9090 gRPC by default).
+   * Replaces any endpoint set before.
+   */
   public PlaylineClientBuilder endpoint(String host, int port) {
-    checkArgument(!host.isBlank(), "endpoint host: '%s' (expected: not blank)", host);
-    checkArgument(port > 0 && port <= 65_535, "endpoint port: %s (expected: 1..65535)", port);
-    this.host = host;
-    this.port = port;
+    endpoints.clear();
+    endpoints.add(new ClientConfig.Endpoint(host, port));
+    return this;
+  }
+
+  /**
+   * Another gateway node. The client connects to the first endpoint and moves on to the next one
+   * (round robin) each time a connection ends or fails, so a killed or draining node is left for
+   * another while the session, unacked events and the first-today date carry over.
+   */
+  public PlaylineClientBuilder addEndpoint(String host, int port) {
+    endpoints.add(new ClientConfig.Endpoint(host, port));
     return this;
   }
 
@@ -167,14 +177,14 @@ public final class PlaylineClientBuilder {
 
   /** Validates everything, creates the client and starts connecting in the background. */
   public PlaylineClient build() {
-    checkArgument(host != null, "endpoint: not set (expected: endpoint(host, port))");
+    checkArgument(!endpoints.isEmpty(), "endpoint: not set (expected: endpoint(host, port))");
     checkArgument(tokens != null, "tokenSupplier: not set (expected: a token source)");
     checkArgument(deviceId != null, "deviceId: not set (expected: a stable installation id)");
     return new PlaylineClient(config(Clock.systemUTC()));
   }
 
   ClientConfig config(Clock clock) {
-    return new ClientConfig(transport, Objects.requireNonNull(host), port, "/v1/stream", Objects.requireNonNull(tokens),
+    return new ClientConfig(transport, endpoints, "/v1/stream", Objects.requireNonNull(tokens),
         Objects.requireNonNull(deviceId), platform, flagStore, backoffBase, backoffCap, maxAttempts, maxUnackedEvents,
         maxEventsPerHeartbeat, connectTimeout, requestTimeout, closeTimeout, listeners, eventLoopGroup,
         callbackExecutor, clock, () -> ThreadLocalRandom.current().nextDouble());

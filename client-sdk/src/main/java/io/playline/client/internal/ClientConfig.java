@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  * Immutable.
  *
  * @param transport WebSocket or gRPC
- * @param host gateway host
- * @param port gateway port of that transport
+ * @param endpoints gateway nodes (host and port of that transport); the client connects to the
+ *     first and moves to the next one each time a connection ends or fails, so a dead or draining
+ *     node is left for another
  * @param webSocketPath the WebSocket path ({@code /v1/stream})
  * @param tokens fetches a fresh token; called at the first connect and whenever the session
  *     cannot be resumed
@@ -48,8 +49,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record ClientConfig(
     TransportKind transport,
-    String host,
-    int port,
+    List<Endpoint> endpoints,
     String webSocketPath,
     Supplier<? extends CompletionStage<String>> tokens,
     String deviceId,
@@ -75,8 +75,8 @@ public record ClientConfig(
   public static final int MAX_PLATFORM_BYTES = 32;
 
   public ClientConfig {
-    checkArgument(!host.isBlank(), "endpoint host: '%s' (expected: not blank)", host);
-    checkArgument(port > 0 && port <= 65_535, "endpoint port: %s (expected: 1..65535)", port);
+    checkArgument(!endpoints.isEmpty(), "endpoint: not set (expected: endpoint(host, port))");
+    endpoints = List.copyOf(endpoints);
     checkArgument(webSocketPath.startsWith("/"), "webSocketPath: '%s' (expected: starting with /)", webSocketPath);
     checkLabels(deviceId, platform);
     checkArgument(backoffBase.toMillis() >= 1, "backoffBase: %s (expected: >= 1 ms)", backoffBase);
@@ -94,6 +94,14 @@ public record ClientConfig(
     checkArgument(eventLoopGroup == null || !eventLoopGroup.isShuttingDown(),
         "eventLoopGroup: %s (expected: not shut down)", eventLoopGroup);
     listeners = List.copyOf(listeners);
+  }
+
+  /** One gateway node: its host and the port of the client's transport. */
+  public record Endpoint(String host, int port) {
+    public Endpoint {
+      checkArgument(!host.isBlank(), "endpoint host: '%s' (expected: not blank)", host);
+      checkArgument(port > 0 && port <= 65_535, "endpoint port: %s (expected: 1..65535)", port);
+    }
   }
 
   /** The limits the gateway applies at auth by default: a longer label would be refused there. */

@@ -48,7 +48,8 @@ final class SessionHarness implements PlaylineListener {
 
   SessionHarness(DoubleSupplier random, int maxAttempts, int maxUnacked, FlagStore flags) {
     this.flags = flags;
-    ClientConfig config = new ClientConfig(TransportKind.WEBSOCKET, "127.0.0.1", 8080, "/v1/stream",
+    ClientConfig config = new ClientConfig(TransportKind.WEBSOCKET, List.of(new ClientConfig.Endpoint("127.0.0.1", 8080)),
+        "/v1/stream",
         () -> CompletableFuture.completedFuture("tok-" + tokenCalls.incrementAndGet()), "phone", "android", flags,
         Duration.ofMillis(BASE_MS), Duration.ofMillis(CAP_MS), maxAttempts, maxUnacked, 100, Duration.ofSeconds(5),
         Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(this), null, null, Clock.systemUTC(), random);
