@@ -26,7 +26,10 @@ import java.time.Duration;
  * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes}, 64 KiB)
  * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events}, 100)
  * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second}, 20)
+ * @param maxConnections concurrent player connections on this node ({@code connection.max}, 200000)
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
+ * @param maxConnectionsPerUser concurrent authenticated connections of one user on this node
+ *     ({@code connection.max.per.user}, 32)
  * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
  *     ({@code device.id.max.bytes}, 64); it is copied into every record, Kafka message and HBase cell
  * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes}, 32)
@@ -59,7 +62,9 @@ public record GatewayConfig(
     int maxFrameBytes,
     int maxEventsPerHeartbeat,
     int maxFramesPerSecond,
+    int maxConnections,
     int maxConnectionsPerAddress,
+    int maxConnectionsPerUser,
     int maxDeviceIdBytes,
     int maxPlatformBytes,
     Duration sessionTtl,
@@ -120,7 +125,9 @@ public record GatewayConfig(
         c.intValue("frame.max.bytes", 64 * 1024, 256, 16 * 1024 * 1024),
         c.intValue("heartbeat.max.events", 100, 1, 10_000),
         c.intValue("connection.max.frames.per.second", 20, 1, 100_000),
+        c.intValue("connection.max", 200_000, 1, 10_000_000),
         c.intValue("connection.max.per.address", 10_000, 1, 1_000_000),
+        c.intValue("connection.max.per.user", 32, 1, 100_000),
         c.intValue("device.id.max.bytes", 64, 1, 1024),
         c.intValue("platform.max.bytes", 32, 1, 1024),
         c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),

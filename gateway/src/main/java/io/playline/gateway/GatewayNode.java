@@ -22,6 +22,7 @@ import io.playline.gateway.push.PushService;
 import io.playline.gateway.session.Authenticator;
 import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
+import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -215,7 +216,9 @@ public final class GatewayNode implements AutoCloseable {
       SessionServices services = new SessionServices(config, authenticator,
           new RedisSessionStore(c.redis().shared(), new RedisKeys(c.config().redisKeyPrefix()), config.sessionTtl(),
               config.nodeId()),
-          b, calendar, rules, new GatewayMetrics(registry), clock, p.connections(), c.history());
+          b, calendar, rules, new GatewayMetrics(registry), clock, p.connections(), c.history(),
+          new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
+              config.maxConnectionsPerUser()));
       players = GatewayServer.start(config, services, l, readiness);
     }
     log.info("Node {} up: players {}, queries {}, cross-node push {}, admin {}", config.nodeId(),
@@ -289,6 +292,11 @@ public final class GatewayNode implements AutoCloseable {
   /** The player gRPC listener's address. @throws IllegalStateException on a node without players */
   public InetSocketAddress grpcAddress() {
     return playerServer().grpcAddress();
+  }
+
+  /** The player connections' caps and counts. @throws IllegalStateException on a node without players */
+  public ConnectionLimiter connectionLimiter() {
+    return playerServer().limiter();
   }
 
   public InetSocketAddress adminAddress() {

@@ -41,6 +41,7 @@ final class GatewayServer implements AutoCloseable {
   private InetSocketAddress grpcAddress = new InetSocketAddress(0);
   private volatile @Nullable Channel wsListener;
   private volatile @Nullable Server grpcServer;
+  private volatile @Nullable ConnectionLimiter limiter;
 
   private GatewayServer(GatewayConfig config, ConnectionRegistry connections, Readiness readiness) {
     this.config = config;
@@ -49,6 +50,11 @@ final class GatewayServer implements AutoCloseable {
   }
 
   /** Binds both player ports on {@code loops} (the caller's) or fails, closing what it had bound. */
+  /** The node's connection caps and counts. */
+  ConnectionLimiter limiter() {
+    return java.util.Objects.requireNonNull(limiter, "not bound");
+  }
+
   static GatewayServer start(GatewayConfig config, SessionServices services, EventLoops loops, Readiness readiness) {
     GatewayServer server = new GatewayServer(config, services.connections(), readiness);
     readiness.register(READINESS_COMPONENT);
@@ -69,7 +75,8 @@ final class GatewayServer implements AutoCloseable {
   }
 
   private void bind(SessionServices services, EventLoops loops) throws IOException, InterruptedException {
-    ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnectionsPerAddress());
+    ConnectionLimiter limiter = services.limiter();
+    this.limiter = limiter;
     Channel ws = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())

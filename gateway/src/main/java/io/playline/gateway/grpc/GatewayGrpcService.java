@@ -45,13 +45,13 @@ public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
     InetAddress address = remote instanceof InetSocketAddress isa ? isa.getAddress() : null;
     GrpcStreamTransport transport = new GrpcStreamTransport(observer, executor, String.valueOf(remote));
     StreamSession session = new StreamSession(transport, services);
-    boolean admitted = address == null || limiter.tryAcquire(address);
+    String refused = limiter.admit(address);
     Runnable release = new Runnable() {
       private boolean released;
 
       @Override
       public void run() {
-        if (!released && admitted && address != null) {
+        if (!released && refused == null) {
           released = true;
           limiter.release(address);
         }
@@ -64,8 +64,8 @@ public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
     }));
     executor.execute(() -> {
       session.start();
-      if (!admitted) {
-        session.onBadFrame(Code.TOO_MANY_CONNECTIONS, "more than " + limiter.maxPerAddress() + " connections from one address");
+      if (refused != null) {
+        session.onBadFrame(Code.TOO_MANY_CONNECTIONS, refused);
       }
     });
     return new StreamObserver<>() {

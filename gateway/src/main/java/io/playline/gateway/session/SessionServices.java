@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param clock server time
  * @param history the stream's queries; null when this node serves none (answered UNAVAILABLE)
  * @param connections where authenticated connections register for progress push
+ * @param limiter the node's connection caps (per node, per address, per user)
  */
 public record SessionServices(
     GatewayConfig config,
@@ -34,4 +35,5 @@ public record SessionServices(
     GatewayMetrics metrics,
     Clock clock,
     ConnectionRegistry connections,
-    @Nullable HistoryService history) {}
+    @Nullable HistoryService history,
+    ConnectionLimiter limiter) {}

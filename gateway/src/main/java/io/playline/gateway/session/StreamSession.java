@@ -38,6 +38,8 @@ public final class StreamSession {
   private int framesInWindow;
   private @Nullable ConnectionIdentity identity;
   private boolean counted;
+  /** The uid counted against connection.max.per.user, or 0. */
+  private long countedUser;
   private long lastSessionRefreshMs;
   private @Nullable HeartbeatHandler heartbeats;
   private @Nullable StreamQueries streamQueries;
@@ -106,6 +108,10 @@ public final class StreamSession {
   public void onTransportClosed() {
     state = State.CLOSED;
     cancelTimer();
+    if (countedUser != 0) {
+      services.limiter().releaseUser(countedUser);
+      countedUser = 0;
+    }
     if (heartbeats != null) {
       heartbeats.close();
     }
@@ -202,6 +208,12 @@ public final class StreamSession {
   }
 
   private void open(long seq, Auth auth, ConnectionIdentity id, boolean newSession) {
+    if (!services.limiter().admitUser(id.uid())) {
+      fail(seq, Code.TOO_MANY_CONNECTIONS, "more than " + services.limiter().maxPerUser()
+          + " connections of this user on this node");
+      return;
+    }
+    countedUser = id.uid();
     identity = id;
     state = State.OPEN;
     cancelTimer();

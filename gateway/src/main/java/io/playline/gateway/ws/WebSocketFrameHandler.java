@@ -64,11 +64,11 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       session = s;
       s.start();
       InetAddress address = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
-      if (limiter.tryAcquire(address)) {
+      String refused = limiter.admit(address);
+      if (refused == null) {
         limitedAddress = address;
       } else {
-        s.onBadFrame(Code.TOO_MANY_CONNECTIONS,
-            "more than " + limiter.maxPerAddress() + " connections from one address");
+        s.onBadFrame(Code.TOO_MANY_CONNECTIONS, refused);
       }
       return;
     }
