@@ -76,4 +76,22 @@ class ConnectionCapsTest {
       assertThat(List.of(a1.closed, a2.closed, b1.closed)).noneMatch(java.util.concurrent.CompletableFuture::isDone);
     }
   }
+
+  @Test
+  void aConnectionTheServerClosesGivesItsSlotBack() throws Exception {
+    // More refused logins than the node has slots, on both transports: none may keep its slot.
+    for (int i = 0; i < 4; i++) {
+      try (GrpcPlayerClient g = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
+        g.send(WebSocketStreamTest.auth(1, TestGateway.token(45) + "x"));
+        assertThat(g.next().getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
+        g.awaitEnd();
+      }
+      try (WsPlayerClient w = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
+        w.send(WebSocketStreamTest.auth(1, TestGateway.token(45) + "x"));
+        assertThat(w.next().getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
+        w.awaitClose();
+      }
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> gateway.server.connectionLimiter().connections() == 0);
+  }
 }

@@ -62,6 +62,13 @@ public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
       session.onTransportClosed();
       release.run();
     }));
+    // The server ended the call (an error answer, a drain): the client sends nothing more, so this
+    // is where its slot is given back.
+    observer.setOnCloseHandler(() -> executor.execute(() -> {
+      transport.markClosed(false);
+      session.onTransportClosed();
+      release.run();
+    }));
     executor.execute(() -> {
       session.start();
       if (refused != null) {
