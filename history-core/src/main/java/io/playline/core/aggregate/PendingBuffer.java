@@ -61,9 +61,13 @@ final class PendingBuffer {
 
   /**
    * Merges {@code applied} and retires one batch in flight, atomically; returns how many upserts
-   * were dropped (over the hard cap, or because the buffer stopped accepting).
+   * were dropped (over the hard cap, or because the buffer stopped accepting). {@code
+   * carriedUpserts}, the unsent upserts the flush thread holds, count against the same cap: while
+   * a send to a Kafka that is down blocks, the newest {@code max.pending} upserts (at least) are
+   * kept beside them and older pending ones dropped, so the two together stay within {@code
+   * max.pending.hard + max.pending} (the next snapshot trims the merge to the hard cap, oldest first).
    */
-  int finished(List<AppliedRecord> applied) {
+  int finished(List<AppliedRecord> applied, int carriedUpserts) {
     int dropped = 0;
     boolean wake;
     synchronized (lock) {
@@ -71,8 +75,9 @@ final class PendingBuffer {
         for (AppliedRecord r : applied) {
           pending.upsert(r.record(), r.markStampUs());
         }
-        if (pending.upserts() > hardCap) {
-          dropped = pending.dropOldestUpserts(hardCap);
+        int room = Math.max(maxPending, hardCap - carriedUpserts);
+        if (pending.upserts() > room) {
+          dropped = pending.dropOldestUpserts(room);
         }
       } else {
         dropped = applied.size();

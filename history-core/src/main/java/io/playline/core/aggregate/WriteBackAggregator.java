@@ -67,6 +67,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   // Written by the flush thread; read by writers and the gauge.
   private volatile int carrySize;
   private volatile int carryTombstones;
+  private volatile int carryUpserts;
 
   /** Starts the flush thread; flushes to {@link CoreConfig#historyTopic()} through {@code producer}. */
   public WriteBackAggregator(CoreConfig config, Producer<byte[], byte[]> producer, WriteBackMetrics metrics,
@@ -96,7 +97,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
 
   @Override
   public void batchFinished(List<AppliedRecord> applied) {
-    dropped(buffer.finished(applied));
+    dropped(buffer.finished(applied, carryUpserts));
   }
 
   /**
@@ -222,6 +223,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   private void publishCarry() {
     carrySize = carry.size();
     carryTombstones = carry.tombstones();
+    carryUpserts = carry.upserts();
   }
 
   /** Sends {@code carry}; true when Kafka acked all of it. Flush thread. */

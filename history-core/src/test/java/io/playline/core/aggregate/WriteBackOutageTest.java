@@ -88,6 +88,33 @@ class WriteBackOutageTest {
   }
 
   @Test
+  void whileASendBlocksNewWritesDoNotPileUpBesideAFullCarry() throws Exception {
+    WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "10", "writeback.max.pending.hard", "40", "writeback.retry.backoff.max", "200ms"));
+    // Kafka refuses: the unsent changes are trimmed to the hard cap.
+    for (long uid = 1; uid <= 100; uid++) {
+      write(agg, now + uid, video(uid, 1, 1, now));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.droppedCount() >= 100 - 40 - 10);
+    // Then it hangs (metadata never comes): the next send blocks with a full carry.
+    flaky.blockSends();
+    flaky.down(false);
+    await().atMost(Duration.ofSeconds(10)).until(() -> flaky.blockedSends() >= 1);
+    for (long uid = 1001; uid <= 1200; uid++) {
+      write(agg, now + uid, video(uid, 1, 1, now));
+    }
+    // Beside the carry only the newest max.pending upserts wait: pending + unsent within hard + max.pending.
+    assertThat(agg.pendingItems()).isLessThanOrEqualTo(40 + 10);
+
+    flaky.unblockSends();
+    agg.close();
+    Set<Long> arrived = upserts(f.reader().readUpToSentinels()).stream().map(HistoryRecord::getUid)
+        .collect(Collectors.toSet());
+    assertThat(arrived.size() + (long) f.metrics.droppedCount()).isEqualTo(300);
+    assertThat(arrived).containsAll(LongStream.rangeClosed(1191, 1200).boxed().toList());
+  }
+
+  @Test
   void refusesDeletesOverTheTombstoneCapButNeverDropsThem() throws Exception {
     WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
         "writeback.max.pending", "2", "writeback.max.pending.tombstones", "5", "writeback.retry.backoff.max", "200ms"));
