@@ -10,8 +10,9 @@ package io.playline.client;
  *     first), or rejected by the gateway as invalid
  * @param eventsResent events sent again after a connection was lost or a heartbeat failed
  * @param connections connections that reached {@link ConnectionState#CONNECTED}
- * @param tokenFetches calls to the token supplier
+ * @param tokenFetches calls to the token supplier (to connect, and to refresh)
  * @param sessionResumes connections authenticated by resuming the session (no token)
+ * @param tokenRefreshes fresh tokens the gateway accepted on a live connection ({@code RefreshOk})
  */
 public record ClientStats(long eventsReported, long eventsAcked, long eventsDropped, long eventsResent,
-    long connections, long tokenFetches, long sessionResumes) {}
+    long connections, long tokenFetches, long sessionResumes, long tokenRefreshes) {}

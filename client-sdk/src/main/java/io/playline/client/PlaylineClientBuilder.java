@@ -69,8 +69,9 @@ public final class PlaylineClientBuilder {
   }
 
   /**
-   * Where tokens come from (e.g. your login service): called at the first connect and again only
-   * when the gateway cannot resume the session (expired) or rejects the token. Called on the
+   * Where tokens come from (e.g. your login service): called at the first connect, before the
+   * connection's token expires (at 75-90 % of its life, to send a {@code Refresh}), and when the
+   * gateway cannot resume the session (expired) or rejects the token. Called on the
    * client's event loop, so it must not block: return a stage (it may complete on any thread).
    * The token is never logged and is forgotten once a connection is authenticated.
    */

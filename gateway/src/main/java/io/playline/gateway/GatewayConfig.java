@@ -2,6 +2,7 @@ package io.playline.gateway;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.admin.AdminAccess;
 import io.playline.gateway.heartbeat.BatcherConfig;
 import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwtTokens;
@@ -16,6 +17,8 @@ import java.time.Duration;
  * @param grpcPort player gRPC port ({@code grpc.port}, 9090)
  * @param apiPort internal gRPC API port ({@code api.port}, 9091)
  * @param adminPort admin HTTP port ({@code admin.port}, 9100)
+ * @param admin the admin port's bind address and {@code /metrics} token ({@code admin.bind.host},
+ *     {@code admin.token}; {@link AdminAccess})
  * @param authSecret HS256 secret ({@code auth.secret}, at least 32 bytes)
  * @param authClockSkew allowed clock skew for {@code exp}/{@code nbf} ({@code auth.clock.skew}, 30s)
  * @param authTimeout time allowed between connect and a valid Auth frame ({@code auth.timeout}, 10s)
@@ -33,7 +36,11 @@ import java.time.Duration;
  * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
  *     ({@code device.id.max.bytes}, 64); it is copied into every record, Kafka message and HBase cell
  * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes}, 32)
+ * @param authExpiryGrace how long past its credential's expiry a connection without a {@code
+ *     Refresh} is kept before TOKEN_EXPIRED closes it ({@code auth.expiry.grace}, 30s)
  * @param sessionTtl life of a server-side session without activity ({@code session.ttl}, 1h)
+ * @param sessionMaxAge a session is resumable at most this long after the token that created it
+ *     was verified, however often it is used or refreshed ({@code session.max.age}, 7d)
  * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
  * @param ioThreads Netty worker threads, 0 = one per core ({@code io.threads})
  * @param redisOnIoLoop the Redis client does its I/O on the first worker loop instead of a thread of
@@ -53,10 +60,12 @@ public record GatewayConfig(
     int grpcPort,
     int apiPort,
     int adminPort,
+    AdminAccess admin,
     String authSecret,
     Duration authClockSkew,
     Duration authTimeout,
     Duration handshakeTimeout,
+    Duration authExpiryGrace,
     Duration heartbeatInterval,
     Duration idleTimeout,
     int maxFrameBytes,
@@ -68,6 +77,7 @@ public record GatewayConfig(
     int maxDeviceIdBytes,
     int maxPlatformBytes,
     Duration sessionTtl,
+    Duration sessionMaxAge,
     String nodeId,
     int ioThreads,
     boolean redisOnIoLoop,
@@ -116,10 +126,12 @@ public record GatewayConfig(
         c.port("grpc.port", 9090, true),
         c.port("api.port", 9091, true),
         c.port("admin.port", 9100, true),
+        AdminAccess.from(c),
         authSecret,
         c.duration("auth.clock.skew", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10)),
         c.duration("auth.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         c.duration("handshake.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+        c.duration("auth.expiry.grace", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
         heartbeat,
         c.duration("idle.timeout", heartbeat.multipliedBy(3), Duration.ofSeconds(2), Duration.ofMinutes(30)),
         c.intValue("frame.max.bytes", 64 * 1024, 256, 16 * 1024 * 1024),
@@ -131,6 +143,7 @@ public record GatewayConfig(
         c.intValue("device.id.max.bytes", 64, 1, 1024),
         c.intValue("platform.max.bytes", 32, 1, 1024),
         c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),
+        c.duration("session.max.age", Duration.ofDays(7), Duration.ofSeconds(1), Duration.ofDays(365)),
         c.string("node.id", defaultNodeId()),
         c.intValue("io.threads", 0, 0, 256),
         c.bool("io.redis.shared", true),

@@ -22,6 +22,8 @@ public final class GatewayMetrics {
   private final Counter authOk;
   private final Counter authRejected;
   private final Counter sessionResumes;
+  private final Counter refreshed;
+  private final Counter refreshRejected;
   private final Map<ClientFrame.BodyCase, Counter> frames = new EnumMap<>(ClientFrame.BodyCase.class);
   private final Map<Code, Counter> errors = new EnumMap<>(Code.class);
 
@@ -36,6 +38,8 @@ public final class GatewayMetrics {
     authOk = Counter.builder("playline.auth").tag("result", "ok").register(registry);
     authRejected = Counter.builder("playline.auth").tag("result", "rejected").register(registry);
     sessionResumes = Counter.builder("playline.auth").tag("result", "resumed").register(registry);
+    refreshed = Counter.builder("playline.auth").tag("result", "refreshed").register(registry);
+    refreshRejected = Counter.builder("playline.auth").tag("result", "refresh_rejected").register(registry);
     for (ClientFrame.BodyCase c : ClientFrame.BodyCase.values()) {
       frames.put(c, Counter.builder("playline.frames.received").tag("type", c.name().toLowerCase(java.util.Locale.ROOT))
           .register(registry));
@@ -79,6 +83,14 @@ public final class GatewayMetrics {
 
   public void sessionResumed() {
     sessionResumes.increment();
+  }
+
+  public void refreshed() {
+    refreshed.increment();
+  }
+
+  public void refreshRejected() {
+    refreshRejected.increment();
   }
 
   public void frame(ClientFrame.BodyCase type) {

@@ -215,7 +215,7 @@ public final class GatewayNode implements AutoCloseable {
     if (acceptPlayers) {
       SessionServices services = new SessionServices(config, authenticator,
           new RedisSessionStore(c.redis().shared(), new RedisKeys(c.config().redisKeyPrefix()), config.sessionTtl(),
-              config.nodeId()),
+              config.sessionMaxAge(), config.nodeId()),
           b, calendar, rules, new GatewayMetrics(registry), clock, p.connections(), c.history(),
           new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
               config.maxConnectionsPerUser()));
@@ -228,7 +228,7 @@ public final class GatewayNode implements AutoCloseable {
 
   private AdminHttpServer admin(EventLoops l) {
     try {
-      return AdminHttpServer.start(l, new InetSocketAddress(config.bindHost(), config.adminPort()), registry, readiness);
+      return AdminHttpServer.start(l, config.admin(), config.adminPort(), registry, readiness);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while binding the admin port", e);

@@ -81,4 +81,37 @@ class AdminHttpTest {
   void unknownPathIs404() throws Exception {
     assertThat(get("/nope").statusCode()).isEqualTo(404);
   }
+
+  @Test
+  void withAnAdminTokenMetricsNeedItOnTheAdminBindAddressWhileProbesStayOpen(RedisNamespace ns) throws Exception {
+    String token = "admin-token-0123456789";
+    try (TestGateway secured = new TestGateway(ns, Map.of("admin.bind.host", "127.0.0.2", "admin.token", token))) {
+      assertThat(secured.server.adminAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.2");
+      assertThat(secured.server.wsAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+      String base = "http://127.0.0.2:" + secured.server.adminAddress().getPort();
+      HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(anonymous.statusCode()).isEqualTo(401);
+      assertThat(anonymous.headers().firstValue("www-authenticate")).hasValue("Bearer realm=\"playline-admin\"");
+      assertThat(anonymous.body()).doesNotContain("playline_");
+      HttpResponse<String> wrong = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+          .header("Authorization", "Bearer " + token + "x").build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(wrong.statusCode()).isEqualTo(401);
+      HttpResponse<String> bearer = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics"))
+          .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(bearer.statusCode()).isEqualTo(200);
+      assertThat(bearer.body()).contains("playline_connections_open");
+      for (String probe : new String[] {"/livez", "/readyz", "/healthz"}) {
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + probe)).build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode()).as(probe).isEqualTo(200);
+      }
+    }
+  }
+
+  @Test
+  void aShortAdminTokenIsRefusedAtStart(RedisNamespace ns) {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TestGateway(ns, Map.of("admin.token", "short")))
+        .isInstanceOf(io.playline.core.config.ConfigException.class)
+        .hasMessageContaining("admin.token: 5 characters (expected: at least 16");
+  }
 }

@@ -9,12 +9,12 @@ import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.RedisConnections;
 import io.playline.gateway.EventLoops;
+import io.playline.gateway.admin.AdminAccess;
 import io.playline.gateway.admin.AdminHttpServer;
 import io.playline.gateway.admin.Readiness;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
 import io.playline.standalone.RoleBackends.Need;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +40,7 @@ final class JobRole implements Role {
     try {
       CoreConfig core = CoreConfig.from(source);
       JobConfig jobConfig = JobConfig.from(source, core);
-      String bindHost = source.string("bind.host", "0.0.0.0");
+      AdminAccess adminAccess = AdminAccess.from(source);
       int adminPort = source.port("admin.port", 9100, true);
       Duration redisTimeout = HistoryCore.redisTimeout(source);
       // A history topic with another partition count refuses the process here, as it does a gateway's:
@@ -58,7 +58,7 @@ final class JobRole implements Role {
       job.start();
       health.watch("job", job::readiness, true);
       health.start(BackendHealth.PERIOD);
-      admin = parts.add(AdminHttpServer.start(loops, new InetSocketAddress(bindHost, adminPort), registry, readiness));
+      admin = parts.add(AdminHttpServer.start(loops, adminAccess, adminPort, registry, readiness));
     } catch (InterruptedException e) {
       parts.close();
       Thread.currentThread().interrupt();

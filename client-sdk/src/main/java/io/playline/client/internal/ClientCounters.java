@@ -12,10 +12,11 @@ public final class ClientCounters {
   final AtomicLong connections = new AtomicLong();
   final AtomicLong tokenFetches = new AtomicLong();
   final AtomicLong sessionResumes = new AtomicLong();
+  final AtomicLong tokenRefreshes = new AtomicLong();
 
   /** A snapshot of every counter. */
   public ClientStats snapshot() {
     return new ClientStats(eventsReported.get(), eventsAcked.get(), eventsDropped.get(), eventsResent.get(),
-        connections.get(), tokenFetches.get(), sessionResumes.get());
+        connections.get(), tokenFetches.get(), sessionResumes.get(), tokenRefreshes.get());
   }
 }

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The transport-neutral player session, written once for both transports: opens a connection,
  * authenticates (resuming the server-side session with {@code session_id} when it has one, with a
- * fresh token only when it cannot), heartbeats at the gateway's interval, applies acks, resends
+ * fresh token only when it cannot), refreshes the token before it expires, heartbeats at the gateway's interval, applies acks, resends
  * what a lost connection left unacked, answers queries, follows {@code Reconnect} and reconnects
  * with full-jitter backoff until {@code maxAttempts} consecutive attempts failed.
  *
@@ -44,6 +44,7 @@ public final class ClientSession {
   private final Seqs seqs = new Seqs();
   private final HeartbeatSender heartbeats;
   private final RequestTracker requests;
+  private final TokenRefresher refresher;
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
   private volatile ConnectionState state = ConnectionState.CONNECTING;
   private @Nullable ConnectionState announced;
@@ -79,6 +80,7 @@ public final class ClientSession {
     this.callbacks = new Callbacks(config.listeners(), config.callbackExecutor());
     this.heartbeats = new HeartbeatSender(config, callbacks, counters);
     this.requests = new RequestTracker(loop, seqs, callbacks, config.requestTimeout().toMillis());
+    this.refresher = new TokenRefresher(config, loop, seqs, counters);
   }
 
   /** The public state; readable from any thread. */
@@ -186,6 +188,7 @@ public final class ClientSession {
     announce(ConnectionState.CONNECTED, null);
     Transport.Connection c = connector.connection();
     if (c != null) {
+      refresher.onAuthenticated(c, ok);
       requests.sendQueued(c);
       heartbeats.send(c, seqs, false, loop.nowMs()); // whatever the last connection left unacked
     }
@@ -218,6 +221,7 @@ public final class ClientSession {
         requests.onAnswer(f);
         answered();
       }
+      case REFRESH_OK -> refresher.onRefreshOk(f.getSeq(), f.getRefreshOk());
       case ERROR -> onError(f);
       case SYNC -> callbacks.sync(f.getSync().getRecord());
       case RECONNECT -> reconnectRequested(f.getReconnect());
@@ -230,12 +234,20 @@ public final class ClientSession {
     long seq = f.getSeq();
     if (phase == Phase.AUTHENTICATING && seq == authSeq) {
       authRejected(error);
+    } else if (refresher.onError(seq, f.getError())) {
+      callbacks.error(error);
+      if (error.code() != Code.UNAVAILABLE) {
+        credentials.forgetSession(); // the gateway refused the token and closes: reconnect with a fresh one
+      }
     } else if (seq != 0 && heartbeats.onError(seq, f.getError())) {
       callbacks.error(error);
       answered();
     } else if (seq != 0 && requests.onAnswer(f)) {
       answered();
     } else {
+      if (error.code() == Code.TOKEN_EXPIRED) {
+        credentials.forgetSession(); // the session expired with the token
+      }
       lastCause = error; // not tied to a frame: the gateway closes the connection next
       callbacks.error(error);
     }
@@ -298,6 +310,7 @@ public final class ClientSession {
 
   private void ended(Throwable cause) {
     cancelTimers();
+    refresher.stop();
     Phase was = phase;
     heartbeats.onConnectionLost();
     requests.onConnectionLost();
@@ -322,6 +335,7 @@ public final class ClientSession {
   private void terminate(@Nullable Throwable cause) {
     phase = Phase.CLOSED;
     cancelTimers();
+    refresher.stop();
     PlaylineException error = new PlaylineException(Code.UNAVAILABLE,
         cause == null ? "client closed" : "gave up reconnecting: " + cause);
     requests.failAll(error);

@@ -76,6 +76,11 @@ final class Credentials {
     return false;
   }
 
+  /** The session cannot be resumed (its token expired or was refused): the next attempt needs a token. */
+  void forgetSession() {
+    sessionId = null;
+  }
+
   /** The session id, shortened for logs (possession is the credential). */
   String shortSessionId() {
     String id = sessionId;

@@ -291,4 +291,97 @@ class ClientSessionTest {
     assertThat(c.closeRequested).isTrue();
     assertThat(h.states.get(h.states.size() - 1).cause()).hasMessageContaining("no answer to a heartbeat");
   }
+
+  /** Connects with an AuthOk whose credential expires {@code lifetimeMs} after its server time. */
+  private static FakeTransport.FakeConnection connectExpiring(SessionHarness h, long lifetimeMs) {
+    FakeTransport.FakeConnection c = h.transport.last();
+    c.open();
+    c.receive(ServerFrame.newBuilder().setSeq(c.lastSent().getSeq()).setAuthOk(io.playline.proto.v1.AuthOk.newBuilder()
+        .setUid(7).setSessionId("s").setHeartbeatIntervalMs(60_000).setServerTimeMs(T)
+        .setExpiresAtMs(T + lifetimeMs)).build());
+    return c;
+  }
+
+  private static List<ClientFrame> refreshes(FakeTransport.FakeConnection c) {
+    return c.sent.stream().filter(ClientFrame::hasRefresh).toList();
+  }
+
+  @Test
+  void refreshesTheTokenBeforeItExpiresAndAgainAfterEachRefreshOk() {
+    SessionHarness h = new SessionHarness(); // random 0.5: at 82.5 % of the time left
+    h.start();
+    FakeTransport.FakeConnection c = connectExpiring(h, 10_000);
+    h.loop.advance(8_249);
+    assertThat(refreshes(c)).isEmpty();
+    h.loop.advance(1);
+    assertThat(refreshes(c)).hasSize(1);
+    ClientFrame refresh = refreshes(c).get(0);
+    assertThat(refresh.getRefresh().getToken()).isEqualTo("tok-2");
+    c.receive(ServerFrame.newBuilder().setSeq(refresh.getSeq())
+        .setRefreshOk(io.playline.proto.v1.RefreshOk.newBuilder().setExpiresAtMs(T + 8_250 + 20_000)).build());
+    assertThat(h.counters.snapshot().tokenRefreshes()).isEqualTo(1);
+    h.loop.advance(16_499);
+    assertThat(refreshes(c)).hasSize(1);
+    h.loop.advance(1);
+    assertThat(refreshes(c)).hasSize(2);
+    assertThat(refreshes(c).get(1).getRefresh().getToken()).isEqualTo("tok-3");
+    assertThat(h.session.state()).isEqualTo(ConnectionState.CONNECTED);
+    assertThat(h.transport.connections).hasSize(1);
+  }
+
+  @Test
+  void aCredentialThatDoesNotExpireIsNeverRefreshed() {
+    SessionHarness h = new SessionHarness();
+    h.start();
+    FakeTransport.FakeConnection c = h.connect(7, "s", 60_000, ""); // expires_at_ms 0
+    h.loop.advance(24 * 3_600_000L);
+    assertThat(refreshes(c)).isEmpty();
+    assertThat(h.tokenCalls).hasValue(1);
+  }
+
+  @Test
+  void anUnavailableIdentityServiceIsRetriedSooner() {
+    SessionHarness h = new SessionHarness();
+    h.start();
+    FakeTransport.FakeConnection c = connectExpiring(h, 10_000);
+    h.loop.advance(8_250);
+    c.receive(error(refreshes(c).get(0).getSeq(), Code.UNAVAILABLE, "identity service unavailable"));
+    h.loop.advance(436); // a quarter of the 1 750 ms left is 437
+    assertThat(refreshes(c)).hasSize(1);
+    h.loop.advance(1);
+    assertThat(refreshes(c)).hasSize(2);
+    assertThat(c.closeRequested).isFalse();
+  }
+
+  @Test
+  void aRefusedRefreshOrAnExpiredTokenReconnectsWithAFreshTokenNotTheSession() {
+    SessionHarness h = new SessionHarness();
+    h.start();
+    FakeTransport.FakeConnection c = connectExpiring(h, 10_000);
+    h.loop.advance(8_250);
+    c.receive(error(refreshes(c).get(0).getSeq(), Code.UNAUTHENTICATED, "refresh refused: token expired"));
+    c.drop(null); // the gateway closes after refusing
+    h.loop.advance(SessionHarness.CAP_MS);
+    FakeTransport.FakeConnection next = h.transport.last();
+    next.open();
+    assertThat(next.lastSent().getAuth().getSessionId()).isEmpty();
+    assertThat(next.lastSent().getAuth().getToken()).isEqualTo("tok-3");
+
+    FakeTransport.FakeConnection again = connectExpiringAfterAuth(h, next, 10_000);
+    again.receive(error(0, Code.TOKEN_EXPIRED, "token expired"));
+    again.drop(null);
+    h.loop.advance(SessionHarness.CAP_MS);
+    FakeTransport.FakeConnection last = h.transport.last();
+    last.open();
+    assertThat(last.lastSent().getAuth().getSessionId()).isEmpty();
+    assertThat(last.lastSent().getAuth().getToken()).isNotEmpty();
+  }
+
+  private static FakeTransport.FakeConnection connectExpiringAfterAuth(SessionHarness h, FakeTransport.FakeConnection c,
+      long lifetimeMs) {
+    c.receive(ServerFrame.newBuilder().setSeq(c.lastSent().getSeq()).setAuthOk(io.playline.proto.v1.AuthOk.newBuilder()
+        .setUid(7).setSessionId("s2").setHeartbeatIntervalMs(60_000).setServerTimeMs(T)
+        .setExpiresAtMs(T + lifetimeMs)).build());
+    return c;
+  }
 }

@@ -31,7 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code /metrics} (Prometheus text format), {@code /livez} (the process is alive: every
+ * Serves {@code /metrics} (Prometheus text format; with {@code admin.token} set, only to requests
+ * bearing it: 401 otherwise), {@code /livez} (the process is alive: every
  * event loop of the node runs a task within {@link #LIVENESS_TIMEOUT_MS}; {@code /healthz} is the
  * same) and {@code /readyz} (every required component is ready: 200, else 503; the body lists
  * each component, required or only reported). Stateless and sharable; runs on the admin channel's
@@ -46,12 +47,14 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
   private final PrometheusMeterRegistry registry;
   private final Readiness readiness;
   private final EventLoopGroup watched;
+  private final AdminAccess access;
 
   /** {@code watched}: the loops {@code /livez} checks (the node's I/O loops). */
-  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness, EventLoopGroup watched) {
+  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness, EventLoopGroup watched, AdminAccess access) {
     this.registry = registry;
     this.readiness = readiness;
     this.watched = watched;
+    this.access = access;
   }
 
   @Override
@@ -63,8 +66,17 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
       return;
     }
     switch (path) {
-      case "/metrics" -> reply(ctx, keepAlive,
-          respond(HttpResponseStatus.OK, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
+      case "/metrics" -> {
+        if (access.permits(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+          reply(ctx, keepAlive,
+              respond(HttpResponseStatus.OK, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
+        } else {
+          FullHttpResponse refused = text(HttpResponseStatus.UNAUTHORIZED,
+              "/metrics needs Authorization: Bearer <admin.token>\n");
+          refused.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"playline-admin\"");
+          reply(ctx, keepAlive, refused);
+        }
+      }
       case "/livez", "/healthz" -> live(ctx, keepAlive);
       case "/readyz" -> reply(ctx, keepAlive, ready());
       default -> reply(ctx, keepAlive, text(HttpResponseStatus.NOT_FOUND, "not found; try /metrics, /livez, /readyz\n"));

@@ -26,16 +26,16 @@ public final class AdminHttpServer implements AutoCloseable {
    * Binds and starts serving on {@code loops}, whose worker loops {@code /livez} checks; fails with
    * a bind exception when the address is in use.
    */
-  public static AdminHttpServer start(
-      EventLoops loops, InetSocketAddress address, PrometheusMeterRegistry registry, Readiness readiness)
-      throws InterruptedException {
-    return start(loops, loops.workers(), address, registry, readiness);
+  public static AdminHttpServer start(EventLoops loops, AdminAccess access, int port, PrometheusMeterRegistry registry,
+      Readiness readiness) throws InterruptedException {
+    return start(loops, loops.workers(), access, port, registry, readiness);
   }
 
   /** As above, with {@code /livez} checking {@code watched} instead. */
-  static AdminHttpServer start(EventLoops loops, EventLoopGroup watched, InetSocketAddress address,
+  static AdminHttpServer start(EventLoops loops, EventLoopGroup watched, AdminAccess access, int port,
       PrometheusMeterRegistry registry, Readiness readiness) throws InterruptedException {
-    AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched);
+    InetSocketAddress address = new InetSocketAddress(access.bindHost(), port);
+    AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched, access);
     readiness.bindTo(registry);
     Channel channel = new ServerBootstrap()
         .group(loops.boss(), loops.workers())

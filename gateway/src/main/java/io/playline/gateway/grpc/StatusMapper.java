@@ -9,7 +9,7 @@ public final class StatusMapper {
 
   public static Status toStatus(Error error) {
     Status status = switch (error.getCode()) {
-      case UNAUTHENTICATED, SESSION_EXPIRED -> Status.UNAUTHENTICATED;
+      case UNAUTHENTICATED, SESSION_EXPIRED, TOKEN_EXPIRED -> Status.UNAUTHENTICATED;
       case INVALID_ARGUMENT, PROTOCOL_VIOLATION, UNSUPPORTED_FRAME -> Status.INVALID_ARGUMENT;
       case RATE_LIMITED, TOO_MANY_CONNECTIONS, FRAME_TOO_LARGE -> Status.RESOURCE_EXHAUSTED;
       case UNAVAILABLE, DRAINING -> Status.UNAVAILABLE;

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * The default {@link Authenticator}: an HS256 JWT signed with the configured secret, {@code sub}
- * = decimal uid, {@code exp} required, with a small allowed clock skew. Verification is a local
+ * = decimal uid, {@code exp} required (it becomes the connection's expiry), with a small allowed clock skew. Verification is a local
  * HMAC, so it answers at once on the calling thread. Thread-safe.
  */
 public final class JwtAuthenticator implements Authenticator {
@@ -40,6 +40,7 @@ public final class JwtAuthenticator implements Authenticator {
     if (uid <= 0) {
       throw new AuthenticationException("token sub is not a positive decimal uid");
     }
-    return new Principal(uid);
+    java.util.Date exp = claims.getExpirationTime(); // required by Hs256
+    return new Principal(uid, exp == null ? Principal.NEVER : Math.max(1, exp.getTime()));
   }
 }

@@ -4,6 +4,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.AuthOk;
 import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Refresh;
+import io.playline.proto.v1.RefreshOk;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.gateway.GatewayConfig;
@@ -18,8 +20,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The transport-neutral half of one player connection: the same protocol over WebSocket and gRPC.
- * Enforces "auth first, within the auth timeout", verifies the token once, then dispatches frames
- * for the authenticated user; enforces the per-connection frame rate and the idle timeout.
+ * Enforces "auth first, within the auth timeout", verifies the token, then dispatches frames for
+ * the authenticated user; enforces the per-connection frame rate, the idle timeout and the
+ * credential's expiry (a {@code Refresh} with a token of the same user moves it; without one the
+ * connection is closed with TOKEN_EXPIRED). A resumed session keeps the expiry of the newest token
+ * it was given and is refused to another device and past {@code session.max.age}.
  *
  * <p>Confined to {@link StreamTransport#executor()}: every method must be called on it, and
  * asynchronous completions hop back onto it.
@@ -33,6 +38,11 @@ public final class StreamSession {
   private final SessionServices services;
   private State state = State.AWAITING_AUTH;
   private @Nullable ScheduledFuture<?> timer;
+  private @Nullable ScheduledFuture<?> expiryTimer;
+  /** When the connection's credential expires ({@link Principal#NEVER}: it does not). */
+  private long expiresAtMs = Principal.NEVER;
+  /** When the token that created the connection's session was verified. */
+  private long sessionCreatedAtMs;
   private long lastFrameNanos;
   private long rateWindowStartNanos;
   private int framesInWindow;
@@ -108,6 +118,10 @@ public final class StreamSession {
   public void onTransportClosed() {
     state = State.CLOSED;
     cancelTimer();
+    if (expiryTimer != null) {
+      expiryTimer.cancel(false);
+      expiryTimer = null;
+    }
     if (countedUser != 0) {
       services.limiter().releaseUser(countedUser);
       countedUser = 0;
@@ -152,18 +166,20 @@ public final class StreamSession {
         if (state != State.AUTHENTICATING) {
           return;
         }
-        if (error == null && found.isPresent()) {
+        String refused = error != null ? null : resumeRefusal(found.orElse(null), auth);
+        if (error == null && refused == null) {
           services.metrics().sessionResumed();
-          ConnectionIdentity stored = found.get();
-          open(seq, auth, new ConnectionIdentity(stored.uid(), stored.sessionId(),
-              auth.getDeviceId().isEmpty() ? stored.deviceId() : auth.getDeviceId(),
-              auth.getPlatform().isEmpty() ? stored.platform() : auth.getPlatform()), false);
+          StoredSession session = found.orElseThrow();
+          ConnectionIdentity stored = session.identity();
+          open(seq, auth, new ConnectionIdentity(stored.uid(), stored.sessionId(), stored.deviceId(),
+              auth.getPlatform().isEmpty() ? stored.platform() : auth.getPlatform()),
+              session.tokenExpiresAtMs(), session.createdAtMs(), false);
         } else if (!auth.getToken().isEmpty()) {
           verifyToken(seq, auth);
         } else if (error != null) {
           fail(seq, Code.UNAVAILABLE, "session store unavailable; retry later or send a token");
         } else {
-          fail(seq, Code.SESSION_EXPIRED, "session expired; authenticate with a token");
+          fail(seq, Code.SESSION_EXPIRED, refused + "; authenticate with a token");
         }
       }));
     } else if (auth.getToken().isEmpty()) {
@@ -171,6 +187,20 @@ public final class StreamSession {
     } else {
       verifyToken(seq, auth);
     }
+  }
+
+  /** Why this session cannot be resumed by this Auth (client-safe), or null when it can. */
+  private @Nullable String resumeRefusal(@Nullable StoredSession session, Auth auth) {
+    if (session == null) {
+      return "session expired or unknown";
+    }
+    if (services.clock().millis() >= session.notAfterMs(services.config().sessionMaxAge().toMillis())) {
+      return "session expired (its token expired or it reached its maximum age)";
+    }
+    if (!session.identity().deviceId().equals(auth.getDeviceId())) {
+      return "session belongs to another device";
+    }
+    return null;
   }
 
   private void verifyToken(long seq, Auth auth) {
@@ -204,10 +234,11 @@ public final class StreamSession {
     }
     services.metrics().authOk();
     open(seq, auth, new ConnectionIdentity(principal.uid(), UUID.randomUUID().toString(), auth.getDeviceId(),
-        auth.getPlatform()), true);
+        auth.getPlatform()), principal.expiresAtMs(), services.clock().millis(), true);
   }
 
-  private void open(long seq, Auth auth, ConnectionIdentity id, boolean newSession) {
+  private void open(long seq, Auth auth, ConnectionIdentity id, long tokenExpiresAtMs, long createdAtMs,
+      boolean newSession) {
     if (!services.limiter().admitUser(id.uid())) {
       fail(seq, Code.TOO_MANY_CONNECTIONS, "more than " + services.limiter().maxPerUser()
           + " connections of this user on this node");
@@ -218,11 +249,14 @@ public final class StreamSession {
     state = State.OPEN;
     cancelTimer();
     long now = services.clock().millis();
+    expiresAtMs = tokenExpiresAtMs;
+    sessionCreatedAtMs = createdAtMs;
     if (newSession) {
-      services.sessions().create(id);
+      services.sessions().create(new StoredSession(id, tokenExpiresAtMs, createdAtMs), now);
     } else {
-      services.sessions().refresh(id.sessionId());
+      services.sessions().refresh(id.sessionId(), sessionNotAfterMs(), now);
     }
+    scheduleExpiryCheck();
     lastSessionRefreshMs = now;
     heartbeats = new HeartbeatHandler(transport, services, id);
     pushRegistration = services.connections().register(id, transport);
@@ -237,8 +271,86 @@ public final class StreamSession {
         .setSessionId(id.sessionId())
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
         .setServerTimeMs(now)
-        .setFlagDate(echoedToday ? today : ""))
+        .setFlagDate(echoedToday ? today : "")
+        .setExpiresAtMs(wireExpiry(expiresAtMs)))
         .build());
+  }
+
+  private static long wireExpiry(long expiresAtMs) {
+    return expiresAtMs == Principal.NEVER ? 0 : expiresAtMs;
+  }
+
+  private long sessionNotAfterMs() {
+    ConnectionIdentity id = identity;
+    return id == null ? 0 : new StoredSession(id, expiresAtMs, sessionCreatedAtMs)
+        .notAfterMs(services.config().sessionMaxAge().toMillis());
+  }
+
+  /** Closes the connection with TOKEN_EXPIRED once its credential is past expiry plus the grace. */
+  private void scheduleExpiryCheck() {
+    if (expiryTimer != null) {
+      expiryTimer.cancel(false);
+      expiryTimer = null;
+    }
+    if (expiresAtMs == Principal.NEVER) {
+      return;
+    }
+    long graceMs = services.config().authExpiryGrace().toMillis();
+    long closeAt = expiresAtMs > Long.MAX_VALUE - graceMs ? Long.MAX_VALUE : expiresAtMs + graceMs;
+    long delayMs = Math.max(0, closeAt - services.clock().millis());
+    expiryTimer = transport.executor().schedule(() -> {
+      expiryTimer = null;
+      if (state != State.OPEN) {
+        return;
+      }
+      if (services.clock().millis() >= closeAt) {
+        fail(0, Code.TOKEN_EXPIRED, "token expired at " + java.time.Instant.ofEpochMilli(expiresAtMs)
+            + " without a refresh; reconnect with a fresh token");
+      } else {
+        scheduleExpiryCheck(); // woke early (timer granularity): check again
+      }
+    }, delayMs, TimeUnit.MILLISECONDS);
+  }
+
+  private void refresh(long seq, Refresh refresh) {
+    if (refresh.getToken().isEmpty()) {
+      fail(seq, Code.UNAUTHENTICATED, "refresh needs a token");
+      return;
+    }
+    services.metrics().identityCheck();
+    services.authenticator().authenticate(refresh.getToken())
+        .whenComplete((principal, error) -> onLoop(() -> onRefreshVerified(seq, principal, error)));
+  }
+
+  private void onRefreshVerified(long seq, @Nullable Principal principal, @Nullable Throwable error) {
+    ConnectionIdentity id = identity;
+    if (state != State.OPEN || id == null) {
+      return;
+    }
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof AuthenticationException) {
+      services.metrics().refreshRejected();
+      fail(seq, Code.UNAUTHENTICATED, "refresh refused: " + cause.getMessage());
+      return;
+    }
+    if (cause != null || principal == null) {
+      log.warn("Identity check of a refresh failed for {}: {}", transport.remoteAddress(), String.valueOf(cause));
+      reject(seq, Code.UNAVAILABLE, "identity service unavailable; retry the refresh before the token expires");
+      return;
+    }
+    if (principal.uid() != id.uid()) {
+      services.metrics().refreshRejected();
+      fail(seq, Code.UNAUTHENTICATED, "refresh refused: the token is for another user");
+      return;
+    }
+    services.metrics().refreshed();
+    long now = services.clock().millis();
+    expiresAtMs = principal.expiresAtMs();
+    services.sessions().renew(id.sessionId(), expiresAtMs, sessionNotAfterMs(), now);
+    lastSessionRefreshMs = now;
+    scheduleExpiryCheck();
+    transport.send(ServerFrame.newBuilder().setSeq(seq)
+        .setRefreshOk(RefreshOk.newBuilder().setExpiresAtMs(wireExpiry(expiresAtMs))).build());
   }
 
   private void refreshSessionLazily() {
@@ -246,7 +358,7 @@ public final class StreamSession {
     ConnectionIdentity id = identity;
     if (id != null && now - lastSessionRefreshMs > services.config().sessionTtl().toMillis() / 3) {
       lastSessionRefreshMs = now;
-      services.sessions().refresh(id.sessionId());
+      services.sessions().refresh(id.sessionId(), sessionNotAfterMs(), now);
     }
   }
 
@@ -262,6 +374,7 @@ public final class StreamSession {
       case HISTORY_QUERY -> queries(frame.getSeq()).ifPresent(q -> q.history(frame.getSeq(), frame.getHistoryQuery()));
       case DELETE -> queries(frame.getSeq()).ifPresent(q -> q.delete(frame.getSeq(), frame.getDelete()));
       case CLEAR -> queries(frame.getSeq()).ifPresent(q -> q.clear(frame.getSeq(), frame.getClear()));
+      case REFRESH -> refresh(frame.getSeq(), frame.getRefresh());
       default -> reject(frame.getSeq(), Code.UNAVAILABLE,
           frame.getBodyCase().name().toLowerCase(java.util.Locale.ROOT) + " is not served by this build yet");
     }

@@ -6,7 +6,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.DefaultEventLoopGroup;
 import io.playline.gateway.EventLoops;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,7 +21,7 @@ class AdminLivenessTest {
     DefaultEventLoopGroup watched = new DefaultEventLoopGroup(2);
     CountDownLatch release = new CountDownLatch(1);
     try (EventLoops loops = EventLoops.create(1);
-        AdminHttpServer admin = AdminHttpServer.start(loops, watched, new InetSocketAddress("127.0.0.1", 0),
+        AdminHttpServer admin = AdminHttpServer.start(loops, watched, AdminAccess.open("127.0.0.1"), 0,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness())) {
       HttpClient http = HttpClient.newHttpClient();
       HttpRequest livez = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.address().getPort() + "/livez"))

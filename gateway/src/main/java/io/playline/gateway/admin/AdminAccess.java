@@ -1,0 +1,60 @@
+package io.playline.gateway.admin;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who may reach the admin HTTP port: the address it binds ({@code admin.bind.host}, default {@code
+ * bind.host}) and, when set, the bearer token {@code /metrics} requires ({@code admin.token},
+ * {@code PLAYLINE_ADMIN_TOKEN}, at least {@value #MIN_TOKEN_CHARS} characters). {@code /livez},
+ * {@code /healthz} and {@code /readyz} stay open: orchestrators and load balancers probe them.
+ *
+ * @param bindHost address the admin server binds
+ * @param token what {@code Authorization: Bearer} must carry for {@code /metrics}; null = open
+ */
+public record AdminAccess(String bindHost, @Nullable String token) {
+  public static final int MIN_TOKEN_CHARS = 16;
+
+  public AdminAccess {
+    if (bindHost.isBlank()) {
+      throw new ConfigException("admin.bind.host: blank (expected: an address to bind)");
+    }
+    if (token != null && token.length() < MIN_TOKEN_CHARS) {
+      throw new ConfigException("admin.token: " + token.length() + " characters (expected: at least "
+          + MIN_TOKEN_CHARS + ", or unset for an open /metrics)");
+    }
+  }
+
+  /** Reads {@code admin.bind.host} and {@code admin.token}. */
+  public static AdminAccess from(ConfigSource c) {
+    String token = c.string("admin.token", "");
+    return new AdminAccess(c.string("admin.bind.host", c.string("bind.host", "0.0.0.0")),
+        token.isEmpty() ? null : token);
+  }
+
+  /** Open on every interface of {@code bindHost}, no token (tests, tools). */
+  public static AdminAccess open(String bindHost) {
+    return new AdminAccess(bindHost, null);
+  }
+
+  /** Whether an {@code Authorization} header value lets its request read {@code /metrics}. */
+  boolean permits(@Nullable String authorization) {
+    String expected = token;
+    if (expected == null) {
+      return true;
+    }
+    if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    byte[] given = authorization.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+    return MessageDigest.isEqual(given, expected.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public String toString() {
+    return "AdminAccess[bindHost=" + bindHost + ", token=" + (token == null ? "none" : "set") + "]";
+  }
+}
