@@ -3,12 +3,7 @@ package io.playline.client.internal;
 import io.playline.client.PlaylineException;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Makes connection attempts: fetches a token first when the {@link Credentials} need one, opens
@@ -20,8 +15,6 @@ import org.slf4j.LoggerFactory;
  * <p>Confined to the client's loop; the token supplier's completion hops back onto it.
  */
 final class Connector {
-  private static final Logger log = LoggerFactory.getLogger(Connector.class);
-
   /** What the session hears about the current attempt and its connection, on the loop. */
   interface Events {
     /** The connection is ready for the Auth frame. */
@@ -70,20 +63,7 @@ final class Connector {
       open();
       return;
     }
-    counters.tokenFetches.incrementAndGet();
-    CompletionStage<String> fetched;
-    try {
-      fetched = config.tokens().get();
-    } catch (RuntimeException e) {
-      fetched = CompletableFuture.failedFuture(e);
-    }
-    fetched.whenComplete((value, error) -> {
-      try {
-        loop.execute(() -> onToken(attempt, value, error));
-      } catch (RejectedExecutionException e) {
-        log.debug("Client loop gone; dropping a late token");
-      }
-    });
+    TokenFetch.fetch(config, loop, counters, (value, error) -> onToken(attempt, value, error));
   }
 
   private void onToken(int attempt, @Nullable String value, @Nullable Throwable error) {

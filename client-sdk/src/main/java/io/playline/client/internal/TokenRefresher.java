@@ -6,9 +6,6 @@ import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Refresh;
 import io.playline.proto.v1.RefreshOk;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,20 +123,7 @@ final class TokenRefresher {
       return;
     }
     int gen = generation;
-    counters.tokenFetches.incrementAndGet();
-    CompletionStage<String> fetched;
-    try {
-      fetched = config.tokens().get();
-    } catch (RuntimeException e) {
-      fetched = CompletableFuture.failedFuture(e);
-    }
-    fetched.whenComplete((token, error) -> {
-      try {
-        loop.execute(() -> onToken(gen, token, error));
-      } catch (RejectedExecutionException e) {
-        log.debug("Client loop gone; dropping a late token");
-      }
-    });
+    TokenFetch.fetch(config, loop, counters, (token, error) -> onToken(gen, token, error));
   }
 
   private void onToken(int gen, @Nullable String token, @Nullable Throwable error) {
