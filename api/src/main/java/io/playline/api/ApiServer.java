@@ -55,9 +55,10 @@ public final class ApiServer implements AutoCloseable {
     GatewayConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
-            new InetSocketAddress(access.bindHost(), config.apiPort()), config)
+            new InetSocketAddress(access.bindHost(), config.apiPort()), config,
+            node.tls() == null ? null : node.tls().api())
         .intercept(new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
-            node.registry()))
+            node.registry(), node.tls() != null && node.tls().mutual()))
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
         .addService(new HistoryGrpcService(history, node.batcher(), node.eventRules(), config,
@@ -75,7 +76,9 @@ public final class ApiServer implements AutoCloseable {
     node.readiness().register(READINESS_COMPONENT);
     node.readiness().set(READINESS_COMPONENT, true);
     node.attach(api);
-    log.info("Internal API listening on {} (service tokens required, health open)", api.address());
+    log.info("Internal API listening on {} ({}, health open)", api.address(), node.tls() == null
+        ? "plain text, service tokens required"
+        : node.tls().mutual() ? "TLS, client certificates required" : "TLS, service tokens required");
     return api;
   }
 

@@ -1,5 +1,13 @@
 package io.playline.api;
 
+import io.grpc.Grpc;
+import java.security.cert.X509Certificate;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import org.jspecify.annotations.Nullable;
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.grpc.Context;
 import io.grpc.Contexts;
@@ -27,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@code UNAUTHENTICATED} and a reason, before the service sees it. Health ({@code
  * grpc.health.v1.Health}) stays open, so load balancers and orchestrators need no credential;
  * reflection is not (it hands out the schema). The caller's service name is in {@link #SERVICE}
- * for the call. Verification is a local HMAC on the calling thread. Thread-safe.
+ * for the call. Verification is a local HMAC on the calling thread. With mTLS ({@code
+ * api.tls.client.ca}) a verified client certificate is a credential too: its CN is the service
+ * ({@code cert:<CN>}). Thread-safe.
  */
 public final class ServiceAuthInterceptor implements ServerInterceptor {
   private static final Logger log = LoggerFactory.getLogger(ServiceAuthInterceptor.class);
@@ -39,10 +49,17 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
 
   private final Hs256 jwt;
   private final MeterRegistry registry;
+  private final boolean certificates;
 
-  public ServiceAuthInterceptor(String apiSecret, Duration clockSkew, Clock clock, MeterRegistry registry) {
+  /**
+   * {@code certificates}: the listener requires client certificates from the configured CAs (mTLS),
+   * so a call on a connection with a verified client certificate needs no token.
+   */
+  public ServiceAuthInterceptor(String apiSecret, Duration clockSkew, Clock clock, MeterRegistry registry,
+      boolean certificates) {
     this.jwt = new Hs256(ApiAccess.SECRET_KEY, apiSecret, clockSkew, clock);
     this.registry = registry;
+    this.certificates = certificates;
   }
 
   @Override
@@ -50,6 +67,10 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
       ServerCallHandler<Q, R> next) {
     if (HealthGrpc.SERVICE_NAME.equals(call.getMethodDescriptor().getServiceName())) {
       return next.startCall(call, headers);
+    }
+    String certified = certificates ? certifiedService(call) : null;
+    if (certified != null) {
+      return Contexts.interceptCall(Context.current().withValue(SERVICE, certified), call, headers, next);
     }
     String service;
     try {
@@ -64,6 +85,32 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
       return new ServerCall.Listener<>() {};
     }
     return Contexts.interceptCall(Context.current().withValue(SERVICE, service), call, headers, next);
+  }
+
+  /**
+   * The service a verified client certificate names ({@code cert:} + its subject's CN, or the whole
+   * subject without one), or null when the connection has none.
+   */
+  static @Nullable String certifiedService(ServerCall<?, ?> call) {
+    SSLSession ssl = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+    if (ssl == null) {
+      return null;
+    }
+    try {
+      java.security.cert.Certificate[] peers = ssl.getPeerCertificates();
+      if (peers.length == 0 || !(peers[0] instanceof X509Certificate leaf)) {
+        return null;
+      }
+      String subject = leaf.getSubjectX500Principal().getName();
+      for (Rdn rdn : new LdapName(subject).getRdns()) {
+        if (rdn.getType().equalsIgnoreCase("CN")) {
+          return "cert:" + rdn.getValue();
+        }
+      }
+      return "cert:" + subject;
+    } catch (SSLPeerUnverifiedException | InvalidNameException e) {
+      return null;
+    }
   }
 
   /** The service named by a valid bearer token; throws with a client-safe reason otherwise. */

@@ -1,5 +1,7 @@
 package io.playline.client;
 
+import io.netty.handler.ssl.SslContext;
+import io.playline.client.internal.ClientTls;
 import static io.playline.client.internal.Checks.checkArgument;
 
 import io.netty.channel.EventLoop;
@@ -80,12 +82,14 @@ public final class PlaylineClient implements AutoCloseable {
         : new NioEventLoopGroup(1, new DefaultThreadFactory("playline-client", true));
     this.loop = group.next();
     try {
+      SslContext webSocketTls = ClientTls.webSocket(config.tls());
+      SslContext grpcTls = ClientTls.grpc(config.tls());
       List<Transport> perEndpoint = new ArrayList<>();
       for (ClientConfig.Endpoint e : config.endpoints()) {
         perEndpoint.add(switch (config.transport()) {
           case WEBSOCKET -> new WebSocketTransport(loop, e.host(), e.port(), config.webSocketPath(),
-              (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()));
-          case GRPC -> new GrpcTransport(loop, e.host(), e.port());
+              (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()), webSocketTls);
+          case GRPC -> new GrpcTransport(loop, e.host(), e.port(), grpcTls);
         });
       }
       this.transport = perEndpoint.size() == 1 ? perEndpoint.get(0) : new RotatingTransport(perEndpoint);

@@ -39,6 +39,7 @@ public final class PlaylineClientBuilder {
   private final List<PlaylineListener> listeners = new ArrayList<>();
   private @Nullable EventLoopGroup eventLoopGroup;
   private @Nullable Executor callbackExecutor;
+  private ClientConfig.@Nullable Tls tls;
 
   PlaylineClientBuilder() {}
 
@@ -151,6 +152,25 @@ public final class PlaylineClientBuilder {
     return this;
   }
 
+  /**
+   * Connects over TLS (wss, or gRPC over TLS), trusting the JVM's default certificate authorities;
+   * the gateway's certificate must name the endpoint's host. For a gateway with {@code tls.cert}.
+   */
+  public PlaylineClientBuilder useTls() {
+    this.tls = new ClientConfig.Tls(null);
+    return this;
+  }
+
+  /**
+   * Connects over TLS trusting only the certificate authorities in {@code caPem} (one or more PEM
+   * certificates), e.g. a company CA; the gateway's certificate must chain to one of them and name
+   * the endpoint's host. The file is read when the client is built.
+   */
+  public PlaylineClientBuilder trustCertificates(java.nio.file.Path caPem) {
+    this.tls = new ClientConfig.Tls(Objects.requireNonNull(caPem, "trustCertificates"));
+    return this;
+  }
+
   /** Adds a listener; listeners are called in the order added. */
   public PlaylineClientBuilder listener(PlaylineListener listener) {
     listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -188,7 +208,7 @@ public final class PlaylineClientBuilder {
     return new ClientConfig(transport, endpoints, "/v1/stream", Objects.requireNonNull(tokens),
         Objects.requireNonNull(deviceId), platform, flagStore, backoffBase, backoffCap, maxAttempts, maxUnackedEvents,
         maxEventsPerHeartbeat, connectTimeout, requestTimeout, closeTimeout, listeners, eventLoopGroup,
-        callbackExecutor, clock, () -> ThreadLocalRandom.current().nextDouble());
+        callbackExecutor, clock, () -> ThreadLocalRandom.current().nextDouble(), tls);
   }
 
   private static boolean positive(Duration d) {

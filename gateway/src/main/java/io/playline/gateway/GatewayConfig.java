@@ -6,6 +6,7 @@ import io.playline.gateway.admin.AdminAccess;
 import io.playline.gateway.heartbeat.BatcherConfig;
 import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwtTokens;
+import io.playline.gateway.tls.TlsSettings;
 import java.time.Duration;
 
 /**
@@ -53,6 +54,7 @@ import java.time.Duration;
  * @param batcher heartbeat batching ({@code heartbeat.batch.*}, {@code heartbeat.queue.max}, ...)
  * @param push progress push to other devices ({@code sync.coalesce.window}, {@code push.registry.ttl})
  * @param grpc per-connection limits of the gRPC servers ({@code grpc.*}, {@link GrpcLimits})
+ * @param tls TLS of the listeners ({@code tls.*}, {@code api.tls.client.ca}; {@link TlsSettings})
  */
 public record GatewayConfig(
     String bindHost,
@@ -85,7 +87,8 @@ public record GatewayConfig(
     Duration drainSpread,
     BatcherConfig batcher,
     PushConfig push,
-    GrpcLimits grpc) {
+    GrpcLimits grpc,
+    TlsSettings tls) {
 
   public static final String WS_PATH = "/v1/stream";
 
@@ -151,6 +154,7 @@ public record GatewayConfig(
         c.duration("drain.reconnect.spread", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
         BatcherConfig.from(c),
         PushConfig.from(c),
-        GrpcLimits.from(c));
+        GrpcLimits.from(c),
+        TlsSettings.from(c));
   }
 }

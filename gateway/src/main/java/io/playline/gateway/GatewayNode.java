@@ -24,6 +24,7 @@ import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.tls.ServerTls;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.Objects;
@@ -101,6 +102,7 @@ public final class GatewayNode implements AutoCloseable {
   private volatile @Nullable EventRules eventRules;
   private volatile @Nullable GatewayServer players;
   private volatile @Nullable AdminHttpServer admin;
+  private volatile @Nullable ServerTls tls;
   private boolean closed;
 
   private GatewayNode(GatewayConfig config, PrometheusMeterRegistry registry, Readiness readiness) {
@@ -209,6 +211,11 @@ public final class GatewayNode implements AutoCloseable {
     batcher = b;
     EventRules rules = new EventRules(c.config().clampPast(), c.config().clampFuture());
     eventRules = rules;
+    ServerTls t = ServerTls.start(config.tls(), registry);
+    if (t != null) {
+      parts.add(t);
+      tls = t;
+    }
     AdminHttpServer a = admin(l);
     parts.add(a);
     admin = a;
@@ -219,7 +226,7 @@ public final class GatewayNode implements AutoCloseable {
           b, calendar, rules, new GatewayMetrics(registry), clock, p.connections(), c.history(),
           new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
               config.maxConnectionsPerUser()));
-      players = GatewayServer.start(config, services, l, readiness);
+      players = GatewayServer.start(config, services, l, readiness, t);
     }
     log.info("Node {} up: players {}, queries {}, cross-node push {}, admin {}", config.nodeId(),
         acceptPlayers ? "ws " + wsAddress() + " grpc " + grpcAddress() : "off",
@@ -251,6 +258,11 @@ public final class GatewayNode implements AutoCloseable {
 
   public GatewayConfig config() {
     return config;
+  }
+
+  /** The node's TLS (its listeners speak TLS), or null when they are plain text. */
+  public @Nullable ServerTls tls() {
+    return tls;
   }
 
   public PrometheusMeterRegistry registry() {

@@ -1,5 +1,6 @@
 package io.playline.gateway;
 
+import io.playline.gateway.tls.ServerTls;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.netty.bootstrap.ServerBootstrap;
@@ -55,11 +56,12 @@ final class GatewayServer implements AutoCloseable {
     return java.util.Objects.requireNonNull(limiter, "not bound");
   }
 
-  static GatewayServer start(GatewayConfig config, SessionServices services, EventLoops loops, Readiness readiness) {
+  static GatewayServer start(GatewayConfig config, SessionServices services, EventLoops loops, Readiness readiness,
+      @Nullable ServerTls tls) {
     GatewayServer server = new GatewayServer(config, services.connections(), readiness);
     readiness.register(READINESS_COMPONENT);
     try {
-      server.bind(services, loops);
+      server.bind(services, loops, tls);
     } catch (InterruptedException | RuntimeException e) {
       server.close();
       if (e instanceof InterruptedException) {
@@ -74,14 +76,15 @@ final class GatewayServer implements AutoCloseable {
     return server;
   }
 
-  private void bind(SessionServices services, EventLoops loops) throws IOException, InterruptedException {
+  private void bind(SessionServices services, EventLoops loops, @Nullable ServerTls tls)
+      throws IOException, InterruptedException {
     ConnectionLimiter limiter = services.limiter();
     this.limiter = limiter;
     Channel ws = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())
         .option(ChannelOption.SO_BACKLOG, 4096)
-        .childHandler(new WebSocketChannelInitializer(services, limiter))
+        .childHandler(new WebSocketChannelInitializer(services, limiter, tls == null ? null : tls.webSocket()))
         .bind(new InetSocketAddress(config.bindHost(), config.wsPort()))
         .sync()
         .channel();
@@ -89,7 +92,8 @@ final class GatewayServer implements AutoCloseable {
     this.wsListener = ws;
     wsAddress = (InetSocketAddress) ws.localAddress();
 
-    Server grpc = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()), config)
+    Server grpc = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()), config,
+            tls == null ? null : tls.grpc())
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))
         .build()
@@ -97,7 +101,8 @@ final class GatewayServer implements AutoCloseable {
     parts.push(() -> GrpcServers.stop(grpc));
     this.grpcServer = grpc;
     grpcAddress = new InetSocketAddress(config.bindHost(), grpc.getPort());
-    log.info("Gateway listening: ws {} grpc {}", wsAddress, grpcAddress);
+    log.info("Gateway listening: {} {} grpc{} {}", tls == null ? "ws" : "wss", wsAddress, tls == null ? "" : "+tls",
+        grpcAddress);
   }
 
   /**

@@ -2,6 +2,8 @@ package io.playline.gateway;
 
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -16,9 +18,11 @@ public final class GrpcServers {
   /**
    * A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code
    * config}'s {@code frame.max.bytes}, closing connections that do not finish the HTTP/2 handshake
-   * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}.
+   * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}; over
+   * TLS when {@code tls} is given (from {@link io.playline.gateway.tls.ServerTls}).
    */
-  public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config) {
+  public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config,
+      @Nullable SslContext tls) {
     GrpcLimits limits = config.grpc();
     NettyServerBuilder b = NettyServerBuilder.forAddress(address)
         .channelType(loops.serverChannelType())
@@ -36,6 +40,9 @@ public final class GrpcServers {
     if (!limits.maxConnectionAge().isZero()) {
       b.maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
           .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
+    }
+    if (tls != null) {
+      b.sslContext(tls);
     }
     return b;
   }

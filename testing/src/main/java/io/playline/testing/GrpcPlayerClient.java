@@ -35,6 +35,16 @@ public final class GrpcPlayerClient implements StreamObserver<ServerFrame>, Auto
     return new GrpcPlayerClient(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build(), true);
   }
 
+  /**
+   * Opens a stream to {@code localhost:<port>} over TLS on a channel of its own, trusting the CAs in
+   * {@code caPem}, presenting {@code client} (certificate and key) when not null.
+   */
+  public static GrpcPlayerClient connectTls(int port, java.nio.file.Path caPem, TestCertificates.@org.jspecify.annotations.Nullable Issued client)
+      throws javax.net.ssl.SSLException {
+    return new GrpcPlayerClient(NettyChannelBuilder.forAddress("localhost", port)
+        .sslContext(TestCertificates.grpcClientContext(caPem, client)).build(), true);
+  }
+
   /** Opens a stream on {@code channel}, shared with other streams; {@link #close()} leaves it open. */
   public static GrpcPlayerClient on(ManagedChannel channel) {
     return new GrpcPlayerClient(channel, false);

@@ -29,7 +29,11 @@ public final class WsPlayerClient implements AutoCloseable {
   private final WebSocket ws;
 
   private WsPlayerClient(URI uri) {
-    ws = HttpClient.newHttpClient().newWebSocketBuilder()
+    this(uri, HttpClient.newHttpClient());
+  }
+
+  private WsPlayerClient(URI uri, HttpClient http) {
+    ws = http.newWebSocketBuilder()
         .connectTimeout(Duration.ofSeconds(5))
         .buildAsync(uri, new Listener())
         .join();
@@ -38,6 +42,15 @@ public final class WsPlayerClient implements AutoCloseable {
   /** Connects to {@code ws://127.0.0.1:<port>/v1/stream}. */
   public static WsPlayerClient connect(int port) {
     return new WsPlayerClient(URI.create("ws://127.0.0.1:" + port + "/v1/stream"));
+  }
+
+  /**
+   * Connects to {@code wss://localhost:<port>/v1/stream}, trusting what {@code ssl} trusts (the
+   * server's certificate must name localhost). Fails (CompletionException) when the handshake does.
+   */
+  public static WsPlayerClient connectTls(int port, javax.net.ssl.SSLContext ssl) {
+    return new WsPlayerClient(URI.create("wss://localhost:" + port + "/v1/stream"),
+        HttpClient.newBuilder().sslContext(ssl).build());
   }
 
   public void send(ClientFrame frame) {

@@ -1,5 +1,7 @@
 package io.playline.client.internal;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import static io.playline.client.internal.Checks.checkArgument;
 
 import io.netty.channel.EventLoopGroup;
@@ -46,6 +48,7 @@ import org.jspecify.annotations.Nullable;
  * @param callbackExecutor where listeners run and futures complete, or null for the event loop
  * @param clock wall clock for event times
  * @param random uniform {@code [0, 1)} values for jitter
+ * @param tls TLS to the gateway (wss, gRPC over TLS), or null for plain text
  */
 public record ClientConfig(
     TransportKind transport,
@@ -67,7 +70,8 @@ public record ClientConfig(
     @Nullable EventLoopGroup eventLoopGroup,
     @Nullable Executor callbackExecutor,
     Clock clock,
-    DoubleSupplier random) {
+    DoubleSupplier random,
+    @Nullable Tls tls) {
 
   /** Longest device id accepted, in UTF-8 bytes (the gateway's default {@code device.id.max.bytes}). */
   public static final int MAX_DEVICE_ID_BYTES = 64;
@@ -94,6 +98,18 @@ public record ClientConfig(
     checkArgument(eventLoopGroup == null || !eventLoopGroup.isShuttingDown(),
         "eventLoopGroup: %s (expected: not shut down)", eventLoopGroup);
     listeners = List.copyOf(listeners);
+  }
+
+  /**
+   * TLS to the gateway: the server's certificate must chain to {@code trustedCertificates} (PEM,
+   * one or more CA certificates), or to the JVM's default trust store when null, and name the
+   * endpoint's host.
+   */
+  public record Tls(@Nullable Path trustedCertificates) {
+    public Tls {
+      checkArgument(trustedCertificates == null || Files.isReadable(trustedCertificates),
+          "trustedCertificates: %s (expected: a readable PEM file)", trustedCertificates);
+    }
   }
 
   /** One gateway node: its host and the port of the client's transport. */

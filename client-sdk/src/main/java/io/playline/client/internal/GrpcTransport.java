@@ -1,5 +1,7 @@
 package io.playline.client.internal;
 
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.netty.channel.EventLoop;
@@ -28,19 +30,29 @@ public final class GrpcTransport implements Transport {
   private final String host;
   private final int port;
   private final Set<ManagedChannel> channels = ConcurrentHashMap.newKeySet();
+  private final @Nullable SslContext tls;
 
-  /** @param loop the client's event loop (a NIO loop): every channel's I/O and callbacks run on it */
-  public GrpcTransport(EventLoop loop, String host, int port) {
+  /**
+   * @param loop the client's event loop (a NIO loop): every channel's I/O and callbacks run on it
+   * @param tls TLS with this client context (gRPC checks the server's name), or null for plain text
+   */
+  public GrpcTransport(EventLoop loop, String host, int port, @Nullable SslContext tls) {
     this.loop = loop;
     this.host = host;
     this.port = port;
+    this.tls = tls;
   }
 
   @Override
   public Connection open(Listener listener) {
     channels.removeIf(ManagedChannel::isTerminated);
-    ManagedChannel channel = NettyChannelBuilder.forAddress(host, port)
-        .usePlaintext()
+    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(host, port);
+    if (tls == null) {
+      builder.usePlaintext();
+    } else {
+      builder.sslContext(tls);
+    }
+    ManagedChannel channel = builder
         .eventLoopGroup(loop)
         .channelType(NioSocketChannel.class)
         .executor(loop)

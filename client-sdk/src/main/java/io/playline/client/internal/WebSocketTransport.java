@@ -1,5 +1,7 @@
 package io.playline.client.internal;
 
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -38,14 +40,18 @@ public final class WebSocketTransport implements Transport {
   private final URI uri;
   private final int connectTimeoutMs;
   private final ChannelGroup channels;
+  private final @Nullable SslContext tls;
 
   /**
    * @param loop the client's event loop (a NIO loop): every channel is registered on it
    * @param connectTimeoutMs TCP connect and upgrade handshake timeout
+   * @param tls wss with this client context (checking the server's name), or null for ws
    */
-  public WebSocketTransport(EventLoop loop, String host, int port, String path, int connectTimeoutMs) {
+  public WebSocketTransport(EventLoop loop, String host, int port, String path, int connectTimeoutMs,
+      @Nullable SslContext tls) {
     this.loop = loop;
-    this.uri = URI.create("ws://" + hostForUri(host) + ":" + port + path);
+    this.tls = tls;
+    this.uri = URI.create((tls == null ? "ws://" : "wss://") + hostForUri(host) + ":" + port + path);
     this.connectTimeoutMs = connectTimeoutMs;
     this.channels = new DefaultChannelGroup("playline-ws", loop);
   }
@@ -67,6 +73,10 @@ public final class WebSocketTransport implements Transport {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            if (tls != null) {
+              // host and port give SNI and the name the server's certificate must carry
+              ch.pipeline().addLast(tls.newHandler(ch.alloc(), uri.getHost(), uri.getPort()));
+            }
             ch.pipeline()
                 .addLast(new HttpClientCodec())
                 .addLast(new HttpObjectAggregator(MAX_UPGRADE_RESPONSE_BYTES))

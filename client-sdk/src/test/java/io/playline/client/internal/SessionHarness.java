@@ -52,7 +52,7 @@ final class SessionHarness implements PlaylineListener {
         "/v1/stream",
         () -> CompletableFuture.completedFuture("tok-" + tokenCalls.incrementAndGet()), "phone", "android", flags,
         Duration.ofMillis(BASE_MS), Duration.ofMillis(CAP_MS), maxAttempts, maxUnacked, 100, Duration.ofSeconds(5),
-        Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(this), null, null, Clock.systemUTC(), random);
+        Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(this), null, null, Clock.systemUTC(), random, null);
     session = new ClientSession(config, loop, transport, counters);
   }
 

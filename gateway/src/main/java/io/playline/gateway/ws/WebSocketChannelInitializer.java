@@ -1,5 +1,7 @@
 package io.playline.gateway.ws;
 
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -23,12 +25,14 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
   private static final int MAX_UPGRADE_REQUEST_BYTES = 8 * 1024;
 
   private final SessionServices services;
+  private final @Nullable SslContext tls;
   private final ConnectionLimiter limiter;
   private final WebSocketServerProtocolConfig protocolConfig;
 
-  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter) {
+  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter, @Nullable SslContext tls) {
     this.services = services;
     this.limiter = limiter;
+    this.tls = tls;
     GatewayConfig config = services.config();
     this.protocolConfig = WebSocketServerProtocolConfig.newBuilder()
         .websocketPath(GatewayConfig.WS_PATH)
@@ -45,6 +49,11 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
 
   @Override
   protected void initChannel(Channel ch) {
+    if (tls != null) {
+      // A new engine per connection from the current context: a reloaded certificate serves the
+      // next handshake, open connections keep theirs.
+      ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+    }
     ch.pipeline()
         .addLast(new HttpServerCodec())
         .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))

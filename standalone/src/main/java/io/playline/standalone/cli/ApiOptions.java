@@ -2,7 +2,12 @@ package io.playline.standalone.cli;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
+import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.File;
+import javax.net.ssl.SSLException;
 import io.grpc.stub.MetadataUtils;
 import io.playline.api.ServiceTokens;
 import io.playline.core.config.ConfigSource;
@@ -18,7 +23,8 @@ import picocli.CommandLine.Option;
  * Where the internal API is, how the command authenticates and how long to wait; shared by every
  * {@code history} command. Without {@code --token} the command mints a short-lived service token
  * of its own ({@value #SERVICE}) from the configured {@code api.secret}, or standalone's
- * development key when none is set.
+ * development key when none is set. {@code --tls}/{@code --tls-ca} call over TLS; {@code
+ * --tls-cert}/{@code --tls-key} present a client certificate (mTLS), which then is the credential.
  */
 final class ApiOptions {
   /** The service name the CLI's own tokens carry. */
@@ -39,6 +45,20 @@ final class ApiOptions {
   @Option(names = "--token", paramLabel = "JWT",
       description = "Service token to call with (default: $PLAYLINE_API_TOKEN, else one minted from api.secret).")
   @Nullable String token = System.getenv("PLAYLINE_API_TOKEN");
+
+  @Option(names = "--tls", description = "Call over TLS, trusting the JVM's default certificate authorities.")
+  boolean tls;
+
+  @Option(names = "--tls-ca", paramLabel = "PEM",
+      description = "Call over TLS, trusting only the CA certificates in this file (default: $PLAYLINE_API_TLS_CA).")
+  @Nullable String tlsCa = System.getenv("PLAYLINE_API_TLS_CA");
+
+  @Option(names = "--tls-cert", paramLabel = "PEM",
+      description = "Client certificate chain for an API with api.tls.client.ca (mTLS); needs --tls-key.")
+  @Nullable String tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "PEM", description = "PKCS#8 key of --tls-cert.")
+  @Nullable String tlsKey;
 
   @Mixin ConfigOptions config = new ConfigOptions();
 
@@ -73,9 +93,42 @@ final class ApiOptions {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--api: '" + api + "' (expected: HOST:PORT)");
     }
-    Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + bearer());
-    return NettyChannelBuilder.forAddress(api.substring(0, colon), port).usePlaintext()
-        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(api.substring(0, colon), port);
+    SslContext ssl = sslContext();
+    if (ssl == null) {
+      builder.usePlaintext();
+    } else {
+      builder.sslContext(ssl);
+    }
+    if (tlsCert == null) {
+      // With a client certificate the certificate is the credential; a token would be ignored.
+      Metadata headers = new Metadata();
+      headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + bearer());
+      builder.intercept(MetadataUtils.newAttachHeadersInterceptor(headers));
+    }
+    return builder.build();
+  }
+
+  /** The TLS context the options ask for, or null for plain text. */
+  @Nullable SslContext sslContext() {
+    boolean withCa = tlsCa != null && !tlsCa.isBlank();
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new IllegalArgumentException("--tls-cert and --tls-key: one without the other (expected: both)");
+    }
+    if (!tls && !withCa && tlsCert == null) {
+      return null;
+    }
+    try {
+      SslContextBuilder b = GrpcSslContexts.forClient();
+      if (withCa) {
+        b.trustManager(new File(tlsCa));
+      }
+      if (tlsCert != null && tlsKey != null) {
+        b.keyManager(new File(tlsCert), new File(tlsKey));
+      }
+      return b.build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("--tls-ca / --tls-cert / --tls-key: cannot load (" + e.getMessage() + ")", e);
+    }
   }
 }
