@@ -5,6 +5,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.admin.AdminAccess;
 import io.playline.gateway.heartbeat.BatcherConfig;
 import io.playline.gateway.push.PushConfig;
+import io.playline.gateway.session.JwksSettings;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.gateway.tls.TlsSettings;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.time.Duration;
  * @param admin the admin port's bind address and {@code /metrics} token ({@code admin.bind.host},
  *     {@code admin.token}; {@link AdminAccess})
  * @param authSecret HS256 secret ({@code auth.secret}, at least 32 bytes)
+ * @param jwks RS256 / ES256 tokens from an identity provider's key set ({@code auth.jwks.url},
+ *     {@code auth.issuer}, {@code auth.audience}; {@link JwksSettings})
  * @param authClockSkew allowed clock skew for {@code exp}/{@code nbf} ({@code auth.clock.skew}, 30s)
  * @param authTimeout time allowed between connect and a valid Auth frame ({@code auth.timeout}, 10s)
  * @param handshakeTimeout time a new connection has to finish the WebSocket upgrade or the HTTP/2
@@ -64,6 +67,7 @@ public record GatewayConfig(
     int adminPort,
     AdminAccess admin,
     String authSecret,
+    JwksSettings jwks,
     Duration authClockSkew,
     Duration authTimeout,
     Duration handshakeTimeout,
@@ -131,6 +135,7 @@ public record GatewayConfig(
         c.port("admin.port", 9100, true),
         AdminAccess.from(c),
         authSecret,
+        JwksSettings.from(c),
         c.duration("auth.clock.skew", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10)),
         c.duration("auth.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
         c.duration("handshake.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),

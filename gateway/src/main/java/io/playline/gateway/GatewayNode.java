@@ -20,7 +20,9 @@ import io.playline.gateway.heartbeat.HeartbeatBatcher;
 import io.playline.gateway.push.PushRuntime;
 import io.playline.gateway.push.PushService;
 import io.playline.gateway.session.Authenticator;
+import io.playline.gateway.session.JwksAuthenticator;
 import io.playline.gateway.session.JwtAuthenticator;
+import io.playline.gateway.session.TokenAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
@@ -181,8 +183,15 @@ public final class GatewayNode implements AutoCloseable {
         node.parts.add(meters::close);
       }
       try {
-        node.assemble(starter, authenticator != null ? authenticator
-            : new JwtAuthenticator(config.authSecret(), config.authClockSkew(), Clock.systemUTC()), crossNodePush, players);
+        Authenticator tokens = authenticator;
+        if (tokens == null) {
+          TokenAuthenticator standard = new TokenAuthenticator(
+              new JwtAuthenticator(config.authSecret(), config.authClockSkew(), Clock.systemUTC()),
+              config.jwks().enabled() ? new JwksAuthenticator(config.jwks(), config.authClockSkew()) : null);
+          node.parts.add(standard);
+          tokens = standard;
+        }
+        node.assemble(starter, tokens, crossNodePush, players);
         return node;
       } catch (RuntimeException e) {
         node.close();

@@ -1,0 +1,63 @@
+package io.playline.gateway.session;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Player tokens from an identity provider: RS256 / ES256 JWTs verified against the provider's
+ * published keys (a JWKS), besides the HS256 tokens signed with {@code auth.secret}.
+ *
+ * @param url where the key set is ({@code auth.jwks.url}: {@code https://…}, {@code http://…} or
+ *     {@code file:…}); null = no JWKS, HS256 only
+ * @param issuer the {@code iss} these tokens must carry ({@code auth.issuer}), or null for any
+ * @param audience an {@code aud} these tokens must carry ({@code auth.audience}), or null for any
+ * @param cacheTtl how long a fetched key set is used before it is fetched again ({@code
+ *     auth.jwks.cache.ttl}, 5m)
+ * @param refetchMinInterval a token naming a key ({@code kid}) the cached set lacks makes the set
+ *     be fetched again, at most once per this interval ({@code auth.jwks.refetch.min.interval}, 30s)
+ */
+public record JwksSettings(@Nullable URL url, @Nullable String issuer, @Nullable String audience, Duration cacheTtl,
+    Duration refetchMinInterval) {
+
+  public JwksSettings {
+    if (refetchMinInterval.compareTo(cacheTtl) >= 0) {
+      throw new ConfigException("auth.jwks.refetch.min.interval: " + refetchMinInterval
+          + " (expected: shorter than auth.jwks.cache.ttl " + cacheTtl + ")");
+    }
+  }
+
+  /** Reads {@code auth.jwks.url}, {@code auth.issuer}, {@code auth.audience} and the JWKS timings. */
+  public static JwksSettings from(ConfigSource c) {
+    String url = c.string("auth.jwks.url", "");
+    String issuer = c.string("auth.issuer", "");
+    String audience = c.string("auth.audience", "");
+    return new JwksSettings(url.isBlank() ? null : parse(url), issuer.isBlank() ? null : issuer,
+        audience.isBlank() ? null : audience,
+        c.duration("auth.jwks.cache.ttl", Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofDays(1)),
+        c.duration("auth.jwks.refetch.min.interval", Duration.ofSeconds(30), Duration.ofMillis(10),
+            Duration.ofHours(1)));
+  }
+
+  private static URL parse(String url) {
+    try {
+      URI uri = URI.create(url);
+      String scheme = uri.getScheme();
+      if (scheme == null || !(scheme.equals("https") || scheme.equals("http") || scheme.equals("file"))) {
+        throw new IllegalArgumentException("scheme");
+      }
+      return uri.toURL();
+    } catch (IllegalArgumentException | MalformedURLException e) {
+      throw new ConfigException("auth.jwks.url: '" + url + "' (expected: an https://, http:// or file: URL)");
+    }
+  }
+
+  /** Whether tokens from a JWKS are accepted. */
+  public boolean enabled() {
+    return url != null;
+  }
+}
