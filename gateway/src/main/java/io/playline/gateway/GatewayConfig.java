@@ -33,6 +33,8 @@ import java.time.Duration;
  * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes}, 64 KiB)
  * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events}, 100)
  * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second}, 20)
+ * @param maxUnsentBytes bytes that may wait unsent on one player connection before it is closed as
+ *     a slow reader with SLOW_CONSUMER ({@code connection.max.unsent.bytes}, 1 MiB)
  * @param maxConnections concurrent player connections on this node ({@code connection.max}, 200000)
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
  * @param maxConnectionsPerUser concurrent authenticated connections of one user on this node
@@ -77,6 +79,7 @@ public record GatewayConfig(
     int maxFrameBytes,
     int maxEventsPerHeartbeat,
     int maxFramesPerSecond,
+    int maxUnsentBytes,
     int maxConnections,
     int maxConnectionsPerAddress,
     int maxConnectionsPerUser,
@@ -145,6 +148,7 @@ public record GatewayConfig(
         c.intValue("frame.max.bytes", 64 * 1024, 256, 16 * 1024 * 1024),
         c.intValue("heartbeat.max.events", 100, 1, 10_000),
         c.intValue("connection.max.frames.per.second", 20, 1, 100_000),
+        c.intValue("connection.max.unsent.bytes", 1 << 20, 16 * 1024, 256 << 20),
         c.intValue("connection.max", 200_000, 1, 10_000_000),
         c.intValue("connection.max.per.address", 10_000, 1, 1_000_000),
         c.intValue("connection.max.per.user", 32, 1, 100_000),

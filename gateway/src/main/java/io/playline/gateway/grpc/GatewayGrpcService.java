@@ -1,5 +1,7 @@
 package io.playline.gateway.grpc;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.netty.channel.EventLoopGroup;
@@ -22,6 +24,7 @@ import org.jspecify.annotations.Nullable;
  * messages hop onto it, so the session stays single-threaded.
  */
 public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
+  private static final Logger log = LoggerFactory.getLogger(GatewayGrpcService.class);
   private final SessionServices services;
   private final ConnectionLimiter limiter;
   private final EventLoopGroup loops;
@@ -43,8 +46,14 @@ public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
     EventExecutor executor = loops.next();
     SocketAddress remote = RemoteAddressInterceptor.REMOTE_ADDRESS.get();
     InetAddress address = remote instanceof InetSocketAddress isa ? isa.getAddress() : null;
-    GrpcStreamTransport transport = new GrpcStreamTransport(observer, executor, String.valueOf(remote));
+    GrpcStreamTransport transport = new GrpcStreamTransport(observer, executor, String.valueOf(remote),
+        services.config().maxUnsentBytes(), () -> {
+          services.metrics().error(Code.SLOW_CONSUMER);
+          log.info("Ending the stream of {}: the client stopped reading (connection.max.unsent.bytes {})", remote,
+              services.config().maxUnsentBytes());
+        });
     StreamSession session = new StreamSession(transport, services);
+    observer.setOnReadyHandler(() -> executor.execute(transport::ready));
     String refused = limiter.admit(address);
     Runnable release = new Runnable() {
       private boolean released;

@@ -1,5 +1,6 @@
 package io.playline.gateway.grpc;
 
+import io.playline.proto.v1.Error.Code;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.gateway.session.Errors;
@@ -14,12 +15,29 @@ final class GrpcStreamTransport implements io.playline.gateway.session.StreamTra
   private final ServerCallStreamObserver<ServerFrame> observer;
   private final EventExecutor executor;
   private final String remoteAddress;
+  private final int maxUnsentBytes;
+  private final Runnable onSlowConsumer;
   private boolean closed;
+  /** Bytes handed to gRPC since the stream last reported ready (an upper bound of what waits unsent). */
+  private long unsentBytes;
 
-  GrpcStreamTransport(ServerCallStreamObserver<ServerFrame> observer, EventExecutor executor, String remoteAddress) {
+  /**
+   * @param maxUnsentBytes connection.max.unsent.bytes: more sent while the stream is not ready
+   *     (the client does not read) ends it with RESOURCE_EXHAUSTED (SLOW_CONSUMER)
+   * @param onSlowConsumer counts and logs such an end
+   */
+  GrpcStreamTransport(ServerCallStreamObserver<ServerFrame> observer, EventExecutor executor, String remoteAddress,
+      int maxUnsentBytes, Runnable onSlowConsumer) {
     this.observer = observer;
     this.executor = executor;
     this.remoteAddress = remoteAddress;
+    this.maxUnsentBytes = maxUnsentBytes;
+    this.onSlowConsumer = onSlowConsumer;
+  }
+
+  /** gRPC reports the stream ready again: what was queued has gone out. */
+  void ready() {
+    unsentBytes = 0;
   }
 
   @Override
@@ -29,9 +47,20 @@ final class GrpcStreamTransport implements io.playline.gateway.session.StreamTra
 
   @Override
   public void send(ServerFrame frame) {
-    if (!closed && !observer.isCancelled()) {
-      observer.onNext(frame);
+    if (closed || observer.isCancelled()) {
+      return;
     }
+    if (!observer.isReady()) {
+      unsentBytes += frame.getSerializedSize();
+      if (unsentBytes > maxUnsentBytes) {
+        closed = true;
+        onSlowConsumer.run();
+        observer.onError(StatusMapper.toStatus(Errors.of(Code.SLOW_CONSUMER, "the client stopped reading: more than "
+            + maxUnsentBytes + " bytes unsent")).asRuntimeException());
+        return;
+      }
+    }
+    observer.onNext(frame);
   }
 
   @Override

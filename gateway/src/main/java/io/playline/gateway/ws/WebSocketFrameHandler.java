@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.TooLongFrameException;
@@ -39,6 +40,11 @@ import org.slf4j.LoggerFactory;
  */
 final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements StreamTransport {
   private static final Logger log = LoggerFactory.getLogger(WebSocketFrameHandler.class);
+  /**
+   * How long the last error frame and the close frame get to reach a client before the socket is
+   * closed anyway: a client that does not read would otherwise keep it open forever.
+   */
+  static final long CLOSE_GRACE_MS = 5_000;
 
   private final SessionServices services;
   private final ConnectionLimiter limiter;
@@ -146,6 +152,22 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       return;
     }
     c.writeAndFlush(new BinaryWebSocketFrame(encode(c, frame)), c.voidPromise());
+    ChannelOutboundBuffer unsent = c.channel().unsafe().outboundBuffer();
+    if (unsent != null && unsent.totalPendingWriteBytes() > services.config().maxUnsentBytes()) {
+      slowConsumer(c, unsent.totalPendingWriteBytes());
+    }
+  }
+
+  /**
+   * The peer stopped reading and the unsent bytes passed connection.max.unsent.bytes: closed at
+   * once, dropping what waits (a close frame could never be delivered either).
+   */
+  private void slowConsumer(ChannelHandlerContext c, long unsentBytes) {
+    closing = true;
+    services.metrics().error(Code.SLOW_CONSUMER);
+    log.info("Closing {}: the client stopped reading, {} bytes unsent (connection.max.unsent.bytes {})",
+        remoteAddress(), unsentBytes, services.config().maxUnsentBytes());
+    c.close();
   }
 
   @Override
@@ -163,6 +185,12 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     closing = true;
     c.writeAndFlush(new CloseWebSocketFrame(Errors.webSocketCloseCode(error.getCode()), truncate(error.getMessage())))
         .addListener(ChannelFutureListener.CLOSE);
+    c.executor().schedule(() -> {
+      if (c.channel().isOpen()) {
+        log.debug("Closing {}: its last frames were not taken within {} ms", remoteAddress(), CLOSE_GRACE_MS);
+        c.close();
+      }
+    }, CLOSE_GRACE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   @Override

@@ -1,0 +1,230 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.GatewayGrpc;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ProgressQuery;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.v1.Business;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import io.playline.testing.WsPlayerClient;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A client that sends requests but never reads the answers is closed once more than
+ * connection.max.unsent.bytes wait for it (SLOW_CONSUMER), on both transports, while other
+ * connections keep being served: the gateway's memory does not grow with the answers it holds.
+ */
+@ExtendWith(RealRedisExtension.class)
+class SlowConsumerTest {
+  /** ~18 MB of answers: more than every kernel buffer between the two sockets and the budget together. */
+  private static final int MAX_REQUESTS = 300_000;
+  static TestGateway gateway;
+
+  @BeforeAll
+  static void start(RedisNamespace ns) {
+    gateway = new TestGateway(ns, Map.of("connection.max.unsent.bytes", "65536",
+        "connection.max.frames.per.second", "100000"));
+  }
+
+  @AfterAll
+  static void stop() {
+    gateway.close();
+  }
+
+  private static double slowConsumers() {
+    return gateway.counter("playline.errors", "code", "SLOW_CONSUMER");
+  }
+
+  /** Each answered on this node (no queries) with a small UNAVAILABLE error frame. */
+  private static ClientFrame query(long seq) {
+    return ClientFrame.newBuilder().setSeq(seq).setProgressQuery(ProgressQuery.newBuilder()
+        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(seq))).build();
+  }
+
+  private static void stillServed(WsPlayerClient other, long seq) throws Exception {
+    other.send(ClientFrame.newBuilder().setSeq(seq).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+    ServerFrame ack = other.next();
+    assertThat(ack.getSeq()).isEqualTo(seq);
+    assertThat(ack.hasHeartbeatAck()).isTrue();
+  }
+
+  @Test
+  void aWebSocketClientThatNeverReadsIsClosedWhileOthersAreServed() throws Exception {
+    double before = slowConsumers();
+    try (WsPlayerClient other = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
+      other.send(WebSocketStreamTest.auth(1, TestGateway.token(77_001)));
+      assertThat(other.next().hasAuthOk()).isTrue();
+      // Requests at 40 000/s (below the frame rate limit), none of the answers read.
+      try (Flood flood = Flood.start(gateway.server.wsAddress().getPort(), 77_002, 40_000)) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> slowConsumers() == before + 1);
+        await().atMost(Duration.ofSeconds(10)).until(flood::closedByTheGateway);
+      }
+      stillServed(other, 2);
+    }
+  }
+
+  @Test
+  void aClientClosedForAnotherReasonWhileNotReadingIsClosedAfterTheGrace(RedisNamespace ns) throws Exception {
+    // Over twice the frame rate limit: RATE_LIMITED and a close, whose frames this client never takes.
+    try (TestGateway strict = new TestGateway(ns, Map.of("connection.max.frames.per.second", "1000"));
+        Flood flood = Flood.start(strict.server.wsAddress().getPort(), 77_005, 40_000)) {
+      await().atMost(Duration.ofSeconds(30))
+          .until(() -> strict.counter("playline.errors", "code", "RATE_LIMITED") >= 1);
+      await().atMost(Duration.ofSeconds(20)) // the close grace (5 s) and some
+          .until(() -> strict.server.connectionLimiter().connections() == 0);
+      await().atMost(Duration.ofSeconds(10)).until(flood::closedByTheGateway);
+    }
+  }
+
+  /** A raw WebSocket client that authenticates, then sends requests at a fixed rate and never reads. */
+  private static final class Flood implements AutoCloseable {
+    private final Socket socket = new Socket();
+    private final Thread writer;
+    private volatile boolean failed;
+
+    private Flood(int port, long uid, int perSecond) throws IOException {
+      socket.setReceiveBufferSize(4096);
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+      OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+      upgrade(socket, out);
+      sendFrame(out, WebSocketStreamTest.auth(1, TestGateway.token(uid)).toByteArray());
+      out.flush();
+      writer = new Thread(() -> {
+        long started = System.nanoTime();
+        try {
+          for (long seq = 2; seq < MAX_REQUESTS; seq++) {
+            sendFrame(out, query(seq).toByteArray());
+            if (seq % 500 == 0) {
+              out.flush();
+              long due = started + (seq * 1_000_000_000L) / perSecond;
+              java.util.concurrent.locks.LockSupport.parkNanos(due - System.nanoTime()); // pacing
+            }
+          }
+          out.flush();
+        } catch (IOException e) {
+          failed = true; // the gateway closed the socket (here after ~230 000 requests: loopback buffers are large)
+        }
+      }, "flood-" + uid);
+      writer.setDaemon(true);
+      writer.start();
+    }
+
+    static Flood start(int port, long uid, int perSecond) throws IOException {
+      return new Flood(port, uid, perSecond);
+    }
+
+    /** Whether writing failed because the gateway closed the connection. */
+    boolean closedByTheGateway() {
+      return failed;
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close(); // unblocks a writer stuck on a full socket
+      try {
+        writer.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Test
+  void aGrpcClientThatNeverReadsIsEndedWhileOthersAreServed() throws Exception {
+    double before = slowConsumers();
+    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.server.grpcAddress().getPort())
+        .usePlaintext().build();
+    AtomicBoolean ended = new AtomicBoolean();
+    try (WsPlayerClient other = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
+      other.send(WebSocketStreamTest.auth(1, TestGateway.token(77_003)));
+      assertThat(other.next().hasAuthOk()).isTrue();
+      ClientResponseObserver<ClientFrame, ServerFrame> neverReads = new ClientResponseObserver<>() {
+        @Override
+        public void beforeStart(ClientCallStreamObserver<ClientFrame> requests) {
+          requests.disableAutoRequestWithInitial(0); // asks for no answer, ever
+        }
+
+        @Override
+        public void onNext(ServerFrame value) {}
+
+        @Override
+        public void onError(Throwable t) {
+          ended.set(true);
+        }
+
+        @Override
+        public void onCompleted() {
+          ended.set(true);
+        }
+      };
+      var requests = (ClientCallStreamObserver<ClientFrame>) GatewayGrpc.newStub(channel).connect(neverReads);
+      requests.onNext(WebSocketStreamTest.auth(1, TestGateway.token(77_004)));
+      for (long seq = 2; seq < MAX_REQUESTS && slowConsumers() == before && !ended.get(); seq++) {
+        requests.onNext(query(seq));
+        if (seq % 1_000 == 0) {
+          // the request direction has flow control too: wait for the gateway to read (it does)
+          await().atMost(Duration.ofSeconds(30)).until(() -> requests.isReady() || slowConsumers() > before);
+        }
+      }
+      await().atMost(Duration.ofSeconds(30)).until(() -> slowConsumers() == before + 1);
+      stillServed(other, 2);
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void upgrade(Socket socket, OutputStream out) throws IOException {
+    out.write(("GET " + GatewayConfig.WS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    InputStream in = socket.getInputStream();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("closed during the upgrade: " + head);
+      }
+      head.append((char) b);
+    }
+    assertThat(head.toString()).startsWith("HTTP/1.1 101");
+  }
+
+  /** One masked binary frame (clients must mask; the mask is zero, which is allowed). */
+  private static void sendFrame(OutputStream out, byte[] payload) throws IOException {
+    out.write(0x82);
+    if (payload.length < 126) {
+      out.write(0x80 | payload.length);
+    } else {
+      out.write(0x80 | 126);
+      out.write(payload.length >>> 8);
+      out.write(payload.length & 0xff);
+    }
+    out.write(new byte[4]);
+    out.write(payload);
+  }
+}
