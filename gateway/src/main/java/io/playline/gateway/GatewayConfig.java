@@ -37,6 +37,8 @@ import java.time.Duration;
  *     a slow reader with SLOW_CONSUMER ({@code connection.max.unsent.bytes}, 1 MiB)
  * @param maxConnections concurrent player connections on this node ({@code connection.max}, 200000)
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
+ * @param proxyProtocol the WebSocket port expects a PROXY protocol (v1 or v2) header first and takes
+ *     the client's address from it ({@code proxy.protocol}, false)
  * @param maxConnectionsPerUser concurrent authenticated connections of one user on this node
  *     ({@code connection.max.per.user}, 32)
  * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
@@ -82,6 +84,7 @@ public record GatewayConfig(
     int maxUnsentBytes,
     int maxConnections,
     int maxConnectionsPerAddress,
+    boolean proxyProtocol,
     int maxConnectionsPerUser,
     int maxDeviceIdBytes,
     int maxPlatformBytes,
@@ -151,6 +154,7 @@ public record GatewayConfig(
         c.intValue("connection.max.unsent.bytes", 1 << 20, 16 * 1024, 256 << 20),
         c.intValue("connection.max", 200_000, 1, 10_000_000),
         c.intValue("connection.max.per.address", 10_000, 1, 1_000_000),
+        c.bool("proxy.protocol", false),
         c.intValue("connection.max.per.user", 32, 1, 100_000),
         c.intValue("device.id.max.bytes", 64, 1, 1024),
         c.intValue("platform.max.bytes", 32, 1, 1024),

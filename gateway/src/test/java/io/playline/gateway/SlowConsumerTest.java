@@ -17,13 +17,8 @@ import io.playline.proto.v1.Business;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -102,22 +97,20 @@ class SlowConsumerTest {
 
   /** A raw WebSocket client that authenticates, then sends requests at a fixed rate and never reads. */
   private static final class Flood implements AutoCloseable {
-    private final Socket socket = new Socket();
+    private final RawWebSocket socket;
     private final Thread writer;
     private volatile boolean failed;
 
     private Flood(int port, long uid, int perSecond) throws IOException {
-      socket.setReceiveBufferSize(4096);
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-      OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-      upgrade(socket, out);
-      sendFrame(out, WebSocketStreamTest.auth(1, TestGateway.token(uid)).toByteArray());
+      socket = new RawWebSocket(port, 4096).upgraded();
+      socket.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+      OutputStream out = socket.out;
       out.flush();
       writer = new Thread(() -> {
         long started = System.nanoTime();
         try {
           for (long seq = 2; seq < MAX_REQUESTS; seq++) {
-            sendFrame(out, query(seq).toByteArray());
+            RawWebSocket.sendFrame(out, query(seq).toByteArray());
             if (seq % 500 == 0) {
               out.flush();
               long due = started + (seq * 1_000_000_000L) / perSecond;
@@ -195,36 +188,5 @@ class SlowConsumerTest {
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
-  }
-
-  private static void upgrade(Socket socket, OutputStream out) throws IOException {
-    out.write(("GET " + GatewayConfig.WS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII));
-    out.flush();
-    InputStream in = socket.getInputStream();
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        throw new IOException("closed during the upgrade: " + head);
-      }
-      head.append((char) b);
-    }
-    assertThat(head.toString()).startsWith("HTTP/1.1 101");
-  }
-
-  /** One masked binary frame (clients must mask; the mask is zero, which is allowed). */
-  private static void sendFrame(OutputStream out, byte[] payload) throws IOException {
-    out.write(0x82);
-    if (payload.length < 126) {
-      out.write(0x80 | payload.length);
-    } else {
-      out.write(0x80 | 126);
-      out.write(payload.length >>> 8);
-      out.write(payload.length & 0xff);
-    }
-    out.write(new byte[4]);
-    out.write(payload);
   }
 }

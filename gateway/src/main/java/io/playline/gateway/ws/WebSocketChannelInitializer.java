@@ -54,6 +54,9 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
       // next handshake, open connections keep theirs.
       ch.pipeline().addLast(tls.newHandler(ch.alloc()));
     }
+    if (services.config().proxyProtocol()) {
+      ProxyProtocolHandler.install(ch); // in front of TLS: the balancer's header comes first
+    }
     ch.pipeline()
         .addLast(new HttpServerCodec())
         .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))

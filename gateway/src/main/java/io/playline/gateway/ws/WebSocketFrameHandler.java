@@ -69,7 +69,8 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       StreamSession s = new StreamSession(this, services);
       session = s;
       s.start();
-      InetAddress address = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress();
+      InetSocketAddress client = ProxyProtocolHandler.clientAddress(ctx.channel());
+      InetAddress address = client == null ? null : client.getAddress();
       String refused = limiter.admit(address);
       if (refused == null) {
         limitedAddress = address;
@@ -195,7 +196,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
 
   @Override
   public String remoteAddress() {
-    return ctx == null ? "?" : String.valueOf(ctx.channel().remoteAddress());
+    return ctx == null ? "?" : String.valueOf(ProxyProtocolHandler.clientAddress(ctx.channel()));
   }
 
   private ChannelHandlerContext context() {

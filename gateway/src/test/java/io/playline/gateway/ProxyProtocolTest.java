@@ -1,0 +1,86 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * proxy.protocol: behind a load balancer every connection comes from the balancer's address; the
+ * PROXY header (v1 or v2) carries the player's, and connection.max.per.address counts that one.
+ */
+@ExtendWith(RealRedisExtension.class)
+class ProxyProtocolTest {
+  static TestGateway gateway;
+
+  @BeforeAll
+  static void start(RedisNamespace ns) {
+    gateway = new TestGateway(ns, Map.of("proxy.protocol", "true", "connection.max.per.address", "1"));
+  }
+
+  @AfterAll
+  static void stop() {
+    gateway.close();
+  }
+
+  private static byte[] v1(String source) {
+    return ("PROXY TCP4 " + source + " 127.0.0.1 40000 8080\r\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] v2(byte[] source) {
+    ByteBuffer b = ByteBuffer.allocate(16 + 12);
+    b.put(new byte[] {0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A});
+    b.put((byte) 0x21).put((byte) 0x11).putShort((short) 12); // v2 PROXY, TCP over IPv4, 12 address bytes
+    b.put(source).put(new byte[] {127, 0, 0, 1}).putShort((short) 40000).putShort((short) 8080);
+    return b.array();
+  }
+
+  private static RawWebSocket player(byte[] header) throws IOException {
+    return new RawWebSocket(gateway.server.wsAddress().getPort(), 0).raw(header).upgraded();
+  }
+
+  private static ServerFrame auth(RawWebSocket c, long uid) throws IOException {
+    c.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+    return c.next();
+  }
+
+  @Test
+  void theAddressCapCountsTheAddressInTheProxyHeaderNotTheBalancers() throws Exception {
+    try (RawWebSocket first = player(v1("203.0.113.7"))) {
+      assertThat(auth(first, 61_001).hasAuthOk()).isTrue();
+      // Same player address through the same balancer: over the cap of 1.
+      try (RawWebSocket second = player(v1("203.0.113.7"))) {
+        ServerFrame refused = auth(second, 61_002);
+        assertThat(refused.getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
+      }
+      // Another player behind the same balancer (same socket address 127.0.0.1) gets in.
+      try (RawWebSocket other = player(v1("203.0.113.8"))) {
+        assertThat(auth(other, 61_003).hasAuthOk()).isTrue();
+      }
+      // The binary v2 header works the same way.
+      try (RawWebSocket binary = player(v2(new byte[] {(byte) 198, 51, 100, 9}))) {
+        assertThat(auth(binary, 61_004).hasAuthOk()).isTrue();
+        try (RawWebSocket again = player(v2(new byte[] {(byte) 198, 51, 100, 9}))) {
+          assertThat(auth(again, 61_005).getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aConnectionWithoutAProxyHeaderIsClosed() throws Exception {
+    try (RawWebSocket direct = new RawWebSocket(gateway.server.wsAddress().getPort(), 0)) {
+      assertThat(org.assertj.core.api.Assertions.catchThrowable(direct::upgrade)).isInstanceOf(IOException.class);
+    }
+  }
+}

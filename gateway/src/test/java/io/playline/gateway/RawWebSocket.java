@@ -1,0 +1,120 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.ServerFrame;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A WebSocket client over a plain socket, for what the JDK's client cannot do: send bytes before
+ * the upgrade (a PROXY protocol header), shrink its receive buffer, or never read.
+ */
+final class RawWebSocket implements AutoCloseable {
+  final Socket socket = new Socket();
+  final OutputStream out;
+  private final DataInputStream in;
+
+  /** Connects to {@code port} with a {@code receiveBuffer}-byte receive buffer (0 = default). */
+  RawWebSocket(int port, int receiveBuffer) throws IOException {
+    if (receiveBuffer > 0) {
+      socket.setReceiveBufferSize(receiveBuffer);
+    }
+    socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+    socket.setSoTimeout(10_000);
+    out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+    in = new DataInputStream(socket.getInputStream());
+  }
+
+  /** Writes {@code bytes} as they are (e.g. a PROXY header), unflushed. */
+  RawWebSocket raw(byte[] bytes) throws IOException {
+    out.write(bytes);
+    return this;
+  }
+
+  /** Sends the upgrade request and reads the answer's head; returns its status line. */
+  String upgrade() throws IOException {
+    out.write(("GET " + GatewayConfig.WS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("closed during the upgrade: " + head);
+      }
+      head.append((char) b);
+    }
+    return head.substring(0, head.indexOf("\r\n"));
+  }
+
+  /** Upgrades and asserts it was accepted. */
+  RawWebSocket upgraded() throws IOException {
+    assertThat(upgrade()).startsWith("HTTP/1.1 101");
+    return this;
+  }
+
+  /** Sends one frame, unflushed. */
+  void send(ClientFrame frame) throws IOException {
+    sendFrame(out, frame.toByteArray());
+  }
+
+  /** The next binary frame from the server, parsed (close frames and others fail). */
+  ServerFrame next() throws IOException {
+    out.flush();
+    int opcode = in.readUnsignedByte() & 0x0f;
+    long length = in.readUnsignedByte() & 0x7f;
+    if (length == 126) {
+      length = in.readUnsignedShort();
+    } else if (length == 127) {
+      length = in.readLong();
+    }
+    byte[] payload = new byte[(int) length];
+    in.readFully(payload);
+    if (opcode != 0x2) {
+      throw new IOException("not a binary frame: opcode " + opcode + " (" + length + " bytes)");
+    }
+    return ServerFrame.parseFrom(payload);
+  }
+
+  /** Reads until the server closes the socket; true when it did (within the read timeout). */
+  boolean closedByServer() {
+    try {
+      InputStream raw = socket.getInputStream();
+      byte[] sink = new byte[4096];
+      while (raw.read(sink) >= 0) {
+        // drain
+      }
+      return true;
+    } catch (IOException e) {
+      return e.getMessage() != null && e.getMessage().contains("reset");
+    }
+  }
+
+  /** One masked binary frame (clients must mask; the mask is zero, which is allowed). */
+  static void sendFrame(OutputStream out, byte[] payload) throws IOException {
+    out.write(0x82);
+    if (payload.length < 126) {
+      out.write(0x80 | payload.length);
+    } else {
+      out.write(0x80 | 126);
+      out.write(payload.length >>> 8);
+      out.write(payload.length & 0xff);
+    }
+    out.write(new byte[4]);
+    out.write(payload);
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+  }
+}
