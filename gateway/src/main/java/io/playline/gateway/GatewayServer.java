@@ -1,5 +1,7 @@
 package io.playline.gateway;
 
+import io.grpc.netty.NettyServerBuilder;
+import io.playline.gateway.grpc.GrpcProxyProtocol;
 import io.playline.gateway.tls.ServerTls;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -92,8 +94,12 @@ final class GatewayServer implements AutoCloseable {
     this.wsListener = ws;
     wsAddress = (InetSocketAddress) ws.localAddress();
 
-    Server grpc = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()), config,
-            tls == null ? null : tls.grpc())
+    NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()),
+        config, tls == null ? null : tls.grpc());
+    if (config.proxyProtocol()) {
+      GrpcProxyProtocol.apply(players, tls == null ? null : tls.grpc());
+    }
+    Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))
         .build()

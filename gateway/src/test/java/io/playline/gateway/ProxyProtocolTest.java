@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.io.IOException;
@@ -81,6 +82,88 @@ class ProxyProtocolTest {
   void aConnectionWithoutAProxyHeaderIsClosed() throws Exception {
     try (RawWebSocket direct = new RawWebSocket(gateway.server.wsAddress().getPort(), 0)) {
       assertThat(org.assertj.core.api.Assertions.catchThrowable(direct::upgrade)).isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void overGrpcTheAddressCapCountsTheAddressInTheProxyHeader() throws Exception {
+    int port = gateway.server.grpcAddress().getPort();
+    try (HeaderRelay a1 = new HeaderRelay(port, v1("192.0.2.10")); HeaderRelay a2 = new HeaderRelay(port, v1("192.0.2.10"));
+        HeaderRelay b = new HeaderRelay(port, v2(new byte[] {(byte) 192, 0, 2, 11}));
+        GrpcPlayerClient first = GrpcPlayerClient.connect(a1.port())) {
+      first.send(WebSocketStreamTest.auth(1, TestGateway.token(61_011)));
+      assertThat(first.next().hasAuthOk()).isTrue();
+      try (GrpcPlayerClient second = GrpcPlayerClient.connect(a2.port())) {
+        second.send(WebSocketStreamTest.auth(1, TestGateway.token(61_012)));
+        assertThat(second.next().getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
+      }
+      try (GrpcPlayerClient other = GrpcPlayerClient.connect(b.port())) {
+        other.send(WebSocketStreamTest.auth(1, TestGateway.token(61_013)));
+        assertThat(other.next().hasAuthOk()).isTrue();
+      }
+    }
+    // Straight to the port, without a header: no stream.
+    try (GrpcPlayerClient direct = GrpcPlayerClient.connect(port)) {
+      direct.send(WebSocketStreamTest.auth(1, TestGateway.token(61_014)));
+      assertThat(direct.awaitEnd().getCode()).isEqualTo(io.grpc.Status.Code.UNAVAILABLE);
+    }
+  }
+
+  /**
+   * A load balancer in miniature: accepts one connection on a loopback port, connects to the
+   * gateway, writes {@code header}, then relays bytes both ways.
+   */
+  private static final class HeaderRelay implements AutoCloseable {
+    private final java.net.ServerSocket listener = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress());
+    private final java.util.List<java.net.Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    HeaderRelay(int gatewayPort, byte[] header) throws IOException {
+      Thread acceptor = new Thread(() -> {
+        try {
+          java.net.Socket client = listener.accept();
+          java.net.Socket upstream = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), gatewayPort);
+          sockets.add(client);
+          sockets.add(upstream);
+          upstream.getOutputStream().write(header);
+          pipe(client, upstream);
+          pipe(upstream, client);
+        } catch (IOException e) {
+          // closed
+        }
+      }, "relay-accept");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    int port() {
+      return listener.getLocalPort();
+    }
+
+    private static void pipe(java.net.Socket from, java.net.Socket to) {
+      Thread t = new Thread(() -> {
+        try {
+          from.getInputStream().transferTo(to.getOutputStream());
+        } catch (IOException e) {
+          // one side closed
+        } finally {
+          try {
+            to.shutdownOutput();
+          } catch (IOException ignored) {
+            // already closed
+          }
+        }
+      }, "relay-pipe");
+      t.setDaemon(true);
+      t.start();
+    }
+
+    @Override
+    public void close() throws IOException {
+      listener.close();
+      for (java.net.Socket s : sockets) {
+        s.close();
+      }
     }
   }
 }
