@@ -105,7 +105,8 @@ class ProxyProtocolTest {
     // Straight to the port, without a header: no stream.
     try (GrpcPlayerClient direct = GrpcPlayerClient.connect(port)) {
       direct.send(WebSocketStreamTest.auth(1, TestGateway.token(61_014)));
-      assertThat(direct.awaitEnd().getCode()).isEqualTo(io.grpc.Status.Code.UNAVAILABLE);
+      // the gateway closes the socket mid-preface: UNAVAILABLE or UNKNOWN, depending on how the close lands
+      assertThat(direct.awaitEnd().getCode()).isIn(io.grpc.Status.Code.UNAVAILABLE, io.grpc.Status.Code.UNKNOWN);
     }
   }
 

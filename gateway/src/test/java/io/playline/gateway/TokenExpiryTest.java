@@ -36,7 +36,7 @@ class TokenExpiryTest {
   private static final long GRACE_MS = 1_000;
   private static final AtomicLong UIDS = new AtomicLong(7_000);
   static TestGateway gateway;
-  /** A node whose sessions may be resumed for 4 s after their token was verified. */
+  /** A node whose sessions may be resumed for 6 s after their token was verified. */
   static TestGateway shortSessions;
   static RedisNamespace redis;
 
@@ -44,7 +44,7 @@ class TokenExpiryTest {
   static void start(RedisNamespace ns) {
     redis = ns;
     gateway = new TestGateway(ns, Map.of("auth.clock.skew", "0s", "auth.expiry.grace", GRACE_MS + "ms"));
-    shortSessions = new TestGateway(ns, Map.of("auth.clock.skew", "0s", "session.max.age", "4s"));
+    shortSessions = new TestGateway(ns, Map.of("auth.clock.skew", "0s", "session.max.age", "6s"));
   }
 
   @AfterAll
@@ -239,7 +239,7 @@ class TokenExpiryTest {
       c.send(auth("", sessionId, "phone"));
       assertThat(c.next().getAuthOk().getSessionId()).isEqualTo(sessionId);
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > before + 4_000);
+    await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > before + 6_000);
     try (WsPlayerClient c = ws(shortSessions)) {
       c.send(auth("", sessionId, "phone"));
       ServerFrame error = c.next();

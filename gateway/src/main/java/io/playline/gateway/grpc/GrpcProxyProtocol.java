@@ -12,15 +12,13 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerAdapter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.haproxy.HAProxyCommand;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
-import java.net.InetAddress;
+import io.playline.gateway.ws.ProxyProtocolHandler;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.UnknownHostException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
@@ -103,17 +101,11 @@ public final class GrpcProxyProtocol {
         return;
       }
       Channel channel = ctx.channel();
-      try {
-        if (header.command() == HAProxyCommand.PROXY && header.sourceAddress() != null) {
-          SocketAddress balancer = channel.remoteAddress();
-          clients.put(balancer, new InetSocketAddress(InetAddress.getByName(header.sourceAddress()),
-              header.sourcePort()));
-          channel.closeFuture().addListener(f -> clients.remove(balancer));
-        }
-      } catch (UnknownHostException e) {
-        log.debug("PROXY header from {} with an unusable source {}", channel.remoteAddress(), header.sourceAddress());
-      } finally {
-        header.release();
+      InetSocketAddress source = ProxyProtocolHandler.source(channel, header);
+      if (source != null) {
+        SocketAddress balancer = channel.remoteAddress();
+        clients.put(balancer, source);
+        channel.closeFuture().addListener(f -> clients.remove(balancer));
       }
       ctx.pipeline().remove(this);
     }

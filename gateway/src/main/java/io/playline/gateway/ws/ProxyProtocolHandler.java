@@ -46,17 +46,29 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
       super.channelRead(ctx, msg);
       return;
     }
+    InetSocketAddress source = source(ctx.channel(), header);
+    if (source != null) {
+      ctx.channel().attr(CLIENT).set(source);
+    }
+    ctx.pipeline().remove(this);
+  }
+
+  /**
+   * The player's address a PROXY header names, or null ({@code LOCAL}, or an unusable address);
+   * releases the header.
+   */
+  public static @Nullable InetSocketAddress source(Channel channel, HAProxyMessage header) {
     try {
       if (header.command() == HAProxyCommand.PROXY && header.sourceAddress() != null) {
-        ctx.channel().attr(CLIENT).set(new InetSocketAddress(
-            InetAddress.getByName(header.sourceAddress()), header.sourcePort()));
+        return new InetSocketAddress(InetAddress.getByName(header.sourceAddress()), header.sourcePort());
       }
+      return null;
     } catch (UnknownHostException e) {
-      log.debug("PROXY header from {} with an unusable source {}", ctx.channel().remoteAddress(), header.sourceAddress());
+      log.debug("PROXY header from {} with an unusable source {}", channel.remoteAddress(), header.sourceAddress());
+      return null;
     } finally {
       header.release();
     }
-    ctx.pipeline().remove(this);
   }
 
   @Override
