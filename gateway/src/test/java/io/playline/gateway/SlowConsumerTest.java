@@ -23,8 +23,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -37,20 +37,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SlowConsumerTest {
   /** ~18 MB of answers: more than every kernel buffer between the two sockets and the budget together. */
   private static final int MAX_REQUESTS = 300_000;
-  static TestGateway gateway;
+  /** A node of each test's own, so nothing one test left on its event loops can affect another. */
+  private TestGateway gateway;
 
-  @BeforeAll
-  static void start(RedisNamespace ns) {
+  @BeforeEach
+  void start(RedisNamespace ns) {
     gateway = new TestGateway(ns, Map.of("connection.max.unsent.bytes", "65536",
         "connection.max.frames.per.second", "100000"));
   }
 
-  @AfterAll
-  static void stop() {
+  @AfterEach
+  void stop() {
     gateway.close();
   }
 
-  private static double slowConsumers() {
+  private double slowConsumers() {
     return gateway.counter("playline.errors", "code", "SLOW_CONSUMER");
   }
 
@@ -75,7 +76,14 @@ class SlowConsumerTest {
       assertThat(other.next().hasAuthOk()).isTrue();
       // Requests at 40 000/s (below the frame rate limit), none of the answers read.
       try (Flood flood = Flood.start(gateway.server.wsAddress().getPort(), 77_002, 40_000)) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> slowConsumers() == before + 1);
+        try {
+          await().atMost(Duration.ofSeconds(60)).until(() -> {
+            assertThat(flood.closedByTheGateway() && slowConsumers() == before).as("%s", flood).isFalse();
+            return slowConsumers() == before + 1;
+          });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+          throw new AssertionError("no SLOW_CONSUMER within 60 s; " + flood, e);
+        }
         await().atMost(Duration.ofSeconds(10)).until(flood::closedByTheGateway);
       }
       stillServed(other, 2);
@@ -100,6 +108,8 @@ class SlowConsumerTest {
     private final RawWebSocket socket;
     private final Thread writer;
     private volatile boolean failed;
+    private volatile long sent;
+    private volatile @org.jspecify.annotations.Nullable IOException failure;
 
     private Flood(int port, long uid, int perSecond) throws IOException {
       socket = new RawWebSocket(port, 4096).upgraded();
@@ -111,6 +121,7 @@ class SlowConsumerTest {
         try {
           for (long seq = 2; seq < MAX_REQUESTS; seq++) {
             RawWebSocket.sendFrame(out, query(seq).toByteArray());
+            sent = seq;
             if (seq % 500 == 0) {
               out.flush();
               long due = started + (seq * 1_000_000_000L) / perSecond;
@@ -119,6 +130,7 @@ class SlowConsumerTest {
           }
           out.flush();
         } catch (IOException e) {
+          failure = e;
           failed = true; // the gateway closed the socket (here after ~230 000 requests: loopback buffers are large)
         }
       }, "flood-" + uid);
@@ -128,6 +140,12 @@ class SlowConsumerTest {
 
     static Flood start(int port, long uid, int perSecond) throws IOException {
       return new Flood(port, uid, perSecond);
+    }
+
+    /** For failure messages: how far the flood got. */
+    @Override
+    public String toString() {
+      return "flood: " + sent + " requests sent, writer " + writer.getState() + (failure == null ? "" : ", " + failure);
     }
 
     /** Whether writing failed because the gateway closed the connection. */
