@@ -30,7 +30,7 @@ class TokenRefreshTest {
     long uid = transport == TransportKind.WEBSOCKET ? 801 : 802;
     AtomicInteger minted = new AtomicInteger();
     Recorder events = new Recorder();
-    try (GatewayFixture gateway = new GatewayFixture(ns, "auth.clock.skew", "0s", "auth.expiry.grace", "500ms");
+    try (GatewayFixture gateway = new GatewayFixture(ns, "auth.clock.skew", "0s", "auth.expiry.grace", "2s");
         PlaylineClient client = gateway.client(transport, uid, "tv")
             .tokenSupplier(() -> {
               minted.incrementAndGet();
