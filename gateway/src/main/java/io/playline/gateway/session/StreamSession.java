@@ -38,11 +38,6 @@ public final class StreamSession {
   private final SessionServices services;
   private State state = State.AWAITING_AUTH;
   private @Nullable ScheduledFuture<?> timer;
-  private @Nullable ScheduledFuture<?> expiryTimer;
-  /** When the connection's credential expires ({@link Principal#NEVER}: it does not). */
-  private long expiresAtMs = Principal.NEVER;
-  /** When the token that created the connection's session was verified. */
-  private long sessionCreatedAtMs;
   private long lastFrameNanos;
   private long rateWindowStartNanos;
   private int framesInWindow;
@@ -50,7 +45,7 @@ public final class StreamSession {
   private boolean counted;
   /** The uid counted against connection.max.per.user, or 0. */
   private long countedUser;
-  private long lastSessionRefreshMs;
+  private @Nullable SessionLease lease;
   private @Nullable HeartbeatHandler heartbeats;
   private @Nullable StreamQueries streamQueries;
   private ConnectionRegistry.@Nullable Registration pushRegistration;
@@ -118,9 +113,8 @@ public final class StreamSession {
   public void onTransportClosed() {
     state = State.CLOSED;
     cancelTimer();
-    if (expiryTimer != null) {
-      expiryTimer.cancel(false);
-      expiryTimer = null;
+    if (lease != null) {
+      lease.close();
     }
     if (countedUser != 0) {
       services.limiter().releaseUser(countedUser);
@@ -221,7 +215,7 @@ public final class StreamSession {
     if (state != State.AUTHENTICATING) {
       return;
     }
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = unwrap(error);
     if (cause instanceof AuthenticationException) {
       services.metrics().authRejected();
       fail(seq, Code.UNAUTHENTICATED, cause.getMessage());
@@ -249,15 +243,13 @@ public final class StreamSession {
     state = State.OPEN;
     cancelTimer();
     long now = services.clock().millis();
-    expiresAtMs = tokenExpiresAtMs;
-    sessionCreatedAtMs = createdAtMs;
-    if (newSession) {
-      services.sessions().create(new StoredSession(id, tokenExpiresAtMs, createdAtMs), now);
-    } else {
-      services.sessions().refresh(id.sessionId(), sessionNotAfterMs(), now);
-    }
-    scheduleExpiryCheck();
-    lastSessionRefreshMs = now;
+    SessionLease l = new SessionLease(transport, services, new StoredSession(id, tokenExpiresAtMs, createdAtMs),
+        newSession, () -> {
+          if (state == State.OPEN && lease != null) {
+            fail(0, Code.TOKEN_EXPIRED, lease.expiredMessage());
+          }
+        });
+    lease = l;
     heartbeats = new HeartbeatHandler(transport, services, id);
     pushRegistration = services.connections().register(id, transport);
     String today = services.calendar().dayOf(now).iso();
@@ -272,44 +264,13 @@ public final class StreamSession {
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
         .setServerTimeMs(now)
         .setFlagDate(echoedToday ? today : "")
-        .setExpiresAtMs(wireExpiry(expiresAtMs)))
+        .setExpiresAtMs(l.wireExpiry()))
         .build());
   }
 
-  private static long wireExpiry(long expiresAtMs) {
-    return expiresAtMs == Principal.NEVER ? 0 : expiresAtMs;
-  }
-
-  private long sessionNotAfterMs() {
-    ConnectionIdentity id = identity;
-    return id == null ? 0 : new StoredSession(id, expiresAtMs, sessionCreatedAtMs)
-        .notAfterMs(services.config().sessionMaxAge().toMillis());
-  }
-
-  /** Closes the connection with TOKEN_EXPIRED once its credential is past expiry plus the grace. */
-  private void scheduleExpiryCheck() {
-    if (expiryTimer != null) {
-      expiryTimer.cancel(false);
-      expiryTimer = null;
-    }
-    if (expiresAtMs == Principal.NEVER) {
-      return;
-    }
-    long graceMs = services.config().authExpiryGrace().toMillis();
-    long closeAt = expiresAtMs > Long.MAX_VALUE - graceMs ? Long.MAX_VALUE : expiresAtMs + graceMs;
-    long delayMs = Math.max(0, closeAt - services.clock().millis());
-    expiryTimer = transport.executor().schedule(() -> {
-      expiryTimer = null;
-      if (state != State.OPEN) {
-        return;
-      }
-      if (services.clock().millis() >= closeAt) {
-        fail(0, Code.TOKEN_EXPIRED, "token expired at " + java.time.Instant.ofEpochMilli(expiresAtMs)
-            + " without a refresh; reconnect with a fresh token");
-      } else {
-        scheduleExpiryCheck(); // woke early (timer granularity): check again
-      }
-    }, delayMs, TimeUnit.MILLISECONDS);
+  /** The cause of a failed stage, without its CompletionException wrapper. */
+  private static @Nullable Throwable unwrap(@Nullable Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
   }
 
   private void refresh(long seq, Refresh refresh) {
@@ -324,10 +285,11 @@ public final class StreamSession {
 
   private void onRefreshVerified(long seq, @Nullable Principal principal, @Nullable Throwable error) {
     ConnectionIdentity id = identity;
-    if (state != State.OPEN || id == null) {
+    SessionLease l = lease;
+    if (state != State.OPEN || id == null || l == null) {
       return;
     }
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = unwrap(error);
     if (cause instanceof AuthenticationException) {
       services.metrics().refreshRejected();
       fail(seq, Code.UNAUTHENTICATED, "refresh refused: " + cause.getMessage());
@@ -344,22 +306,9 @@ public final class StreamSession {
       return;
     }
     services.metrics().refreshed();
-    long now = services.clock().millis();
-    expiresAtMs = principal.expiresAtMs();
-    services.sessions().renew(id.sessionId(), expiresAtMs, sessionNotAfterMs(), now);
-    lastSessionRefreshMs = now;
-    scheduleExpiryCheck();
+    l.renewed(principal.expiresAtMs());
     transport.send(ServerFrame.newBuilder().setSeq(seq)
-        .setRefreshOk(RefreshOk.newBuilder().setExpiresAtMs(wireExpiry(expiresAtMs))).build());
-  }
-
-  private void refreshSessionLazily() {
-    long now = services.clock().millis();
-    ConnectionIdentity id = identity;
-    if (id != null && now - lastSessionRefreshMs > services.config().sessionTtl().toMillis() / 3) {
-      lastSessionRefreshMs = now;
-      services.sessions().refresh(id.sessionId(), sessionNotAfterMs(), now);
-    }
+        .setRefreshOk(RefreshOk.newBuilder().setExpiresAtMs(l.wireExpiry())).build());
   }
 
   private void dispatch(ClientFrame frame) {
@@ -367,7 +316,9 @@ public final class StreamSession {
       case AUTH -> fail(frame.getSeq(), Code.PROTOCOL_VIOLATION, "already authenticated");
       case BODY_NOT_SET -> fail(frame.getSeq(), Code.UNSUPPORTED_FRAME, "frame has no body this server knows");
       case HEARTBEAT -> {
-        refreshSessionLazily();
+        if (lease != null) {
+          lease.touch();
+        }
         heartbeats().onHeartbeat(frame.getSeq(), frame.getHeartbeat());
       }
       case PROGRESS_QUERY -> queries(frame.getSeq()).ifPresent(q -> q.progress(frame.getSeq(), frame.getProgressQuery()));
