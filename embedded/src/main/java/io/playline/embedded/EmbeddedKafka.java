@@ -13,6 +13,7 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,22 +40,52 @@ public final class EmbeddedKafka implements EmbeddedServer {
    * @param port PLAINTEXT listener port on 127.0.0.1; 0 picks a free one. The controller
    *     listener always takes a free port.
    */
-  public record Options(Path workDir, int port) {
+  public record Options(Path workDir, int port, @Nullable SaslSsl saslSsl) {
     public Options {
       Objects.requireNonNull(workDir, "workDir");
       if (port < 0 || port > 65_535) {
         throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
       }
     }
+
+    /** A server with its PLAINTEXT listener only. */
+    public Options(Path workDir, int port) {
+      this(workDir, port, null);
+    }
+
+    /** These options plus a SASL_SSL listener for clients on a free port. */
+    public Options withSaslSsl(SaslSsl listener) {
+      return new Options(workDir, port, Objects.requireNonNull(listener, "listener"));
+    }
+  }
+
+  /**
+   * A second client listener speaking SASL_SSL with the PLAIN mechanism, as a secured production
+   * cluster does; brokers and the controller keep talking PLAINTEXT among themselves.
+   *
+   * @param certFile the server's certificate chain (PEM), naming 127.0.0.1
+   * @param keyFile its unencrypted PKCS#8 private key (PEM)
+   * @param user the one user the listener accepts
+   * @param password that user's password
+   */
+  public record SaslSsl(Path certFile, Path keyFile, String user, String password) {
+    public SaslSsl {
+      Objects.requireNonNull(certFile, "certFile");
+      Objects.requireNonNull(keyFile, "keyFile");
+      Objects.requireNonNull(user, "user");
+      Objects.requireNonNull(password, "password");
+    }
   }
 
   private final KafkaRaftServer server;
   private final int port;
+  private final int saslSslPort;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private EmbeddedKafka(KafkaRaftServer server, int port) {
+  private EmbeddedKafka(KafkaRaftServer server, int port, int saslSslPort) {
     this.server = server;
     this.port = port;
+    this.saslSslPort = saslSslPort;
   }
 
   /**
@@ -71,11 +102,12 @@ public final class EmbeddedKafka implements EmbeddedServer {
         logDir, KafkaServerProperties.NODE_ID, Uuid.randomUuid().toString());
     int attempts = options.port() == 0 ? START_ATTEMPTS_ON_FREE_PORT : 1;
     for (int attempt = 1; ; attempt++) {
-      int[] ports = FreePorts.pick(2);
+      int[] ports = FreePorts.pick(3);
       int port = options.port() == 0 ? ports[0] : options.port();
       int controllerPort = ports[0] == port ? ports[1] : ports[0];
+      int saslSslPort = options.saslSsl() == null ? 0 : ports[0] == port || ports[1] == port ? ports[2] : ports[1];
       try {
-        EmbeddedKafka kafka = launch(logDir, port, controllerPort);
+        EmbeddedKafka kafka = launch(logDir, port, controllerPort, options.saslSsl(), saslSslPort);
         log.info("Started kafka on {}:{} (controller port {}) in {} ms ({} log dir {})", HOST, port,
             controllerPort, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
             formatted ? "formatted new" : "reused", logDir);
@@ -91,10 +123,15 @@ public final class EmbeddedKafka implements EmbeddedServer {
     }
   }
 
-  private static EmbeddedKafka launch(Path logDir, int port, int controllerPort) throws IOException {
+  private static EmbeddedKafka launch(Path logDir, int port, int controllerPort, @Nullable SaslSsl saslSsl,
+      int saslSslPort) throws IOException {
     Map<String, String> properties = KafkaServerProperties.of(logDir, port, controllerPort);
+    if (saslSsl != null) {
+      KafkaServerProperties.addSaslSslListener(properties, saslSslPort, Files.readString(saslSsl.certFile()),
+          Files.readString(saslSsl.keyFile()), saslSsl.user(), saslSsl.password());
+    }
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(properties, false), Time.SYSTEM);
-    EmbeddedKafka kafka = new EmbeddedKafka(server, port);
+    EmbeddedKafka kafka = new EmbeddedKafka(server, port, saslSslPort);
     try {
       server.startup();
       kafka.awaitReady();
@@ -118,6 +155,18 @@ public final class EmbeddedKafka implements EmbeddedServer {
   /** Returns {@code "127.0.0.1:PORT"}, the PLAINTEXT listener for clients. */
   public String bootstrapServers() {
     return HOST + ":" + port;
+  }
+
+  /**
+   * Returns {@code "127.0.0.1:PORT"}, the SASL_SSL listener.
+   *
+   * @throws IllegalStateException if the server was started without one
+   */
+  public String saslSslBootstrapServers() {
+    if (saslSslPort == 0) {
+      throw new IllegalStateException("started without a SASL_SSL listener (Options.withSaslSsl)");
+    }
+    return HOST + ":" + saslSslPort;
   }
 
   /**

@@ -78,4 +78,26 @@ final class KafkaServerProperties {
     p.put("num.recovery.threads.per.data.dir", "1");
     return p;
   }
+
+  static final String SASL_SSL_LISTENER = "SASL_SSL_CLIENTS";
+
+  /**
+   * Adds a client listener on {@code port} speaking SASL_SSL (mechanism PLAIN, one user) with the
+   * PEM certificate chain and key given inline, to properties made by {@link #of} or {@link #node}.
+   */
+  static void addSaslSslListener(Map<String, String> p, int port, String certChainPem, String keyPem, String user,
+      String password) {
+    String address = SASL_SSL_LISTENER + "://" + HOST + ":" + port;
+    p.put("listeners", p.get("listeners") + "," + address);
+    p.put("advertised.listeners", p.get("advertised.listeners") + "," + address);
+    p.put("listener.security.protocol.map", p.get("listener.security.protocol.map") + "," + SASL_SSL_LISTENER
+        + ":SASL_SSL");
+    String prefix = "listener.name." + SASL_SSL_LISTENER.toLowerCase(java.util.Locale.ROOT) + ".";
+    p.put(prefix + "sasl.enabled.mechanisms", "PLAIN");
+    p.put(prefix + "plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required user_"
+        + user + "=\"" + password + "\";");
+    p.put(prefix + "ssl.keystore.type", "PEM");
+    p.put(prefix + "ssl.keystore.certificate.chain", certChainPem);
+    p.put(prefix + "ssl.keystore.key", keyPem);
+  }
 }

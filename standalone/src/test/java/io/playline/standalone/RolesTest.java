@@ -21,12 +21,15 @@ import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.embedded.EmbeddedKafka;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.testing.TestCertificates;
+import io.playline.testing.TestWorkDirs;
 import io.playline.testing.WsPlayerClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -237,5 +240,76 @@ class RolesTest {
     assertThatThrownBy(() -> started(ApiRole.start(shared, backends(shared, "api"))))
         .isInstanceOf(io.playline.core.config.ConfigException.class)
         .hasMessageContaining("the same key as auth.secret");
+  }
+
+  private static String plainJaas(String user, String password) {
+    return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user + "\" password=\""
+        + password + "\";";
+  }
+
+  /**
+   * The roles against a Kafka whose only client listener is SASL_SSL, set up the way an operator
+   * points them at a secured production cluster: topics created, write-back produced, consumed by
+   * the job and persisted, all through the {@code kafka.common.*} pass-through. A wrong password
+   * or a broker certificate from an untrusted authority stops a role at start with a message that
+   * says what to check, instead of retrying forever.
+   */
+  @Test
+  void rolesSpeakSaslSslToASecuredKafkaAndRefuseBadCredentialsClearly(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase, @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    TestCertificates.Issued ca = TestCertificates.authority(dir, "kafka-ca");
+    TestCertificates.Issued brokerCert = TestCertificates.server(dir, "kafka-broker", ca);
+    String password = "sasl-ssl-roles-test-password";
+    EmbeddedKafka.Options options = new EmbeddedKafka.Options(TestWorkDirs.freshDir("kafka-sasl-ssl"), 0)
+        .withSaslSsl(new EmbeddedKafka.SaslSsl(brokerCert.certFile(), brokerCert.keyFile(), "playline", password));
+    try (EmbeddedKafka secured = EmbeddedKafka.start(options)) {
+      Map<String, String> security = Map.of(
+          "kafka.bootstrap.servers", secured.saslSslBootstrapServers(),
+          "kafka.common.security.protocol", "SASL_SSL",
+          "kafka.common.sasl.mechanism", "PLAIN",
+          "kafka.common.sasl.jaas.config", plainJaas("playline", password),
+          "kafka.common.ssl.truststore.type", "PEM",
+          "kafka.common.ssl.truststore.location", ca.certFile().toString());
+      try {
+        ConfigSource jobConfig = config(redis, kafka, hbase, "job-sasl").with(security);
+        JobRole job = started(JobRole.start(jobConfig, backends(jobConfig, "job")));
+        ConfigSource gwConfig = config(redis, kafka, hbase, "gw-sasl").with(security);
+        GatewayRole gateway = started(GatewayRole.start(gwConfig, backends(gwConfig, "gateway")));
+
+        long uid = 7101;
+        try (WsPlayerClient phone = player(gateway, uid, "phone")) {
+          phone.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
+              .setBusiness(Business.VIDEO).setOid(21).setProgressMs(7_000).setDurationMs(600_000)
+              .setEventTimeMs(System.currentTimeMillis()))).build());
+          next(phone, ServerFrame.BodyCase.HEARTBEAT_ACK);
+        }
+        await("the job persisted the record it consumed over SASL_SSL").atMost(Duration.ofSeconds(60))
+            .ignoreExceptions().until(() -> {
+              try (Table table = hbase.connection().getTable(hbase.table("history"))) {
+                return !table.get(new Get(HistoryRowKeys.row(uid))).isEmpty();
+              }
+            });
+        assertThat(job.job().readiness()).isTrue();
+
+        ConfigSource wrongPassword = config(redis, kafka, hbase, "gw-badpw").with(security)
+            .with(Map.of("kafka.common.sasl.jaas.config", plainJaas("playline", "not-the-password")));
+        assertThatThrownBy(() -> started(GatewayRole.start(wrongPassword, backends(wrongPassword, "gateway"))))
+            .isInstanceOf(io.playline.core.config.ConfigException.class)
+            .hasMessageContaining("refused the connection")
+            .hasMessageContaining("SaslAuthenticationException")
+            .hasMessageContaining("kafka.common.*")
+            .hasMessageNotContaining("not-the-password");
+
+        TestCertificates.Issued otherCa = TestCertificates.authority(dir, "other-ca");
+        ConfigSource untrusted = config(redis, kafka, hbase, "job-untrusted").with(security)
+            .with(Map.of("kafka.common.ssl.truststore.location", otherCa.certFile().toString()));
+        assertThatThrownBy(() -> started(JobRole.start(untrusted, backends(untrusted, "job"))))
+            .hasMessageContaining("refused the connection")
+            .hasMessageContaining("SslAuthenticationException");
+      } finally {
+        stopRoles();
+        started.clear();
+      }
+    }
   }
 }

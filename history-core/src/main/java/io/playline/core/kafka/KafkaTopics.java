@@ -177,6 +177,13 @@ public final class KafkaTopics {
           || cause instanceof RetriableException && !(cause instanceof UnknownTopicOrPartitionException)) {
         throw unanswered(topic, doing, cause);
       }
+      if (cause instanceof org.apache.kafka.common.errors.AuthenticationException refused) {
+        // Not retried: a wrong password or an untrusted certificate does not heal by waiting.
+        throw new ConfigException("Kafka at " + bootstrapServers + " refused the connection while " + doing
+            + " topic " + topic.name() + " (" + refused.getClass().getSimpleName() + ": " + refused.getMessage()
+            + "): check the kafka.common.* security settings (security.protocol, sasl.mechanism, sasl.jaas.config, "
+            + "ssl.truststore.*) against the brokers' listener");
+      }
       if (cause instanceof RuntimeException runtime) {
         throw runtime;
       }
