@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
@@ -121,7 +122,8 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       s.onBadFrame(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes() + " bytes");
     } else if (s != null && (cause instanceof CorruptedFrameException)) {
       s.onBadFrame(Code.PROTOCOL_VIOLATION, "invalid WebSocket framing");
-    } else if (cause instanceof IOException) {
+    } else if (cause instanceof IOException || cause instanceof PrematureChannelClosureException) {
+      // The peer went away, possibly in the middle of a fragmented message: nothing to answer.
       log.debug("Connection {} failed: {}", remoteAddress(), cause.toString());
       ctx.close();
     } else {
