@@ -54,6 +54,11 @@ public final class BenchOptions {
       description = "today | learned | none: what clients echo as flag_date; several = one Playline run each.")
   @Nullable List<String> flagModes;
 
+  @Option(names = "--tls", paramLabel = "MODE", split = ",",
+      description = "off | on | off,on: players in clear or over TLS (wss); on = extra gateways started with a fresh "
+          + "self-signed certificate, as many as --spawn-gateways (at least 1); both = one Playline run each per pass.")
+  @Nullable List<String> tlsModes;
+
   @Option(names = "--passes", paramLabel = "N", description = "Passes, each running Playline and then each baseline.")
   @Nullable Integer passes;
 

@@ -91,32 +91,43 @@ public final class BenchRunner {
     out.printf("Playline bench: scenario %s, %s, %d connections, %s, %d pass(es), baselines %s, users from %d, "
         + "load average %s%n", s.name(), o.transport, connections, interval[0] > 0 ? "every " + interval[0] + ".." + interval[1] + " ms"
             : String.format(Locale.ROOT, "%.0f heartbeats/s offered", rate), passes, baselines, uidBase, loadAverage());
+    List<Boolean> tlsModes = tlsModes();
     List<RunResult> results = new ArrayList<>();
     try (GatewayProcesses spawned = spawn(endpointsFile.toAbsolutePath(), secret, logDir);
+        GatewayProcesses tlsGateways = tlsModes.contains(true) ? spawnTls(endpointsFile.toAbsolutePath(), secret, logDir)
+            : null;
         EchoChild echo = baselines.contains("echo") && o.transport.equals("ws") ? EchoChild.start(logDir) : null) {
       gateways.addAll(spawned.endpoints());
-      if (gateways.isEmpty()) {
+      if (gateways.isEmpty() && tlsModes.contains(false)) {
         throw new IllegalArgumentException("no gateway to load: drop --exclude-standalone or add gateways");
       }
-      List<ServerProbe> probes = new ArrayList<>();
-      List<URI> targets = new ArrayList<>();
-      for (int i = 0; i < gateways.size(); i++) {
-        Endpoints e = gateways.get(i);
-        probes.add(e.probe(i == 0 && !o.excludeStandalone ? "playline" : "gateway-" + i));
-        targets.add(o.transport.equals("grpc") ? e.grpc() : e.websocket());
+      if (tlsModes.size() > 1 && !(o.excludeStandalone && o.spawnGateways > 0 && o.gatewayEndpoints.isEmpty())) {
+        out.println("WARNING: --tls off,on compares unlike servers unless the clear side is spawned gateways too: "
+            + "add --exclude-standalone --spawn-gateways N");
       }
       for (int pass = 1; pass <= passes; pass++) {
-        for (int m = 0; m < modes.size(); m++) {
-          FlagMode mode = modes.get(m);
-          String kind = modes.size() > 1 ? "playline-" + mode.name().toLowerCase(Locale.ROOT) : "playline";
-          LoadSpec spec = spec(o.transport, targets, connections, secret, uidBase + (long) m * connections, mode,
-              interval, s.window());
-          LoadRun.Plan plan = new LoadRun.Plan(kind, pass, connections, rate, ramp, warmup, measure, memory,
-              o.flushCycles);
-          RunResult r = new LoadRun(plan, probes, redis, out).execute(fleet(spec, logDir));
-          results.add(r);
-          if (m == 0 && baselines.contains("redis") && redisUri != null) {
-            results.add(redisAlone(r, pass, redisUri, redis, connections, uidBase, measure));
+        for (boolean tls : tlsModes) {
+          List<Endpoints> set = tls ? tlsGateways.endpoints() : gateways;
+          List<ServerProbe> probes = new ArrayList<>();
+          List<URI> targets = new ArrayList<>();
+          for (int i = 0; i < set.size(); i++) {
+            Endpoints e = set.get(i);
+            probes.add(e.probe(tls ? "gateway-tls-" + i : i == 0 && !o.excludeStandalone ? "playline" : "gateway-" + i));
+            targets.add(o.transport.equals("grpc") ? e.grpc() : e.websocket());
+          }
+          for (int m = 0; m < modes.size(); m++) {
+            FlagMode mode = modes.get(m);
+            String kind = (modes.size() > 1 ? "playline-" + mode.name().toLowerCase(Locale.ROOT) : "playline")
+                + (tls ? "-tls" : "");
+            LoadSpec spec = spec(o.transport, targets, connections, secret,
+                uidBase + (long) (m + (tls ? modes.size() : 0)) * connections, mode, interval, s.window());
+            LoadRun.Plan plan = new LoadRun.Plan(kind, pass, connections, rate, ramp, warmup, measure, memory,
+                o.flushCycles);
+            RunResult r = new LoadRun(plan, probes, redis, out).execute(fleet(spec, logDir));
+            results.add(r);
+            if (m == 0 && !tls && baselines.contains("redis") && redisUri != null) {
+              results.add(redisAlone(r, pass, redisUri, redis, connections, uidBase, measure));
+            }
           }
         }
         if (echo != null) {
@@ -209,6 +220,48 @@ public final class BenchRunner {
       throw new IllegalArgumentException("--spawn-gateways: this launcher cannot start gateway processes");
     }
     return GatewayProcesses.start(env.gatewayCommand(), backends, secret, o.spawnGateways, logDir);
+  }
+
+  /** The --tls modes in order: false = clear, true = TLS. */
+  private List<Boolean> tlsModes() {
+    if (o.tlsModes == null) {
+      return List.of(false);
+    }
+    List<Boolean> modes = new ArrayList<>();
+    for (String m : o.tlsModes) {
+      switch (m.trim().toLowerCase(Locale.ROOT)) {
+        case "off" -> modes.add(false);
+        case "on" -> modes.add(true);
+        default -> throw new IllegalArgumentException("--tls: '" + m + "' (expected: off, on or off,on)");
+      }
+    }
+    if (modes.contains(true) && o.transport.equals("grpc")) {
+      throw new IllegalArgumentException("--tls on: only with --transport ws (the bench's gRPC client speaks plaintext)");
+    }
+    return List.copyOf(new java.util.LinkedHashSet<>(modes));
+  }
+
+  /**
+   * Gateways like the spawned ones (same count, at least 1) serving players over TLS, with a
+   * self-signed RSA-2048 certificate made for this run.
+   */
+  private GatewayProcesses spawnTls(Path backends, String secret, Path logDir) throws IOException {
+    if (env.gatewayCommand().isEmpty()) {
+      throw new IllegalArgumentException("--tls on: this launcher cannot start gateway processes");
+    }
+    Path dir = java.nio.file.Files.createTempDirectory(logDir, "bench-tls-");
+    Path cert = dir.resolve("gateway.crt");
+    Path key = dir.resolve("gateway.key");
+    try {
+      io.netty.handler.ssl.util.SelfSignedCertificate self = new io.netty.handler.ssl.util.SelfSignedCertificate("localhost");
+      java.nio.file.Files.copy(self.certificate().toPath(), cert);
+      java.nio.file.Files.copy(self.privateKey().toPath(), key);
+      self.delete();
+    } catch (java.security.cert.CertificateException e) {
+      throw new IOException("cannot make the bench's self-signed certificate", e);
+    }
+    return GatewayProcesses.start(env.gatewayCommand(), backends, secret, Math.max(1, o.spawnGateways), logDir,
+        "bench-gateway-tls-", List.of("tls.cert=" + cert, "tls.key=" + key));
   }
 
   private static @Nullable ServerProbe redisProbe(@Nullable String uri) {

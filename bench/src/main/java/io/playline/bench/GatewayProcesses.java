@@ -30,22 +30,34 @@ final class GatewayProcesses implements AutoCloseable {
   /** Starts {@code count} gateways one after another (each start is CPU-heavy) and waits for each. */
   static GatewayProcesses start(List<String> command, Path backends, String secret, int count, Path logDir)
       throws IOException {
+    return start(command, backends, secret, count, logDir, "bench-gateway-", List.of());
+  }
+
+  /**
+   * As {@link #start(List, Path, String, int, Path)}, the processes named {@code name + i}, each
+   * with {@code settings} ({@code key=value}) on top.
+   */
+  static GatewayProcesses start(List<String> command, Path backends, String secret, int count, Path logDir,
+      String name, List<String> settings) throws IOException {
     GatewayProcesses g = new GatewayProcesses();
     try {
       for (int i = 0; i < count; i++) {
-        Path file = logDir.resolve("bench-gateway-" + ProcessHandle.current().pid() + "-" + i + ".json");
+        Path file = logDir.resolve(name + ProcessHandle.current().pid() + "-" + i + ".json");
         Files.deleteIfExists(file);
         List<String> cmd = new ArrayList<>(command);
         cmd.addAll(List.of("--backends", backends.toString(), "--endpoints-out", file.toString(),
             "--set", "ws.port=0", "--set", "grpc.port=0", "--set", "api.port=0", "--set", "admin.port=0",
-            "--set", "node.id=bench-gateway-" + i));
+            "--set", "node.id=" + name + i));
+        for (String setting : settings) {
+          cmd.addAll(List.of("--set", setting));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-            .redirectOutput(logDir.resolve("bench-gateway-" + i + ".log").toFile());
+            .redirectOutput(logDir.resolve(name + i + ".log").toFile());
         pb.environment().put("PLAYLINE_AUTH_SECRET", secret);
         Process p = pb.start();
         g.processes.add(p);
-        g.endpoints.add(await(p, file, i));
-        System.out.printf("  gateway %d up: pid %d, %s%n", i, p.pid(), g.endpoints.get(i).websocket());
+        g.endpoints.add(await(p, file, i, name));
+        System.out.printf("  " + name + "%d up: pid %d, %s%n", i, p.pid(), g.endpoints.get(i).websocket());
       }
     } catch (IOException | RuntimeException e) {
       g.close();
@@ -54,14 +66,14 @@ final class GatewayProcesses implements AutoCloseable {
     return g;
   }
 
-  private static Endpoints await(Process p, Path file, int i) throws IOException {
+  private static Endpoints await(Process p, Path file, int i, String name) throws IOException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
     while (System.nanoTime() < deadline) {
       if (Files.isRegularFile(file)) {
         return Endpoints.read(file);
       }
       if (!p.isAlive()) {
-        throw new IOException("gateway " + i + " exited with " + p.exitValue() + " (see bench-gateway-" + i + ".log)");
+        throw new IOException(name + i + " exited with " + p.exitValue() + " (see " + name + i + ".log)");
       }
       try {
         Thread.sleep(200);

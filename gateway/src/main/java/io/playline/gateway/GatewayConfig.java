@@ -70,7 +70,7 @@ public record GatewayConfig(
     int apiPort,
     int adminPort,
     AdminAccess admin,
-    String authSecret,
+    @org.jspecify.annotations.Nullable String authSecret,
     JwksSettings jwks,
     Duration authClockSkew,
     Duration authTimeout,
@@ -103,10 +103,17 @@ public record GatewayConfig(
   public static final String WS_PATH = "/v1/stream";
 
   public GatewayConfig {
-    try {
-      JwtTokens.checkSecret(authSecret);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(e.getMessage() + "; set PLAYLINE_AUTH_SECRET");
+    if (authSecret == null) {
+      if (!jwks.enabled()) {
+        throw new ConfigException("auth.secret is not set and neither is auth.jwks.url: a node needs at least one way "
+            + "to verify player tokens (PLAYLINE_AUTH_SECRET for HS256, PLAYLINE_AUTH_JWKS_URL for RS256/ES256)");
+      }
+    } else {
+      try {
+        JwtTokens.checkSecret(authSecret);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(e.getMessage() + "; set PLAYLINE_AUTH_SECRET");
+      }
     }
     if (push.registryTtl().compareTo(idleTimeout.multipliedBy(2)) < 0) {
       // The registry entry is refreshed on heartbeats at most every ttl/3, and a connected client
@@ -130,8 +137,11 @@ public record GatewayConfig(
     return host + "-" + ProcessHandle.current().pid();
   }
 
-  /** Reads and validates every gateway key; {@code authSecret} is the already-resolved secret. */
-  public static GatewayConfig from(ConfigSource c, String authSecret) {
+  /**
+   * Reads and validates every gateway key; {@code authSecret} is the already-resolved secret, null
+   * when player tokens are verified only against {@code auth.jwks.url} (HS256 tokens refused).
+   */
+  public static GatewayConfig from(ConfigSource c, @org.jspecify.annotations.Nullable String authSecret) {
     Duration heartbeat = c.duration("heartbeat.interval", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofMinutes(5));
     return new GatewayConfig(
         c.string("bind.host", "0.0.0.0"),

@@ -185,8 +185,9 @@ public final class GatewayNode implements AutoCloseable {
       try {
         Authenticator tokens = authenticator;
         if (tokens == null) {
+          String secret = config.authSecret();
           TokenAuthenticator standard = new TokenAuthenticator(
-              new JwtAuthenticator(config.authSecret(), config.authClockSkew(), Clock.systemUTC()),
+              secret == null ? null : new JwtAuthenticator(secret, config.authClockSkew(), Clock.systemUTC()),
               config.jwks().enabled() ? new JwksAuthenticator(config.jwks(), config.authClockSkew()) : null);
           node.parts.add(standard);
           tokens = standard;

@@ -1,6 +1,7 @@
 package io.playline.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jose.JOSEObjectType;
@@ -129,6 +130,25 @@ class JwksTest {
     ServerFrame refused = authWith(gateway, token(rsa1, 505, ISSUER, AUDIENCE));
     assertThat(refused.getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
     assertThat(refused.getError().getMessage()).startsWith("token refused");
+  }
+
+  /** An operator with only an identity provider needs no HS256 key, and such a node refuses HS256 tokens. */
+  @Test
+  void aNodeWithOnlyAKeySetNeedsNoSecretAndRefusesHs256Tokens(RedisNamespace ns) throws Exception {
+    ECKey key = new ECKeyGenerator(Curve.P_256).keyID("only-" + UUID.randomUUID()).generate();
+    String before = published.get();
+    publish(key);
+    try (TestGateway jwksOnly = new TestGateway(ns, Map.of("auth.secret", "", "auth.jwks.url", jwksUrl(),
+        "auth.issuer", ISSUER, "auth.audience", AUDIENCE))) {
+      assertThat(authWith(jwksOnly, token(key, 511, ISSUER, AUDIENCE)).getAuthOk().getUid()).isEqualTo(511);
+      ServerFrame refused = authWith(jwksOnly, TestGateway.token(512));
+      assertThat(refused.getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
+      assertThat(refused.getError().getMessage()).contains("HS256 is not accepted");
+    } finally {
+      published.set(before);
+    }
+    assertThatThrownBy(() -> GatewayConfig.from(io.playline.core.config.ConfigSource.empty(), null))
+        .hasMessageContaining("auth.secret is not set and neither is auth.jwks.url");
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.testing.TestCertificates;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,41 @@ class ProxyProtocolTest {
         assertThat(auth(binary, 61_004).hasAuthOk()).isTrue();
         try (RawWebSocket again = player(v2(new byte[] {(byte) 198, 51, 100, 9}))) {
           assertThat(auth(again, 61_005).getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
+        }
+      }
+    }
+  }
+
+  /** The balancer's header comes in clear before the TLS handshake, and the cap still counts its address. */
+  @Test
+  void withTlsTheHeaderPrecedesTheHandshakeAndItsAddressIsCounted(RedisNamespace ns,
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    TestCertificates.Issued ca = TestCertificates.authority(dir, "proxy-tls-ca");
+    TestCertificates.Issued cert = TestCertificates.server(dir, "gateway", ca);
+    Map<String, String> settings = Map.of("proxy.protocol", "true", "connection.max.per.address", "1",
+        "tls.cert", cert.certFile().toString(), "tls.key", cert.keyFile().toString());
+    try (TestGateway tls = new TestGateway(ns, settings)) {
+      javax.net.ssl.SSLSocketFactory factory = TestCertificates.trusting(ca).getSocketFactory();
+      java.util.function.Function<byte[], RawWebSocket> player = header -> {
+        try {
+          java.net.Socket plain = new java.net.Socket("127.0.0.1", tls.server.wsAddress().getPort());
+          plain.getOutputStream().write(header);
+          plain.getOutputStream().flush();
+          javax.net.ssl.SSLSocket secure = (javax.net.ssl.SSLSocket) factory.createSocket(plain, "localhost",
+              tls.server.wsAddress().getPort(), true);
+          secure.startHandshake();
+          return new RawWebSocket(secure).upgraded();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      };
+      try (RawWebSocket first = player.apply(v1("203.0.113.21"))) {
+        assertThat(auth(first, 61_101).hasAuthOk()).isTrue();
+        try (RawWebSocket second = player.apply(v1("203.0.113.21"))) {
+          assertThat(auth(second, 61_102).getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
+        }
+        try (RawWebSocket other = player.apply(v2(new byte[] {(byte) 198, 51, 100, 21}))) {
+          assertThat(auth(other, 61_103).hasAuthOk()).isTrue();
         }
       }
     }

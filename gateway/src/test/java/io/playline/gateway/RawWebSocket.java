@@ -18,19 +18,30 @@ import java.nio.charset.StandardCharsets;
  * the upgrade (a PROXY protocol header), shrink its receive buffer, or never read.
  */
 final class RawWebSocket implements AutoCloseable {
-  final Socket socket = new Socket();
+  final Socket socket;
   final OutputStream out;
   private final DataInputStream in;
 
   /** Connects to {@code port} with a {@code receiveBuffer}-byte receive buffer (0 = default). */
   RawWebSocket(int port, int receiveBuffer) throws IOException {
+    this(connect(port, receiveBuffer));
+  }
+
+  /** Speaks over {@code connected}, e.g. a TLS socket layered over a plain one that sent a PROXY header. */
+  RawWebSocket(Socket connected) throws IOException {
+    socket = connected;
+    socket.setSoTimeout(10_000);
+    out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+    in = new DataInputStream(socket.getInputStream());
+  }
+
+  private static Socket connect(int port, int receiveBuffer) throws IOException {
+    Socket socket = new Socket();
     if (receiveBuffer > 0) {
       socket.setReceiveBufferSize(receiveBuffer);
     }
     socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-    socket.setSoTimeout(10_000);
-    out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-    in = new DataInputStream(socket.getInputStream());
+    return socket;
   }
 
   /** Writes {@code bytes} as they are (e.g. a PROXY header), unflushed. */

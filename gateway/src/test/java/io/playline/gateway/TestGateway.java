@@ -65,7 +65,9 @@ public final class TestGateway implements AutoCloseable {
         "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", keyPrefix, "drain.grace", "0s"));
     values.putAll(overrides);
     ConfigSource source = ConfigSource.empty().with(values);
-    config = GatewayConfig.from(source, SECRET);
+    // "auth.secret" set to "" in the overrides: no HS256 key (a node verifying JWKS tokens only).
+    String secret = values.containsKey("auth.secret") ? source.raw("auth.secret").orElse(null) : SECRET;
+    config = GatewayConfig.from(source, secret);
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
     server = GatewayNode.builder(config).crossNodePush(crossNodePush).core((loop, meters) -> {

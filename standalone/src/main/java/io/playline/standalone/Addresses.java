@@ -16,7 +16,7 @@ final class Addresses {
   static Map<String, String> of(GatewayNode node, @Nullable ApiServer api) {
     Map<String, String> own = new LinkedHashMap<>();
     if (node.acceptsPlayers()) {
-      own.put("websocket", "ws://127.0.0.1:" + node.wsAddress().getPort() + GatewayConfig.WS_PATH);
+      own.put("websocket", (node.tls() != null ? "wss" : "ws") + "://127.0.0.1:" + node.wsAddress().getPort() + GatewayConfig.WS_PATH);
       own.put("grpc", "127.0.0.1:" + node.grpcAddress().getPort());
     }
     if (api != null) {

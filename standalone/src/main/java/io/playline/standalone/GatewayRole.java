@@ -24,7 +24,7 @@ final class GatewayRole implements Role {
 
   private GatewayRole(ConfigSource config, RoleBackends backends) {
     try {
-      GatewayConfig gateway = GatewayConfig.from(config, Secrets.resolve(config, false).secret());
+      GatewayConfig gateway = GatewayConfig.from(config, Secrets.playerSecret(config, false));
       PrometheusMeterRegistry registry = parts.meters();
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
       node = parts.add(GatewayNode.builder(gateway).registry(registry)

@@ -26,7 +26,18 @@ final class Secrets {
   static Resolved resolve(ConfigSource config, boolean allowDevSecret) {
     return resolve(config, "auth.secret", allowDevSecret, DEV_SECRET, "auth.secret is not set: roles other than "
         + "standalone never fall back to the development secret; set PLAYLINE_AUTH_SECRET (at least 32 bytes) to the "
-        + "key your identity service signs player tokens with");
+        + "key your identity service signs player tokens with, or PLAYLINE_AUTH_JWKS_URL to its published keys");
+  }
+
+  /**
+   * The HS256 key of a node that accepts players: {@code auth.secret}; null when it is unset and
+   * {@code auth.jwks.url} is set (RS256/ES256 tokens only); otherwise as {@link #resolve}.
+   */
+  static @org.jspecify.annotations.Nullable String playerSecret(ConfigSource config, boolean allowDevSecret) {
+    if (config.raw("auth.secret").isEmpty() && config.raw("auth.jwks.url").isPresent()) {
+      return null;
+    }
+    return resolve(config, allowDevSecret).secret();
   }
 
   /**

@@ -11,13 +11,17 @@ import org.jspecify.annotations.Nullable;
  * The default {@link Authenticator} of a node: picks the verifier by the token's {@code alg}:
  * HS256 tokens go to the {@code auth.secret} check ({@link JwtAuthenticator}), RS256 / ES256 tokens
  * to the identity provider's key set ({@link JwksAuthenticator}) when {@code auth.jwks.url} is set.
- * Thread-safe.
+ * A node with a key set and no {@code auth.secret} refuses HS256 tokens. Thread-safe.
  */
 public final class TokenAuthenticator implements Authenticator, AutoCloseable {
-  private final JwtAuthenticator hs256;
+  private final @Nullable JwtAuthenticator hs256;
   private final @Nullable JwksAuthenticator jwks;
 
-  public TokenAuthenticator(JwtAuthenticator hs256, @Nullable JwksAuthenticator jwks) {
+  /** At least one of the two verifiers. */
+  public TokenAuthenticator(@Nullable JwtAuthenticator hs256, @Nullable JwksAuthenticator jwks) {
+    if (hs256 == null && jwks == null) {
+      throw new IllegalArgumentException("no token verifier: neither auth.secret nor auth.jwks.url");
+    }
     this.hs256 = hs256;
     this.jwks = jwks;
   }
@@ -27,6 +31,10 @@ public final class TokenAuthenticator implements Authenticator, AutoCloseable {
     String alg = algorithm(token);
     if (jwks != null && ("RS256".equals(alg) || "ES256".equals(alg))) {
       return jwks.authenticate(token);
+    }
+    if (hs256 == null) {
+      return CompletableFuture.failedFuture(new AuthenticationException("token algorithm " + (alg == null ? "(unreadable)" : alg)
+          + " is not accepted: this server verifies RS256 and ES256 tokens of its identity provider only"));
     }
     if (alg == null || "HS256".equals(alg) || jwks == null) {
       return hs256.authenticate(token); // refuses what is not HS256 with its own reason
