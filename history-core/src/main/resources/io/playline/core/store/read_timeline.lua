@@ -75,7 +75,10 @@ if ARGV[2] ~= '' then
   end
   max = '(' .. max
 end
-local offset, chunk = 0, 256
+-- The first chunk holds just enough for a page whose entries all qualify (the page, one more to
+-- tell whether anything follows, the markers); each further chunk doubles, up to 256. Converting
+-- members Lua never looks at was most of a page's cost.
+local offset, chunk = 0, math.min(256, maxOut + 3)
 while not stopped do
   local page = redis.call('ZREVRANGEBYSCORE', timeline, max, '-inf', 'WITHSCORES', 'LIMIT', offset, chunk)
   for i = 1, #page, 2 do
@@ -90,6 +93,7 @@ while not stopped do
     break
   end
   offset = offset + chunk
+  chunk = math.min(256, chunk * 2)
 end
 
 local exhausted = 1

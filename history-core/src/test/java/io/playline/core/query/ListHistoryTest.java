@@ -125,6 +125,23 @@ class ListHistoryTest {
     assertThat(env.listAll(UID, List.of(Business.AUDIO), 5)).isEmpty();
   }
 
+  /** A filter matching only the oldest few of hundreds of entries: the page read scans chunk after growing chunk. */
+  @Test
+  void aSparseFilterFindsItsItemsBehindHundredsOfOthers() {
+    List<HistoryRecord> records = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      records.add(record(UID, Business.LIVE, 900 + i, i, base + i));
+    }
+    for (int i = 0; i < 300; i++) {
+      records.add(record(UID, Business.VIDEO, i + 1, i, base + 10 + i));
+    }
+    env.heartbeat(records.toArray(HistoryRecord[]::new));
+
+    assertThat(env.listAll(UID, List.of(Business.LIVE), 2)).extracting(r -> r.getBusiness() + ":" + r.getOid())
+        .containsExactly("LIVE:902", "LIVE:901", "LIVE:900");
+    assertThat(env.listAll(UID, List.of(), 7)).hasSize(303);
+  }
+
   @Test
   void zeroLimitMeansTheDefaultPageSize() {
     for (int i = 0; i < 25; i++) {
