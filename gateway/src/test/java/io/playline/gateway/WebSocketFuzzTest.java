@@ -65,7 +65,7 @@ import org.slf4j.LoggerFactory;
  * After the run the node has no connection left open and still serves a player.
  *
  * <p>Regression mode (every build) replays the inputs in {@code WebSocketFuzzTestInputs/webSocket};
- * {@code JAZZER_FUZZ=1} fuzzes (docs/security.md, "Fuzzing").
+ * {@code bin/fuzz gateway WebSocketFuzzTest} fuzzes (docs/security.md, "Fuzzing").
  */
 @ExtendWith(RealRedisExtension.class)
 class WebSocketFuzzTest {
@@ -122,11 +122,22 @@ class WebSocketFuzzTest {
     java.util.HashMap<String, String> withProxy = new java.util.HashMap<>(settings);
     withProxy.put("proxy.protocol", "true");
     proxied = new TestGateway(redis, withProxy);
+    // Leaks of earlier tests in this JVM are reported before the watcher listens, not blamed on an input.
+    reportPendingLeaks();
     watcher.start();
     ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(watcher);
     // A debug line per closed connection is millions of lines in a fuzzing run.
     playlineLevel = ((Logger) LoggerFactory.getLogger("io.playline")).getLevel();
     ((Logger) LoggerFactory.getLogger("io.playline")).setLevel(Level.INFO);
+  }
+
+  /** Leaked buffers are reported once the collector has found them and a buffer is next allocated. */
+  private static void reportPendingLeaks() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer(64);
+      b.release();
+    }
   }
 
   @AfterAll
@@ -148,12 +159,7 @@ class WebSocketFuzzTest {
             .setBusinessValue(1).setOid(5).setProgressMs(1000).setDurationMs(2000))).build());
         assertThat(c.next().hasHeartbeatAck()).isTrue();
       }
-      // Buffers leaked by any input are reported when the collector finds them and a buffer is next allocated.
-      for (int i = 0; i < 3; i++) {
-        System.gc();
-        ByteBuf b = PooledByteBufAllocator.DEFAULT.buffer(64);
-        b.release();
-      }
+      reportPendingLeaks();
       assertThat(problems).as("leaks and unexpected failures logged").isEmpty();
     } finally {
       ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(watcher);
@@ -170,7 +176,6 @@ class WebSocketFuzzTest {
   @FuzzTest(maxExecutions = 1_000_000, maxDuration = "3h")
   void webSocket(FuzzedDataProvider data) throws IOException {
     startNodes();
-
     int mode = data.consumeInt(0, 3);
     TestGateway node = mode == 3 ? proxied : plain;
     boolean upgraded = false;

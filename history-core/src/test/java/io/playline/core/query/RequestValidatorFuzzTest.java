@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * else is ever thrown.
  *
  * <p>Regression mode (every build) replays the seeds in {@code RequestValidatorFuzzTestInputs};
- * {@code JAZZER_FUZZ=1} fuzzes (see docs/security.md, "Fuzzing").
+ * {@code bin/fuzz history-core RequestValidatorFuzzTest} fuzzes (docs/security.md, "Fuzzing").
  */
 class RequestValidatorFuzzTest {
   /** Small limits, so the fuzzer reaches them with short inputs. */
