@@ -252,6 +252,10 @@ public final class BenchRunner {
     Path dir = java.nio.file.Files.createTempDirectory(logDir, "bench-tls-");
     Path cert = dir.resolve("gateway.crt");
     Path key = dir.resolve("gateway.key");
+    // Removed when the bench exits (after its gateways): files first, then the directory.
+    dir.toFile().deleteOnExit();
+    cert.toFile().deleteOnExit();
+    key.toFile().deleteOnExit();
     try {
       io.netty.handler.ssl.util.SelfSignedCertificate self = new io.netty.handler.ssl.util.SelfSignedCertificate("localhost");
       java.nio.file.Files.copy(self.certificate().toPath(), cert);

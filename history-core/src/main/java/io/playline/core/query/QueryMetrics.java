@@ -22,6 +22,8 @@ final class QueryMetrics {
   private final Counter deletedItems;
   private final Counter clearsAll;
   private final Counter clearsBusinesses;
+  private final Counter plainPageReads;
+  private final Counter scriptPageReads;
 
   QueryMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -37,6 +39,17 @@ final class QueryMetrics {
         .description("Applied clears of a whole history").register(registry);
     clearsBusinesses = Counter.builder("playline.query.clears").tag("scope", "businesses")
         .description("Applied clears of some businesses").register(registry);
+    plainPageReads = Counter.builder("playline.query.redis.page.reads").tag("path", "plain")
+        .description("Timeline page reads from Redis by plain pipelined commands, or by read_timeline.lua "
+            + "(sparse filters, ties at a cursor, records gone mid-read)").register(registry);
+    scriptPageReads = Counter.builder("playline.query.redis.page.reads").tag("path", "script")
+        .description("Timeline page reads from Redis by plain pipelined commands, or by read_timeline.lua "
+            + "(sparse filters, ties at a cursor, records gone mid-read)").register(registry);
+  }
+
+  /** A timeline page was read from Redis by plain commands ({@code plain}) or by the script. */
+  void pageRead(boolean plain) {
+    (plain ? plainPageReads : scriptPageReads).increment();
   }
 
   /** One finished query of {@code kind} (progress, list, delete, clear, set_paused, paused). */

@@ -51,7 +51,7 @@ public final class TieredHistoryService implements HistoryService {
       MeterRegistry registry, LongSupplier clock) {
     this.validator = new RequestValidator(config.query());
     this.metrics = new QueryMetrics(registry);
-    RedisTimeline redisTier = new RedisTimeline(config, redis);
+    RedisTimeline redisTier = new RedisTimeline(config, redis, metrics);
     HBaseTimeline hbaseTier = new HBaseTimeline(config.hbase(), config.query(), hbase);
     this.progress = new ProgressReader(config, redisTier, hbaseTier, metrics, clock);
     this.pager = new TimelinePager(config, redisTier, hbaseTier, metrics, clock);

@@ -68,4 +68,19 @@ final class Tombstones {
   private long time(String field) {
     return times.getOrDefault(field, -1L);
   }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Tombstones t && times.equals(t.times);
+  }
+
+  @Override
+  public int hashCode() {
+    return times.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Tombstones" + times;
+  }
 }

@@ -1,4 +1,6 @@
--- Reads one page of a user's timeline (Redis 6.2 compatible; reads only). Order is newest first:
+-- Reads one page of a user's timeline (Redis 6.2 compatible; reads only). RedisTimeline reads most
+-- pages with plain commands and comes here only for the pages those cannot settle (sparse filters,
+-- ties at a cursor, a record gone between its round trips); both must answer alike. Order is newest first:
 -- score (view time) descending, equal scores by member in descending byte order, which is the
 -- order ZREVRANGEBYSCORE returns. Markers (members starting with '~', scored +inf) are skipped.
 -- KEYS: 1 timeline zset, 2 records hash, 3 tombstones hash

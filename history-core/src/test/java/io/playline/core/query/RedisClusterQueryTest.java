@@ -48,7 +48,7 @@ class RedisClusterQueryTest {
     CoreConfig config = ClusterConnections.config(ns, Map.of());
     keys = new RedisKeys(config.redisKeyPrefix());
     redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologySettings.defaults());
-    timeline = new RedisTimeline(config, redis);
+    timeline = new RedisTimeline(config, redis, new QueryMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
     control = new HistoryControl(config, redis, new TombstoneSink() {
       @Override
       public synchronized void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark) {
