@@ -182,6 +182,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
 
   private void send() {
     int events = batchEvents;
+    long joinedNanos = batchStartNanos;
     List<PendingHeartbeat> sent = takeBatch();
     inFlight++;
     long nowMs = clock.millis();
@@ -218,18 +219,20 @@ public final class HeartbeatBatcher implements AutoCloseable {
     }
     written.whenComplete((outcome, error) -> {
       if (loop.inEventLoop()) {
-        finished(sent, outcome, error, checkIndex, day, nowMs, start);
+        finished(sent, outcome, error, checkIndex, day, nowMs, start, joinedNanos);
       } else {
         // e.g. a command timeout completes on a timer thread
-        loop.execute(() -> finished(sent, outcome, error, checkIndex, day, nowMs, start));
+        loop.execute(() -> finished(sent, outcome, error, checkIndex, day, nowMs, start, joinedNanos));
       }
     });
   }
 
   private void finished(List<PendingHeartbeat> sent, @Nullable BatchOutcome outcome, @Nullable Throwable error,
-      int[] checkIndex, FlagCalendar.Day day, long nowMs, long start) {
+      int[] checkIndex, FlagCalendar.Day day, long nowMs, long start, long joinedNanos) {
     inFlight--;
-    metrics.latency(System.nanoTime() - start);
+    long end = System.nanoTime();
+    metrics.latency(end - start);
+    metrics.ackLatency(end - joinedNanos);
     try {
       if (error != null || outcome == null) {
         fail(sent, error != null ? error : new IllegalStateException("no outcome"));

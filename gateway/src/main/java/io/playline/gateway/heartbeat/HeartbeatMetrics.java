@@ -17,6 +17,7 @@ public final class HeartbeatMetrics {
   final DistributionSummary batchEvents;
   final DistributionSummary batchHeartbeats;
   final Timer batchLatency;
+  final Timer ackLatency;
   final Counter firstTodayEchoSkips;
   final Counter firstTodayLocalSkips;
   final Counter firstTodayRedisChecks;
@@ -33,6 +34,10 @@ public final class HeartbeatMetrics {
     batchEvents = DistributionSummary.builder("playline.heartbeat.batch.size").baseUnit("events").register(registry);
     batchHeartbeats = DistributionSummary.builder("playline.heartbeat.batch.heartbeats").register(registry);
     batchLatency = Timer.builder("playline.heartbeat.batch.latency").description("Redis round trip of one batch")
+        .publishPercentiles(0.5, 0.99).register(registry);
+    ackLatency = Timer.builder("playline.heartbeat.ack.latency")
+        .description("From the first heartbeat of a batch joining it to the batch's acks: the longest any "
+            + "heartbeat of the batch waited in the node (batching window plus Redis round trip)")
         .publishPercentiles(0.5, 0.99).register(registry);
     firstTodayEchoSkips = Counter.builder("playline.first.today").tag("result", "echo_skip").register(registry);
     firstTodayLocalSkips = Counter.builder("playline.first.today").tag("result", "local_skip").register(registry);
@@ -57,5 +62,9 @@ public final class HeartbeatMetrics {
 
   void latency(long nanos) {
     batchLatency.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  void ackLatency(long nanos) {
+    ackLatency.record(nanos, TimeUnit.NANOSECONDS);
   }
 }

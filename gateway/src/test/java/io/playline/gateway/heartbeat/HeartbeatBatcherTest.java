@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,7 @@ class HeartbeatBatcherTest {
   private HeartbeatBatcher batcher;
 
   private final AtomicInteger failed = new AtomicInteger();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   private HeartbeatBatcher start(int maxEvents, Duration maxDelay, boolean eager) {
     return start(new BatcherConfig(maxEvents, maxDelay, eager, 1024, 8, Duration.ofSeconds(5)));
@@ -77,7 +79,7 @@ class HeartbeatBatcherTest {
 
   private HeartbeatBatcher start(BatcherConfig config) {
     batcher = new HeartbeatBatcher(config,
-        writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(), new SimpleMeterRegistry());
+        writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(), registry);
     return batcher;
   }
 
@@ -126,6 +128,20 @@ class HeartbeatBatcherTest {
     submit(1);
     await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+  }
+
+  @Test
+  void theAckLatencyCountsTheBatchingWindowWhereTheBatchLatencyCountsOnlyTheRoundTrip() {
+    start(512, Duration.ofMillis(400), false);
+    submit(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    writer.answer(0);
+    await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 1);
+
+    double ackMs = registry.get("playline.heartbeat.ack.latency").timer().max(TimeUnit.MILLISECONDS);
+    double roundTripMs = registry.get("playline.heartbeat.batch.latency").timer().max(TimeUnit.MILLISECONDS);
+    assertThat(ackMs).isGreaterThanOrEqualTo(400);
+    assertThat(roundTripMs).isLessThan(ackMs - 300);
   }
 
   @Test

@@ -84,7 +84,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
     this.nodeId = nodeId;
     this.buffer = new PendingBuffer(config.maxPendingItems(), config.maxPendingHardItems(),
         config.maxPendingTombstones(), clock, wakeup::release);
-    metrics.pendingGauge(this::pendingItems);
+    metrics.pendingGauge(this::pendingItems, config.maxPendingHardItems());
     this.flusher = new Thread(this::run, "playline-writeback-flush");
     flusher.setDaemon(true);
     flusher.start();

@@ -44,10 +44,13 @@ public final class WriteBackMetrics {
         .description("From snapshot to the last ack of a write-back flush").register(registry);
   }
 
-  void pendingGauge(IntSupplier pending) {
+  void pendingGauge(IntSupplier pending, int hardCap) {
     // Strong: the supplier is a method reference nothing else holds; a weak one reads NaN after a GC.
     Gauge.builder("playline.writeback.pending", pending, IntSupplier::getAsInt).strongReference(true)
         .description("Changed items held in memory, not yet acked by Kafka").register(registry);
+    Gauge.builder("playline.writeback.pending.hard.limit", () -> hardCap)
+        .description("writeback.max.pending.hard: unsent upserts past it are dropped to the recovery sweep "
+            + "(alert on playline_writeback_pending nearing it)").register(registry);
   }
 
   void flushed(long nanos) {
