@@ -10,6 +10,7 @@ import {
 } from "./gen/playline/v1/common_pb.js";
 import {
   type AuthOk,
+  type ClientFrame,
   ClientFrameSchema,
   Error_Code,
   type HeartbeatAck,
@@ -122,7 +123,7 @@ type FrameBody = MessageInitShape<typeof ClientFrameSchema>["body"];
 type Phase = "new" | "connecting" | "authenticating" | "connected" | "draining" | "waiting" | "closing" | "closed";
 
 interface Pending {
-  readonly frame: ReturnType<typeof create<typeof ClientFrameSchema>>;
+  readonly frame: ClientFrame;
   readonly expect: string;
   readonly resolve: (frame: ServerFrame) => void;
   readonly reject: (error: unknown) => void;

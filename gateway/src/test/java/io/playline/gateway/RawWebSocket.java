@@ -11,7 +11,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A WebSocket client over a plain socket, for what the JDK's client cannot do: send bytes before
@@ -112,16 +114,36 @@ final class RawWebSocket implements AutoCloseable {
 
   /** One masked binary frame (clients must mask; the mask is zero, which is allowed). */
   static void sendFrame(OutputStream out, byte[] payload) throws IOException {
-    out.write(0x82);
+    writeFrame(out, 0x82, payload, new byte[4]);
+  }
+
+  /**
+   * One client frame of any kind: {@code first} is FIN, RSV and opcode; masked with {@code
+   * maskKey} (4 bytes), or sent unmasked (as no client may) when it is null.
+   */
+  static void writeFrame(OutputStream out, int first, byte[] payload, byte @Nullable [] maskKey) throws IOException {
+    out.write(first);
+    int mask = maskKey != null ? 0x80 : 0;
     if (payload.length < 126) {
-      out.write(0x80 | payload.length);
-    } else {
-      out.write(0x80 | 126);
+      out.write(mask | payload.length);
+    } else if (payload.length < 65_536) {
+      out.write(mask | 126);
       out.write(payload.length >>> 8);
       out.write(payload.length & 0xff);
+    } else {
+      out.write(mask | 127);
+      out.write(ByteBuffer.allocate(8).putLong(payload.length).array());
     }
-    out.write(new byte[4]);
-    out.write(payload);
+    if (maskKey == null) {
+      out.write(payload);
+      return;
+    }
+    out.write(maskKey);
+    byte[] masked = payload.clone();
+    for (int i = 0; i < masked.length; i++) {
+      masked[i] ^= maskKey[i & 3];
+    }
+    out.write(masked);
   }
 
   @Override

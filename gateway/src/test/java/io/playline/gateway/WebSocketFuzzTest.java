@@ -9,7 +9,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.playline.proto.v1.Auth;
@@ -17,7 +16,6 @@ import io.playline.proto.v1.ClearHistory;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.DeleteItems;
-import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.ItemKey;
@@ -31,16 +29,10 @@ import io.playline.testing.WsPlayerClient;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -74,6 +66,7 @@ class WebSocketFuzzTest {
   private static final byte[] UPGRADE = ("GET " + GatewayConfig.WS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
       + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
       + "Sec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FUZZ_MASK = {0x1b, 0x2c, 0x3d, 0x4e};
   private static final long[] UIDS = {1, 2, 3, 42, Long.MAX_VALUE};
 
   private static TestGateway plain;
@@ -193,15 +186,15 @@ class WebSocketFuzzTest {
       out.write(UPGRADE);
       out.flush();
       // As RFC 6455 asks of a client: no frame before the server's answer to the upgrade.
-      upgraded = readHead(in, answer);
+      upgraded = NodeAnswer.readHead(in, answer);
       if (upgraded) {
         switch (mode) {
           case 0 -> out.write(data.consumeRemainingAsBytes()); // WebSocket framing as it comes
           case 2 -> { // a real authentication, then frames
             long uid = data.pickValue(UIDS);
-            writeFrame(out, 0x82, auth(data, uid).toByteArray(), true);
+            RawWebSocket.writeFrame(out, 0x82, auth(data, uid).toByteArray(), FUZZ_MASK);
             out.flush();
-            ServerFrame first = readServerFrame(in, answer);
+            ServerFrame first = NodeAnswer.readServerFrame(in, answer);
             if (first != null && first.hasAuthOk()) {
               frames(out, data, uid);
             }
@@ -215,8 +208,8 @@ class WebSocketFuzzTest {
       } catch (IOException e) {
         // The node closed first (an error answer, a refused header): what it sent is checked below.
       }
-      boolean reset = drain(socket.getInputStream(), answer);
-      check(answer.toByteArray(), mode, upgraded, reset);
+      boolean reset = NodeAnswer.drain(socket.getInputStream(), answer);
+      NodeAnswer.check(answer.toByteArray(), mode == 3, reset);
     }
     assertThat(problems).as("leaks and unexpected failures logged").isEmpty();
   }
@@ -243,7 +236,7 @@ class WebSocketFuzzTest {
       int kind = data.consumeInt(0, 9);
       byte[] payload = kind < 7 ? clientFrame(data, uid, kind).toByteArray() : data.consumeBytes(data.consumeInt(0, 300));
       int first = kind == 9 ? data.consumeInt(0, 255) : 0x82;
-      writeFrame(out, first, payload, kind != 8 || data.consumeBoolean());
+      RawWebSocket.writeFrame(out, first, payload, kind != 8 || data.consumeBoolean() ? FUZZ_MASK : null);
     }
   }
 
@@ -297,177 +290,5 @@ class WebSocketFuzzTest {
       items.add(ItemKey.newBuilder().setBusinessValue(data.consumeInt(-1, 7)).setOid(data.consumeLong()).build());
     }
     return items;
-  }
-
-  /** One client frame: {@code first} is FIN, RSV and opcode; masked unless {@code masked} is false. */
-  private static void writeFrame(OutputStream out, int first, byte[] payload, boolean masked) throws IOException {
-    out.write(first);
-    int mask = masked ? 0x80 : 0;
-    if (payload.length < 126) {
-      out.write(mask | payload.length);
-    } else if (payload.length < 65_536) {
-      out.write(mask | 126);
-      out.write(payload.length >>> 8);
-      out.write(payload.length & 0xff);
-    } else {
-      out.write(mask | 127);
-      out.write(ByteBuffer.allocate(8).putLong(payload.length).array());
-    }
-    if (masked) {
-      byte[] key = {0x1b, 0x2c, 0x3d, 0x4e};
-      out.write(key);
-      byte[] masked2 = payload.clone();
-      for (int i = 0; i < masked2.length; i++) {
-        masked2[i] ^= key[i & 3];
-      }
-      out.write(masked2);
-    } else {
-      out.write(payload);
-    }
-  }
-
-  /** Reads the upgrade answer's head into {@code answer}; true when it was 101. */
-  private static boolean readHead(DataInputStream in, ByteArrayOutputStream answer) throws IOException {
-    StringBuilder head = new StringBuilder();
-    try {
-      while (!head.toString().endsWith("\r\n\r\n")) {
-        int b = in.read();
-        if (b < 0) {
-          return false;
-        }
-        head.append((char) b);
-        answer.write(b);
-      }
-    } catch (IOException e) {
-      return false;
-    }
-    return head.toString().startsWith("HTTP/1.1 101");
-  }
-
-  /** Reads one frame into {@code answer} and returns it when it is a binary ServerFrame, else null. */
-  private static ServerFrame readServerFrame(DataInputStream in, ByteArrayOutputStream answer) throws IOException {
-    try {
-      int b0 = in.readUnsignedByte();
-      int b1 = in.readUnsignedByte();
-      answer.write(b0);
-      answer.write(b1);
-      long length = b1 & 0x7f;
-      if (length == 126) {
-        length = in.readUnsignedShort();
-        answer.write((int) (length >>> 8));
-        answer.write((int) length & 0xff);
-      }
-      assertThat(length).as("server frame length").isLessThan(126 + 65_536);
-      byte[] payload = new byte[(int) length];
-      in.readFully(payload);
-      answer.write(payload);
-      return (b0 & 0x0f) == 2 ? ServerFrame.parseFrom(payload) : null;
-    } catch (EOFException e) {
-      return null;
-    } catch (IOException e) {
-      if (isReset(e)) {
-        return null;
-      }
-      throw e;
-    }
-  }
-
-  /** Reads until the node closes the connection; true when it reset it. A read timeout fails the input (a hang). */
-  private static boolean drain(InputStream in, ByteArrayOutputStream answer) throws IOException {
-    byte[] buf = new byte[8192];
-    try {
-      for (int n; (n = in.read(buf)) >= 0; ) {
-        answer.write(buf, 0, n);
-      }
-      return false;
-    } catch (SocketTimeoutException e) {
-      throw new AssertionError("the node neither answered nor closed within 20 s of the client's end of input");
-    } catch (IOException e) {
-      if (isReset(e)) {
-        return true;
-      }
-      throw e;
-    }
-  }
-
-  private static boolean isReset(IOException e) {
-    return e.getMessage() != null && (e.getMessage().contains("reset") || e.getMessage().contains("Broken pipe"));
-  }
-
-  /** What the node sent: an HTTP head, then WebSocket frames a client can read. */
-  private static void check(byte[] answer, int mode, boolean upgradedBefore, boolean reset) throws IOException {
-    if (answer.length == 0) {
-      // Only a node refusing a PROXY header, or resetting, may close without a word.
-      assertThat(mode == 3 || reset).as("closed without answering the upgrade").isTrue();
-      return;
-    }
-    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(answer));
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        assertThat(reset).as("the answer's head ends early: %s", head).isTrue();
-        return;
-      }
-      head.append((char) b);
-    }
-    if (mode == 3 && !head.toString().startsWith("HTTP/1.1 101")) {
-      assertThat(head.toString()).startsWith("HTTP/1.1 4");
-      return;
-    }
-    assertThat(head.toString()).as("upgrade answer").startsWith("HTTP/1.1 101");
-    boolean closed = false;
-    while (in.available() > 0) {
-      assertThat(closed).as("a frame after the close frame").isFalse();
-      int b0 = in.readUnsignedByte();
-      if (in.available() == 0 && reset) {
-        return;
-      }
-      int b1 = in.readUnsignedByte();
-      assertThat(b1 & 0x80).as("server frames are not masked").isZero();
-      long length = b1 & 0x7f;
-      if (length == 126) {
-        length = in.readUnsignedShort();
-      } else if (length == 127) {
-        length = in.readLong();
-      }
-      if (length > in.available()) {
-        assertThat(reset).as("a frame cut short without a reset").isTrue();
-        return;
-      }
-      byte[] payload = new byte[(int) length];
-      in.readFully(payload);
-      assertThat(b0 & 0x80).as("server frames are whole").isNotZero();
-      switch (b0 & 0x0f) {
-        case 0x2 -> {
-          ServerFrame frame;
-          try {
-            frame = ServerFrame.parseFrom(payload);
-          } catch (InvalidProtocolBufferException e) {
-            throw new AssertionError("a binary frame that is not a ServerFrame", e);
-          }
-          assertThat(frame.hasError() && frame.getError().getCode() == Code.INTERNAL)
-              .as("INTERNAL error: %s", frame).isFalse();
-        }
-        case 0x8 -> {
-          closed = true;
-          if (payload.length > 0) {
-            assertThat(payload.length).isGreaterThanOrEqualTo(2);
-            int code = ((payload[0] & 0xff) << 8) | (payload[1] & 0xff);
-            boolean documented = code == 1000 || code == 1002 || code == 1003 || code == 1007 || code == 1008
-                || code == 1009 || (code > 4000 && Code.forNumber(code - 4000) != null && code != 4005);
-            assertThat(documented).as("close code %d", code).isTrue();
-            try {
-              StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                  .decode(ByteBuffer.wrap(payload, 2, payload.length - 2));
-            } catch (CharacterCodingException e) {
-              throw new AssertionError("close reason is not UTF-8", e);
-            }
-          }
-        }
-        case 0xA -> { } // pong, answering a ping
-        default -> throw new AssertionError("server frame with opcode " + (b0 & 0x0f));
-      }
-    }
   }
 }

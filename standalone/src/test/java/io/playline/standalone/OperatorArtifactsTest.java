@@ -87,8 +87,9 @@ class OperatorArtifactsTest {
     // The write-back flushed to Kafka and the job persisted it: their meters have samples now.
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
       String s = get("/metrics");
-      boolean flushed = value(s, "playline_kafka_records_sent_total") >= 1;
-      boolean persisted = value(s, "playline_job_records_total") >= 1;
+      StatusCommand.Scrape parsed = StatusCommand.Scrape.parse(s);
+      boolean flushed = parsed.sum("playline_kafka_records_sent_total") >= 1;
+      boolean persisted = parsed.sum("playline_job_records_total") >= 1;
       if (flushed && persisted) {
         scrape = s;
       }
@@ -213,16 +214,6 @@ class OperatorArtifactsTest {
       }
     }
     return false;
-  }
-
-  private static double value(String scrape, String name) {
-    double sum = 0;
-    for (String line : scrape.split("\n")) {
-      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
-        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return sum;
   }
 
   private static Path promtool() {

@@ -39,12 +39,12 @@ final class QueryMetrics {
         .description("Applied clears of a whole history").register(registry);
     clearsBusinesses = Counter.builder("playline.query.clears").tag("scope", "businesses")
         .description("Applied clears of some businesses").register(registry);
+    String pageReads = "Timeline page reads from Redis by plain pipelined commands, or by read_timeline.lua "
+        + "(sparse filters, ties at a cursor, records gone mid-read)";
     plainPageReads = Counter.builder("playline.query.redis.page.reads").tag("path", "plain")
-        .description("Timeline page reads from Redis by plain pipelined commands, or by read_timeline.lua "
-            + "(sparse filters, ties at a cursor, records gone mid-read)").register(registry);
+        .description(pageReads).register(registry);
     scriptPageReads = Counter.builder("playline.query.redis.page.reads").tag("path", "script")
-        .description("Timeline page reads from Redis by plain pipelined commands, or by read_timeline.lua "
-            + "(sparse filters, ties at a cursor, records gone mid-read)").register(registry);
+        .description(pageReads).register(registry);
   }
 
   /** A timeline page was read from Redis by plain commands ({@code plain}) or by the script. */

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -106,12 +105,12 @@ final class RedisTimeline {
   /** Reads the records of a settled page (and the tombstones when needed); the script when one is gone. */
   private CompletionStage<RedisSlice> finish(long uid, PlainHead head, @Nullable TimelinePosition after, int limit,
       long[] oldest) {
-    CompletionStage<List<Object>> tombs = head.needsTombstones()
-        ? redis.hgetall(keys.tombstones(uid)).thenApply(RedisTimeline::flat)
-        : CompletableFuture.completedFuture(List.of());
+    CompletionStage<Tombstones> tombs = head.needsTombstones()
+        ? redis.hgetall(keys.tombstones(uid)).thenApply(Tombstones::fromHash)
+        : CompletableFuture.completedFuture(Tombstones.NONE);
     if (head.candidates().isEmpty()) {
       metrics.pageRead(true);
-      return tombs.thenApply(t -> head.slice(Tombstones.fromFlat(t), List.of()));
+      return tombs.thenApply(t -> head.slice(t, List.of()));
     }
     byte[][] fields = new byte[head.candidates().size()][];
     for (int i = 0; i < fields.length; i++) {
@@ -128,7 +127,7 @@ final class RedisTimeline {
         entries.add(new TimelineEntry(p.member(), p.viewTimeMs(), kv.getValue()));
       }
       metrics.pageRead(true);
-      return head.slice(Tombstones.fromFlat(t), entries);
+      return head.slice(t, entries);
     }).thenCompose(slice -> slice != null ? CompletableFuture.completedFuture(slice)
         : readScript(uid, after, limit, oldest));
   }
@@ -146,15 +145,6 @@ final class RedisTimeline {
     }
     return Scripts.<List<Object>>eval(redis, redis, RedisScript.READ_TIMELINE, ScriptOutputType.MULTI, userKeys(uid),
         args).thenApply(RedisTimeline::slice);
-  }
-
-  private static List<Object> flat(Map<byte[], byte[]> hash) {
-    List<Object> flat = new ArrayList<>(2 * hash.size());
-    hash.forEach((k, v) -> {
-      flat.add(k);
-      flat.add(v);
-    });
-    return flat;
   }
 
   /**
@@ -211,18 +201,7 @@ final class RedisTimeline {
 
     /** As the script's filter: a business 1..6 the request keeps, not older than its oldest kept time. */
     private static boolean kept(String member, long score, long[] oldest) {
-      int colon = member.indexOf(':');
-      if (colon < 1 || colon > 2) {
-        return false;
-      }
-      int business = 0;
-      for (int i = 0; i < colon; i++) {
-        char c = member.charAt(i);
-        if (c < '0' || c > '9') {
-          return false;
-        }
-        business = business * 10 + (c - '0');
-      }
+      int business = TimelinePosition.business(member);
       return business >= 1 && business <= 6 && oldest[business] != Long.MAX_VALUE && score >= oldest[business];
     }
 

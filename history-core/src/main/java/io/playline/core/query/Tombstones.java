@@ -31,6 +31,13 @@ final class Tombstones {
     return new Tombstones(times);
   }
 
+  /** From an HGETALL reply as a map. */
+  static Tombstones fromHash(Map<byte[], byte[]> hash) {
+    Map<String, Long> times = new HashMap<>();
+    hash.forEach((field, value) -> put(times, field, value));
+    return new Tombstones(times);
+  }
+
   /** From fields and the values an HMGET of them returned (null = absent). */
   static Tombstones fromFields(List<String> fields, List<byte @Nullable []> values) {
     Map<String, Long> times = new HashMap<>();
