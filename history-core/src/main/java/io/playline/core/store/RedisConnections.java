@@ -16,10 +16,12 @@ import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.lettuce.core.resource.Transports;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.EventExecutor;
 import java.time.Duration;
@@ -59,6 +61,8 @@ public final class RedisConnections implements AutoCloseable {
   private final List<StatefulConnection<byte[], byte[]>> opened = new ArrayList<>();
   private final RedisClusterAsyncCommands<byte[], byte[]> shared;
   private final EventExecutor ioLoop;
+  /** The client's own I/O thread when no loop was lent; shut down by {@link #close()}. */
+  private final @Nullable EventLoopGroup ownLoop;
   /** Cluster pipelines the sweep flushes; empty in standalone mode. */
   private final List<StatefulConnection<byte[], byte[]>> clusterPipelines = new CopyOnWriteArrayList<>();
   private @Nullable ScheduledFuture<?> sweep;
@@ -81,13 +85,16 @@ public final class RedisConnections implements AutoCloseable {
                 FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
           }
         });
-    if (loop != null) {
-      builder.eventLoopGroupProvider(new BorrowedEventLoop(loop));
-    } else {
-      builder.ioThreadPoolSize(1);
-    }
+    // Without a loop the client gets a one-thread group of its own, lent to Lettuce like a
+    // borrowed loop: Lettuce's own provider starts at least two threads and spreads connections
+    // over them, so work run on ioLoop would reach a connection living on the other thread
+    // through a task per command (one socket write each, flushes no longer coalesced).
+    ownLoop = loop != null ? null
+        : (EventLoopGroup) DefaultEventLoopGroupProvider.createEventLoopGroup(Transports.eventLoopGroupClass(), 1);
+    EventLoop io = loop != null ? loop : ownLoop.next();
+    builder.eventLoopGroupProvider(new BorrowedEventLoop(io));
     resources = builder.build();
-    ioLoop = loop != null ? loop : resources.eventLoopGroupProvider().allocate(Transports.eventLoopGroupClass()).next();
+    ioLoop = io;
     RedisURI redisUri = RedisURI.create(uri);
     redisUri.setTimeout(timeout);
     TimeoutOptions timeouts = TimeoutOptions.enabled(timeout);
@@ -251,5 +258,8 @@ public final class RedisConnections implements AutoCloseable {
       clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
     resources.shutdown(0, 2, TimeUnit.SECONDS);
+    if (ownLoop != null) {
+      ownLoop.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    }
   }
 }
