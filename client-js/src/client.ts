@@ -248,7 +248,8 @@ export class PlaylineClient {
 
   /**
    * Reports progress in an item: kept as the item's latest report and sent with the next heartbeat
-   * (`progressMs` -1 = finished). Call it as often as the player likes; only the latest per item is sent.
+   * (`progressMs` -1 = finished; fractional milliseconds are truncated). Call it as often as the
+   * player likes; only the latest per item is sent.
    */
   report(business: Business, oid: number | bigint, progressMs: number | bigint, durationMs: number | bigint,
     subId: number | bigint = 0): void {
@@ -259,8 +260,8 @@ export class PlaylineClient {
       business,
       oid: BigInt(oid),
       subId: BigInt(subId),
-      progressMs: BigInt(progressMs),
-      durationMs: BigInt(durationMs),
+      progressMs: millis("progressMs", progressMs),
+      durationMs: millis("durationMs", durationMs),
       eventTimeMs: BigInt(Date.now()),
     });
     this.stats.eventsReported++;
@@ -844,3 +845,14 @@ function toBytes(data: unknown): Uint8Array {
 }
 
 export { Business };
+
+/** Milliseconds as the wire wants them: fractions (a media element's `currentTime * 1000`) truncated. */
+function millis(name: string, value: number | bigint): bigint {
+  if (typeof value === "bigint") {
+    return value;
+  }
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`${name}: ${value} (expected: a finite number of milliseconds)`);
+  }
+  return BigInt(Math.trunc(value));
+}

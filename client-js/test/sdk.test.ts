@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { WebSocket } from "ws";
 import { type Ack, Business, type HistoryRecord, MemoryFlagStore, PlaylineClient, type PlaylineClientOptions } from "../src/index.js";
+import { demoTests } from "./demo.js";
 import { metric, Relay, type Stack, startStack, token, until } from "./stack.js";
 
 let stack: Stack;
@@ -46,6 +47,17 @@ after(async () => {
 }, { timeout: 120_000 });
 
 describe("PlaylineClient against a real standalone", () => {
+  it("truncates fractional milliseconds (a media element's currentTime * 1000)", { timeout: 60_000 }, async () => {
+    const uid = ++nextUid;
+    const c = client(uid, "browser");
+    c.report(Business.VIDEO, 11, 93.6 * 1000 + 0.25, 600_000.5);
+    await c.flush();
+    const [record] = await c.progress([{ business: Business.VIDEO, oid: 11 }]);
+    assert.equal(record?.progressMs, 93_600n);
+    assert.equal(record?.durationMs, 600_000n);
+    assert.throws(() => c.report(Business.VIDEO, 11, Number.NaN, 1), /progressMs: NaN \(expected: a finite number/);
+  });
+
   it("authenticates once, heartbeats, and answers progress and history", { timeout: 60_000 }, async () => {
     const uid = ++nextUid;
     let tokens = 0;
@@ -167,3 +179,5 @@ describe("PlaylineClient against a real standalone", () => {
     assert.ok(tokens >= 2, `tokens fetched: ${tokens}`);
   });
 });
+
+demoTests(() => stack, () => ++nextUid);

@@ -27,6 +27,7 @@ import io.playline.gateway.session.RedisSessionStore;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.tls.ServerTls;
+import io.playline.gateway.ws.DemoPage;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.Objects;
@@ -126,6 +127,7 @@ public final class GatewayNode implements AutoCloseable {
     private @Nullable CoreStarter core;
     private boolean crossNodePush = true;
     private boolean players = true;
+    private @Nullable DemoPage demo;
 
     private Builder(GatewayConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -164,6 +166,12 @@ public final class GatewayNode implements AutoCloseable {
       return this;
     }
 
+    /** Serves the demo web player on the WebSocket port (default: none). */
+    public Builder demo(@Nullable DemoPage demo) {
+      this.demo = demo;
+      return this;
+    }
+
     /**
      * Whether the node accepts players on {@code ws.port} and {@code grpc.port} (default true);
      * false gives a node that writes for the internal API only.
@@ -192,7 +200,7 @@ public final class GatewayNode implements AutoCloseable {
           node.parts.add(standard);
           tokens = standard;
         }
-        node.assemble(starter, tokens, crossNodePush, players);
+        node.assemble(starter, tokens, crossNodePush, players, demo);
         return node;
       } catch (RuntimeException e) {
         node.close();
@@ -201,7 +209,8 @@ public final class GatewayNode implements AutoCloseable {
     }
   }
 
-  private void assemble(CoreStarter starter, Authenticator authenticator, boolean crossNodePush, boolean acceptPlayers) {
+  private void assemble(CoreStarter starter, Authenticator authenticator, boolean crossNodePush, boolean acceptPlayers,
+      @Nullable DemoPage demo) {
     // The loops outlive the Redis client that may share one of them: created first, closed last.
     EventLoops l = EventLoops.create(config.ioThreads());
     parts.add(l);
@@ -236,7 +245,7 @@ public final class GatewayNode implements AutoCloseable {
           b, calendar, rules, new GatewayMetrics(registry), clock, p.connections(), c.history(),
           new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
               config.maxConnectionsPerUser()));
-      players = GatewayServer.start(config, services, l, readiness, t);
+      players = GatewayServer.start(config, services, l, readiness, t, demo);
     }
     log.info("Node {} up: players {}, queries {}, cross-node push {}, admin {}", config.nodeId(),
         acceptPlayers ? "ws " + wsAddress() + " grpc " + grpcAddress() : "off",

@@ -14,6 +14,7 @@ import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.Errors;
 import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.ws.DemoPage;
 import io.playline.gateway.ws.WebSocketChannelInitializer;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Reconnect;
@@ -59,11 +60,11 @@ final class GatewayServer implements AutoCloseable {
   }
 
   static GatewayServer start(GatewayConfig config, SessionServices services, EventLoops loops, Readiness readiness,
-      @Nullable ServerTls tls) {
+      @Nullable ServerTls tls, @Nullable DemoPage demo) {
     GatewayServer server = new GatewayServer(config, services.connections(), readiness);
     readiness.register(READINESS_COMPONENT);
     try {
-      server.bind(services, loops, tls);
+      server.bind(services, loops, tls, demo);
     } catch (InterruptedException | RuntimeException e) {
       server.close();
       if (e instanceof InterruptedException) {
@@ -78,7 +79,7 @@ final class GatewayServer implements AutoCloseable {
     return server;
   }
 
-  private void bind(SessionServices services, EventLoops loops, @Nullable ServerTls tls)
+  private void bind(SessionServices services, EventLoops loops, @Nullable ServerTls tls, @Nullable DemoPage demo)
       throws IOException, InterruptedException {
     ConnectionLimiter limiter = services.limiter();
     this.limiter = limiter;
@@ -86,7 +87,7 @@ final class GatewayServer implements AutoCloseable {
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())
         .option(ChannelOption.SO_BACKLOG, 4096)
-        .childHandler(new WebSocketChannelInitializer(services, limiter, tls == null ? null : tls.webSocket()))
+        .childHandler(new WebSocketChannelInitializer(services, limiter, tls == null ? null : tls.webSocket(), demo))
         .bind(new InetSocketAddress(config.bindHost(), config.wsPort()))
         .sync()
         .channel();

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import io.playline.gateway.ws.DemoPage;
 import io.playline.standalone.RoleBackends.Need;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +25,12 @@ final class GatewayRole implements Role {
 
   private GatewayRole(ConfigSource config, RoleBackends backends) {
     try {
-      GatewayConfig gateway = GatewayConfig.from(config, Secrets.playerSecret(config, false));
+      String secret = Secrets.playerSecret(config, false);
+      GatewayConfig gateway = GatewayConfig.from(config, secret);
+      DemoPage demo = Demo.page(config, false, secret, false);
       PrometheusMeterRegistry registry = parts.meters();
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
-      node = parts.add(GatewayNode.builder(gateway).registry(registry)
+      node = parts.add(GatewayNode.builder(gateway).registry(registry).demo(demo)
           .core(GatewayNode.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               gateway.nodeId(), hbase))
           .start());

@@ -8,6 +8,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
 import io.playline.gateway.admin.Readiness;
+import io.playline.gateway.ws.DemoPage;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
 import java.io.IOException;
@@ -82,7 +83,8 @@ final class StandaloneLauncher implements AutoCloseable {
     Connection hbase = parts.hbase(endpoints.hbaseConfiguration());
 
     // Every role in one process: one node (players and the internal API on its loops), and the job.
-    GatewayNode node = parts.add(GatewayNode.builder(gateway).registry(registry).readiness(readiness)
+    DemoPage demo = Demo.page(config, true, secret.secret(), secret.dev());
+    GatewayNode node = parts.add(GatewayNode.builder(gateway).registry(registry).readiness(readiness).demo(demo)
         .core(GatewayNode.historyCore(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
             gateway.nodeId(), hbase))
         .start());
@@ -97,11 +99,14 @@ final class StandaloneLauncher implements AutoCloseable {
     health.watch("job", job::readiness, false);
     health.start(BackendHealth.PERIOD);
 
-    Map<String, String> own = Addresses.of(node, api);
+    Map<String, String> own = new LinkedHashMap<>(Addresses.of(node, api));
+    if (demo != null) {
+      own.put("demo", Demo.url(own.get("websocket")));
+    }
     awaitReady(Duration.ofSeconds(60));
     // Written last: tools (and tests) take its presence as "up".
     endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
-    banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(),
+    banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
         Duration.ofNanos(System.nanoTime() - t0));
   }
 
@@ -122,7 +127,7 @@ final class StandaloneLauncher implements AutoCloseable {
   }
 
   private void banner(StandaloneConfig config, BackendEndpoints backends, Map<String, String> own, boolean devSecret,
-      boolean devApiSecret, Duration took) {
+      boolean devApiSecret, @Nullable DemoPage demo, Duration took) {
     StringBuilder b = new StringBuilder("\n");
     b.append("  Playline standalone is up in ").append(took.toMillis()).append(" ms (")
         .append(readiness.isReady() ? "ready" : "NOT ready: see /readyz").append(")\n");
@@ -138,6 +143,10 @@ final class StandaloneLauncher implements AutoCloseable {
     if (devApiSecret) {
       b.append("  WARNING: PLAYLINE_API_SECRET is not set; the internal API takes service tokens signed with the "
           + "public development key.\n");
+    }
+    if (demo != null) {
+      b.append("  Demo web player: ").append(own.get("demo"))
+          .append(demo.scriptBuilt() ? "" : " (its script was not built: that needs Node >= 18 and npm)").append("\n");
     }
     b.append("  Get a player token: bin/playline token --uid 42; a service token for the internal API: "
         + "bin/playline token --service NAME\n");

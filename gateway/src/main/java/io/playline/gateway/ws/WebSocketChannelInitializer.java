@@ -19,7 +19,8 @@ import io.playline.gateway.session.SessionServices;
  * handshake.timeout} of connecting, {@link UpgradeDeadline}), frame decoding
  * with the configured payload limit (violations are handed to {@link WebSocketFrameHandler}, which
  * answers with an Error and a 4000-range close code instead of Netty's default close), fragment
- * aggregation, then the frame handler.
+ * aggregation, then the frame handler. Other HTTP requests get the demo page's files ({@link
+ * DemoHandler}, when on) or 404.
  */
 public final class WebSocketChannelInitializer extends ChannelInitializer<Channel> {
   private static final int MAX_UPGRADE_REQUEST_BYTES = 8 * 1024;
@@ -28,11 +29,15 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
   private final @Nullable SslContext tls;
   private final ConnectionLimiter limiter;
   private final WebSocketServerProtocolConfig protocolConfig;
+  private final @Nullable DemoPage demo;
 
-  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter, @Nullable SslContext tls) {
+  /** With {@code demo} (null: off) the pipeline also serves the demo web player's files. */
+  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter, @Nullable SslContext tls,
+      @Nullable DemoPage demo) {
     this.services = services;
     this.limiter = limiter;
     this.tls = tls;
+    this.demo = demo;
     GatewayConfig config = services.config();
     this.protocolConfig = WebSocketServerProtocolConfig.newBuilder()
         .websocketPath(GatewayConfig.WS_PATH)
@@ -62,7 +67,11 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
         .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))
         .addLast(new WebSocketServerProtocolHandler(protocolConfig))
         .addLast(new UpgradeDeadline(services.config().handshakeTimeout(), services.metrics()::handshakeTimeout))
-        .addLast(new WebSocketFrameAggregator(services.config().maxFrameBytes()))
+        .addLast(new WebSocketFrameAggregator(services.config().maxFrameBytes()));
+    if (demo != null) {
+      ch.pipeline().addLast(new DemoHandler(demo));
+    }
+    ch.pipeline()
         .addLast(new NotFoundHandler())
         .addLast(new WebSocketFrameHandler(services, limiter));
   }
