@@ -2,6 +2,7 @@ package io.playline.api;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.session.Hs256;
 
 /**
@@ -15,7 +16,7 @@ import io.playline.gateway.session.Hs256;
  * @param bindHost the address the API binds
  */
 public record ApiAccess(String secret, String bindHost) {
-  public static final String SECRET_KEY = "api.secret";
+  public static final String SECRET_KEY = ApiSettings.SECRET.key();
 
   public ApiAccess {
     try {
@@ -34,7 +35,7 @@ public record ApiAccess(String secret, String bindHost) {
       throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
           + "can sign player tokens must not be able to sign service tokens for the internal API)");
     }
-    return new ApiAccess(secret, c.string("api.bind.host", c.string("bind.host", "0.0.0.0")));
+    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)));
   }
 
   @Override

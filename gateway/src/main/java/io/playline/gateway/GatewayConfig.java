@@ -3,6 +3,9 @@ package io.playline.gateway;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.admin.AdminAccess;
+import io.playline.gateway.config.AuthSettings;
+import io.playline.gateway.config.GatewaySettings;
+import io.playline.gateway.config.LimitSettings;
 import io.playline.gateway.heartbeat.BatcherConfig;
 import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwksSettings;
@@ -142,39 +145,39 @@ public record GatewayConfig(
    * when player tokens are verified only against {@code auth.jwks.url} (HS256 tokens refused).
    */
   public static GatewayConfig from(ConfigSource c, @org.jspecify.annotations.Nullable String authSecret) {
-    Duration heartbeat = c.duration("heartbeat.interval", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofMinutes(5));
+    Duration heartbeat = LimitSettings.HEARTBEAT_INTERVAL.read(c);
     return new GatewayConfig(
-        c.string("bind.host", "0.0.0.0"),
-        c.port("ws.port", 8080, true),
-        c.port("grpc.port", 9090, true),
-        c.port("api.port", 9091, true),
-        c.port("admin.port", 9100, true),
+        GatewaySettings.BIND_HOST.read(c),
+        GatewaySettings.WS_PORT.read(c),
+        GatewaySettings.GRPC_PORT.read(c),
+        GatewaySettings.API_PORT.read(c),
+        GatewaySettings.ADMIN_PORT.read(c),
         AdminAccess.from(c),
         authSecret,
         JwksSettings.from(c),
-        c.duration("auth.clock.skew", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10)),
-        c.duration("auth.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
-        c.duration("handshake.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
-        c.duration("auth.expiry.grace", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
+        AuthSettings.CLOCK_SKEW.read(c),
+        AuthSettings.TIMEOUT.read(c),
+        LimitSettings.HANDSHAKE_TIMEOUT.read(c),
+        AuthSettings.EXPIRY_GRACE.read(c),
         heartbeat,
-        c.duration("idle.timeout", heartbeat.multipliedBy(3), Duration.ofSeconds(2), Duration.ofMinutes(30)),
-        c.intValue("frame.max.bytes", 64 * 1024, 256, 16 * 1024 * 1024),
-        c.intValue("heartbeat.max.events", 100, 1, 10_000),
-        c.intValue("connection.max.frames.per.second", 20, 1, 100_000),
-        c.intValue("connection.max.unsent.bytes", 1 << 20, 16 * 1024, 256 << 20),
-        c.intValue("connection.max", 200_000, 1, 10_000_000),
-        c.intValue("connection.max.per.address", 10_000, 1, 1_000_000),
-        c.bool("proxy.protocol", false),
-        c.intValue("connection.max.per.user", 32, 1, 100_000),
-        c.intValue("device.id.max.bytes", 64, 1, 1024),
-        c.intValue("platform.max.bytes", 32, 1, 1024),
-        c.duration("session.ttl", Duration.ofHours(1), Duration.ofSeconds(10), Duration.ofDays(30)),
-        c.duration("session.max.age", Duration.ofDays(7), Duration.ofSeconds(1), Duration.ofDays(365)),
-        c.string("node.id", defaultNodeId()),
-        c.intValue("io.threads", 0, 0, 256),
-        c.bool("io.redis.shared", true),
-        c.duration("drain.grace", Duration.ofSeconds(10), Duration.ZERO, Duration.ofMinutes(10)),
-        c.duration("drain.reconnect.spread", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
+        LimitSettings.IDLE_TIMEOUT.read(c, heartbeat.multipliedBy(3)),
+        LimitSettings.FRAME_MAX_BYTES.read(c),
+        LimitSettings.HEARTBEAT_MAX_EVENTS.read(c),
+        LimitSettings.MAX_FRAMES_PER_SECOND.read(c),
+        LimitSettings.MAX_UNSENT_BYTES.read(c),
+        LimitSettings.MAX_CONNECTIONS.read(c),
+        LimitSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
+        GatewaySettings.PROXY_PROTOCOL.read(c),
+        LimitSettings.MAX_CONNECTIONS_PER_USER.read(c),
+        LimitSettings.DEVICE_ID_MAX_BYTES.read(c),
+        LimitSettings.PLATFORM_MAX_BYTES.read(c),
+        AuthSettings.SESSION_TTL.read(c),
+        AuthSettings.SESSION_MAX_AGE.read(c),
+        GatewaySettings.NODE_ID.read(c, defaultNodeId()),
+        GatewaySettings.IO_THREADS.read(c),
+        GatewaySettings.IO_REDIS_SHARED.read(c),
+        GatewaySettings.DRAIN_GRACE.read(c),
+        GatewaySettings.DRAIN_RECONNECT_SPREAD.read(c),
         BatcherConfig.from(c),
         PushConfig.from(c),
         GrpcLimits.from(c),

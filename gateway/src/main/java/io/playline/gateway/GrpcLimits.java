@@ -1,6 +1,7 @@
 package io.playline.gateway;
 
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.config.LimitSettings;
 import java.time.Duration;
 
 /**
@@ -25,10 +26,10 @@ public record GrpcLimits(int maxConcurrentCallsPerConnection, Duration keepAlive
   /** Reads and validates the {@code grpc.*} limits. */
   public static GrpcLimits from(ConfigSource c) {
     return new GrpcLimits(
-        c.intValue("grpc.max.concurrent.calls.per.connection", 100, 1, 100_000),
-        c.duration("grpc.keepalive.permit.time", Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofHours(1)),
-        c.duration("grpc.max.connection.idle", Duration.ofHours(1), Duration.ZERO, Duration.ofDays(30)),
-        c.duration("grpc.max.connection.age", Duration.ZERO, Duration.ZERO, Duration.ofDays(30)),
-        c.duration("grpc.max.connection.age.grace", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)));
+        LimitSettings.GRPC_MAX_CONCURRENT_CALLS.read(c),
+        LimitSettings.GRPC_KEEPALIVE_PERMIT_TIME.read(c),
+        LimitSettings.GRPC_MAX_CONNECTION_IDLE.read(c),
+        LimitSettings.GRPC_MAX_CONNECTION_AGE.read(c),
+        LimitSettings.GRPC_MAX_CONNECTION_AGE_GRACE.read(c));
   }
 }

@@ -2,6 +2,9 @@ package io.playline.core;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreSettings;
+import io.playline.core.config.FirstTodaySettings;
+import io.playline.core.config.WriteBackSettings;
 import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.core.kafka.KafkaTopicConfig;
 import io.playline.core.query.QueryConfig;
@@ -100,31 +103,31 @@ public record CoreConfig(
   }
 
   public static CoreConfig from(ConfigSource c) {
-    Duration past = c.duration("event.clamp.past", Duration.ofDays(3), Duration.ofMinutes(1), Duration.ofDays(90));
-    int maxPending = c.intValue("writeback.max.pending", 200_000, 1, 50_000_000);
-    int firstTodayShards = c.intValue("first.today.shards", 1000, 1, 100_000);
+    Duration past = CoreSettings.EVENT_CLAMP_PAST.read(c);
+    int maxPending = WriteBackSettings.MAX_PENDING.read(c);
+    int firstTodayShards = FirstTodaySettings.SHARDS.read(c);
     return new CoreConfig(
-        c.string("redis.key.prefix", "pl:"),
-        c.intValue("history.redis.max.items", 1000, 1, 100_000),
-        c.duration("history.redis.ttl", Duration.ofDays(30), Duration.ofMinutes(1), Duration.ofDays(365)),
+        CoreSettings.REDIS_KEY_PREFIX.read(c),
+        CoreSettings.HISTORY_REDIS_MAX_ITEMS.read(c),
+        CoreSettings.HISTORY_REDIS_TTL.read(c),
         past,
-        c.duration("event.clamp.future", Duration.ofSeconds(60), Duration.ZERO, Duration.ofDays(1)),
-        c.duration("history.tombstone.ttl", past.plusDays(1), Duration.ofMinutes(2), Duration.ofDays(366)),
-        c.zone("flag.zone", ZoneId.of("UTC")),
+        CoreSettings.EVENT_CLAMP_FUTURE.read(c),
+        CoreSettings.HISTORY_TOMBSTONE_TTL.read(c, past.plusDays(1)),
+        FirstTodaySettings.FLAG_ZONE.read(c),
         firstTodayShards,
-        c.longValue("first.today.bitmap.max.uid", 0xFFFF_FFFFL, 0, Long.MAX_VALUE),
-        c.intValue("recovery.shards", 16, 1, 4096),
-        c.intValue("redis.write.users.per.script", 64, 1, 1000),
+        FirstTodaySettings.BITMAP_MAX_UID.read(c),
+        WriteBackSettings.RECOVERY_SHARDS.read(c),
+        CoreSettings.USERS_PER_SCRIPT.read(c),
         KafkaTopicConfig.from(c),
         KafkaClientProperties.from(c),
-        c.duration("writeback.flush.interval", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1)),
+        WriteBackSettings.FLUSH_INTERVAL.read(c),
         maxPending,
-        c.intValue("writeback.max.record.bytes", 512 * 1024, 1024, 8 * 1024 * 1024),
-        c.intValue("writeback.max.pending.hard", 4 * maxPending, 1, 200_000_000),
-        c.intValue("writeback.max.pending.tombstones", 100_000, 1, 10_000_000),
-        c.duration("writeback.retry.backoff.max", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
-        c.duration("writeback.close.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)),
-        c.intValue("first.today.queue.capacity", 10_000, 1, 10_000_000),
+        WriteBackSettings.MAX_RECORD_BYTES.read(c),
+        WriteBackSettings.MAX_PENDING_HARD.read(c, 4 * maxPending),
+        WriteBackSettings.MAX_PENDING_TOMBSTONES.read(c),
+        WriteBackSettings.RETRY_BACKOFF_MAX.read(c),
+        WriteBackSettings.CLOSE_TIMEOUT.read(c),
+        FirstTodaySettings.QUEUE_CAPACITY.read(c),
         FirstTodayOutboxConfig.from(c, firstTodayShards),
         HBaseLayout.from(c),
         QueryConfig.from(c));

@@ -5,6 +5,7 @@ import io.netty.channel.EventLoop;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreSettings;
 import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.publish.FirstTodayMetrics;
 import io.playline.core.publish.FirstTodayOutbox;
@@ -88,8 +89,8 @@ public final class HistoryCore implements AutoCloseable {
     // Before anything that needs closing: the producer must not auto-create a 1-partition topic.
     KafkaTopics.ensure(kafkaBootstrapServers, config.kafkaClients(), config.kafkaTopics(), config.kafkaTopics().all());
     Duration timeout = redisTimeout(source);
-    RedisConnections redis = RedisConnections.connect(redisUri, source.bool("redis.cluster", false), timeout, redisLoop,
-        ClusterTopologySettings.from(source));
+    RedisConnections redis = RedisConnections.connect(redisUri, CoreSettings.REDIS_CLUSTER.read(source), timeout,
+        redisLoop, ClusterTopologySettings.from(source));
     KafkaProducer<byte[], byte[]> producer = null;
     WriteBackAggregator aggregator = null;
     try {
@@ -116,7 +117,7 @@ public final class HistoryCore implements AutoCloseable {
 
   /** {@code redis.timeout}: the bound of every Redis command of a process (5s; 100ms..1m). */
   public static Duration redisTimeout(ConfigSource source) {
-    return source.duration("redis.timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1));
+    return CoreSettings.REDIS_TIMEOUT.read(source);
   }
 
   public CoreConfig config() {

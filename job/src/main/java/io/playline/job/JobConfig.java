@@ -98,35 +98,34 @@ public record JobConfig(
    * @throws ConfigException naming the key when a value is malformed or out of range
    */
   public static JobConfig from(ConfigSource c, CoreConfig core) {
-    Duration day = Duration.ofDays(1);
     HBaseLayout layout = HBaseLayout.from(c);
-    Duration recoveryAge = c.duration("recovery.age", core.flushInterval().multipliedBy(3), Duration.ofSeconds(1), day);
+    Duration recoveryAge = JobSettings.RECOVERY_AGE.read(c, core.flushInterval().multipliedBy(3));
     if (recoveryAge.compareTo(core.flushInterval()) < 0) {
       throw new ConfigException("recovery.age: " + recoveryAge + " (expected: at least writeback.flush.interval "
           + core.flushInterval() + ", or the sweep would persist what the next flush is about to)");
     }
-    Duration recoveryInterval = c.duration("recovery.interval", Duration.ofSeconds(30), Duration.ofMillis(100), day);
+    Duration recoveryInterval = JobSettings.RECOVERY_INTERVAL.read(c);
     return new JobConfig(
-        c.string("job.group.id", "playline-job"),
-        c.intValue("job.max.poll.records", 500, 1, 100_000),
-        c.duration("job.poll.timeout", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(1)),
+        JobSettings.GROUP_ID.read(c),
+        JobSettings.MAX_POLL_RECORDS.read(c),
+        JobSettings.POLL_TIMEOUT.read(c),
         layout.table(),
         layout.family(),
-        c.intValue("hbase.table.regions", 16, 1, 256),
-        c.intValue("hbase.batch.size", 1000, 1, 100_000),
-        c.duration("hbase.operation.timeout", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMinutes(30)),
-        c.intValue("hbase.clear.page.size", 1000, 1, 100_000),
+        JobSettings.HBASE_TABLE_REGIONS.read(c),
+        JobSettings.HBASE_BATCH_SIZE.read(c),
+        JobSettings.HBASE_OPERATION_TIMEOUT.read(c),
+        JobSettings.HBASE_CLEAR_PAGE_SIZE.read(c),
         layout.retention(),
         layout.retentionOverrides(),
-        c.duration("job.redis.timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
-        c.duration("job.retry.backoff.base", Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofMinutes(1)),
-        c.duration("job.retry.backoff.cap", Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofMinutes(10)),
+        JobSettings.REDIS_TIMEOUT.read(c),
+        JobSettings.RETRY_BACKOFF_BASE.read(c),
+        JobSettings.RETRY_BACKOFF_CAP.read(c),
         recoveryInterval,
         recoveryAge,
-        c.intValue("recovery.batch.size", 1000, 1, 100_000),
-        c.duration("recovery.lease.ttl", recoveryInterval.multipliedBy(3), Duration.ofMillis(200), day.multipliedBy(3)),
-        c.string("job.instance.id", defaultInstanceId()),
-        c.duration("job.shutdown.timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)));
+        JobSettings.RECOVERY_BATCH_SIZE.read(c),
+        JobSettings.RECOVERY_LEASE_TTL.read(c, recoveryInterval.multipliedBy(3)),
+        JobSettings.INSTANCE_ID.read(c, defaultInstanceId()),
+        JobSettings.SHUTDOWN_TIMEOUT.read(c));
   }
 
   private static String defaultInstanceId() {

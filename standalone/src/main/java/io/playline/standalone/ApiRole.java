@@ -5,6 +5,7 @@ import io.playline.api.ApiServer;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import io.playline.gateway.config.AuthSettings;
 import io.playline.standalone.RoleBackends.Need;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ final class ApiRole implements Role {
   private ApiRole(ConfigSource config, RoleBackends backends) {
     // Checked before anything connects: a role without its key must not start at all.
     ApiAccess access = ApiAccess.from(config, Secrets.resolveApi(config, false).secret(),
-        config.raw("auth.secret").orElse(""));
+        AuthSettings.SECRET.read(config).orElse(""));
     try {
       // This node verifies no player tokens: its (unused) authenticator gets a throwaway key.
       GatewayConfig gateway = GatewayConfig.from(config, Secrets.unusedPlayerSecret());

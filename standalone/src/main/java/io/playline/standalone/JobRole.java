@@ -12,6 +12,7 @@ import io.playline.gateway.EventLoops;
 import io.playline.gateway.admin.AdminAccess;
 import io.playline.gateway.admin.AdminHttpServer;
 import io.playline.gateway.admin.Readiness;
+import io.playline.gateway.config.GatewaySettings;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
 import io.playline.standalone.RoleBackends.Need;
@@ -41,7 +42,7 @@ final class JobRole implements Role {
       CoreConfig core = CoreConfig.from(source);
       JobConfig jobConfig = JobConfig.from(source, core);
       AdminAccess adminAccess = AdminAccess.from(source);
-      int adminPort = source.port("admin.port", 9100, true);
+      int adminPort = GatewaySettings.ADMIN_PORT.read(source);
       Duration redisTimeout = HistoryCore.redisTimeout(source);
       // A history topic with another partition count refuses the process here, as it does a gateway's:
       // a job that started anyway would sit unready forever. Kafka down is retried in the background.

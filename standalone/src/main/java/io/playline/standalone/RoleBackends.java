@@ -3,6 +3,8 @@ package io.playline.standalone;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreSettings;
+import io.playline.core.config.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,39 +46,46 @@ record RoleBackends(String redisUri, boolean redisCluster, String kafkaBootstrap
    */
   static RoleBackends resolve(ConfigSource c, String role, List<Need> needs, @Nullable Path backendsFile) {
     Map<String, String> file = backendsFile == null ? Map.of() : read(backendsFile);
-    Optional<String> redis = c.raw("redis.uri").or(() -> Optional.ofNullable(file.get("redis.uri")));
-    Optional<String> kafka = c.raw("kafka.bootstrap.servers")
-        .or(() -> Optional.ofNullable(file.get("kafka.bootstrap.servers")));
-    Optional<String> quorum = c.raw("hbase.zookeeper.quorum")
-        .or(() -> Optional.ofNullable(file.get("hbase.zookeeper.quorum")));
+    Optional<String> redis = address(c, file, StandaloneSettings.REDIS_URI);
+    Optional<String> kafka = address(c, file, StandaloneSettings.KAFKA_BOOTSTRAP_SERVERS);
+    Optional<String> quorum = address(c, file, StandaloneSettings.HBASE_ZOOKEEPER_QUORUM);
     List<String> missing = new ArrayList<>();
-    check(needs.contains(Need.REDIS) && redis.isEmpty(), "redis.uri", "redis://host:6379", missing);
-    check(needs.contains(Need.KAFKA) && kafka.isEmpty(), "kafka.bootstrap.servers", "host:9092,host2:9092", missing);
-    check(needs.contains(Need.HBASE) && quorum.isEmpty(), "hbase.zookeeper.quorum", "zk1,zk2,zk3", missing);
+    check(needs.contains(Need.REDIS) && redis.isEmpty(), StandaloneSettings.REDIS_URI, "redis://host:6379", missing);
+    check(needs.contains(Need.KAFKA) && kafka.isEmpty(), StandaloneSettings.KAFKA_BOOTSTRAP_SERVERS,
+        "host:9092,host2:9092", missing);
+    check(needs.contains(Need.HBASE) && quorum.isEmpty(), StandaloneSettings.HBASE_ZOOKEEPER_QUORUM, "zk1,zk2,zk3",
+        missing);
     if (!missing.isEmpty()) {
       throw new StartupException("the " + role + " role needs the address of every backend it uses and has no "
           + "default for any: " + String.join("; ", missing) + (backendsFile == null
           ? " (or name an endpoints.json with --backends FILE)" : " (not in " + backendsFile + " either)"));
     }
     // Values from the file go through the same typed, range-checked getters as config values.
-    ConfigSource merged = ConfigSource.empty().with(file).with(present(c, "redis.cluster", "hbase.zookeeper.port"));
-    boolean cluster = merged.bool("redis.cluster", false);
-    int zkPort = merged.port("hbase.zookeeper.port", 2181, false);
+    ConfigSource merged = ConfigSource.empty().with(file)
+        .with(present(c, CoreSettings.REDIS_CLUSTER, StandaloneSettings.HBASE_ZOOKEEPER_PORT));
+    boolean cluster = CoreSettings.REDIS_CLUSTER.read(merged);
+    int zkPort = StandaloneSettings.HBASE_ZOOKEEPER_PORT.read(merged);
     return new RoleBackends(redis.orElse(""), cluster, kafka.orElse(""), quorum.orElse(""), zkPort,
-        c.string("hbase.zookeeper.znode.parent", HConstants.DEFAULT_ZOOKEEPER_ZNODE_PARENT));
+        StandaloneSettings.HBASE_ZOOKEEPER_ZNODE_PARENT.read(c));
   }
 
-  /** The values {@code c} sets of {@code keys}. */
-  private static Map<String, String> present(ConfigSource c, String... keys) {
+  /** The address {@code c} sets, else the one {@code file} holds. */
+  private static Optional<String> address(ConfigSource c, Map<String, String> file, Setting<Optional<String>> setting) {
+    return setting.read(c).or(() -> Optional.ofNullable(file.get(setting.key())));
+  }
+
+  /** The values {@code c} sets of {@code settings}, by key. */
+  private static Map<String, String> present(ConfigSource c, Setting<?>... settings) {
     Map<String, String> values = new LinkedHashMap<>();
-    for (String key : keys) {
-      c.raw(key).ifPresent(v -> values.put(key, v));
+    for (Setting<?> setting : settings) {
+      c.raw(setting.key()).ifPresent(v -> values.put(setting.key(), v));
     }
     return values;
   }
 
-  private static void check(boolean missing, String key, String example, List<String> out) {
+  private static void check(boolean missing, Setting<?> setting, String example, List<String> out) {
     if (missing) {
+      String key = setting.key();
       out.add(key + " is not set (" + ConfigSource.envName(key) + "=" + example + ", or --set " + key + "=...)");
     }
   }
@@ -94,23 +103,23 @@ record RoleBackends(String redisUri, boolean redisCluster, String kafkaBootstrap
       throw new StartupException("--backends " + file + ": not readable JSON (" + e.getMessage() + ")", e);
     }
     Map<String, String> values = new LinkedHashMap<>();
-    put(values, "redis.uri", root.path("redis").path("uri"));
-    put(values, "redis.cluster", root.path("redis").path("cluster"));
-    put(values, "kafka.bootstrap.servers", root.path("kafka").path("bootstrapServers"));
-    put(values, "hbase.zookeeper.quorum", root.path("hbase").path("zookeeperQuorum"));
-    put(values, "hbase.zookeeper.port", root.path("hbase").path("zookeeperPort"));
+    put(values, StandaloneSettings.REDIS_URI, root.path("redis").path("uri"));
+    put(values, CoreSettings.REDIS_CLUSTER, root.path("redis").path("cluster"));
+    put(values, StandaloneSettings.KAFKA_BOOTSTRAP_SERVERS, root.path("kafka").path("bootstrapServers"));
+    put(values, StandaloneSettings.HBASE_ZOOKEEPER_QUORUM, root.path("hbase").path("zookeeperQuorum"));
+    put(values, StandaloneSettings.HBASE_ZOOKEEPER_PORT, root.path("hbase").path("zookeeperPort"));
     return values;
   }
 
-  private static void put(Map<String, String> values, String key, JsonNode node) {
+  private static void put(Map<String, String> values, Setting<?> setting, JsonNode node) {
     if (!node.isMissingNode() && !node.isNull() && !node.asText().isEmpty()) {
-      values.put(key, node.asText());
+      values.put(setting.key(), node.asText());
     }
   }
 
   /** {@code config} with {@code redis.cluster} as resolved here (it may have come from the backends file). */
   ConfigSource applyTo(ConfigSource config) {
-    return config.with(Map.of("redis.cluster", Boolean.toString(redisCluster)));
+    return config.with(Map.of(CoreSettings.REDIS_CLUSTER.key(), Boolean.toString(redisCluster)));
   }
 
   /** A client configuration for this HBase. */

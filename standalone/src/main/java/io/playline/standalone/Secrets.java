@@ -1,6 +1,10 @@
 package io.playline.standalone;
 
+import io.playline.api.ApiSettings;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.Setting;
+import io.playline.gateway.config.AuthSettings;
+import java.util.Optional;
 
 /** Resolves the token signing secret: {@code auth.secret}, or a fixed development secret where allowed. */
 final class Secrets {
@@ -24,7 +28,7 @@ final class Secrets {
   }
 
   static Resolved resolve(ConfigSource config, boolean allowDevSecret) {
-    return resolve(config, "auth.secret", allowDevSecret, DEV_SECRET, "auth.secret is not set: roles other than "
+    return resolve(config, AuthSettings.SECRET, allowDevSecret, DEV_SECRET, "auth.secret is not set: roles other than "
         + "standalone never fall back to the development secret; set PLAYLINE_AUTH_SECRET (at least 32 bytes) to the "
         + "key your identity service signs player tokens with, or PLAYLINE_AUTH_JWKS_URL to its published keys");
   }
@@ -34,7 +38,7 @@ final class Secrets {
    * {@code auth.jwks.url} is set (RS256/ES256 tokens only); otherwise as {@link #resolve}.
    */
   static @org.jspecify.annotations.Nullable String playerSecret(ConfigSource config, boolean allowDevSecret) {
-    if (config.raw("auth.secret").isEmpty() && config.raw("auth.jwks.url").isPresent()) {
+    if (AuthSettings.SECRET.read(config).isEmpty() && AuthSettings.JWKS_URL.read(config).isPresent()) {
       return null;
     }
     return resolve(config, allowDevSecret).secret();
@@ -45,15 +49,15 @@ final class Secrets {
    * standalone ({@code allowDevSecret}) falls back to {@link #DEV_API_SECRET}.
    */
   static Resolved resolveApi(ConfigSource config, boolean allowDevSecret) {
-    return resolve(config, "api.secret", allowDevSecret, DEV_API_SECRET, "api.secret is not set: the internal API "
-        + "accepts only service tokens signed with it, and roles other than standalone never fall back to the "
+    return resolve(config, ApiSettings.SECRET, allowDevSecret, DEV_API_SECRET, "api.secret is not set: the internal "
+        + "API accepts only service tokens signed with it, and roles other than standalone never fall back to the "
         + "development key; set PLAYLINE_API_SECRET (at least 32 bytes, not the player-token key) and mint tokens "
         + "for your services with: bin/playline token --service NAME");
   }
 
-  private static Resolved resolve(ConfigSource config, String key, boolean allowDevSecret, String devSecret,
-      String missing) {
-    return config.raw(key)
+  private static Resolved resolve(ConfigSource config, Setting<Optional<String>> secret, boolean allowDevSecret,
+      String devSecret, String missing) {
+    return secret.read(config)
         .map(s -> new Resolved(s, false))
         .orElseGet(() -> {
           if (!allowDevSecret) {

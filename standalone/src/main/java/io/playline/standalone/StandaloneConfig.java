@@ -32,14 +32,14 @@ record StandaloneConfig(
 
   static StandaloneConfig from(ConfigSource c) {
     return new StandaloneConfig(
-        Path.of(c.string("data.dir", "data")).toAbsolutePath().normalize(),
-        c.raw("redis.uri"),
-        c.raw("kafka.bootstrap.servers"),
-        c.raw("hbase.zookeeper.quorum"),
-        c.port("hbase.zookeeper.port", 2181, false),
-        c.port("embedded.redis.port", 0, true),
-        c.port("embedded.kafka.port", 0, true),
-        c.port("embedded.hbase.zookeeper.port", 0, true),
-        c.duration("shutdown.timeout", Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofMinutes(10)));
+        Path.of(StandaloneSettings.DATA_DIR.read(c)).toAbsolutePath().normalize(),
+        StandaloneSettings.REDIS_URI.read(c),
+        StandaloneSettings.KAFKA_BOOTSTRAP_SERVERS.read(c),
+        StandaloneSettings.HBASE_ZOOKEEPER_QUORUM.read(c),
+        StandaloneSettings.HBASE_ZOOKEEPER_PORT.read(c),
+        StandaloneSettings.EMBEDDED_REDIS_PORT.read(c),
+        StandaloneSettings.EMBEDDED_KAFKA_PORT.read(c),
+        StandaloneSettings.EMBEDDED_HBASE_ZOOKEEPER_PORT.read(c),
+        StandaloneSettings.SHUTDOWN_TIMEOUT.read(c));
   }
 }

@@ -2,6 +2,7 @@ package io.playline.gateway.admin;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.config.GatewaySettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import org.jspecify.annotations.Nullable;
@@ -30,8 +31,8 @@ public record AdminAccess(String bindHost, @Nullable String token) {
 
   /** Reads {@code admin.bind.host} and {@code admin.token}. */
   public static AdminAccess from(ConfigSource c) {
-    String token = c.string("admin.token", "");
-    return new AdminAccess(c.string("admin.bind.host", c.string("bind.host", "0.0.0.0")),
+    String token = GatewaySettings.ADMIN_TOKEN.read(c).orElse("");
+    return new AdminAccess(GatewaySettings.ADMIN_BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)),
         token.isEmpty() ? null : token);
   }
 

@@ -1,6 +1,7 @@
 package io.playline.gateway.heartbeat;
 
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.config.HeartbeatSettings;
 import java.time.Duration;
 
 /**
@@ -18,11 +19,11 @@ public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int
     Duration inFlightWait) {
   public static BatcherConfig from(ConfigSource c) {
     return new BatcherConfig(
-        c.intValue("heartbeat.batch.max.events", 512, 1, 100_000),
-        c.duration("heartbeat.batch.max.delay", Duration.ofMillis(2), Duration.ZERO, Duration.ofSeconds(1)),
-        c.bool("heartbeat.batch.eager", true),
-        c.intValue("heartbeat.queue.max", 65_536, 1, 10_000_000),
-        c.intValue("heartbeat.max.inflight", 8, 1, 1024),
-        c.duration("heartbeat.inflight.wait", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(1)));
+        HeartbeatSettings.BATCH_MAX_EVENTS.read(c),
+        HeartbeatSettings.BATCH_MAX_DELAY.read(c),
+        HeartbeatSettings.BATCH_EAGER.read(c),
+        HeartbeatSettings.QUEUE_MAX.read(c),
+        HeartbeatSettings.MAX_INFLIGHT.read(c),
+        HeartbeatSettings.INFLIGHT_WAIT.read(c));
   }
 }

@@ -2,6 +2,7 @@ package io.playline.gateway.push;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.config.HeartbeatSettings;
 import java.time.Duration;
 
 /**
@@ -50,8 +51,8 @@ public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration
   /** Reads {@code sync.coalesce.window} and {@code push.registry.ttl}. */
   public static PushConfig from(ConfigSource c) {
     return new PushConfig(
-        c.duration("sync.coalesce.window", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1)),
-        c.duration("push.registry.ttl", Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1)),
-        c.duration("push.lookup.cache", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(10)));
+        HeartbeatSettings.SYNC_COALESCE_WINDOW.read(c),
+        HeartbeatSettings.PUSH_REGISTRY_TTL.read(c),
+        HeartbeatSettings.PUSH_LOOKUP_CACHE.read(c));
   }
 }

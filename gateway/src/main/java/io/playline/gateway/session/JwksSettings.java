@@ -2,6 +2,7 @@ package io.playline.gateway.session;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.gateway.config.AuthSettings;
 import java.net.MalformedURLException;
 import java.net.URI;
 import java.net.URL;
@@ -33,14 +34,13 @@ public record JwksSettings(@Nullable URL url, @Nullable String issuer, @Nullable
 
   /** Reads {@code auth.jwks.url}, {@code auth.issuer}, {@code auth.audience} and the JWKS timings. */
   public static JwksSettings from(ConfigSource c) {
-    String url = c.string("auth.jwks.url", "");
-    String issuer = c.string("auth.issuer", "");
-    String audience = c.string("auth.audience", "");
+    String url = AuthSettings.JWKS_URL.read(c).orElse("");
+    String issuer = AuthSettings.ISSUER.read(c).orElse("");
+    String audience = AuthSettings.AUDIENCE.read(c).orElse("");
     return new JwksSettings(url.isBlank() ? null : parse(url), issuer.isBlank() ? null : issuer,
         audience.isBlank() ? null : audience,
-        c.duration("auth.jwks.cache.ttl", Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofDays(1)),
-        c.duration("auth.jwks.refetch.min.interval", Duration.ofSeconds(30), Duration.ofMillis(10),
-            Duration.ofHours(1)));
+        AuthSettings.JWKS_CACHE_TTL.read(c),
+        AuthSettings.JWKS_REFETCH_MIN_INTERVAL.read(c));
   }
 
   private static URL parse(String url) {

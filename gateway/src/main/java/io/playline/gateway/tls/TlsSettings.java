@@ -2,10 +2,13 @@ package io.playline.gateway.tls;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.Setting;
+import io.playline.gateway.config.GatewaySettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,7 +49,7 @@ public record TlsSettings(@Nullable Path cert, @Nullable Path key, @Nullable Pat
 
   /** Reads {@code tls.cert}, {@code tls.key}, {@code api.tls.client.ca}, {@code tls.reload.interval}, {@code tls.provider}. */
   public static TlsSettings from(ConfigSource c) {
-    String provider = c.string("tls.provider", "auto").toUpperCase(Locale.ROOT);
+    String provider = GatewaySettings.TLS_PROVIDER.read(c).toUpperCase(Locale.ROOT);
     Provider p;
     try {
       p = Provider.valueOf(provider);
@@ -54,8 +57,8 @@ public record TlsSettings(@Nullable Path cert, @Nullable Path key, @Nullable Pat
       throw new ConfigException("tls.provider: '" + provider.toLowerCase(Locale.ROOT)
           + "' (expected: auto, openssl or jdk)");
     }
-    return new TlsSettings(path(c, "tls.cert"), path(c, "tls.key"), path(c, "api.tls.client.ca"),
-        c.duration("tls.reload.interval", Duration.ofMinutes(1), Duration.ofMillis(100), Duration.ofDays(1)), p);
+    return new TlsSettings(path(c, GatewaySettings.TLS_CERT), path(c, GatewaySettings.TLS_KEY),
+        path(c, GatewaySettings.API_TLS_CLIENT_CA), GatewaySettings.TLS_RELOAD_INTERVAL.read(c), p);
   }
 
   /** Whether the listeners speak TLS. */
@@ -63,8 +66,8 @@ public record TlsSettings(@Nullable Path cert, @Nullable Path key, @Nullable Pat
     return cert != null;
   }
 
-  private static @Nullable Path path(ConfigSource c, String key) {
-    String value = c.string(key, "");
+  private static @Nullable Path path(ConfigSource c, Setting<Optional<String>> setting) {
+    String value = setting.read(c).orElse("");
     return value.isBlank() ? null : Path.of(value);
   }
 

@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  * validates its range and throws a {@link ConfigException} naming the key, the value and the
  * allowed range, so a bad value stops start-up with a message an operator can act on.
  *
+ * <p>Code reads a key through its {@link Setting} definition, which calls these getters with the
+ * key's default and range; docs/configuration.md is generated from the definitions.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class ConfigSource {

@@ -1,5 +1,7 @@
 package io.playline.core.kafka;
 
+import io.playline.core.config.KafkaSettings;
+import io.playline.core.config.Setting;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -41,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  */
 public enum KafkaClient {
-  PRODUCER("kafka.producer.", "producer", ProducerConfig.configNames(), ProducerConfig.configDef(),
+  PRODUCER(KafkaSettings.PRODUCER, "producer", ProducerConfig.configNames(), ProducerConfig.configDef(),
       // The keys KafkaProducerSettings reads under kafka.producer.
       Set.of("linger", "batch.bytes", "max.block", "request.timeout", "delivery.timeout", "max.request.bytes"),
       Map.ofEntries(
@@ -59,7 +61,7 @@ public enum KafkaClient {
           Map.entry(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "set by kafka.producer.request.timeout"),
           Map.entry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "set by kafka.producer.delivery.timeout"),
           Map.entry(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "set by kafka.producer.max.request.bytes"))),
-  CONSUMER("kafka.consumer.", "consumer", ConsumerConfig.configNames(), ConsumerConfig.configDef(), Set.of(),
+  CONSUMER(KafkaSettings.CONSUMER, "consumer", ConsumerConfig.configNames(), ConsumerConfig.configDef(), Set.of(),
       Map.of(
           ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, "Playline's records are bytes it parses itself",
           ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, "Playline's records are bytes it parses itself",
@@ -70,7 +72,7 @@ public enum KafkaClient {
           ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "set by job.max.poll.records",
           ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, Why.REBALANCE,
           ConsumerConfig.GROUP_PROTOCOL_CONFIG, Why.REBALANCE)),
-  ADMIN("kafka.admin.", "admin", AdminClientConfig.configNames(), AdminClientConfig.configDef(), Set.of("timeout"),
+  ADMIN(KafkaSettings.ADMIN, "admin", AdminClientConfig.configNames(), AdminClientConfig.configDef(), Set.of("timeout"),
       Map.of(AdminClientConfig.BOOTSTRAP_CONTROLLERS_CONFIG, "Playline's admin clients talk to the brokers"));
 
   /** Refused for every client. */
@@ -78,16 +80,16 @@ public enum KafkaClient {
       Map.of("bootstrap.servers", "set by kafka.bootstrap.servers");
 
 
-  private final String prefix;
+  private final Setting<Map<String, String>> passThrough;
   private final String displayName;
   private final Set<String> kafkaNames;
   private final ConfigDef kafkaDef;
   private final Set<String> playlineKeys;
   private final Map<String, String> refused;
 
-  KafkaClient(String prefix, String displayName, Set<String> kafkaNames, ConfigDef kafkaDef, Set<String> playlineKeys,
-      Map<String, String> refused) {
-    this.prefix = prefix;
+  KafkaClient(Setting<Map<String, String>> passThrough, String displayName, Set<String> kafkaNames, ConfigDef kafkaDef,
+      Set<String> playlineKeys, Map<String, String> refused) {
+    this.passThrough = passThrough;
     this.displayName = displayName;
     this.kafkaNames = Set.copyOf(kafkaNames);
     this.kafkaDef = kafkaDef;
@@ -97,7 +99,12 @@ public enum KafkaClient {
 
   /** The config prefix of this client's pass-through, e.g. {@code kafka.producer.}. */
   public String prefix() {
-    return prefix;
+    return passThrough.key();
+  }
+
+  /** The definition of this client's pass-through: every key under {@link #prefix()}. */
+  Setting<Map<String, String>> passThrough() {
+    return passThrough;
   }
 
   /** True when the Kafka client of this kind has a property called {@code name}. */

@@ -2,6 +2,7 @@ package io.playline.core.kafka;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.KafkaSettings;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,7 +39,7 @@ public record KafkaClientProperties(
     Map<String, String> admin) {
 
   /** The prefix of the properties every client gets. */
-  public static final String COMMON_PREFIX = "kafka.common.";
+  public static final String COMMON_PREFIX = KafkaSettings.COMMON.key();
 
   public KafkaClientProperties {
     common = Map.copyOf(common);
@@ -53,7 +54,7 @@ public record KafkaClientProperties(
 
   /** Reads the pass-through from {@code c}, skipping Playline's own keys under the prefixes. */
   public static KafkaClientProperties from(ConfigSource c) {
-    return new KafkaClientProperties(c.withPrefix(COMMON_PREFIX), passThrough(c, KafkaClient.PRODUCER),
+    return new KafkaClientProperties(KafkaSettings.COMMON.read(c), passThrough(c, KafkaClient.PRODUCER),
         passThrough(c, KafkaClient.CONSUMER), passThrough(c, KafkaClient.ADMIN));
   }
 
@@ -63,7 +64,7 @@ public record KafkaClientProperties(
   }
 
   private static Map<String, String> passThrough(ConfigSource c, KafkaClient client) {
-    Map<String, String> found = new TreeMap<>(c.withPrefix(client.prefix()));
+    Map<String, String> found = new TreeMap<>(client.passThrough().read(c));
     found.keySet().removeIf(client::isPlaylineKey);
     return found;
   }

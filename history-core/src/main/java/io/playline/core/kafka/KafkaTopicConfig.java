@@ -2,6 +2,8 @@ package io.playline.core.kafka;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.KafkaSettings;
+import io.playline.core.config.Setting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -25,11 +27,9 @@ import java.util.Optional;
  */
 public record KafkaTopicConfig(KafkaTopic history, KafkaTopic firstToday, Duration adminTimeout) {
 
-  public static final String PARTITIONS_KEY = "kafka.topic.partitions";
-  public static final String REPLICATION_FACTOR_KEY = "kafka.topic.replication.factor";
-  public static final String ADMIN_TIMEOUT_KEY = "kafka.admin.timeout";
-  static final int DEFAULT_PARTITIONS = 12;
-  private static final int MAX_PARTITIONS = 10_000;
+  public static final String PARTITIONS_KEY = KafkaSettings.TOPIC_PARTITIONS.key();
+  public static final String REPLICATION_FACTOR_KEY = KafkaSettings.TOPIC_REPLICATION_FACTOR.key();
+  public static final String ADMIN_TIMEOUT_KEY = KafkaSettings.ADMIN_TIMEOUT.key();
 
   public KafkaTopicConfig {
     if (adminTimeout.isNegative() || adminTimeout.isZero()) {
@@ -39,20 +39,18 @@ public record KafkaTopicConfig(KafkaTopic history, KafkaTopic firstToday, Durati
 
   /** Reads the topic settings from {@code c}, validating each range. */
   public static KafkaTopicConfig from(ConfigSource c) {
-    int partitions = c.intValue(PARTITIONS_KEY, DEFAULT_PARTITIONS, 1, MAX_PARTITIONS);
-    Optional<Short> rf = c.raw(REPLICATION_FACTOR_KEY).isEmpty() ? Optional.empty()
-        : Optional.of((short) c.intValue(REPLICATION_FACTOR_KEY, 1, 1, Short.MAX_VALUE));
+    int partitions = KafkaSettings.TOPIC_PARTITIONS.read(c);
+    Optional<Short> rf = KafkaSettings.TOPIC_REPLICATION_FACTOR.readIfSet(c).map(Integer::shortValue);
     return new KafkaTopicConfig(
-        topic(c, "kafka.topic.history", "playline.history.v1", partitions, rf, true),
-        topic(c, "kafka.topic.first.today", "playline.first-today.v1", partitions, rf, false),
-        c.duration(ADMIN_TIMEOUT_KEY, Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)));
+        topic(c, KafkaSettings.TOPIC_HISTORY, KafkaSettings.TOPIC_HISTORY_PARTITIONS, partitions, rf, true),
+        topic(c, KafkaSettings.TOPIC_FIRST_TODAY, KafkaSettings.TOPIC_FIRST_TODAY_PARTITIONS, partitions, rf, false),
+        KafkaSettings.ADMIN_TIMEOUT.read(c));
   }
 
-  private static KafkaTopic topic(ConfigSource c, String nameKey, String defaultName, int partitions,
-      Optional<Short> rf, boolean keyOrdered) {
-    String partitionsKey = nameKey + ".partitions";
-    return new KafkaTopic(c.string(nameKey, defaultName), c.intValue(partitionsKey, partitions, 1, MAX_PARTITIONS),
-        partitionsKey, rf, keyOrdered);
+  private static KafkaTopic topic(ConfigSource c, Setting<String> name, Setting<Integer> partitionsSetting,
+      int partitions, Optional<Short> rf, boolean keyOrdered) {
+    return new KafkaTopic(name.read(c), partitionsSetting.read(c, partitions), partitionsSetting.key(), rf,
+        keyOrdered);
   }
 
   /** Both topics: what a process that produces to them ensures before it sends. */

@@ -2,6 +2,7 @@ package io.playline.core.publish;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.KafkaSettings;
 import java.time.Duration;
 
 /**
@@ -41,13 +42,13 @@ public record KafkaProducerSettings(
   /** Reads the settings from {@code c}, validating each range. */
   public static KafkaProducerSettings from(ConfigSource c) {
     return new KafkaProducerSettings(
-        c.string("kafka.client.id", "playline"),
-        c.duration("kafka.producer.linger", Duration.ofMillis(10), Duration.ZERO, Duration.ofSeconds(5)),
-        c.intValue("kafka.producer.batch.bytes", 256 * 1024, 1024, 16 * 1024 * 1024),
-        c.duration("kafka.producer.max.block", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(5)),
-        c.duration("kafka.producer.request.timeout", Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofMinutes(5)),
-        c.duration("kafka.producer.delivery.timeout", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofMinutes(30)),
-        c.intValue("kafka.producer.max.request.bytes", 1024 * 1024, 16 * 1024, 64 * 1024 * 1024));
+        KafkaSettings.CLIENT_ID.read(c),
+        KafkaSettings.PRODUCER_LINGER.read(c),
+        KafkaSettings.PRODUCER_BATCH_BYTES.read(c),
+        KafkaSettings.PRODUCER_MAX_BLOCK.read(c),
+        KafkaSettings.PRODUCER_REQUEST_TIMEOUT.read(c),
+        KafkaSettings.PRODUCER_DELIVERY_TIMEOUT.read(c),
+        KafkaSettings.PRODUCER_MAX_REQUEST_BYTES.read(c));
   }
 
   /** Defaults, for tests and tools. */

@@ -2,6 +2,7 @@ package io.playline.core.query;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.QuerySettings;
 import java.time.Duration;
 
 /**
@@ -42,12 +43,12 @@ public record QueryConfig(
    */
   public static QueryConfig from(ConfigSource c) {
     return new QueryConfig(
-        c.intValue("query.max.items", 100, 1, 10_000),
-        c.intValue("query.list.default.limit", 20, 1, 1000),
-        c.intValue("query.list.max.limit", 100, 1, 1000),
-        c.bool("query.progress.hbase.fallback", false),
-        c.intValue("query.hbase.max.items", 1000, 1, 100_000),
-        c.duration("query.hbase.timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(5)));
+        QuerySettings.MAX_ITEMS.read(c),
+        QuerySettings.LIST_DEFAULT_LIMIT.read(c),
+        QuerySettings.LIST_MAX_LIMIT.read(c),
+        QuerySettings.PROGRESS_HBASE_FALLBACK.read(c),
+        QuerySettings.HBASE_MAX_ITEMS.read(c),
+        QuerySettings.HBASE_TIMEOUT.read(c));
   }
 
   private static void check(boolean ok, String key, Object value, String expected) {

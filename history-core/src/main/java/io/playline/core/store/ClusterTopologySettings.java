@@ -2,6 +2,7 @@ package io.playline.core.store;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreSettings;
 import java.time.Duration;
 
 /**
@@ -19,21 +20,22 @@ import java.time.Duration;
  *     later, so it bounds how long after the promotion commands to those slots keep failing
  */
 public record ClusterTopologySettings(Duration refreshPeriod, Duration adaptiveRefreshTimeout) {
-  static final Duration MIN_PERIOD = Duration.ofSeconds(1);
-  static final Duration MAX_PERIOD = Duration.ofHours(1);
-  static final Duration MIN_ADAPTIVE = Duration.ofMillis(100);
-  static final Duration MAX_ADAPTIVE = Duration.ofMinutes(5);
+  static final Duration MIN_PERIOD = CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.min().orElseThrow();
+  static final Duration MAX_PERIOD = CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.max().orElseThrow();
+  static final Duration MIN_ADAPTIVE = CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.min().orElseThrow();
+  static final Duration MAX_ADAPTIVE = CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.max().orElseThrow();
 
   public ClusterTopologySettings {
-    check("redis.cluster.refresh.period", refreshPeriod, MIN_PERIOD, MAX_PERIOD);
-    check("redis.cluster.refresh.adaptive.timeout", adaptiveRefreshTimeout, MIN_ADAPTIVE, MAX_ADAPTIVE);
+    check(CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.key(), refreshPeriod, MIN_PERIOD, MAX_PERIOD);
+    check(CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.key(), adaptiveRefreshTimeout, MIN_ADAPTIVE,
+        MAX_ADAPTIVE);
   }
 
   /** Reads {@code redis.cluster.refresh.period} and {@code redis.cluster.refresh.adaptive.timeout}. */
   public static ClusterTopologySettings from(ConfigSource source) {
     return new ClusterTopologySettings(
-        source.duration("redis.cluster.refresh.period", Duration.ofSeconds(30), MIN_PERIOD, MAX_PERIOD),
-        source.duration("redis.cluster.refresh.adaptive.timeout", Duration.ofSeconds(2), MIN_ADAPTIVE, MAX_ADAPTIVE));
+        CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.read(source),
+        CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.read(source));
   }
 
   /** The defaults: refresh every 30 s, adaptive refreshes at most every 2 s. */

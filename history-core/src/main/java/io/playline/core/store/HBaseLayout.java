@@ -2,6 +2,8 @@ package io.playline.core.store;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.QuerySettings;
+import io.playline.core.config.Setting;
 import io.playline.proto.v1.Business;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,8 +28,8 @@ import org.apache.hadoop.hbase.TableName;
  *     history.retention.live=7d}); readers apply it, the HBase family TTL is the longest retention
  */
 public record HBaseLayout(TableName table, String family, Duration retention, Map<Business, Duration> retentionOverrides) {
-  private static final String RETENTION_PREFIX = "history.retention.";
-  private static final Duration MAX_RETENTION = Duration.ofDays(3650);
+  /** {@code history.retention.}: the template's key without a business. */
+  private static final String RETENTION_PREFIX = QuerySettings.HISTORY_RETENTION_BUSINESS.named("").key();
 
   public HBaseLayout {
     Objects.requireNonNull(table, "table");
@@ -51,9 +53,9 @@ public record HBaseLayout(TableName table, String family, Duration retention, Ma
    */
   public static HBaseLayout from(ConfigSource c) {
     return new HBaseLayout(
-        tableName(c.string("hbase.table", "playline:history")),
-        c.string("hbase.family", "h"),
-        c.duration("history.retention", Duration.ofDays(90), Duration.ofHours(1), MAX_RETENTION),
+        tableName(QuerySettings.HBASE_TABLE.read(c)),
+        QuerySettings.HBASE_FAMILY.read(c),
+        QuerySettings.HISTORY_RETENTION.read(c),
         overrides(c));
   }
 
@@ -93,7 +95,11 @@ public record HBaseLayout(TableName table, String family, Duration retention, Ma
 
   /** The config key of {@code business}'s retention override, e.g. {@code history.retention.live}. */
   public static String retentionKey(Business business) {
-    return RETENTION_PREFIX + business.name().toLowerCase(Locale.ROOT);
+    return retentionSetting(business).key();
+  }
+
+  private static Setting<Duration> retentionSetting(Business business) {
+    return QuerySettings.HISTORY_RETENTION_BUSINESS.named(business.name().toLowerCase(Locale.ROOT));
   }
 
   private static Map<Business, Duration> overrides(ConfigSource c) {
@@ -102,9 +108,7 @@ public record HBaseLayout(TableName table, String family, Duration retention, Ma
     for (Business b : Business.values()) {
       if (b != Business.BUSINESS_UNSPECIFIED && b != Business.UNRECOGNIZED) {
         known.add(retentionKey(b));
-        if (c.raw(retentionKey(b)).isPresent()) {
-          overrides.put(b, c.duration(retentionKey(b), Duration.ofDays(90), Duration.ofHours(1), MAX_RETENTION));
-        }
+        retentionSetting(b).readIfSet(c).ifPresent(d -> overrides.put(b, d));
       }
     }
     // A typo such as history.retention.vidoe would otherwise be ignored silently.

@@ -2,6 +2,7 @@ package io.playline.core.write;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.FirstTodaySettings;
 import java.time.Duration;
 
 /**
@@ -42,12 +43,11 @@ public record FirstTodayOutboxConfig(int shards, int capacity, Duration age, Dur
   /** Reads the settings from {@code c}, validating each range, for {@code bitmapShards} first-today bitmaps. */
   public static FirstTodayOutboxConfig from(ConfigSource c, int bitmapShards) {
     return new FirstTodayOutboxConfig(
-        c.intValue("first.today.outbox.shards", Math.min(16, bitmapShards), 1, 1024),
-        c.intValue("first.today.outbox.capacity", 1_000_000, 1, 100_000_000),
-        c.duration("first.today.outbox.age", Duration.ofMinutes(2), Duration.ofSeconds(1), Duration.ofDays(1)),
-        c.duration("first.today.outbox.sweep.interval", Duration.ofSeconds(30), Duration.ofMillis(100),
-            Duration.ofHours(1)),
-        c.intValue("first.today.outbox.sweep.batch", 500, 1, 100_000));
+        FirstTodaySettings.OUTBOX_SHARDS.read(c, Math.min(16, bitmapShards)),
+        FirstTodaySettings.OUTBOX_CAPACITY.read(c),
+        FirstTodaySettings.OUTBOX_AGE.read(c),
+        FirstTodaySettings.OUTBOX_SWEEP_INTERVAL.read(c),
+        FirstTodaySettings.OUTBOX_SWEEP_BATCH.read(c));
   }
 
   /** The capacity of one outbox key: {@link #capacity()} split over {@link #shards()}, rounded up. */

@@ -6,6 +6,7 @@ import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyChannelBuilder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.playline.api.ApiSettings;
 import java.io.File;
 import javax.net.ssl.SSLException;
 import io.grpc.stub.MetadataUtils;
@@ -68,7 +69,7 @@ final class ApiOptions {
     if (given != null && !given.isBlank()) {
       return given.trim();
     }
-    String secret = config.load(java.util.Map.of()).raw("api.secret").orElse(PlaylineCli.DEV_API_SECRET);
+    String secret = ApiSettings.SECRET.read(config.load(java.util.Map.of())).orElse(PlaylineCli.DEV_API_SECRET);
     return ServiceTokens.mint(secret, SERVICE, OWN_TOKEN_TTL, Instant.now());
   }
 

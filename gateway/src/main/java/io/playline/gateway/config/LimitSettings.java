@@ -1,0 +1,68 @@
+package io.playline.gateway.config;
+
+import static io.playline.core.config.Setting.derived;
+
+import io.playline.core.config.Setting;
+import io.playline.core.config.SettingsCatalogue;
+import java.time.Duration;
+import java.util.List;
+
+/** What one player connection, one user and one node may do, on both transports; see also the limits section. */
+public final class LimitSettings {
+  public static final Setting<Duration> HANDSHAKE_TIMEOUT = Setting.duration("handshake.timeout",
+      Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "time a new connection has to finish the "
+          + "WebSocket upgrade or the HTTP/2 handshake before the socket is closed (counted in "
+          + "`playline_connections_handshake_timeouts_total` for WebSocket)");
+  public static final Setting<Duration> HEARTBEAT_INTERVAL = Setting.duration("heartbeat.interval",
+      Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofMinutes(5),
+      "the heartbeat cadence clients are told in `AuthOk`");
+  public static final Setting<Duration> IDLE_TIMEOUT = Setting.duration("idle.timeout",
+      derived("3 × `heartbeat.interval`"), Duration.ofSeconds(2), Duration.ofMinutes(30),
+      "no frame for this long closes the connection: `IDLE_TIMEOUT`, close 4008")
+      .rangeNote("> `heartbeat.interval`");
+  public static final Setting<Integer> FRAME_MAX_BYTES = Setting.bytes("frame.max.bytes", 64 * 1024, 256,
+      16 * 1024 * 1024, "largest client frame: `FRAME_TOO_LARGE`, close 4006 (gRPC `RESOURCE_EXHAUSTED`)");
+  public static final Setting<Integer> HEARTBEAT_MAX_EVENTS = Setting.intValue("heartbeat.max.events", 100, 1, 10_000,
+      "events in one heartbeat: more is `INVALID_ARGUMENT`, the connection stays open");
+  public static final Setting<Integer> MAX_FRAMES_PER_SECOND = Setting.intValue("connection.max.frames.per.second", 20,
+      1, 100_000, "frames per second per connection: `RATE_LIMITED` (frame dropped); above 2× the limit, close 4003");
+  public static final Setting<Integer> MAX_UNSENT_BYTES = Setting.bytes("connection.max.unsent.bytes", 1 << 20,
+      16 * 1024, 256 << 20, "bytes that may wait unsent on one player connection: past it the client is not reading "
+          + "and is closed (`SLOW_CONSUMER`, 4015)");
+  public static final Setting<Integer> MAX_CONNECTIONS = Setting.intValue("connection.max", 200_000, 1, 10_000_000,
+      "player connections on this node, both transports: `TOO_MANY_CONNECTIONS` right after the upgrade / stream "
+          + "start, close 4009");
+  public static final Setting<Integer> MAX_CONNECTIONS_PER_ADDRESS = Setting.intValue("connection.max.per.address",
+      10_000, 1, 1_000_000, "connections per remote address: `TOO_MANY_CONNECTIONS`, close 4009");
+  public static final Setting<Integer> MAX_CONNECTIONS_PER_USER = Setting.intValue("connection.max.per.user", 32, 1,
+      100_000, "authenticated connections of one user on this node: `TOO_MANY_CONNECTIONS` in answer to `Auth`, "
+          + "close 4009");
+  public static final Setting<Integer> DEVICE_ID_MAX_BYTES = Setting.intValue("device.id.max.bytes", 64, 1, 1024,
+      "longest `device_id` (UTF-8 bytes; copied into every record, Kafka message and HBase cell): "
+          + "`INVALID_ARGUMENT` at auth, close 4002; a `Report` gets gRPC `INVALID_ARGUMENT`");
+  public static final Setting<Integer> PLATFORM_MAX_BYTES = Setting.intValue("platform.max.bytes", 32, 1, 1024,
+      "longest `platform` (UTF-8 bytes), refused as `device_id` is");
+  public static final Setting<Integer> GRPC_MAX_CONCURRENT_CALLS = Setting.intValue(
+      "grpc.max.concurrent.calls.per.connection", 100, 1, 100_000,
+      "HTTP/2 `MAX_CONCURRENT_STREAMS` of the gRPC servers: further calls wait on the client");
+  public static final Setting<Duration> GRPC_KEEPALIVE_PERMIT_TIME = Setting.duration("grpc.keepalive.permit.time",
+      Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofHours(1),
+      "a client pinging more often is sent away (`GOAWAY ENHANCE_YOUR_CALM`)");
+  public static final Setting<Duration> GRPC_MAX_CONNECTION_IDLE = Setting.duration("grpc.max.connection.idle",
+      Duration.ofHours(1), Duration.ZERO, Duration.ofDays(30),
+      "a gRPC connection without calls this long gets `GOAWAY`; 0 = never");
+  public static final Setting<Duration> GRPC_MAX_CONNECTION_AGE = Setting.duration("grpc.max.connection.age",
+      Duration.ZERO, Duration.ZERO, Duration.ofDays(30), "a gRPC connection this old gets `GOAWAY` (clients "
+          + "reconnect, spreading onto new nodes); 0 = never");
+  public static final Setting<Duration> GRPC_MAX_CONNECTION_AGE_GRACE = Setting.duration(
+      "grpc.max.connection.age.grace", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1),
+      "the calls of a connection sent away for its age end `UNAVAILABLE` after this");
+
+  public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
+      HANDSHAKE_TIMEOUT, HEARTBEAT_INTERVAL, IDLE_TIMEOUT, FRAME_MAX_BYTES, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND,
+      MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, DEVICE_ID_MAX_BYTES,
+      PLATFORM_MAX_BYTES, GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE,
+      GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE));
+
+  private LimitSettings() {}
+}

@@ -1,0 +1,62 @@
+package io.playline.job;
+
+import static io.playline.core.config.Setting.derived;
+
+import io.playline.core.config.Setting;
+import io.playline.core.config.SettingsCatalogue;
+import java.time.Duration;
+import java.util.List;
+
+/** The job's keys: how it consumes the write-back topic, writes HBase, retries, and sweeps what a crash left. */
+public final class JobSettings {
+  private static final Duration DAY = Duration.ofDays(1);
+
+  public static final Setting<String> GROUP_ID = Setting.string("job.group.id", "playline-job",
+      "the Kafka consumer group every job instance joins (they split the partitions)");
+  public static final Setting<String> INSTANCE_ID = Setting.string("job.instance.id", derived("host name + pid"),
+      "a job process's name in its leases and in the live-instance set");
+  public static final Setting<Integer> MAX_POLL_RECORDS = Setting.intValue("job.max.poll.records", 500, 1, 100_000,
+      "Kafka records per poll, and so per HBase commit");
+  public static final Setting<Duration> POLL_TIMEOUT = Setting.duration("job.poll.timeout", Duration.ofSeconds(1),
+      Duration.ofMillis(10), Duration.ofMinutes(1), "longest wait of one poll");
+  public static final Setting<Duration> RETRY_BACKOFF_BASE = Setting.duration("job.retry.backoff.base",
+      Duration.ofMillis(200), Duration.ofMillis(1), Duration.ofMinutes(1), "first pause of the exponential back-off "
+          + "with jitter between retries of a failed poll, and between Kafka consumers when one fails");
+  public static final Setting<Duration> RETRY_BACKOFF_CAP = Setting.duration("job.retry.backoff.cap",
+      Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofMinutes(10), "longest pause of that back-off")
+      .rangeNote("≥ `job.retry.backoff.base`");
+  public static final Setting<Duration> REDIS_TIMEOUT = Setting.duration("job.redis.timeout", Duration.ofSeconds(10),
+      Duration.ofMillis(100), Duration.ofMinutes(5), "the job's Redis commands (read-back, recovery marks, leases)");
+  public static final Setting<Duration> SHUTDOWN_TIMEOUT = Setting.duration("job.shutdown.timeout",
+      Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10), "how long a stopping job waits for its "
+          + "in-flight poll to finish (it is committed) before abandoning it uncommitted (redelivered)");
+  public static final Setting<Integer> HBASE_TABLE_REGIONS = Setting.intValue("hbase.table.regions", 16, 1, 256,
+      "regions a new table is pre-split into");
+  public static final Setting<Integer> HBASE_BATCH_SIZE = Setting.intValue("hbase.batch.size", 1000, 1, 100_000,
+      "mutations per HBase batch call");
+  public static final Setting<Integer> HBASE_CLEAR_PAGE_SIZE = Setting.intValue("hbase.clear.page.size", 1000, 1,
+      100_000, "cells scanned per page when a clear of some businesses walks a heavy row");
+  public static final Setting<Duration> HBASE_OPERATION_TIMEOUT = Setting.duration("hbase.operation.timeout",
+      Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMinutes(30), "bound of one HBase call by the job, "
+          + "its retries included (a longer outage is retried with back-off)");
+  public static final Setting<Duration> RECOVERY_INTERVAL = Setting.duration("recovery.interval",
+      Duration.ofSeconds(30), Duration.ofMillis(100), DAY,
+      "how often each job instance sweeps the recovery shards it leases");
+  public static final Setting<Duration> RECOVERY_AGE = Setting.duration("recovery.age",
+      derived("3 × `writeback.flush.interval`"), Duration.ofSeconds(1), DAY, "a mark older than this by the "
+          + "shard's Redis clock is persisted by the job's sweep (its write-back is taken as lost). Node clocks play "
+          + "no part: marks are stamped and aged by Redis").rangeNote("≥ `writeback.flush.interval`");
+  public static final Setting<Integer> RECOVERY_BATCH_SIZE = Setting.intValue("recovery.batch.size", 1000, 1, 100_000,
+      "recovery marks the sweep reads (and persists) per Redis page");
+  public static final Setting<Duration> RECOVERY_LEASE_TTL = Setting.duration("recovery.lease.ttl",
+      derived("3 × `recovery.interval`"), Duration.ofMillis(200), DAY.multipliedBy(3), "job instances split the "
+          + "recovery shards with leases in Redis: a dead instance's shards are taken over after this")
+      .rangeNote("> `recovery.interval`");
+
+  public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Job", List.of(
+      GROUP_ID, INSTANCE_ID, MAX_POLL_RECORDS, POLL_TIMEOUT, RETRY_BACKOFF_BASE, RETRY_BACKOFF_CAP, REDIS_TIMEOUT,
+      SHUTDOWN_TIMEOUT, HBASE_TABLE_REGIONS, HBASE_BATCH_SIZE, HBASE_CLEAR_PAGE_SIZE, HBASE_OPERATION_TIMEOUT,
+      RECOVERY_INTERVAL, RECOVERY_AGE, RECOVERY_BATCH_SIZE, RECOVERY_LEASE_TTL));
+
+  private JobSettings() {}
+}
