@@ -21,7 +21,7 @@ final class Demo {
    * mint those already. Null when off.
    */
   static @Nullable DemoPage page(ConfigSource config, boolean onByDefault, @Nullable String secret, boolean devSecret) {
-    if (!config.bool("demo.enabled", onByDefault)) {
+    if (!StandaloneSettings.DEMO_ENABLED.read(config, onByDefault)) {
       return null;
     }
     if (!devSecret || secret == null) {
