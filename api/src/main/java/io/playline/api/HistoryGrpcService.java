@@ -16,6 +16,8 @@ import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.ClearHistoryResponse;
 import io.playline.proto.v1.DeleteHistoryRequest;
 import io.playline.proto.v1.DeleteHistoryResponse;
+import io.playline.proto.v1.GetItemStatsRequest;
+import io.playline.proto.v1.GetItemStatsResponse;
 import io.playline.proto.v1.GetPausedRequest;
 import io.playline.proto.v1.GetPausedResponse;
 import io.playline.proto.v1.GetProgressRequest;
@@ -146,6 +148,12 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
   public void getPaused(GetPausedRequest request, StreamObserver<GetPausedResponse> response) {
     answer(response, "GetPaused", () -> history.paused(request.getUid()),
         paused -> GetPausedResponse.newBuilder().setPaused(paused).build());
+  }
+
+  @Override
+  public void getItemStats(GetItemStatsRequest request, StreamObserver<GetItemStatsResponse> response) {
+    answer(response, "GetItemStats", () -> history.itemStats(request.getItemsList()),
+        stats -> GetItemStatsResponse.newBuilder().addAllStats(stats).build());
   }
 
   private static <T, R> void answer(StreamObserver<R> response, String operation, Supplier<CompletionStage<T>> call,

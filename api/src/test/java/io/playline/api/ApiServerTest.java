@@ -25,10 +25,12 @@ import io.playline.gateway.TestGateway;
 import io.playline.gateway.session.Hs256;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Business;
+import io.playline.proto.v1.GetItemStatsRequest;
 import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ItemStats;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ReportRequest;
 import io.playline.proto.v1.ReportResponse;
@@ -124,6 +126,17 @@ class ApiServerTest {
       assertThat(r.getDeviceId()).isEqualTo("bff");
     });
     assertThat(node.registry().get("playline.heartbeat.batch.heartbeats").summary().count()).isPositive();
+  }
+
+  @Test
+  void itemStatsAreZerosBeforeAnyJobCountedAndValidated() {
+    var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+    ItemKey item = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(5).build();
+    assertThat(stub.getItemStats(GetItemStatsRequest.newBuilder().addItems(item).addItems(item).build()).getStatsList())
+        .containsExactly(ItemStats.newBuilder().setItem(item).build());
+    assertThatThrownBy(() -> stub.getItemStats(GetItemStatsRequest.newBuilder()
+        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO)).build())).isInstanceOf(StatusRuntimeException.class)
+        .hasMessage("INVALID_ARGUMENT: INVALID_ARGUMENT: items[0].oid: 0 (expected: > 0)"); // gRPC code, then Playline code
   }
 
   /** What a call with {@code authorization} gets: OK, or the status code and description. */

@@ -43,6 +43,9 @@ import org.apache.hadoop.hbase.TableName;
  * @param instanceId names this process among the job instances sharing the sweep ({@code
  *     job.instance.id}, host-pid); each sweeper adds a random suffix, so equal ids cannot share a lease
  * @param shutdownTimeout bound of {@code close()} ({@code job.shutdown.timeout}, 30s)
+ * @param itemStats whether the consumer keeps the per-item counters ({@code item.stats.enabled}, true)
+ * @param itemStatsFinishPercent share of a known duration from which a record counts as finished
+ *     ({@code item.stats.finish.percent}, 95)
  */
 public record JobConfig(
     String groupId,
@@ -64,7 +67,9 @@ public record JobConfig(
     int recoveryBatchSize,
     Duration recoveryLeaseTtl,
     String instanceId,
-    Duration shutdownTimeout) {
+    Duration shutdownTimeout,
+    boolean itemStats,
+    int itemStatsFinishPercent) {
 
   public JobConfig {
     // Validates table, family and retention the way readers see them.
@@ -125,7 +130,9 @@ public record JobConfig(
         JobSettings.RECOVERY_BATCH_SIZE.read(c),
         JobSettings.RECOVERY_LEASE_TTL.read(c, recoveryInterval.multipliedBy(3)),
         JobSettings.INSTANCE_ID.read(c, defaultInstanceId()),
-        JobSettings.SHUTDOWN_TIMEOUT.read(c));
+        JobSettings.SHUTDOWN_TIMEOUT.read(c),
+        JobSettings.ITEM_STATS_ENABLED.read(c),
+        JobSettings.ITEM_STATS_FINISH_PERCENT.read(c));
   }
 
   private static String defaultInstanceId() {

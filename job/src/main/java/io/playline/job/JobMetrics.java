@@ -47,9 +47,20 @@ public final class JobMetrics {
   private final Counter leasesLost;
   private final Counter leasesReleased;
   private final DistributionSummary sweptShards;
+  private final Counter statsItems;
+  private final Counter statsViewers;
+  private final Counter statsFinishes;
+  private final Counter statsConflicts;
 
   public JobMetrics(MeterRegistry registry) {
     records = counter(registry, "playline.job.records", "Kafka records consumed from the write-back topic");
+    statsItems = counter(registry, "playline.job.item.stats.items", "Items whose counters a persisted poll touched");
+    statsViewers = Counter.builder("playline.job.item.stats.counted").tag("counter", "viewers")
+        .description("Viewers and finishes added to the item counters").register(registry);
+    statsFinishes = Counter.builder("playline.job.item.stats.counted").tag("counter", "finishes")
+        .description("Viewers and finishes added to the item counters").register(registry);
+    statsConflicts = counter(registry, "playline.job.item.stats.conflicts",
+        "Item counter writes lost to another writer of the same partition and redone");
     batches = counter(registry, "playline.job.batches", "HistoryChangeBatch values parsed");
     parseFailures = counter(registry, "playline.job.parse.failures", "Kafka records skipped: not a HistoryChangeBatch");
     invalidEntries = counter(registry, "playline.job.invalid.entries",
@@ -122,6 +133,14 @@ public final class JobMetrics {
   /** The Kafka timestamp (ms) of the oldest polled record not yet persisted; {@code Long.MAX_VALUE} = none. */
   public void unpersistedSince(long timestampMs) {
     unpersistedSinceMs.set(timestampMs);
+  }
+
+  /** What one poll added to the item counters. */
+  public void itemCounters(io.playline.job.stats.ItemCounters.Applied applied) {
+    statsItems.increment(applied.items());
+    statsViewers.increment(applied.viewers());
+    statsFinishes.increment(applied.finishes());
+    statsConflicts.increment(applied.conflicts());
   }
 
   public void records(int n) {

@@ -53,10 +53,18 @@ public final class JobSettings {
           + "recovery shards with leases in Redis: a dead instance's shards are taken over after this")
       .rangeNote("> `recovery.interval`");
 
+  public static final Setting<Boolean> ITEM_STATS_ENABLED = Setting.bool("item.stats.enabled", true,
+      "the consumer keeps the per-item counters `GetItemStats` answers (tables `<hbase.table>_item_stats` and "
+          + "`_item_marks`)");
+  public static final Setting<Integer> ITEM_STATS_FINISH_PERCENT = Setting.intValue("item.stats.finish.percent", 95, 1,
+      100, "a record at or past this share of its known `duration_ms` counts its user as a finisher (progress -1 "
+          + "always does)");
+
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Job", List.of(
       GROUP_ID, INSTANCE_ID, MAX_POLL_RECORDS, POLL_TIMEOUT, RETRY_BACKOFF_BASE, RETRY_BACKOFF_CAP, REDIS_TIMEOUT,
       SHUTDOWN_TIMEOUT, HBASE_TABLE_REGIONS, HBASE_BATCH_SIZE, HBASE_CLEAR_PAGE_SIZE, HBASE_OPERATION_TIMEOUT,
-      RECOVERY_INTERVAL, RECOVERY_AGE, RECOVERY_BATCH_SIZE, RECOVERY_LEASE_TTL));
+      RECOVERY_INTERVAL, RECOVERY_AGE, RECOVERY_BATCH_SIZE, RECOVERY_LEASE_TTL, ITEM_STATS_ENABLED,
+      ITEM_STATS_FINISH_PERCENT));
 
   private JobSettings() {}
 }

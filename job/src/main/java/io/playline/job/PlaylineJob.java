@@ -6,6 +6,8 @@ import io.playline.core.store.RedisConnections;
 import io.playline.job.consume.HistoryConsumerLoop;
 import io.playline.job.recover.RecoverySweeper;
 import io.playline.job.sink.HBaseHistorySink;
+import io.playline.job.stats.ItemCounters;
+import io.playline.core.store.HBaseLayout;
 import io.playline.job.sink.HistorySink;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.client.Connection;
@@ -38,7 +40,11 @@ public final class PlaylineJob implements AutoCloseable {
     this.core = core;
     JobMetrics metrics = new JobMetrics(registry);
     this.sink = new HBaseHistorySink(hbase, config, metrics);
-    this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, redis, metrics);
+    ItemCounters counters = config.itemStats()
+        ? new ItemCounters(hbase, new HBaseLayout(config.table(), config.family(), config.retention(),
+            config.retentionOverrides()), config.itemStatsFinishPercent(), System::currentTimeMillis)
+        : null;
+    this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, counters, redis, metrics);
     this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared);
   }
 

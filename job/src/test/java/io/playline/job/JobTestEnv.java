@@ -161,6 +161,16 @@ public final class JobTestEnv implements AutoCloseable {
     }
   }
 
+  /** The item's counters as the job wrote them (zeros when none). */
+  public io.playline.proto.v1.ItemStats itemStats(Business business, long oid) {
+    io.playline.proto.v1.ItemKey item = io.playline.proto.v1.ItemKey.newBuilder().setBusiness(business).setOid(oid).build();
+    try (Table table = hbase.connection().getTable(io.playline.core.stats.ItemStatsLayout.of(core.hbase()).stats())) {
+      return io.playline.core.stats.ItemStatsLayout.sum(item, table.get(new Get(io.playline.core.stats.ItemStatsLayout.row(item))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The record HBase returns for an item, or null. */
   public @Nullable HistoryRecord stored(long uid, Business business, long oid) {
     Cell cell = cell(uid, business, oid);

@@ -33,9 +33,13 @@ public final class QuerySettings {
   public static final Setting<Duration> HBASE_TIMEOUT = Setting.duration("query.hbase.timeout", Duration.ofSeconds(5),
       Duration.ofMillis(100), Duration.ofMinutes(5), "bound of one HBase read, retries included");
 
+  public static final Setting<Duration> ITEM_STATS_CACHE_TTL = Setting.duration("item.stats.cache.ttl",
+      Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1), "how long `GetItemStats` keeps an item's counters "
+          + "in Redis, zeros of unknown items too (0 = read HBase on every call)");
+
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Reads and the HBase layout", List.of(
       HBASE_TABLE, HBASE_FAMILY, HISTORY_RETENTION, HISTORY_RETENTION_BUSINESS, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT,
-      MAX_ITEMS, PROGRESS_HBASE_FALLBACK, HBASE_MAX_ITEMS, HBASE_TIMEOUT));
+      MAX_ITEMS, PROGRESS_HBASE_FALLBACK, HBASE_MAX_ITEMS, HBASE_TIMEOUT, ITEM_STATS_CACHE_TTL));
 
   private QuerySettings() {}
 }

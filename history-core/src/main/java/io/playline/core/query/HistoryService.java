@@ -5,6 +5,7 @@ import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ItemStats;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
@@ -37,4 +38,10 @@ public interface HistoryService {
 
   /** Whether recording is paused for the user. */
   CompletionStage<Boolean> paused(long uid);
+
+  /**
+   * The counters of {@code items} across all users, one per distinct item in request order
+   * (zeros for an item nobody played); at most {@code query.max.items} items.
+   */
+  CompletionStage<List<ItemStats>> itemStats(List<ItemKey> items);
 }

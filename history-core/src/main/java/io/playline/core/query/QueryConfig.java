@@ -18,6 +18,8 @@ import java.time.Duration;
  * @param hbaseMaxItems newest cells of a user's HBase row one read keeps ({@code query.hbase.max.items},
  *     1000); the row is streamed in pages, so memory and each RPC stay bounded for heavy users
  * @param hbaseTimeout bound of one HBase read, retries included ({@code query.hbase.timeout}, 5s)
+ * @param itemStatsCacheTtl how long an item's counters are cached in Redis ({@code
+ *     item.stats.cache.ttl}, 30s; 0 = not cached)
  */
 public record QueryConfig(
     int maxItems,
@@ -25,7 +27,8 @@ public record QueryConfig(
     int listMaxLimit,
     boolean progressHBaseFallback,
     int hbaseMaxItems,
-    Duration hbaseTimeout) {
+    Duration hbaseTimeout,
+    Duration itemStatsCacheTtl) {
 
   public QueryConfig {
     check(maxItems > 0, "query.max.items", maxItems, "> 0");
@@ -48,7 +51,8 @@ public record QueryConfig(
         QuerySettings.LIST_MAX_LIMIT.read(c),
         QuerySettings.PROGRESS_HBASE_FALLBACK.read(c),
         QuerySettings.HBASE_MAX_ITEMS.read(c),
-        QuerySettings.HBASE_TIMEOUT.read(c));
+        QuerySettings.HBASE_TIMEOUT.read(c),
+        QuerySettings.ITEM_STATS_CACHE_TTL.read(c));
   }
 
   private static void check(boolean ok, String key, Object value, String expected) {

@@ -3,6 +3,8 @@ package io.playline.core.query;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.aggregate.WriteBackAggregator;
+import io.playline.core.stats.ItemStatsLayout;
+import io.playline.core.stats.ItemStatsReader;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.proto.v1.Business;
@@ -10,6 +12,7 @@ import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ItemStats;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -38,6 +41,7 @@ public final class TieredHistoryService implements HistoryService {
   private final ProgressReader progress;
   private final TimelinePager pager;
   private final HistoryControl control;
+  private final ItemStatsReader stats;
   private final QueryMetrics metrics;
 
   /** Deletes and clears go to {@code aggregator}; server time is the system clock. */
@@ -56,6 +60,8 @@ public final class TieredHistoryService implements HistoryService {
     this.progress = new ProgressReader(config, redisTier, hbaseTier, metrics, clock);
     this.pager = new TimelinePager(config, redisTier, hbaseTier, metrics, clock);
     this.control = new HistoryControl(config, redis, sink, metrics, clock);
+    this.stats = new ItemStatsReader(redis.shared(), hbase, ItemStatsLayout.of(config.hbase()), config.redisKeyPrefix(),
+        config.query().itemStatsCacheTtl(), config.query().hbaseTimeout(), registry);
   }
 
   @Override
@@ -108,6 +114,11 @@ public final class TieredHistoryService implements HistoryService {
       validator.uid(uid);
       return control.paused(uid);
     });
+  }
+
+  @Override
+  public CompletionStage<List<ItemStats>> itemStats(List<ItemKey> items) {
+    return call("item_stats", () -> stats.read(validator.items(items)));
   }
 
   /** Runs {@code body}, turning a synchronous throw into a failed stage; counts, times and sorts the outcome. */

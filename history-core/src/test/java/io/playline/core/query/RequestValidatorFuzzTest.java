@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  */
 class RequestValidatorFuzzTest {
   /** Small limits, so the fuzzer reaches them with short inputs. */
-  private static final QueryConfig CONFIG = new QueryConfig(8, 5, 12, false, 100, Duration.ofSeconds(1));
+  private static final QueryConfig CONFIG = new QueryConfig(8, 5, 12, false, 100, Duration.ofSeconds(1), Duration.ofSeconds(30));
   private static final RequestValidator VALIDATOR = new RequestValidator(CONFIG);
   /** The businesses the API documents (common.proto); 0 and anything else are refused. */
   private static final Set<Integer> KNOWN = Set.of(1, 2, 3, 4, 5, 6);

@@ -9,6 +9,7 @@ import io.playline.core.store.RetriableStoreException;
 import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.job.sink.HistorySink;
+import io.playline.job.stats.ItemCounters;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -60,6 +61,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   private final String bootstrapServers;
   private final Map<String, Object> consumerProperties;
   private final HistorySink sink;
+  private final @Nullable ItemCounters counters;
   private final RedisConnections redis;
   private final JobMetrics metrics;
   private final Thread thread;
@@ -77,7 +79,13 @@ public final class HistoryConsumerLoop implements AutoCloseable {
 
   public HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
       RedisConnections redis, JobMetrics metrics) {
-    this(config, core, bootstrapServers, sink, redis, metrics,
+    this(config, core, bootstrapServers, sink, null, redis, metrics);
+  }
+
+  /** As above, also counting each persisted poll's records into {@code counters} (null: no counters). */
+  public HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
+      @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics) {
+    this(config, core, bootstrapServers, sink, counters, redis, metrics,
         p -> new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
   }
 
@@ -85,6 +93,13 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
       RedisConnections redis, JobMetrics metrics,
       java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers) {
+    this(config, core, bootstrapServers, sink, null, redis, metrics, consumers);
+  }
+
+  private HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
+      @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics,
+      java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers) {
+    this.counters = counters;
     this.consumers = consumers;
     this.config = config;
     this.core = core;
@@ -178,9 +193,16 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       try {
         sink.prepare();
         sinkPrepared = true;
+        if (counters != null) {
+          try {
+            counters.prepare();
+          } catch (java.io.IOException e) {
+            throw new RetriableStoreException("creating the item counters' tables failed", e);
+          }
+        }
         KafkaTopics.ensure(bootstrapServers, core.kafkaClients(), core.kafkaTopics(),
             List.of(core.kafkaTopics().history()));
-        return new PollPersister(redis, core, config, sink, metrics);
+        return new PollPersister(redis, core, config, sink, counters, metrics);
       } catch (RetriableStoreException e) {
         Duration delay = backoff.next();
         log.warn("Preparing the consumer loop failed (attempt {}); retrying in {} ms: {}", backoff.attempts(),

@@ -11,8 +11,12 @@ import io.playline.job.JobMetrics;
 import io.playline.job.redis.RecoveryMarks;
 import io.playline.job.redis.RedisReadBack;
 import io.playline.job.sink.HistorySink;
+import io.playline.job.stats.ItemCounters;
 import io.playline.proto.v1.HistoryChange;
+import io.playline.proto.v1.HistoryRecord;
+import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,7 @@ final class PollPersister implements AutoCloseable {
   record Persisted(ChangeResolver resolver, int users, int upserts, int deletes, int clears) {}
 
   private final HistorySink sink;
+  private final @Nullable ItemCounters counters;
   private final JobMetrics metrics;
   private final StatefulConnection<byte[], byte[]> pipeline;
   private final RedisReadBack readBack;
@@ -40,8 +45,10 @@ final class PollPersister implements AutoCloseable {
    *
    * @throws RetriableStoreException when Redis cannot be reached now
    */
-  PollPersister(RedisConnections redis, CoreConfig core, JobConfig config, HistorySink sink, JobMetrics metrics) {
+  PollPersister(RedisConnections redis, CoreConfig core, JobConfig config, HistorySink sink,
+      @Nullable ItemCounters counters, JobMetrics metrics) {
     this.sink = sink;
+    this.counters = counters;
     this.metrics = metrics;
     RedisKeys keys = new RedisKeys(core.redisKeyPrefix());
     try {
@@ -67,6 +74,18 @@ final class PollPersister implements AutoCloseable {
     List<HistoryChange> writes = resolver.resolve(current.records(), current.tombstones());
     if (!writes.isEmpty()) {
       sink.write(writes);
+    }
+    if (counters != null) {
+      // After the history: a failure retries the whole poll, and the counters skip what they hold.
+      List<ItemCounters.Input> inputs = new ArrayList<>();
+      for (InFlightPoll.Parsed p : poll.batches()) {
+        for (HistoryChange change : p.batch().getChangesList()) {
+          for (HistoryRecord r : change.getUpsertsList()) {
+            inputs.add(new ItemCounters.Input(p.partition().partition(), p.offset(), change.getUid(), r));
+          }
+        }
+      }
+      metrics.itemCounters(counters.apply(inputs));
     }
     int upserts = 0;
     int deletes = 0;

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * over the row keys' two hex salt digits. An existing table is left as it is (changing a live
  * table is an operator's decision) but a different TTL is reported. Stateless; blocks on HBase.
  */
-final class HBaseTables {
+public final class HBaseTables {
   private static final Logger log = LoggerFactory.getLogger(HBaseTables.class);
 
   private HBaseTables() {}
@@ -42,7 +42,8 @@ final class HBaseTables {
     }
   }
 
-  private static void ensureNamespace(Admin admin, String namespace) throws IOException {
+  /** Creates {@code namespace} unless it exists (or is HBase's own); safe to race with other job processes. */
+  public static void ensureNamespace(Admin admin, String namespace) throws IOException {
     if (namespace.equals(NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR)
         || namespace.equals(NamespaceDescriptor.SYSTEM_NAMESPACE_NAME_STR)) {
       return;

@@ -12,6 +12,7 @@ import io.playline.job.JobTestEnv;
 import io.playline.job.PlaylineJob;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
+import io.playline.proto.v1.HistoryChangeBatch;
 import io.playline.proto.v1.HistoryClear;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemDelete;
@@ -79,6 +80,22 @@ class HistoryConsumerLoopTest {
     assertThat(cell.getTimestamp()).isEqualTo(base + 100);
     assertThat(env.stored(UID, Business.VIDEO, 12345)).isEqualTo(r);
     assertThat(env.counter("playline.job.upserts.snapshot.used")).isEqualTo(1);
+  }
+
+  @Test
+  void persistedBatchesCountTheirItemsOncePerUserEvenWhenProducedTwice() {
+    long other = UID + 1;
+    HistoryChangeBatch first = batch(base + 300, change(UID).addUpserts(record(UID, Business.VIDEO, 88, -1, base + 100)).build(),
+        change(other).addUpserts(record(other, Business.VIDEO, 88, 5_000, base + 150)).build());
+    env.produce(first);
+    env.produce(first); // a producer retry: the same value at new offsets
+    env.produce(batch(base + 400, change(other).addUpserts(record(other, Business.VIDEO, 88, 9_000, base + 250)).build()));
+
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(env.itemStats(Business.VIDEO, 88).getLastViewTimeMs())
+        .isEqualTo(base + 250));
+    assertThat(env.itemStats(Business.VIDEO, 88).getViewers()).isEqualTo(2);
+    assertThat(env.itemStats(Business.VIDEO, 88).getFinishes()).isEqualTo(1);
+    assertThat(env.counter("playline.job.item.stats.counted")).isEqualTo(3);
   }
 
   @Test

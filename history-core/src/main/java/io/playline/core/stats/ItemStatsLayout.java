@@ -1,0 +1,96 @@
+package io.playline.core.stats;
+
+import io.playline.core.store.HBaseLayout;
+import io.playline.core.store.HistoryRowKeys;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ItemStats;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Where the item counters live in HBase, beside the history table (same namespace):
+ *
+ * <ul>
+ *   <li>{@code <history>_item_stats}: one row per item, key = two hex digits of md5 of the item's
+ *       history qualifier ({@code oid_business}) then the qualifier, so items spread over 256 key
+ *       ranges. Family {@code c}; per partition {@code p} of the history topic the cells {@code v:p}
+ *       (viewers), {@code f:p} (finishes), {@code t:p} (newest view time) and {@code o:p} (the
+ *       highest topic offset applied), 8-byte longs. A user's changes all travel in one partition,
+ *       so each partition's cells have one writer, guarded by {@code o:p}; readers sum the
+ *       partitions (and take the newest time).
+ *   <li>{@code <history>_item_marks}: per user (the history row key) and item (the history
+ *       qualifier) one byte of flags ({@link #VIEWED}, {@link #FINISHED}), kept for the item's
+ *       business's retention: what the job has counted for that user.
+ * </ul>
+ *
+ * Immutable and thread-safe.
+ *
+ * @param stats the counters table
+ * @param marks the per-user flags table
+ */
+public record ItemStatsLayout(TableName stats, TableName marks) {
+  /** The counters' column family. */
+  public static final byte[] STATS_FAMILY = {'c'};
+  /** The flags' column family. */
+  public static final byte[] MARKS_FAMILY = {'m'};
+  /** Flag: the user was counted as a viewer of the item. */
+  public static final int VIEWED = 1;
+  /** Flag: the user was counted as having finished the item. */
+  public static final int FINISHED = 2;
+
+  private static final HexFormat HEX = HexFormat.of();
+
+  /** The tables beside {@code history}'s table. */
+  public static ItemStatsLayout of(HBaseLayout history) {
+    TableName t = history.table();
+    return new ItemStatsLayout(TableName.valueOf(t.getNamespaceAsString(), t.getQualifierAsString() + "_item_stats"),
+        TableName.valueOf(t.getNamespaceAsString(), t.getQualifierAsString() + "_item_marks"));
+  }
+
+  /** The counters row of {@code item}. */
+  public static byte[] row(ItemKey item) {
+    byte[] qualifier = HistoryRowKeys.qualifier(item);
+    try {
+      byte[] md5 = MessageDigest.getInstance("MD5").digest(qualifier);
+      return Bytes.add(HEX.toHexDigits(md5[0]).getBytes(StandardCharsets.US_ASCII), qualifier);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("MD5 unavailable", e);
+    }
+  }
+
+  /** The qualifier of one counter of one partition: {@code kind} is {@code v}, {@code f}, {@code t} or {@code o}. */
+  public static byte[] counter(char kind, int partition) {
+    return (kind + ":" + partition).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The item's counters summed over the partitions of {@code row} (an empty result: zeros). */
+  public static ItemStats sum(ItemKey item, Result row) {
+    long viewers = 0;
+    long finishes = 0;
+    long last = 0;
+    if (!row.isEmpty()) {
+      for (Cell cell : row.rawCells()) {
+        byte[] q = CellUtil.cloneQualifier(cell);
+        if (q.length < 3 || q[1] != ':' || cell.getValueLength() != Bytes.SIZEOF_LONG) {
+          continue;
+        }
+        long value = Bytes.toLong(cell.getValueArray(), cell.getValueOffset());
+        switch (q[0]) {
+          case 'v' -> viewers += value;
+          case 'f' -> finishes += value;
+          case 't' -> last = Math.max(last, value);
+          default -> { }
+        }
+      }
+    }
+    return ItemStats.newBuilder().setItem(item).setViewers(viewers).setFinishes(finishes)
+        .setLastViewTimeMs(last).build();
+  }
+}

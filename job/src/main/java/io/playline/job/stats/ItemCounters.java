@@ -1,0 +1,321 @@
+package io.playline.job.stats;
+
+import io.playline.core.stats.ItemStatsLayout;
+import io.playline.core.store.HBaseLayout;
+import io.playline.core.store.HistoryRowKeys;
+import io.playline.core.store.RetriableStoreException;
+import io.playline.job.sink.HBaseTables;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableExistsException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the per-item counters ({@link ItemStatsLayout}) in step with the history stream: for each
+ * upserted record of a persisted poll, whether its user becomes a viewer of the item, or a
+ * finisher, is decided from the user's flags (read for the whole poll in one multi-get) and the
+ * records before it in the poll; the sums go to each item's cells of the record's partition in one
+ * conditional write per item and partition, and the flags are written last.
+ *
+ * <p>Exactly once across replays: a partition's cells remember the highest offset applied, and a
+ * record at or below it adds nothing (its flags are still written). A crash after the counters and
+ * before the flags replays records the counters already hold; one before the counters replays
+ * records whose flags were never written: either way nothing is counted twice or lost. A late
+ * writer (a consumer that lost the partition in a rebalance) loses the conditional write, re-reads
+ * and finds its records applied. Duplicates and reordered records count once per user, since only
+ * a missing flag counts. Deletes and clears do not uncount: a deleted item was still watched.
+ *
+ * <p>Not thread-safe: confined to the consumer thread. Blocks on HBase.
+ */
+public final class ItemCounters {
+  private static final Logger log = LoggerFactory.getLogger(ItemCounters.class);
+  private static final int MAX_ATTEMPTS = 8;
+
+  /** One upserted record of a poll: where it came from and whose it is. */
+  public record Input(int partition, long offset, long uid, HistoryRecord record) {}
+
+  /** What one {@link #apply} changed, for metrics and tests. */
+  public record Applied(int items, long viewers, long finishes, int conflicts) {}
+
+  private final Connection connection;
+  private final ItemStatsLayout layout;
+  private final HBaseLayout history;
+  private final int finishPercent;
+  private final LongSupplier clock;
+
+  /**
+   * @param finishPercent a record at or past this share of its known duration counts as finished
+   *     ({@code item.stats.finish.percent}); progress -1 always does
+   */
+  public ItemCounters(Connection connection, HBaseLayout history, int finishPercent, LongSupplier clock) {
+    this.connection = connection;
+    this.history = history;
+    this.layout = ItemStatsLayout.of(history);
+    this.finishPercent = finishPercent;
+    this.clock = clock;
+  }
+
+  /** Creates the two tables (and their namespace) when missing; safe to race with other job processes. */
+  public void prepare() throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      HBaseTables.ensureNamespace(admin, layout.stats().getNamespaceAsString());
+      create(admin, layout.stats(), ColumnFamilyDescriptorBuilder.newBuilder(ItemStatsLayout.STATS_FAMILY)
+          .setMaxVersions(1).build());
+      // Flags live as long as the longest retention; each is written with its business's own TTL.
+      create(admin, layout.marks(), ColumnFamilyDescriptorBuilder.newBuilder(ItemStatsLayout.MARKS_FAMILY)
+          .setMaxVersions(1).setTimeToLive((int) history.maxRetention().toSeconds()).build());
+    }
+  }
+
+  private static void create(Admin admin, TableName name, org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family)
+      throws IOException {
+    if (admin.tableExists(name)) {
+      return;
+    }
+    try {
+      admin.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(family).build());
+      log.info("Created HBase table {}", name);
+    } catch (TableExistsException raced) {
+      log.debug("HBase table {} was created concurrently", name);
+    }
+  }
+
+  /**
+   * Counts {@code inputs} (in any order; applied in partition and offset order).
+   *
+   * @throws RetriableStoreException when HBase failed: apply the same poll again later
+   */
+  public Applied apply(List<Input> inputs) {
+    if (inputs.isEmpty()) {
+      return new Applied(0, 0, 0, 0);
+    }
+    try (Table stats = connection.getTable(layout.stats()); Table marks = connection.getTable(layout.marks())) {
+      List<Input> ordered = new ArrayList<>(inputs);
+      ordered.sort(Comparator.comparingInt(Input::partition).thenComparingLong(Input::offset));
+      Map<UserItem, Flags> flags = readFlags(marks, ordered);
+      // Per item and partition, what each record adds, in offset order.
+      Map<ItemKey, Map<Integer, List<Contribution>>> contributions = new LinkedHashMap<>();
+      for (Input in : ordered) {
+        ItemKey item = key(in.record());
+        Flags f = flags.get(new UserItem(in.uid(), item));
+        int before = f.now;
+        f.now |= ItemStatsLayout.VIEWED | (finished(in.record()) ? ItemStatsLayout.FINISHED : 0);
+        contributions.computeIfAbsent(item, k -> new TreeMap<>())
+            .computeIfAbsent(in.partition(), k -> new ArrayList<>())
+            .add(new Contribution(in.offset(), (before & ItemStatsLayout.VIEWED) == 0,
+                (before & ItemStatsLayout.FINISHED) == 0 && (f.now & ItemStatsLayout.FINISHED) != 0,
+                in.record().getViewTimeMs()));
+      }
+      Applied applied = applyCounters(stats, contributions);
+      writeFlags(marks, flags);
+      return applied;
+    } catch (IOException e) {
+      throw new RetriableStoreException("HBase item counters failed", e);
+    }
+  }
+
+  private boolean finished(HistoryRecord r) {
+    return r.getProgressMs() == -1
+        || (r.getDurationMs() > 0 && r.getProgressMs() * 100 >= r.getDurationMs() * finishPercent);
+  }
+
+  private static ItemKey key(HistoryRecord r) {
+    return ItemKey.newBuilder().setBusinessValue(r.getBusinessValue()).setOid(r.getOid()).build();
+  }
+
+  private Map<UserItem, Flags> readFlags(Table marks, List<Input> ordered) throws IOException {
+    Map<Long, List<ItemKey>> byUser = new LinkedHashMap<>();
+    Map<UserItem, Flags> flags = new HashMap<>();
+    for (Input in : ordered) {
+      ItemKey item = key(in.record());
+      if (flags.putIfAbsent(new UserItem(in.uid(), item), new Flags()) == null) {
+        byUser.computeIfAbsent(in.uid(), k -> new ArrayList<>()).add(item);
+      }
+    }
+    List<Get> gets = new ArrayList<>(byUser.size());
+    List<Long> uids = new ArrayList<>(byUser.size());
+    byUser.forEach((uid, items) -> {
+      Get get = new Get(HistoryRowKeys.row(uid));
+      for (ItemKey item : items) {
+        get.addColumn(ItemStatsLayout.MARKS_FAMILY, HistoryRowKeys.qualifier(item));
+      }
+      gets.add(get);
+      uids.add(uid);
+    });
+    Result[] results = marks.get(gets);
+    for (int i = 0; i < results.length; i++) {
+      if (results[i].isEmpty()) {
+        continue;
+      }
+      for (Cell cell : results[i].rawCells()) {
+        Flags f = flags.get(new UserItem(uids.get(i), HistoryRowKeys.item(CellUtil.cloneQualifier(cell))));
+        if (f != null && cell.getValueLength() == 1) {
+          f.stored = cell.getValueArray()[cell.getValueOffset()];
+          f.now = f.stored;
+          f.writtenAtMs = cell.getTimestamp();
+        }
+      }
+    }
+    return flags;
+  }
+
+  private Applied applyCounters(Table stats, Map<ItemKey, Map<Integer, List<Contribution>>> contributions)
+      throws IOException {
+    List<ItemKey> items = new ArrayList<>(contributions.keySet());
+    Map<ItemKey, Result> rows = readRows(stats, items);
+    long viewers = 0;
+    long finishes = 0;
+    int conflicts = 0;
+    for (int attempt = 1; !items.isEmpty(); attempt++) {
+      if (attempt > MAX_ATTEMPTS) {
+        throw new RetriableStoreException("item counters: " + items.size() + " items kept losing their conditional "
+            + "writes (another consumer writes the same partition?)");
+      }
+      List<CheckAndMutate> writes = new ArrayList<>();
+      List<ItemKey> written = new ArrayList<>();
+      List<long[]> sums = new ArrayList<>();
+      for (ItemKey item : items) {
+        Result row = rows.get(item);
+        for (Map.Entry<Integer, List<Contribution>> e : contributions.get(item).entrySet()) {
+          int p = e.getKey();
+          byte[] o = ItemStatsLayout.counter('o', p);
+          byte[] storedOffset = row.getValue(ItemStatsLayout.STATS_FAMILY, o);
+          long applied = storedOffset == null ? -1 : Bytes.toLong(storedOffset);
+          long v = counter(row, 'v', p);
+          long f = counter(row, 'f', p);
+          long t = counter(row, 't', p);
+          long highest = applied;
+          long dv = 0;
+          long df = 0;
+          for (Contribution c : e.getValue()) {
+            if (c.offset() > applied) {
+              dv += c.viewer() ? 1 : 0;
+              df += c.finish() ? 1 : 0;
+              t = Math.max(t, c.viewTimeMs());
+              highest = Math.max(highest, c.offset());
+            }
+          }
+          if (highest == applied) {
+            continue; // every record of this partition was applied before
+          }
+          byte[] rowKey = ItemStatsLayout.row(item);
+          Put put = new Put(rowKey)
+              .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('v', p), Bytes.toBytes(v + dv))
+              .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('f', p), Bytes.toBytes(f + df))
+              .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('t', p), Bytes.toBytes(t))
+              .addColumn(ItemStatsLayout.STATS_FAMILY, o, Bytes.toBytes(highest));
+          CheckAndMutate.Builder check = CheckAndMutate.newBuilder(rowKey);
+          writes.add(storedOffset == null
+              ? check.ifNotExists(ItemStatsLayout.STATS_FAMILY, o).build(put)
+              : check.ifEquals(ItemStatsLayout.STATS_FAMILY, o, storedOffset).build(put));
+          written.add(item);
+          sums.add(new long[] {dv, df});
+        }
+      }
+      List<CheckAndMutateResult> results = writes.isEmpty() ? List.of() : stats.checkAndMutate(writes);
+      List<ItemKey> retry = new ArrayList<>();
+      for (int i = 0; i < results.size(); i++) {
+        if (results.get(i).isSuccess()) {
+          viewers += sums.get(i)[0];
+          finishes += sums.get(i)[1];
+        } else if (!retry.contains(written.get(i))) {
+          retry.add(written.get(i));
+        }
+      }
+      conflicts += retry.size();
+      // A lost write: another writer moved the partition's offset; re-read and apply what is left.
+      // Partitions of the item that did succeed find their offset moved and add nothing again.
+      items = retry;
+      if (!retry.isEmpty()) {
+        rows = readRows(stats, retry);
+      }
+    }
+    return new Applied(contributions.size(), viewers, finishes, conflicts);
+  }
+
+  private static long counter(Result row, char kind, int partition) {
+    byte[] value = row.getValue(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter(kind, partition));
+    return value == null || value.length != Bytes.SIZEOF_LONG ? 0 : Bytes.toLong(value);
+  }
+
+  private static Map<ItemKey, Result> readRows(Table stats, List<ItemKey> items) throws IOException {
+    List<Get> gets = new ArrayList<>(items.size());
+    for (ItemKey item : items) {
+      gets.add(new Get(ItemStatsLayout.row(item)).addFamily(ItemStatsLayout.STATS_FAMILY));
+    }
+    Result[] results = stats.get(gets);
+    Map<ItemKey, Result> rows = new HashMap<>();
+    for (int i = 0; i < results.length; i++) {
+      rows.put(items.get(i), results[i]);
+    }
+    return rows;
+  }
+
+  /**
+   * Writes the flags that changed, and refreshes those written longer ago than a tenth of their
+   * retention, so a user keeps being counted once while they keep watching.
+   */
+  private void writeFlags(Table marks, Map<UserItem, Flags> flags) throws IOException {
+    long now = clock.getAsLong();
+    // One Put per user and TTL (a Put has one TTL; businesses may keep history for different times).
+    Map<UserTtl, Put> puts = new LinkedHashMap<>();
+    for (Map.Entry<UserItem, Flags> e : flags.entrySet()) {
+      Flags f = e.getValue();
+      ItemKey item = e.getKey().item();
+      long ttlMs = history.retention(business(item)).toMillis();
+      if (f.now == f.stored && now - f.writtenAtMs < ttlMs / 10) {
+        continue;
+      }
+      long uid = e.getKey().uid();
+      // Stamped with the job's clock: the TTL runs from the view, and the refresh above compares with it.
+      puts.computeIfAbsent(new UserTtl(uid, ttlMs), k -> new Put(HistoryRowKeys.row(uid), now).setTTL(ttlMs))
+          .addColumn(ItemStatsLayout.MARKS_FAMILY, HistoryRowKeys.qualifier(item), new byte[] {(byte) f.now});
+    }
+    if (!puts.isEmpty()) {
+      marks.put(new ArrayList<>(puts.values()));
+    }
+  }
+
+  private static Business business(ItemKey item) {
+    Business b = Business.forNumber(item.getBusinessValue());
+    return b == null ? Business.UNRECOGNIZED : b;
+  }
+
+  private record UserItem(long uid, ItemKey item) {}
+
+  private record UserTtl(long uid, long ttlMs) {}
+
+  private record Contribution(long offset, boolean viewer, boolean finish, long viewTimeMs) {}
+
+  /** A user's flags for an item: as stored (with when), and after this poll's records so far. */
+  private static final class Flags {
+    int stored;
+    int now;
+    long writtenAtMs = Long.MIN_VALUE / 2;
+  }
+}
