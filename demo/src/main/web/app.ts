@@ -1,7 +1,7 @@
 // The demo web player: a fake 10-minute video whose progress goes through the JavaScript SDK to
 // the gateway that served this page. Query parameters: uid (default: one kept in localStorage),
-// device (default: a new one per tab), item (1..3), token (default: fetched from ./token, which
-// only standalone answers).
+// device (default: a new one per tab), item (1..3). The token is fetched from ./token (only
+// standalone answers it) or pasted into the page.
 import { Business, type Cursor, type HistoryRecord, PlaylineClient, type PlaylineError } from "../../../../client-js/src/index.js";
 
 const DURATION_MS = 600_000;
@@ -26,6 +26,9 @@ let acks = 0;
 let next: Cursor | undefined;
 let historyTimer: ReturnType<typeof setTimeout> | undefined;
 
+/** A flush fails only when the client closes (e.g. the page is being left): nothing to show. */
+function ignore(): void {}
+
 function storedUid(): string {
   const key = "playline.demo.uid";
   let value = localStorage.getItem(key);
@@ -42,7 +45,8 @@ function clock(ms: number | bigint): string {
 }
 
 async function token(): Promise<string> {
-  const given = params.get("token") ?? sessionStorage.getItem(TOKEN_KEY) ?? "";
+  // Never from the URL: a crafted link would log the visitor in as someone else (and keep the token in history).
+  const given = sessionStorage.getItem(TOKEN_KEY) ?? "";
   if (given !== "") {
     return given;
   }
@@ -86,7 +90,7 @@ function tick(): void {
   if (position >= DURATION_MS) {
     playing = false;
     report();
-    void client.flush();
+    void client.flush().catch(ignore);
   } else {
     report();
   }
@@ -98,7 +102,7 @@ function togglePlay(): void {
   lastTick = performance.now();
   report();
   if (!playing) {
-    void client.flush(); // a pause is sent at once, not at the next interval
+    void client.flush().catch(ignore); // a pause is sent at once, not at the next interval
   }
   render();
 }
@@ -107,7 +111,7 @@ function seekTo(ms: number): void {
   position = Math.max(0, Math.min(DURATION_MS, ms));
   lastTick = performance.now();
   report();
-  void client.flush();
+  void client.flush().catch(ignore);
   render();
 }
 
@@ -137,7 +141,7 @@ function historyItem(r: HistoryRecord): HTMLLIElement {
   remove.type = "button";
   remove.textContent = "Delete";
   remove.addEventListener("click", () => {
-    void client.delete([{ business: r.business, oid: r.oid }]).then(() => loadHistory(false), showError);
+    void client.delete([{ business: r.business, oid: r.oid }]).then(() => loadHistory(false)).catch(showError);
   });
   li.append(text, remove);
   return li;
@@ -212,14 +216,14 @@ seek.addEventListener("input", () => (el("position").textContent = clock(Number(
 seek.addEventListener("change", () => seekTo(Number(seek.value)));
 el<HTMLSelectElement>("item").addEventListener("change", (e) => {
   report();
-  void client.flush();
+  void client.flush().catch(ignore);
   playing = false;
   oid = Number((e.target as HTMLSelectElement).value);
   void restore().catch(showError);
 });
 el("refresh").addEventListener("click", () => void loadHistory(false).catch(showError));
 el("more").addEventListener("click", () => void loadHistory(true).catch(showError));
-el("clear").addEventListener("click", () => void client.clear().then(() => loadHistory(false), showError));
+el("clear").addEventListener("click", () => void client.clear().then(() => loadHistory(false)).catch(showError));
 el("login").addEventListener("submit", (e) => {
   e.preventDefault();
   sessionStorage.setItem(TOKEN_KEY, el<HTMLInputElement>("token-input").value.trim());

@@ -42,7 +42,8 @@ public final class PlaylineJob implements AutoCloseable {
     this.sink = new HBaseHistorySink(hbase, config, metrics);
     ItemCounters counters = config.itemStats()
         ? new ItemCounters(hbase, new HBaseLayout(config.table(), config.family(), config.retention(),
-            config.retentionOverrides()), config.itemStatsFinishPercent(), System::currentTimeMillis)
+            config.retentionOverrides()), config.itemStatsFinishPercent(), config.hbaseOperationTimeout(),
+            System::currentTimeMillis)
         : null;
     this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, counters, redis, metrics);
     this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared);

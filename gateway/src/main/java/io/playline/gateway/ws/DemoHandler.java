@@ -42,23 +42,35 @@ final class DemoHandler extends ChannelInboundHandlerAdapter {
       ctx.fireChannelRead(msg);
       return;
     }
-    QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-    String path = uri.path();
-    if (!path.equals(DemoPage.PATH) && !path.startsWith(DemoPage.PATH + "/")) {
+    // Decided on the raw URI: what is not the demo's goes on undecoded, as it did without the demo.
+    String raw = request.uri();
+    if (!raw.equals(DemoPage.PATH) && !raw.startsWith(DemoPage.PATH + "/") && !raw.startsWith(DemoPage.PATH + "?")) {
       ctx.fireChannelRead(msg);
       return;
     }
     try {
       boolean head = request.method().equals(HttpMethod.HEAD);
+      QueryStringDecoder uri;
+      String path;
+      try {
+        uri = new QueryStringDecoder(raw);
+        path = uri.path();
+        uri.parameters();
+      } catch (IllegalArgumentException e) {
+        send(ctx, text(HttpResponseStatus.BAD_REQUEST, "malformed URI\n"), head);
+        return;
+      }
       if (!head && !request.method().equals(HttpMethod.GET)) {
         FullHttpResponse r = text(HttpResponseStatus.METHOD_NOT_ALLOWED, "GET or HEAD only\n");
         r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
         send(ctx, r, head);
+      } else if (!path.equals(DemoPage.PATH) && !path.startsWith(DemoPage.PATH + "/")) {
+        send(ctx, text(HttpResponseStatus.NOT_FOUND, "no such file in the demo\n"), head);
       } else if (path.equals(DemoPage.PATH)) {
         // Relative URLs in the page resolve below /demo/.
-        String query = request.uri().substring(path.length());
+        String query = uri.rawQuery();
         FullHttpResponse r = text(HttpResponseStatus.MOVED_PERMANENTLY, "see " + DemoPage.PATH + "/\n");
-        r.headers().set(HttpHeaderNames.LOCATION, DemoPage.PATH + "/" + query);
+        r.headers().set(HttpHeaderNames.LOCATION, DemoPage.PATH + "/" + (query.isEmpty() ? "" : "?" + query));
         send(ctx, r, head);
       } else {
         send(ctx, answer(path.substring(DemoPage.PATH.length()), uri), head);

@@ -86,17 +86,21 @@ class DemoHandlerTest {
     assertThat(head.headers().getInt(HttpHeaderNames.CONTENT_LENGTH)).isPositive();
 
     assertThat(get(page, "/demo/../pom.xml").status().code()).isEqualTo(404);
+    assertThat(get(page, "/demo/%zz").status().code()).isEqualTo(400);
+    assertThat(get(page, "/demo/token?uid=%zz").status().code()).isEqualTo(400);
     assertThat(get(page, "/demo/app.ts").status().code()).isEqualTo(404);
 
     // Not the demo's: handed on untouched (to the 404 handler in the real pipeline).
     EmbeddedChannel channel = new EmbeddedChannel(new DemoHandler(page));
-    FullHttpRequest other = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/demonstration");
-    channel.writeInbound(other);
-    Object passed = channel.readInbound();
-    Object answered = channel.readOutbound();
-    assertThat(passed).isSameAs(other);
-    assertThat(answered).isNull();
-    other.release();
+    for (String uri : new String[] {"/demonstration", "/%zz", "/v1/stream?x=%zz"}) {
+      FullHttpRequest other = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, uri);
+      channel.writeInbound(other);
+      Object passed = channel.readInbound();
+      Object answered = channel.readOutbound();
+      assertThat(passed).as(uri).isSameAs(other);
+      assertThat(answered).as(uri).isNull();
+      other.release();
+    }
   }
 
   @Test

@@ -25,9 +25,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  *       highest topic offset applied), 8-byte longs. A user's changes all travel in one partition,
  *       so each partition's cells have one writer, guarded by {@code o:p}; readers sum the
  *       partitions (and take the newest time).
- *   <li>{@code <history>_item_marks}: per user (the history row key) and item (the history
- *       qualifier) one byte of flags ({@link #VIEWED}, {@link #FINISHED}), kept for the item's
- *       business's retention: what the job has counted for that user.
+ *   <li>{@code <history>_item_marks}: per user (the history row key) and item one cell per flag
+ *       the job has counted for that user, {@link #VIEWED} ({@code oid_business:v}) and {@link
+ *       #FINISHED} ({@code oid_business:f}), kept for the item's business's retention. Flags are
+ *       only ever added (a cell per flag, never a rewritten set), so a late or stale writer cannot
+ *       take one away.
  * </ul>
  *
  * Immutable and thread-safe.
@@ -46,6 +48,8 @@ public record ItemStatsLayout(TableName stats, TableName marks) {
   public static final int FINISHED = 2;
 
   private static final HexFormat HEX = HexFormat.of();
+  private static final byte[] VIEWED_SUFFIX = {':', 'v'};
+  private static final byte[] FINISHED_SUFFIX = {':', 'f'};
 
   /** The tables beside {@code history}'s table. */
   public static ItemStatsLayout of(HBaseLayout history) {
@@ -63,6 +67,24 @@ public record ItemStatsLayout(TableName stats, TableName marks) {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("MD5 unavailable", e);
     }
+  }
+
+  /** The flags table's qualifier of {@code flag} ({@link #VIEWED} or {@link #FINISHED}) of {@code item}. */
+  public static byte[] flag(ItemKey item, int flag) {
+    return Bytes.add(HistoryRowKeys.qualifier(item), flag == VIEWED ? VIEWED_SUFFIX : FINISHED_SUFFIX);
+  }
+
+  /** The flag a {@link #flag} qualifier names ({@link #VIEWED} or {@link #FINISHED}), 0 when none. */
+  public static int flagOf(byte[] qualifier) {
+    if (Bytes.equals(Bytes.tail(qualifier, 2), VIEWED_SUFFIX)) {
+      return VIEWED;
+    }
+    return Bytes.equals(Bytes.tail(qualifier, 2), FINISHED_SUFFIX) ? FINISHED : 0;
+  }
+
+  /** The item a {@link #flag} qualifier belongs to. */
+  public static ItemKey flagItem(byte[] qualifier) {
+    return HistoryRowKeys.item(Bytes.head(qualifier, qualifier.length - 2));
   }
 
   /** The qualifier of one counter of one partition: {@code kind} is {@code v}, {@code f}, {@code t} or {@code o}. */

@@ -24,7 +24,8 @@ import org.apache.hadoop.hbase.client.Result;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers item counters: one {@code MGET} of the cache for all items, then one HBase multi-get of
+ * Answers item counters: one {@code MGET} of the cache for all items (one per hash slot in Cluster
+ * mode), falling back to HBase for all of them when Redis fails, then one HBase multi-get of
  * the misses, whose answers are cached for {@code cacheTtl} — zeros too, so an item nobody played
  * does not reach HBase on every call. Cache entries hold an {@link ItemStats} without its item
  * (empty bytes for zeros). Items must be distinct and valid (the caller validates).
@@ -41,6 +42,7 @@ public final class ItemStatsReader {
   private final Duration cacheTtl;
   private final Counter cacheHits;
   private final Counter hbaseReads;
+  private final Counter cacheFailures;
 
   /**
    * @param keyPrefix the Redis key prefix ({@code redis.key.prefix})
@@ -57,10 +59,12 @@ public final class ItemStatsReader {
         .build();
     this.keyPrefix = keyPrefix;
     this.cacheTtl = cacheTtl;
-    this.cacheHits = Counter.builder("playline_item_stats_lookups_total").tag("source", "cache")
+    this.cacheHits = Counter.builder("playline.item.stats.lookups").tag("source", "cache")
         .description("Items answered by GetItemStats, by where the answer came from").register(registry);
-    this.hbaseReads = Counter.builder("playline_item_stats_lookups_total").tag("source", "hbase")
+    this.hbaseReads = Counter.builder("playline.item.stats.lookups").tag("source", "hbase")
         .description("Items answered by GetItemStats, by where the answer came from").register(registry);
+    this.cacheFailures = Counter.builder("playline.item.stats.cache.failures")
+        .description("GetItemStats cache reads and writes that failed (answered from HBase instead)").register(registry);
   }
 
   /** The counters of {@code items}, in their order. */
@@ -75,7 +79,14 @@ public final class ItemStatsReader {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = key(items.get(i));
     }
-    return redis.mget(keys).thenCompose(values -> {
+    return redis.mget(keys).exceptionally(error -> {
+      // The cache is an optimisation: without Redis every item is read from HBase.
+      cacheFailures.increment();
+      return null;
+    }).thenCompose(values -> {
+      if (values == null) {
+        return fromHBase(items, new ItemStats[items.size()], allIndexes(items.size()));
+      }
       ItemStats[] answers = new ItemStats[items.size()];
       List<Integer> misses = new ArrayList<>();
       for (int i = 0; i < answers.length; i++) {
@@ -114,9 +125,12 @@ public final class ItemStatsReader {
         Result r = results.get(j);
         answers[i] = ItemStatsLayout.sum(items.get(i), r);
         if (!cacheTtl.isZero() && r != EMPTY) {
-          // Fire and forget: a failed cache write only means the next call reads HBase again.
+          // Not waited for: a failed cache write only means the next call reads HBase again.
           redis.set(key(items.get(i)), answers[i].toBuilder().clearItem().build().toByteArray(),
-              SetArgs.Builder.px(cacheTtl.toMillis()));
+              SetArgs.Builder.px(cacheTtl.toMillis())).exceptionally(error -> {
+                cacheFailures.increment();
+                return null;
+              });
         }
       }
       return List.of(answers);

@@ -71,7 +71,7 @@ class ItemStatsQueryTest {
   }
 
   private double lookups(String source) {
-    return env.registry.find("playline_item_stats_lookups_total").tag("source", source).counter().count();
+    return env.registry.find("playline.item.stats.lookups").tag("source", source).counter().count();
   }
 
   @Test

@@ -14,11 +14,11 @@ import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
  * "do not retry", region moves, dead servers, busy regions) is a {@link RetriableStoreException}:
  * for the job a later attempt of the same write may well succeed. Stateless.
  */
-final class HBaseFailures {
+public final class HBaseFailures {
   private HBaseFailures() {}
 
   /** The exception to throw for {@code e}, which happened while doing {@code what}. */
-  static RuntimeException of(String what, IOException e) {
+  public static RuntimeException of(String what, IOException e) {
     if (permanent(e)) {
       return new UncheckedIOException("HBase " + what + " failed permanently", e);
     }

@@ -4,11 +4,13 @@ import io.playline.core.stats.ItemStatsLayout;
 import io.playline.core.store.HBaseLayout;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.core.store.RetriableStoreException;
+import io.playline.job.sink.HBaseFailures;
 import io.playline.job.sink.HBaseTables;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -55,6 +57,7 @@ import org.slf4j.LoggerFactory;
 public final class ItemCounters {
   private static final Logger log = LoggerFactory.getLogger(ItemCounters.class);
   private static final int MAX_ATTEMPTS = 8;
+  private static final byte[] EMPTY = new byte[0];
 
   /** One upserted record of a poll: where it came from and whose it is. */
   public record Input(int partition, long offset, long uid, HistoryRecord record) {}
@@ -66,18 +69,37 @@ public final class ItemCounters {
   private final ItemStatsLayout layout;
   private final HBaseLayout history;
   private final int finishPercent;
+  private final Duration timeout;
   private final LongSupplier clock;
+  /** Test seams: run after the flags are read, and before they are written. */
+  private Runnable afterFlagsRead = () -> { };
+  private Runnable beforeFlagsWritten = () -> { };
 
   /**
    * @param finishPercent a record at or past this share of its known duration counts as finished
    *     ({@code item.stats.finish.percent}); progress -1 always does
+   * @param timeout bound of one HBase call, retries included ({@code hbase.operation.timeout}): a
+   *     consumer stuck past its poll interval would lose its partitions
    */
-  public ItemCounters(Connection connection, HBaseLayout history, int finishPercent, LongSupplier clock) {
+  public ItemCounters(Connection connection, HBaseLayout history, int finishPercent, Duration timeout,
+      LongSupplier clock) {
     this.connection = connection;
     this.history = history;
     this.layout = ItemStatsLayout.of(history);
     this.finishPercent = finishPercent;
+    this.timeout = timeout;
     this.clock = clock;
+  }
+
+  /** Tests: {@code afterFlagsRead} runs once the poll's flags are read, {@code beforeFlagsWritten} after the counters. */
+  void hooks(Runnable afterFlagsRead, Runnable beforeFlagsWritten) {
+    this.afterFlagsRead = afterFlagsRead;
+    this.beforeFlagsWritten = beforeFlagsWritten;
+  }
+
+  private Table table(TableName name) throws IOException {
+    int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    return connection.getTableBuilder(name, null).setOperationTimeout(ms).setRpcTimeout(ms).build();
   }
 
   /** Creates the two tables (and their namespace) when missing; safe to race with other job processes. */
@@ -89,6 +111,11 @@ public final class ItemCounters {
       // Flags live as long as the longest retention; each is written with its business's own TTL.
       create(admin, layout.marks(), ColumnFamilyDescriptorBuilder.newBuilder(ItemStatsLayout.MARKS_FAMILY)
           .setMaxVersions(1).setTimeToLive((int) history.maxRetention().toSeconds()).build());
+      int ttl = admin.getDescriptor(layout.marks()).getColumnFamily(ItemStatsLayout.MARKS_FAMILY).getTimeToLive();
+      if (ttl < history.maxRetention().toSeconds()) {
+        log.warn("HBase table {} keeps flags {} s but the longest history.retention is {} s: users are counted again "
+            + "after {} s; alter the family's TTL", layout.marks(), ttl, history.maxRetention().toSeconds(), ttl);
+      }
     }
   }
 
@@ -111,13 +138,22 @@ public final class ItemCounters {
    * @throws RetriableStoreException when HBase failed: apply the same poll again later
    */
   public Applied apply(List<Input> inputs) {
-    if (inputs.isEmpty()) {
-      return new Applied(0, 0, 0, 0);
-    }
-    try (Table stats = connection.getTable(layout.stats()); Table marks = connection.getTable(layout.marks())) {
-      List<Input> ordered = new ArrayList<>(inputs);
+    try (Table stats = table(layout.stats()); Table marks = table(layout.marks())) {
+      // What the history sink refuses is not counted either.
+      List<Input> ordered = new ArrayList<>(inputs.size());
+      for (Input in : inputs) {
+        HistoryRecord r = in.record();
+        if (in.uid() > 0 && r.getOid() > 0 && Business.forNumber(r.getBusinessValue()) != null
+            && r.getBusiness() != Business.BUSINESS_UNSPECIFIED) {
+          ordered.add(in);
+        }
+      }
       ordered.sort(Comparator.comparingInt(Input::partition).thenComparingLong(Input::offset));
+      if (ordered.isEmpty()) {
+        return new Applied(0, 0, 0, 0);
+      }
       Map<UserItem, Flags> flags = readFlags(marks, ordered);
+      afterFlagsRead.run();
       // Per item and partition, what each record adds, in offset order.
       Map<ItemKey, Map<Integer, List<Contribution>>> contributions = new LinkedHashMap<>();
       for (Input in : ordered) {
@@ -132,10 +168,11 @@ public final class ItemCounters {
                 in.record().getViewTimeMs()));
       }
       Applied applied = applyCounters(stats, contributions);
+      beforeFlagsWritten.run();
       writeFlags(marks, flags);
       return applied;
     } catch (IOException e) {
-      throw new RetriableStoreException("HBase item counters failed", e);
+      throw HBaseFailures.of("item counters", e);
     }
   }
 
@@ -162,7 +199,8 @@ public final class ItemCounters {
     byUser.forEach((uid, items) -> {
       Get get = new Get(HistoryRowKeys.row(uid));
       for (ItemKey item : items) {
-        get.addColumn(ItemStatsLayout.MARKS_FAMILY, HistoryRowKeys.qualifier(item));
+        get.addColumn(ItemStatsLayout.MARKS_FAMILY, ItemStatsLayout.flag(item, ItemStatsLayout.VIEWED));
+        get.addColumn(ItemStatsLayout.MARKS_FAMILY, ItemStatsLayout.flag(item, ItemStatsLayout.FINISHED));
       }
       gets.add(get);
       uids.add(uid);
@@ -173,11 +211,13 @@ public final class ItemCounters {
         continue;
       }
       for (Cell cell : results[i].rawCells()) {
-        Flags f = flags.get(new UserItem(uids.get(i), HistoryRowKeys.item(CellUtil.cloneQualifier(cell))));
-        if (f != null && cell.getValueLength() == 1) {
-          f.stored = cell.getValueArray()[cell.getValueOffset()];
-          f.now = f.stored;
-          f.writtenAtMs = cell.getTimestamp();
+        byte[] qualifier = CellUtil.cloneQualifier(cell);
+        int flag = ItemStatsLayout.flagOf(qualifier);
+        Flags f = flag == 0 ? null : flags.get(new UserItem(uids.get(i), ItemStatsLayout.flagItem(qualifier)));
+        if (f != null) {
+          f.stored |= flag;
+          f.now |= flag;
+          f.writtenAtMs[flag] = cell.getTimestamp();
         }
       }
     }
@@ -277,8 +317,9 @@ public final class ItemCounters {
   }
 
   /**
-   * Writes the flags that changed, and refreshes those written longer ago than a tenth of their
-   * retention, so a user keeps being counted once while they keep watching.
+   * Adds the flags this poll set, one cell each, and refreshes those written longer ago than a tenth
+   * of their retention, so a user keeps being counted once while they keep watching. A flag is never
+   * written unset: a writer that read stale flags can only add what it saw.
    */
   private void writeFlags(Table marks, Map<UserItem, Flags> flags) throws IOException {
     long now = clock.getAsLong();
@@ -288,13 +329,15 @@ public final class ItemCounters {
       Flags f = e.getValue();
       ItemKey item = e.getKey().item();
       long ttlMs = history.retention(business(item)).toMillis();
-      if (f.now == f.stored && now - f.writtenAtMs < ttlMs / 10) {
-        continue;
-      }
       long uid = e.getKey().uid();
-      // Stamped with the job's clock: the TTL runs from the view, and the refresh above compares with it.
-      puts.computeIfAbsent(new UserTtl(uid, ttlMs), k -> new Put(HistoryRowKeys.row(uid), now).setTTL(ttlMs))
-          .addColumn(ItemStatsLayout.MARKS_FAMILY, HistoryRowKeys.qualifier(item), new byte[] {(byte) f.now});
+      for (int flag : new int[] {ItemStatsLayout.VIEWED, ItemStatsLayout.FINISHED}) {
+        boolean stale = (f.stored & flag) != 0 && now - f.writtenAtMs[flag] >= ttlMs / 10;
+        if ((f.now & flag) != 0 && ((f.stored & flag) == 0 || stale)) {
+          // Stamped with the job's clock: the TTL runs from the view, and the refresh compares with it.
+          puts.computeIfAbsent(new UserTtl(uid, ttlMs), k -> new Put(HistoryRowKeys.row(uid), now).setTTL(ttlMs))
+              .addColumn(ItemStatsLayout.MARKS_FAMILY, ItemStatsLayout.flag(item, flag), EMPTY);
+        }
+      }
     }
     if (!puts.isEmpty()) {
       marks.put(new ArrayList<>(puts.values()));
@@ -312,10 +355,10 @@ public final class ItemCounters {
 
   private record Contribution(long offset, boolean viewer, boolean finish, long viewTimeMs) {}
 
-  /** A user's flags for an item: as stored (with when), and after this poll's records so far. */
+  /** A user's flags for an item: as stored (with when, by flag), and after this poll's records so far. */
   private static final class Flags {
     int stored;
     int now;
-    long writtenAtMs = Long.MIN_VALUE / 2;
+    final long[] writtenAtMs = new long[ItemStatsLayout.FINISHED + 1];
   }
 }

@@ -1,6 +1,7 @@
 package io.playline.job.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigSource;
 import io.playline.core.stats.ItemStatsLayout;
@@ -12,6 +13,7 @@ import io.playline.proto.v1.ItemStats;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RealHBaseExtension;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -43,7 +45,7 @@ class ItemCountersTest {
     this.ns = ns;
     layout = HBaseLayout.from(ConfigSource.empty().with(Map.of("hbase.table", ns.table("history").getNameAsString(),
         "history.retention", "30d", "history.retention.live", "7d")));
-    counters = new ItemCounters(ns.connection(), layout, 95, clock::get);
+    counters = new ItemCounters(ns.connection(), layout, 95, Duration.ofSeconds(30), clock::get);
     counters.prepare();
     counters.prepare(); // a second job process preparing is harmless
   }
@@ -82,7 +84,7 @@ class ItemCountersTest {
     ItemStats once = stats(ITEM);
     assertThat(once).isEqualTo(stats(ITEM, 40, 10, base + 40));
 
-    // Replays: the whole poll, a shuffled copy, a part of it, with and without the flags written.
+    // Replays: the whole poll (handed over in another order), a part of it, with and without the flags written.
     Collections.shuffle(poll, new Random(7));
     assertThat(counters.apply(poll).viewers()).isZero();
     assertThat(counters.apply(poll.subList(0, 17)).viewers()).isZero();
@@ -99,18 +101,48 @@ class ItemCountersTest {
   }
 
   @Test
-  void aCrashBeforeTheCountersCountsTheReplayOnce() throws IOException {
+  void aCrashBetweenTheCountersAndTheFlagsCountsTheReplayOnce() throws IOException {
     List<ItemCounters.Input> poll = List.of(in(2, 7, 9, ITEM, -1, 100_000, base + 1), in(2, 8, 10, ITEM, 10, 100, base + 2));
-    // Nothing was written: the replay is a first run.
-    counters.apply(poll);
-    counters.apply(poll);
+    counters.hooks(() -> { }, () -> {
+      throw new IllegalStateException("killed before the flags");
+    });
+    assertThatThrownBy(() -> counters.apply(poll)).hasMessage("killed before the flags");
+    counters.hooks(() -> { }, () -> { });
+    assertThat(counters.apply(poll).viewers()).isZero();
     assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 2, 1, base + 2));
+    // The flags were written by the replay: later records of the same users count nothing.
+    assertThat(counters.apply(List.of(in(2, 9, 9, ITEM, -1, 100_000, base + 3))).finishes()).isZero();
+  }
+
+  @Test
+  void aWriterThatReadStaleFlagsCannotTakeAFinishAway() throws IOException {
+    // X (which lost the partition) read U's flags before Y counted U's view and finish, then writes its own.
+    ItemCounters y = new ItemCounters(ns.connection(), layout, 95, Duration.ofSeconds(30), clock::get);
+    List<ItemCounters.Input> both = List.of(in(0, 11, 1, ITEM, 10, 100_000, base + 1), in(0, 15, 1, ITEM, -1, 100_000, base + 2));
+    counters.hooks(() -> y.apply(both), () -> { });
+    counters.apply(List.of(in(0, 11, 1, ITEM, 10, 100_000, base + 1)));
+    counters.hooks(() -> { }, () -> { });
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 1, 1, base + 2));
+
+    // U finishes again later: already counted.
+    counters.apply(List.of(in(0, 20, 1, ITEM, -1, 100_000, base + 3)));
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 1, 1, base + 3));
+  }
+
+  @Test
+  void recordsTheHistoryRefusesAreNotCounted() throws IOException {
+    ItemKey unknown = ItemKey.newBuilder().setBusinessValue(99).setOid(3).build();
+    ItemCounters.Applied applied = counters.apply(List.of(in(0, 1, 0, ITEM, 10, 100, base), in(0, 2, 1, unknown, 10, 100, base),
+        in(0, 3, 1, ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(0).build(), 10, 100, base)));
+    assertThat(applied.viewers()).isZero();
+    assertThat(stats(ITEM).getViewers()).isZero();
   }
 
   @Test
   void twoWritersOfOnePartitionCountEachRecordOnce() throws Exception {
-    // A consumer that lost the partition in a rebalance still finishing its poll beside the new owner.
-    ItemCounters other = new ItemCounters(ns.connection(), layout, 95, clock::get);
+    // A consumer that lost the partition in a rebalance still finishing its poll beside the new owner
+    // (whether the two interleave is up to the scheduler; the stale-flags test above forces it).
+    ItemCounters other = new ItemCounters(ns.connection(), layout, 95, Duration.ofSeconds(30), clock::get);
     List<ItemCounters.Input> poll = new ArrayList<>();
     for (int u = 1; u <= 200; u++) {
       poll.add(in(0, u, u, ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1000 + u % 7).build(),
@@ -160,7 +192,8 @@ class ItemCountersTest {
 
   private long flagWrittenAt(long uid) throws IOException {
     try (Table marks = ns.connection().getTable(ItemStatsLayout.of(layout).marks())) {
-      return marks.get(new Get(io.playline.core.store.HistoryRowKeys.row(uid))).rawCells()[0].getTimestamp();
+      return marks.get(new Get(io.playline.core.store.HistoryRowKeys.row(uid)).addColumn(ItemStatsLayout.MARKS_FAMILY,
+          ItemStatsLayout.flag(ITEM, ItemStatsLayout.VIEWED))).rawCells()[0].getTimestamp();
     }
   }
 
@@ -188,7 +221,7 @@ class ItemCountersTest {
   private static ItemCounters.Input in(int partition, long offset, long uid, ItemKey item, long progress,
       long duration, long viewTime) {
     return new ItemCounters.Input(partition, offset, uid, HistoryRecord.newBuilder().setUid(uid)
-        .setBusiness(item.getBusiness()).setOid(item.getOid()).setProgressMs(progress).setDurationMs(duration)
+        .setBusinessValue(item.getBusinessValue()).setOid(item.getOid()).setProgressMs(progress).setDurationMs(duration)
         .setViewTimeMs(viewTime).build());
   }
 }
