@@ -3,6 +3,7 @@ package io.playline.core.kafka;
 import io.playline.core.config.ConfigException;
 import io.playline.core.store.RetriableStoreException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,13 +60,14 @@ public final class KafkaTopics {
 
   /**
    * Ensures each of {@code topics} exists on the Kafka at {@code bootstrapServers} (an admin client
-   * built with {@code clients}' pass-through) and has the expected partitions, within {@code timeout}.
+   * built with {@code clients}' pass-through) and has the expected partitions, within {@code timeout};
+   * returns each topic's id by name (Kafka gives a recreated topic a new id, and its offsets restart).
    *
    * @throws RetriableStoreException when Kafka does not answer within {@code timeout}
    * @throws ConfigException when a key-ordered topic's partition count differs from the configured
    *     one, or the cluster cannot give the configured replication factor
    */
-  public static void ensure(String bootstrapServers, KafkaClientProperties clients, Duration timeout,
+  public static Map<String, String> ensure(String bootstrapServers, KafkaClientProperties clients, Duration timeout,
       List<KafkaTopic> topics) {
     int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     Map<String, Object> properties = clients.build(KafkaClient.ADMIN, bootstrapServers, Map.of(
@@ -74,25 +76,28 @@ public final class KafkaTopics {
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs));
     try (Admin admin = Admin.create(properties)) {
       KafkaTopics run = new KafkaTopics(admin, bootstrapServers, timeout);
+      Map<String, String> ids = new LinkedHashMap<>();
       for (KafkaTopic topic : topics) {
-        run.ensure(topic);
+        ids.put(topic.name(), run.ensure(topic));
       }
+      return ids;
     }
   }
 
   /** As {@link #ensure(String, KafkaClientProperties, Duration, List)} with {@code config}'s timeout. */
-  public static void ensure(String bootstrapServers, KafkaClientProperties clients, KafkaTopicConfig config,
-      List<KafkaTopic> topics) {
-    ensure(bootstrapServers, clients, config.adminTimeout(), topics);
+  public static Map<String, String> ensure(String bootstrapServers, KafkaClientProperties clients,
+      KafkaTopicConfig config, List<KafkaTopic> topics) {
+    return ensure(bootstrapServers, clients, config.adminTimeout(), topics);
   }
 
-  private void ensure(KafkaTopic topic) {
+  /** Makes sure {@code topic} exists and fits; returns its topic id (a recreated topic gets a new one). */
+  private String ensure(KafkaTopic topic) {
     boolean requested = false;
     while (true) {
       Optional<TopicDescription> existing = describe(topic);
       if (existing.isPresent()) {
         check(topic, existing.get());
-        return;
+        return existing.get().topicId().toString();
       }
       if (!requested) {
         create(topic);

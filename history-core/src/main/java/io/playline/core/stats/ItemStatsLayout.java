@@ -20,11 +20,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <ul>
  *   <li>{@code <history>_item_stats}: one row per item, key = two hex digits of md5 of the item's
  *       history qualifier ({@code oid_business}) then the qualifier, so items spread over 256 key
- *       ranges. Family {@code c}; per partition {@code p} of the history topic the cells {@code v:p}
- *       (viewers), {@code f:p} (finishes), {@code t:p} (newest view time) and {@code o:p} (the
- *       highest topic offset applied), 8-byte longs. A user's changes all travel in one partition,
- *       so each partition's cells have one writer, guarded by {@code o:p}; readers sum the
- *       partitions (and take the newest time).
+ *       ranges. Family {@code c}; per stream {@code s} (a partition of one incarnation of the history
+ *       topic, {@link #stream}) the cells {@code v:s} (viewers), {@code f:s} (finishes), {@code t:s}
+ *       (newest view time) and {@code o:s} (the highest offset applied), 8-byte longs. A user's
+ *       changes all travel in one partition, so each stream's cells have one writer, guarded by
+ *       {@code o:s}; readers sum the streams (and take the newest time).
  *   <li>{@code <history>_item_marks}: per user (the history row key) and item one cell per flag
  *       the job has counted for that user, {@link #VIEWED} ({@code oid_business:v}) and {@link
  *       #FINISHED} ({@code oid_business:f}), kept for the item's business's retention. Flags are
@@ -87,9 +87,21 @@ public record ItemStatsLayout(TableName stats, TableName marks) {
     return HistoryRowKeys.item(Bytes.head(qualifier, qualifier.length - 2));
   }
 
-  /** The qualifier of one counter of one partition: {@code kind} is {@code v}, {@code f}, {@code t} or {@code o}. */
-  public static byte[] counter(char kind, int partition) {
-    return (kind + ":" + partition).getBytes(StandardCharsets.US_ASCII);
+  /**
+   * The qualifier of one counter of one stream: {@code kind} is {@code v}, {@code f}, {@code t} or
+   * {@code o}; {@code stream} names a partition of one incarnation of the history topic ({@link
+   * #stream}).
+   */
+  public static byte[] counter(char kind, String stream) {
+    return (kind + ":" + stream).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * The stream of partition {@code partition} of the history topic whose Kafka topic id is {@code
+   * topicId}: a recreated topic (new id, offsets from 0) gets cells of its own, next to the old ones.
+   */
+  public static String stream(String topicId, int partition) {
+    return topicId + "-" + partition;
   }
 
   /** The item's counters summed over the partitions of {@code row} (an empty result: zeros). */

@@ -37,8 +37,8 @@ class KafkaTopicsTest {
     return base + "-" + UUID.randomUUID();
   }
 
-  private static void ensure(KafkaNamespace kafka, KafkaTopicConfig config) {
-    KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all());
+  private static Map<String, String> ensure(KafkaNamespace kafka, KafkaTopicConfig config) {
+    return KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all());
   }
 
   private static TopicDescription describe(KafkaNamespace kafka, String topic) throws Exception {
@@ -54,10 +54,14 @@ class KafkaTopicsTest {
     KafkaTopicConfig config = config(Map.of("kafka.topic.history", history, "kafka.topic.first-today", firstToday,
         "kafka.topic.partitions", "3", "kafka.topic.first.today.partitions", "2"));
 
-    ensure(kafka, config);
+    Map<String, String> ids = ensure(kafka, config);
 
     assertThat(describe(kafka, history).partitions()).hasSize(3);
     assertThat(describe(kafka, firstToday).partitions()).hasSize(2);
+    // Each topic's id, as Kafka has it, whether created now or found (the item counters name streams by it).
+    assertThat(ids).containsEntry(history, describe(kafka, history).topicId().toString())
+        .containsEntry(firstToday, describe(kafka, firstToday).topicId().toString());
+    assertThat(ensure(kafka, config)).isEqualTo(ids);
     ensure(kafka, config); // present and as configured: accepted as is
     assertThat(describe(kafka, history).partitions()).hasSize(3);
   }

@@ -54,10 +54,10 @@ class ItemStatsQueryTest {
   private void write(ItemKey item, int partition, long viewers, long finishes, long lastMs) throws IOException {
     try (Table table = env.hbase.connection().getTable(ItemStatsLayout.of(env.config.hbase()).stats())) {
       table.put(new Put(ItemStatsLayout.row(item))
-          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('v', partition), Bytes.toBytes(viewers))
-          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('f', partition), Bytes.toBytes(finishes))
-          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('t', partition), Bytes.toBytes(lastMs))
-          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('o', partition), Bytes.toBytes(99L)));
+          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('v', ItemStatsLayout.stream("t", partition)), Bytes.toBytes(viewers))
+          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('f', ItemStatsLayout.stream("t", partition)), Bytes.toBytes(finishes))
+          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('t', ItemStatsLayout.stream("t", partition)), Bytes.toBytes(lastMs))
+          .addColumn(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter('o', ItemStatsLayout.stream("t", partition)), Bytes.toBytes(99L)));
     }
   }
 

@@ -200,9 +200,9 @@ public final class HistoryConsumerLoop implements AutoCloseable {
             throw new RetriableStoreException("creating the item counters' tables failed", e);
           }
         }
-        KafkaTopics.ensure(bootstrapServers, core.kafkaClients(), core.kafkaTopics(),
-            List.of(core.kafkaTopics().history()));
-        return new PollPersister(redis, core, config, sink, counters, metrics);
+        String topicId = KafkaTopics.ensure(bootstrapServers, core.kafkaClients(), core.kafkaTopics(),
+            List.of(core.kafkaTopics().history())).get(core.historyTopic());
+        return new PollPersister(redis, core, config, sink, counters, topicId, metrics);
       } catch (RetriableStoreException e) {
         Duration delay = backoff.next();
         log.warn("Preparing the consumer loop failed (attempt {}); retrying in {} ms: {}", backoff.attempts(),

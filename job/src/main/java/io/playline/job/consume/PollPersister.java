@@ -3,6 +3,7 @@ package io.playline.job.consume;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
 import io.playline.core.CoreConfig;
+import io.playline.core.stats.ItemStatsLayout;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RetriableStoreException;
@@ -35,6 +36,8 @@ final class PollPersister implements AutoCloseable {
 
   private final HistorySink sink;
   private final @Nullable ItemCounters counters;
+  /** The history topic's Kafka topic id: part of the counters' stream names. */
+  private final String topicId;
   private final JobMetrics metrics;
   private final StatefulConnection<byte[], byte[]> pipeline;
   private final RedisReadBack readBack;
@@ -46,9 +49,10 @@ final class PollPersister implements AutoCloseable {
    * @throws RetriableStoreException when Redis cannot be reached now
    */
   PollPersister(RedisConnections redis, CoreConfig core, JobConfig config, HistorySink sink,
-      @Nullable ItemCounters counters, JobMetrics metrics) {
+      @Nullable ItemCounters counters, String topicId, JobMetrics metrics) {
     this.sink = sink;
     this.counters = counters;
+    this.topicId = topicId;
     this.metrics = metrics;
     RedisKeys keys = new RedisKeys(core.redisKeyPrefix());
     try {
@@ -81,7 +85,8 @@ final class PollPersister implements AutoCloseable {
       for (InFlightPoll.Parsed p : poll.batches()) {
         for (HistoryChange change : p.batch().getChangesList()) {
           for (HistoryRecord r : change.getUpsertsList()) {
-            inputs.add(new ItemCounters.Input(p.partition().partition(), p.offset(), change.getUid(), r));
+            inputs.add(new ItemCounters.Input(ItemStatsLayout.stream(topicId, p.partition().partition()), p.offset(),
+                change.getUid(), r));
           }
         }
       }

@@ -41,10 +41,11 @@ import org.slf4j.LoggerFactory;
  * Keeps the per-item counters ({@link ItemStatsLayout}) in step with the history stream: for each
  * upserted record of a persisted poll, whether its user becomes a viewer of the item, or a
  * finisher, is decided from the user's flags (read for the whole poll in one multi-get) and the
- * records before it in the poll; the sums go to each item's cells of the record's partition in one
- * conditional write per item and partition, and the flags are written last.
+ * records before it in the poll; the sums go to each item's cells of the record's stream (a
+ * partition of one incarnation of the topic) in one conditional write per item and stream, and the
+ * flags are written last.
  *
- * <p>Exactly once across replays: a partition's cells remember the highest offset applied, and a
+ * <p>Exactly once across replays: a stream's cells remember the highest offset applied, and a
  * record at or below it adds nothing (its flags are still written). A crash after the counters and
  * before the flags replays records the counters already hold; one before the counters replays
  * records whose flags were never written: either way nothing is counted twice or lost. A late
@@ -59,8 +60,11 @@ public final class ItemCounters {
   private static final int MAX_ATTEMPTS = 8;
   private static final byte[] EMPTY = new byte[0];
 
-  /** One upserted record of a poll: where it came from and whose it is. */
-  public record Input(int partition, long offset, long uid, HistoryRecord record) {}
+  /**
+   * One upserted record of a poll: where it came from ({@code stream}, {@link ItemStatsLayout#stream},
+   * and its offset there) and whose it is.
+   */
+  public record Input(String stream, long offset, long uid, HistoryRecord record) {}
 
   /** What one {@link #apply} changed, for metrics and tests. */
   public record Applied(int items, long viewers, long finishes, int conflicts) {}
@@ -133,7 +137,7 @@ public final class ItemCounters {
   }
 
   /**
-   * Counts {@code inputs} (in any order; applied in partition and offset order).
+   * Counts {@code inputs} (in any order; applied in stream and offset order).
    *
    * @throws RetriableStoreException when HBase failed: apply the same poll again later
    */
@@ -148,21 +152,21 @@ public final class ItemCounters {
           ordered.add(in);
         }
       }
-      ordered.sort(Comparator.comparingInt(Input::partition).thenComparingLong(Input::offset));
+      ordered.sort(Comparator.comparing(Input::stream).thenComparingLong(Input::offset));
       if (ordered.isEmpty()) {
         return new Applied(0, 0, 0, 0);
       }
       Map<UserItem, Flags> flags = readFlags(marks, ordered);
       afterFlagsRead.run();
-      // Per item and partition, what each record adds, in offset order.
-      Map<ItemKey, Map<Integer, List<Contribution>>> contributions = new LinkedHashMap<>();
+      // Per item and stream, what each record adds, in offset order.
+      Map<ItemKey, Map<String, List<Contribution>>> contributions = new LinkedHashMap<>();
       for (Input in : ordered) {
         ItemKey item = key(in.record());
         Flags f = flags.get(new UserItem(in.uid(), item));
         int before = f.now;
         f.now |= ItemStatsLayout.VIEWED | (finished(in.record()) ? ItemStatsLayout.FINISHED : 0);
         contributions.computeIfAbsent(item, k -> new TreeMap<>())
-            .computeIfAbsent(in.partition(), k -> new ArrayList<>())
+            .computeIfAbsent(in.stream(), k -> new ArrayList<>())
             .add(new Contribution(in.offset(), (before & ItemStatsLayout.VIEWED) == 0,
                 (before & ItemStatsLayout.FINISHED) == 0 && (f.now & ItemStatsLayout.FINISHED) != 0,
                 in.record().getViewTimeMs()));
@@ -224,7 +228,7 @@ public final class ItemCounters {
     return flags;
   }
 
-  private Applied applyCounters(Table stats, Map<ItemKey, Map<Integer, List<Contribution>>> contributions)
+  private Applied applyCounters(Table stats, Map<ItemKey, Map<String, List<Contribution>>> contributions)
       throws IOException {
     List<ItemKey> items = new ArrayList<>(contributions.keySet());
     Map<ItemKey, Result> rows = readRows(stats, items);
@@ -234,15 +238,15 @@ public final class ItemCounters {
     for (int attempt = 1; !items.isEmpty(); attempt++) {
       if (attempt > MAX_ATTEMPTS) {
         throw new RetriableStoreException("item counters: " + items.size() + " items kept losing their conditional "
-            + "writes (another consumer writes the same partition?)");
+            + "writes (another consumer writes the same stream?)");
       }
       List<CheckAndMutate> writes = new ArrayList<>();
       List<ItemKey> written = new ArrayList<>();
       List<long[]> sums = new ArrayList<>();
       for (ItemKey item : items) {
         Result row = rows.get(item);
-        for (Map.Entry<Integer, List<Contribution>> e : contributions.get(item).entrySet()) {
-          int p = e.getKey();
+        for (Map.Entry<String, List<Contribution>> e : contributions.get(item).entrySet()) {
+          String p = e.getKey();
           byte[] o = ItemStatsLayout.counter('o', p);
           byte[] storedOffset = row.getValue(ItemStatsLayout.STATS_FAMILY, o);
           long applied = storedOffset == null ? -1 : Bytes.toLong(storedOffset);
@@ -261,7 +265,7 @@ public final class ItemCounters {
             }
           }
           if (highest == applied) {
-            continue; // every record of this partition was applied before
+            continue; // every record of this stream was applied before
           }
           byte[] rowKey = ItemStatsLayout.row(item);
           Put put = new Put(rowKey)
@@ -288,7 +292,7 @@ public final class ItemCounters {
         }
       }
       conflicts += retry.size();
-      // A lost write: another writer moved the partition's offset; re-read and apply what is left.
+      // A lost write: another writer moved the stream's offset; re-read and apply what is left.
       // Partitions of the item that did succeed find their offset moved and add nothing again.
       items = retry;
       if (!retry.isEmpty()) {
@@ -298,8 +302,8 @@ public final class ItemCounters {
     return new Applied(contributions.size(), viewers, finishes, conflicts);
   }
 
-  private static long counter(Result row, char kind, int partition) {
-    byte[] value = row.getValue(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter(kind, partition));
+  private static long counter(Result row, char kind, String stream) {
+    byte[] value = row.getValue(ItemStatsLayout.STATS_FAMILY, ItemStatsLayout.counter(kind, stream));
     return value == null || value.length != Bytes.SIZEOF_LONG ? 0 : Bytes.toLong(value);
   }
 

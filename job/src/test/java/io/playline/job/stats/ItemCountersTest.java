@@ -130,6 +130,17 @@ class ItemCountersTest {
   }
 
   @Test
+  void aRecreatedTopicsOffsetsStartOverInCellsOfTheirOwn() throws IOException {
+    counters.apply(List.of(in(0, 500, 1, ITEM, -1, 100, base), in(0, 501, 2, ITEM, 10, 100, base + 1)));
+    // The topic was recreated (a new id): offsets from 0 again, for users old and new.
+    ItemCounters.Applied applied = counters.apply(List.of(
+        new ItemCounters.Input(ItemStatsLayout.stream("topic2", 0), 3, 3, record(3, ITEM, -1, base + 2)),
+        new ItemCounters.Input(ItemStatsLayout.stream("topic2", 0), 4, 1, record(1, ITEM, -1, base + 3))));
+    assertThat(applied.viewers()).isEqualTo(1);
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 3, 2, base + 3));
+  }
+
+  @Test
   void recordsTheHistoryRefusesAreNotCounted() throws IOException {
     ItemKey unknown = ItemKey.newBuilder().setBusinessValue(99).setOid(3).build();
     ItemCounters.Applied applied = counters.apply(List.of(in(0, 1, 0, ITEM, 10, 100, base), in(0, 2, 1, unknown, 10, 100, base),
@@ -218,9 +229,14 @@ class ItemCountersTest {
         .build();
   }
 
+  private static HistoryRecord record(long uid, ItemKey item, long progress, long viewTime) {
+    return HistoryRecord.newBuilder().setUid(uid).setBusinessValue(item.getBusinessValue()).setOid(item.getOid())
+        .setProgressMs(progress).setDurationMs(100).setViewTimeMs(viewTime).build();
+  }
+
   private static ItemCounters.Input in(int partition, long offset, long uid, ItemKey item, long progress,
       long duration, long viewTime) {
-    return new ItemCounters.Input(partition, offset, uid, HistoryRecord.newBuilder().setUid(uid)
+    return new ItemCounters.Input(ItemStatsLayout.stream("topic1", partition), offset, uid, HistoryRecord.newBuilder().setUid(uid)
         .setBusinessValue(item.getBusinessValue()).setOid(item.getOid()).setProgressMs(progress).setDurationMs(duration)
         .setViewTimeMs(viewTime).build());
   }
