@@ -43,7 +43,7 @@ public final class PlaylineJob implements AutoCloseable {
     ItemCounters counters = config.itemStats()
         ? new ItemCounters(hbase, new HBaseLayout(config.table(), config.family(), config.retention(),
             config.retentionOverrides()), config.itemStatsFinishPercent(), config.hbaseOperationTimeout(),
-            System::currentTimeMillis)
+            config.tableRegions(), System::currentTimeMillis)
         : null;
     this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, counters, redis, metrics);
     this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared);

@@ -96,7 +96,7 @@ public final class HBaseTables {
   }
 
   /** {@code regions - 1} split points spread evenly over the 256 two-hex-digit salts. */
-  static byte[][] splitKeys(int regions) {
+  public static byte[][] splitKeys(int regions) {
     byte[][] splits = new byte[regions - 1][];
     for (int i = 1; i < regions; i++) {
       splits[i - 1] = bytes(HexFormat.of().toHexDigits((byte) (i * 256 / regions)));

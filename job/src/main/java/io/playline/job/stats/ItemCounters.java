@@ -32,6 +32,7 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -74,6 +75,7 @@ public final class ItemCounters {
   private final HBaseLayout history;
   private final int finishPercent;
   private final Duration timeout;
+  private final int regions;
   private final LongSupplier clock;
   /** Test seams: run after the flags are read, and before they are written. */
   private Runnable afterFlagsRead = () -> { };
@@ -87,6 +89,13 @@ public final class ItemCounters {
    */
   public ItemCounters(Connection connection, HBaseLayout history, int finishPercent, Duration timeout,
       LongSupplier clock) {
+    this(connection, history, finishPercent, timeout, 1, clock);
+  }
+
+  /** As above; tables it creates are pre-split into {@code regions} ({@code hbase.table.regions}). */
+  public ItemCounters(Connection connection, HBaseLayout history, int finishPercent, Duration timeout, int regions,
+      LongSupplier clock) {
+    this.regions = regions;
     this.connection = connection;
     this.history = history;
     this.layout = ItemStatsLayout.of(history);
@@ -123,14 +132,22 @@ public final class ItemCounters {
     }
   }
 
-  private static void create(Admin admin, TableName name, org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family)
+  private void create(Admin admin, TableName name, org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family)
       throws IOException {
     if (admin.tableExists(name)) {
       return;
     }
     try {
-      admin.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(family).build());
-      log.info("Created HBase table {}", name);
+      // Pre-split over the salted row keys as the history table is: one poll's conditional writes
+      // and gets spread over the regions' handlers instead of queueing on one region.
+      byte[][] splits = HBaseTables.splitKeys(regions);
+      TableDescriptor table = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family).build();
+      if (splits.length == 0) {
+        admin.createTable(table);
+      } else {
+        admin.createTable(table, splits);
+      }
+      log.info("Created HBase table {} ({} regions)", name, splits.length + 1);
     } catch (TableExistsException raced) {
       log.debug("HBase table {} was created concurrently", name);
     }
