@@ -29,10 +29,12 @@ public final class DemoPage {
   record Asset(String contentType, byte[] body) {}
 
   private final Map<String, Asset> assets;
+  private final boolean scriptBuilt;
   private final @Nullable LongFunction<String> devTokens;
 
-  private DemoPage(Map<String, Asset> assets, @Nullable LongFunction<String> devTokens) {
+  private DemoPage(Map<String, Asset> assets, boolean scriptBuilt, @Nullable LongFunction<String> devTokens) {
     this.assets = assets;
+    this.scriptBuilt = scriptBuilt;
     this.devTokens = devTokens;
   }
 
@@ -54,12 +56,12 @@ public final class DemoPage {
         "/demo.css", new Asset("text/css; charset=utf-8", css),
         "/demo.js", new Asset("text/javascript; charset=utf-8",
             script != null ? script : MISSING_SCRIPT.getBytes(java.nio.charset.StandardCharsets.UTF_8))),
-        devTokens);
+        script != null, devTokens);
   }
 
   /** Whether the built script is there (false: the page only says how to build it). */
   public boolean scriptBuilt() {
-    return read("demo.js") != null;
+    return scriptBuilt;
   }
 
   /** The file at {@code path} below {@link #PATH} ("/" is the page), or null. */

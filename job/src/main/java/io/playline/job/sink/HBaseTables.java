@@ -67,18 +67,29 @@ public final class HBaseTables {
         .setMaxVersions(1)
         .setBloomFilterType(BloomType.ROW)
         .build();
-    TableDescriptor table = TableDescriptorBuilder.newBuilder(config.table()).setColumnFamily(family).build();
+    if (createPresplit(admin, TableDescriptorBuilder.newBuilder(config.table()).setColumnFamily(family).build(),
+        config.tableRegions())) {
+      log.info("Created HBase table {} (family {}, TTL {} s, {} regions)", config.table(), config.family(),
+          ttlSeconds, config.tableRegions());
+    }
+  }
+
+  /**
+   * Creates {@code table} pre-split into {@code regions} over the two-hex-digit salts every
+   * Playline row key starts with; false when it exists (created meanwhile by another process).
+   */
+  public static boolean createPresplit(Admin admin, TableDescriptor table, int regions) throws IOException {
     try {
-      byte[][] splits = splitKeys(config.tableRegions());
+      byte[][] splits = splitKeys(regions);
       if (splits.length == 0) {
         admin.createTable(table);
       } else {
         admin.createTable(table, splits);
       }
-      log.info("Created HBase table {} (family {}, TTL {} s, {} regions)", config.table(), config.family(),
-          ttlSeconds, splits.length + 1);
+      return true;
     } catch (TableExistsException raced) {
-      log.debug("HBase table {} was created concurrently", config.table());
+      log.debug("HBase table {} was created concurrently", table.getTableName());
+      return false;
     }
   }
 

@@ -21,18 +21,17 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -132,24 +131,12 @@ public final class ItemCounters {
     }
   }
 
-  private void create(Admin admin, TableName name, org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family)
-      throws IOException {
-    if (admin.tableExists(name)) {
-      return;
-    }
-    try {
-      // Pre-split over the salted row keys as the history table is: one poll's conditional writes
-      // and gets spread over the regions' handlers instead of queueing on one region.
-      byte[][] splits = HBaseTables.splitKeys(regions);
-      TableDescriptor table = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family).build();
-      if (splits.length == 0) {
-        admin.createTable(table);
-      } else {
-        admin.createTable(table, splits);
-      }
-      log.info("Created HBase table {} ({} regions)", name, splits.length + 1);
-    } catch (TableExistsException raced) {
-      log.debug("HBase table {} was created concurrently", name);
+  private void create(Admin admin, TableName name, ColumnFamilyDescriptor family) throws IOException {
+    // Pre-split over the salted row keys as the history table is: one poll's conditional writes and
+    // gets spread over the regions' handlers instead of queueing on one region.
+    if (!admin.tableExists(name) && HBaseTables.createPresplit(admin,
+        TableDescriptorBuilder.newBuilder(name).setColumnFamily(family).build(), regions)) {
+      log.info("Created HBase table {} ({} regions)", name, regions);
     }
   }
 
