@@ -1,6 +1,7 @@
 package io.playline.job;
 
 import io.playline.core.CoreConfig;
+import io.playline.core.compact.CompactionConfig;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HBaseLayout;
@@ -46,6 +47,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param itemStats whether the consumer keeps the per-item counters ({@code item.stats.enabled}, true)
  * @param itemStatsFinishPercent share of a known duration from which a record counts as finished
  *     ({@code item.stats.finish.percent}, 95)
+ * @param compaction whether and how heavy users are rolled up into chunks ({@code history.compact.*})
  */
 public record JobConfig(
     String groupId,
@@ -69,7 +71,19 @@ public record JobConfig(
     String instanceId,
     Duration shutdownTimeout,
     boolean itemStats,
-    int itemStatsFinishPercent) {
+    int itemStatsFinishPercent,
+    Compaction compaction) {
+
+  /**
+   * The roll-up of heavy users (keys {@code history.compact.*}).
+   *
+   * @param enabled whether the job rolls users up
+   * @param rollup how one roll-up is done
+   * @param checkEvery records persisted for one user between two checks
+   * @param trackedUsers users counted at once
+   * @param queue users waiting for a check
+   */
+  public record Compaction(boolean enabled, CompactionConfig rollup, int checkEvery, int trackedUsers, int queue) {}
 
   public JobConfig {
     // Validates table, family and retention the way readers see them.
@@ -132,7 +146,22 @@ public record JobConfig(
         JobSettings.INSTANCE_ID.read(c, defaultInstanceId()),
         JobSettings.SHUTDOWN_TIMEOUT.read(c),
         JobSettings.ITEM_STATS_ENABLED.read(c),
-        JobSettings.ITEM_STATS_FINISH_PERCENT.read(c));
+        JobSettings.ITEM_STATS_FINISH_PERCENT.read(c),
+        compaction(c));
+  }
+
+  private static Compaction compaction(ConfigSource c) {
+    int threshold = JobSettings.COMPACT_THRESHOLD.read(c);
+    int keep = JobSettings.COMPACT_KEEP.read(c, threshold / 2);
+    if (keep >= threshold) {
+      throw new ConfigException("history.compact.keep: " + keep + " (expected: < history.compact.threshold "
+          + threshold + ")");
+    }
+    return new Compaction(JobSettings.COMPACT_ENABLED.read(c),
+        new CompactionConfig(threshold, keep, JobSettings.COMPACT_CHUNK_BYTES.read(c),
+            JobSettings.HBASE_BATCH_SIZE.read(c), JobSettings.HBASE_OPERATION_TIMEOUT.read(c)),
+        JobSettings.COMPACT_CHECK_EVERY.read(c), JobSettings.COMPACT_TRACKED_USERS.read(c),
+        JobSettings.COMPACT_QUEUE.read(c));
   }
 
   private static String defaultInstanceId() {

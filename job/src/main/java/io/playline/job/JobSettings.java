@@ -60,11 +60,33 @@ public final class JobSettings {
       100, "a record at or past this share of its known `duration_ms` counts its user as a finisher (progress -1 "
           + "always does)");
 
+  public static final Setting<Boolean> COMPACT_ENABLED = Setting.bool("history.compact.enabled", true,
+      "the job rolls heavy users' older records up into compressed chunks (table `<hbase.table>_chunks`), so a "
+          + "read past Redis stays bounded however long a history grows");
+  public static final Setting<Integer> COMPACT_THRESHOLD = Setting.intValue("history.compact.threshold", 2000, 2,
+      10_000_000, "a user whose live HBase cells exceed this is rolled up");
+  public static final Setting<Integer> COMPACT_KEEP = Setting.intValue("history.compact.keep",
+      derived("half of `history.compact.threshold`"), 0, 10_000_000,
+      "the newest records a roll-up leaves as live cells (the rest go into chunks)")
+      .rangeNote("< `history.compact.threshold`");
+  public static final Setting<Integer> COMPACT_CHUNK_BYTES = Setting.intValue("history.compact.chunk.bytes", 262_144,
+      1024, 16 << 20, "the most uncompressed record bytes in one chunk (a page deep in a history reads one or two)");
+  public static final Setting<Integer> COMPACT_CHECK_EVERY = Setting.intValue("history.compact.check.every", 500, 1,
+      10_000_000, "records this job instance persists for one user between two checks of that user's live cells "
+          + "(a check reads the row; it rolls up when past the threshold)");
+  public static final Setting<Integer> COMPACT_TRACKED_USERS = Setting.intValue("history.compact.tracked.users",
+      200_000, 100, 100_000_000, "users whose persisted records the job counts towards that check; when full, "
+          + "the users with fewer than the average count are forgotten");
+  public static final Setting<Integer> COMPACT_QUEUE = Setting.intValue("history.compact.queue", 10_000, 1,
+      10_000_000, "users waiting for a check or roll-up (one background thread); when full, a user is checked "
+          + "after its next `history.compact.check.every` records");
+
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Job", List.of(
       GROUP_ID, INSTANCE_ID, MAX_POLL_RECORDS, POLL_TIMEOUT, RETRY_BACKOFF_BASE, RETRY_BACKOFF_CAP, REDIS_TIMEOUT,
       SHUTDOWN_TIMEOUT, HBASE_TABLE_REGIONS, HBASE_BATCH_SIZE, HBASE_CLEAR_PAGE_SIZE, HBASE_OPERATION_TIMEOUT,
       RECOVERY_INTERVAL, RECOVERY_AGE, RECOVERY_BATCH_SIZE, RECOVERY_LEASE_TTL, ITEM_STATS_ENABLED,
-      ITEM_STATS_FINISH_PERCENT));
+      ITEM_STATS_FINISH_PERCENT, COMPACT_ENABLED, COMPACT_THRESHOLD, COMPACT_KEEP, COMPACT_CHUNK_BYTES,
+      COMPACT_CHECK_EVERY, COMPACT_TRACKED_USERS, COMPACT_QUEUE));
 
   private JobSettings() {}
 }

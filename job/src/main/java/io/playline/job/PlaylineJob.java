@@ -3,6 +3,8 @@ package io.playline.job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.store.RedisConnections;
+import io.playline.core.compact.HistoryCompactor;
+import io.playline.job.compact.Compactions;
 import io.playline.job.consume.HistoryConsumerLoop;
 import io.playline.job.recover.RecoverySweeper;
 import io.playline.job.sink.HBaseHistorySink;
@@ -11,12 +13,13 @@ import io.playline.core.store.HBaseLayout;
 import io.playline.job.sink.HistorySink;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.client.Connection;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job role: consumes the write-back topic into HBase ({@link HistoryConsumerLoop}) and sweeps
- * recovery marks ({@link RecoverySweeper}). It borrows the Redis and HBase connections: {@link
+ * The job role: consumes the write-back topic into HBase ({@link HistoryConsumerLoop}), sweeps
+ * recovery marks ({@link RecoverySweeper}) and rolls heavy users up into chunks ({@link Compactions}). It borrows the Redis and HBase connections: {@link
  * #close()} stops its own threads and consumer but leaves those open for the caller to close.
  *
  * <p>{@link #start()} returns at once: the consumer thread creates the table, creates or checks
@@ -29,6 +32,7 @@ public final class PlaylineJob implements AutoCloseable {
   private final JobConfig config;
   private final CoreConfig core;
   private final HistorySink sink;
+  private final @Nullable Compactions compactions;
   private final HistoryConsumerLoop loop;
   private final RecoverySweeper sweeper;
   private final AtomicBoolean started = new AtomicBoolean();
@@ -39,7 +43,12 @@ public final class PlaylineJob implements AutoCloseable {
     this.config = config;
     this.core = core;
     JobMetrics metrics = new JobMetrics(registry);
-    this.sink = new HBaseHistorySink(hbase, config, metrics);
+    this.compactions = config.compaction().enabled()
+        ? new Compactions(new HistoryCompactor(hbase, config.layout(), config.compaction().rollup(),
+            System::currentTimeMillis), config.compaction(), registry)
+        : null;
+    this.sink = new HBaseHistorySink(hbase, config, metrics,
+        compactions == null ? HBaseHistorySink.Listener.NONE : compactions::persisted);
     ItemCounters counters = config.itemStats()
         ? new ItemCounters(hbase, new HBaseLayout(config.table(), config.family(), config.retention(),
             config.retentionOverrides()), config.itemStatsFinishPercent(), config.hbaseOperationTimeout(),
@@ -56,6 +65,9 @@ public final class PlaylineJob implements AutoCloseable {
     }
     loop.start();
     sweeper.start();
+    if (compactions != null) {
+      compactions.start();
+    }
     log.info("Job started: topic {} -> HBase {} (group {}, retention {}, overrides {})", core.historyTopic(),
         config.table(), config.groupId(), config.retention(), config.retentionOverrides());
   }
@@ -87,7 +99,13 @@ public final class PlaylineJob implements AutoCloseable {
       try {
         sweeper.close();
       } finally {
-        sink.close();
+        try {
+          if (compactions != null) {
+            compactions.close();
+          }
+        } finally {
+          sink.close();
+        }
       }
     }
     log.info("Job stopped");

@@ -1,6 +1,8 @@
 package io.playline.core.query;
 
+import io.playline.core.store.CompactedIndex;
 import io.playline.core.store.HBaseLayout;
+import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
@@ -23,8 +26,9 @@ import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The HBase tier of the read path: the newest cells of a user's row ({@link HistoryRowKeys} layout,
- * cell timestamp = view time) and point lookups, through the non-blocking {@link AsyncTable}.
+ * The HBase tier of the read path: the newest records of a user's history — live cells of the row
+ * ({@link HistoryRowKeys} layout, cell timestamp = view time) merged with its compacted chunks
+ * ({@link ChunkedHistory}) — and point lookups of live cells, through the non-blocking {@link AsyncTable}.
  * A row is streamed a page of cells per result, and only the newest {@code query.hbase.max.items}
  * are kept ({@link NewestCells}), so a heavy user's row never makes one RPC or the heap large.
  *
@@ -34,13 +38,19 @@ import org.jspecify.annotations.Nullable;
 final class HBaseTimeline {
   private static final int CELLS_PER_RESULT = 256;
   private static final int RESULTS_PER_RPC = 4;
+  /** Reads again after a roll-up replaced the chunks a read was about to fetch. */
+  private static final int CHUNK_RETRIES = 2;
 
   private final int maxItems;
   private final byte[] family;
   private final AsyncTable<AdvancedScanResultConsumer> table;
+  private final ChunkedHistory chunks;
+  private final QueryMetrics metrics;
 
-  HBaseTimeline(HBaseLayout layout, QueryConfig config, AsyncConnection connection) {
+  HBaseTimeline(HBaseLayout layout, QueryConfig config, AsyncConnection connection, QueryMetrics metrics,
+      LongSupplier clock) {
     this.maxItems = config.hbaseMaxItems();
+    this.metrics = metrics;
     this.family = layout.familyBytes();
     long timeoutMs = config.hbaseTimeout().toMillis();
     this.table = connection.getTableBuilder(layout.table())
@@ -48,13 +58,45 @@ final class HBaseTimeline {
         .setScanTimeout(timeoutMs, TimeUnit.MILLISECONDS)
         .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
         .build();
+    AsyncTable<AdvancedScanResultConsumer> chunkTable = connection.getTableBuilder(HistoryChunks.table(layout.table()))
+        .setOperationTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .build();
+    this.chunks = new ChunkedHistory(layout, table, chunkTable, metrics, clock);
   }
 
   /**
-   * The newest cells of {@code uid}'s row that come after {@code after} (null = from the top), of
-   * {@code businesses} (empty = all), viewed at or after {@code oldestMs}.
+   * The newest records of {@code uid}'s history that come after {@code after} (null = from the
+   * top), of {@code businesses} (empty = all), viewed at or after {@code oldestMs}: live cells and
+   * compacted chunks merged ({@link ChunkedHistory}).
    */
   CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
+      long oldestMs) {
+    return newest(uid, after, businesses, oldestMs, CHUNK_RETRIES);
+  }
+
+  private CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
+      long oldestMs, int retries) {
+    CompletionStage<HBaseSlice> live = live(uid, after, businesses, oldestMs);
+    CompletionStage<CompactedIndex> index = chunks.index(uid);
+    return live.thenCombine(index, (l, i) -> new ChunkedHistory.Read(uid, after, businesses, oldestMs, l, i))
+        .thenCompose(read -> chunks.merge(read, maxItems, retries > 0, new ChunkedHistory.Continuation() {
+          @Override
+          public CompletionStage<HBaseSlice> reread() {
+            // A roll-up replaced the version between the index read and the chunk reads.
+            return newest(uid, after, businesses, oldestMs, retries - 1);
+          }
+
+          @Override
+          public CompletionStage<HBaseSlice> after(TimelinePosition position) {
+            // Everything down to position was read and dropped by a rule: go on after it.
+            return newest(uid, position, businesses, oldestMs, retries);
+          }
+        }));
+  }
+
+  /** The newest live cells of the row after {@code after}. */
+  private CompletionStage<HBaseSlice> live(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
       long oldestMs) {
     long upperMs = after == null || after.viewTimeMs() == Long.MAX_VALUE ? Long.MAX_VALUE : after.viewTimeMs() + 1;
     if (oldestMs >= upperMs) {
@@ -76,7 +118,7 @@ final class HBaseTimeline {
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
-    NewestCells consumer = new NewestCells(maxItems, after);
+    NewestCells consumer = new NewestCells(maxItems, after, metrics);
     table.scan(scan, consumer);
     return consumer.result;
   }

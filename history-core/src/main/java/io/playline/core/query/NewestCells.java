@@ -27,22 +27,27 @@ final class NewestCells implements AdvancedScanResultConsumer {
   // Head = the oldest kept entry, the first to give way to a newer one.
   private final PriorityQueue<TimelineEntry> heap = new PriorityQueue<>(TimelineEntry.NEWEST_FIRST.reversed());
   private boolean truncated;
+  private final QueryMetrics metrics;
 
-  NewestCells(int max, @Nullable TimelinePosition after) {
+  NewestCells(int max, @Nullable TimelinePosition after, QueryMetrics metrics) {
+    this.metrics = metrics;
     this.max = max;
     this.after = after;
   }
 
   @Override
   public void onNext(Result[] results, ScanController controller) {
+    long bytes = 0;
     for (Result r : results) {
       if (r.isEmpty()) {
         continue;
       }
       for (Cell cell : r.rawCells()) {
+        bytes += QueryMetrics.bytes(cell);
         offer(cell);
       }
     }
+    metrics.hbaseBytes(bytes);
   }
 
   private void offer(Cell cell) {
@@ -83,6 +88,7 @@ final class NewestCells implements AdvancedScanResultConsumer {
   public void onComplete() {
     List<TimelineEntry> newestFirst = new ArrayList<>(heap);
     newestFirst.sort(TimelineEntry.NEWEST_FIRST);
-    result.complete(new HBaseSlice(newestFirst, truncated));
+    result.complete(new HBaseSlice(newestFirst,
+        truncated ? newestFirst.get(newestFirst.size() - 1).position() : null));
   }
 }

@@ -24,6 +24,9 @@ final class QueryMetrics {
   private final Counter clearsBusinesses;
   private final Counter plainPageReads;
   private final Counter scriptPageReads;
+  private final Counter chunkReads;
+  private final Counter hbaseBytes;
+  private final Counter missingChunks;
 
   QueryMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -45,6 +48,14 @@ final class QueryMetrics {
         .description(pageReads).register(registry);
     scriptPageReads = Counter.builder("playline.query.redis.page.reads").tag("path", "script")
         .description(pageReads).register(registry);
+    hbaseBytes = Counter.builder("playline.query.hbase.bytes")
+        .description("Bytes of HBase cells history reads received (row key, qualifier, value and timestamp of "
+            + "each live cell scanned or got, and each compressed chunk)").register(registry);
+    chunkReads = Counter.builder("playline.query.hbase.chunks")
+        .description("Compacted history chunks read (and decompressed) by history reads").register(registry);
+    missingChunks = Counter.builder("playline.query.hbase.chunks.missing")
+        .description("Chunks an index named but HBase did not have although their records were within retention "
+            + "(after re-reading the index): those records were skipped").register(registry);
   }
 
   /** A timeline page was read from Redis by plain commands ({@code plain}) or by the script. */
@@ -65,6 +76,24 @@ final class QueryMetrics {
   void tier(String kind, String tier) {
     Counter.builder("playline.query.tier").tag("kind", kind).tag("tier", tier)
         .description("Queries answered from Redis alone, or with an HBase read").register(registry).increment();
+  }
+
+  void hbaseBytes(long n) {
+    hbaseBytes.increment(n);
+  }
+
+  /** Bytes of a cell as received: row, family, qualifier, timestamp and value. */
+  static long bytes(org.apache.hadoop.hbase.Cell cell) {
+    return cell.getRowLength() + cell.getFamilyLength() + cell.getQualifierLength() + Long.BYTES
+        + cell.getValueLength();
+  }
+
+  void chunksRead(int n) {
+    chunkReads.increment(n);
+  }
+
+  void chunkMissing() {
+    missingChunks.increment();
   }
 
   void hbaseRead() {

@@ -56,7 +56,7 @@ public final class TieredHistoryService implements HistoryService {
     this.validator = new RequestValidator(config.query());
     this.metrics = new QueryMetrics(registry);
     RedisTimeline redisTier = new RedisTimeline(config, redis, metrics);
-    HBaseTimeline hbaseTier = new HBaseTimeline(config.hbase(), config.query(), hbase);
+    HBaseTimeline hbaseTier = new HBaseTimeline(config.hbase(), config.query(), hbase, metrics, clock);
     this.progress = new ProgressReader(config, redisTier, hbaseTier, metrics, clock);
     this.pager = new TimelinePager(config, redisTier, hbaseTier, metrics, clock);
     this.control = new HistoryControl(config, redis, sink, metrics, clock);

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * timeline holds (served only at their Redis position; HBase may have an older version), items a
  * Redis tombstone covers (the job may not have applied the delete yet) and items past retention.
  * Both tiers' entries are merged by one order ({@link TimelinePosition}). When the HBase read was
- * truncated the page stops at its oldest cell, which becomes the cursor, so nothing is skipped.
+ * truncated the page stops at its boundary, which becomes the cursor, so nothing is skipped.
  *
  * <p><b>Cold users.</b> A user without a marked timeline (none at all, or one written by heartbeats
  * only) is warmed first: the newest cells of the row are applied to Redis with the write path's
@@ -135,7 +135,7 @@ final class TimelinePager {
     merged.addAll(fromRedis);
     merged.addAll(fromHBase);
     merged.sort(TimelineEntry.NEWEST_FIRST);
-    TimelinePosition boundary = read.truncated() ? read.entries().get(read.entries().size() - 1).position() : null;
+    TimelinePosition boundary = read.boundary();
     int covered = merged.size();
     if (boundary != null) {
       covered = 0;

@@ -1,5 +1,6 @@
 package io.playline.core.query;
 
+import io.playline.core.store.TimelineOrder;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.ItemKey;
@@ -14,9 +15,7 @@ record TimelinePosition(long viewTimeMs, String member) {
 
   /** Negative when {@code a} comes before {@code b} (is newer), positive when after, 0 when equal. */
   static int compare(long aTimeMs, String aMember, long bTimeMs, String bMember) {
-    int byTime = Long.compare(bTimeMs, aTimeMs);
-    // Members are ASCII, so String order is byte order.
-    return byTime != 0 ? byTime : bMember.compareTo(aMember);
+    return TimelineOrder.compare(aTimeMs, aMember, bTimeMs, bMember);
   }
 
   /** True when an entry at ({@code timeMs}, {@code member}) comes strictly after this position. */
@@ -30,7 +29,7 @@ record TimelinePosition(long viewTimeMs, String member) {
   }
 
   static String member(int business, long oid) {
-    return business + ":" + oid;
+    return TimelineOrder.member(business, oid);
   }
 
   /** True for the number of a business this version knows (not 0, not unrecognized). */

@@ -1,6 +1,8 @@
 package io.playline.job.sink;
 
+import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
+import io.playline.core.store.TimelineOrder;
 import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.proto.v1.HistoryChange;
@@ -18,6 +20,7 @@ import java.util.TreeSet;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Mutation;
@@ -54,8 +57,24 @@ public final class HBaseHistorySink implements HistorySink {
   private final JobMetrics metrics;
   private final byte[] family;
 
+  /** Told, after each write, how many records of which user it persisted (e.g. to pick whom to roll up). */
+  @FunctionalInterface
+  public interface Listener {
+    Listener NONE = (uid, upserts) -> {};
+
+    void persisted(long uid, int upserts);
+  }
+
+  private final Listener listener;
+
   /** Does not take ownership of {@code connection}: {@link #close()} leaves it open. */
   public HBaseHistorySink(Connection connection, JobConfig config, JobMetrics metrics) {
+    this(connection, config, metrics, Listener.NONE);
+  }
+
+  /** As above; {@code listener} hears of every write once HBase accepted it. */
+  public HBaseHistorySink(Connection connection, JobConfig config, JobMetrics metrics, Listener listener) {
+    this.listener = listener;
     this.connection = connection;
     this.config = config;
     this.metrics = metrics;
@@ -74,13 +93,21 @@ public final class HBaseHistorySink implements HistorySink {
   @Override
   public void write(List<HistoryChange> changes) {
     List<Mutation> mutations = new ArrayList<>();
+    List<Mutation> tombstones = new ArrayList<>();
     List<BusinessClear> businessClears = new ArrayList<>();
     for (HistoryChange change : changes) {
-      collect(change, mutations, businessClears);
+      collect(change, mutations, tombstones, businessClears);
     }
-    try (Table table = table()) {
+    try (Table table = table(config.table())) {
       for (int from = 0; from < mutations.size(); from += config.hbaseBatchSize()) {
         mutate(table, mutations.subList(from, Math.min(mutations.size(), from + config.hbaseBatchSize())));
+      }
+      if (!tombstones.isEmpty()) {
+        try (Table chunks = table(HistoryChunks.table(config.table()))) {
+          for (int from = 0; from < tombstones.size(); from += config.hbaseBatchSize()) {
+            mutate(chunks, tombstones.subList(from, Math.min(tombstones.size(), from + config.hbaseBatchSize())));
+          }
+        }
       }
       // After the puts above, so a scan also finds (and removes) cells of this very call it covers.
       for (BusinessClear clear : businessClears) {
@@ -89,10 +116,19 @@ public final class HBaseHistorySink implements HistorySink {
     } catch (IOException e) {
       throw HBaseFailures.of("write of " + changes.size() + " user changes to " + config.table(), e);
     }
+    for (HistoryChange change : changes) {
+      listener.persisted(change.getUid(), change.getUpsertsCount());
+    }
   }
 
-  /** One user's changes as at most one Put and one Delete (every marker carries its own time). */
-  private void collect(HistoryChange change, List<Mutation> mutations, List<BusinessClear> businessClears) {
+  /**
+   * One user's changes as at most one Put and one Delete (every marker carries its own time), and
+   * its deletes and clears once more as tombstones of the chunks table's index row, which hide
+   * records already rolled up into chunks until the next roll-up folds them in. The tombstones are
+   * written whether or not the user has chunks: a roll-up running now may be moving the very items.
+   */
+  private void collect(HistoryChange change, List<Mutation> mutations, List<Mutation> tombstones,
+      List<BusinessClear> businessClears) {
     byte[] row = HistoryRowKeys.row(change.getUid());
     Put put = new Put(row);
     for (HistoryRecord r : change.getUpsertsList()) {
@@ -107,6 +143,7 @@ public final class HBaseHistorySink implements HistorySink {
       mutations.add(put);
     }
     Map<String, Long> itemDeletes = new HashMap<>();
+    Map<String, Long> chunkTombstones = new HashMap<>();
     for (ItemDelete d : change.getDeletesList()) {
       if (d.getItem().getBusinessValue() <= 0 || !cellTime(d.getDeleteTimeMs())) {
         skip(change.getUid(), "delete", d);
@@ -115,6 +152,8 @@ public final class HBaseHistorySink implements HistorySink {
       String qualifier = new String(HistoryRowKeys.qualifier(d.getItem().getBusinessValue(), d.getItem().getOid()),
           StandardCharsets.US_ASCII);
       itemDeletes.merge(qualifier, d.getDeleteTimeMs(), Math::max);
+      chunkTombstones.merge(TimelineOrder.member(d.getItem().getBusinessValue(), d.getItem().getOid()),
+          d.getDeleteTimeMs(), Math::max);
     }
     long clearAll = -1;
     for (HistoryClear c : change.getClearsList()) {
@@ -122,9 +161,16 @@ public final class HBaseHistorySink implements HistorySink {
         skip(change.getUid(), "clear", c);
       } else if (c.getBusinessesCount() == 0) {
         clearAll = Math.max(clearAll, c.getClearTimeMs());
+        chunkTombstones.merge("*", c.getClearTimeMs(), Math::max);
       } else {
         businessClears.add(new BusinessClear(row, new TreeSet<>(c.getBusinessesValueList()), c.getClearTimeMs()));
+        for (int business : c.getBusinessesValueList()) {
+          chunkTombstones.merge("b" + business, c.getClearTimeMs(), Math::max);
+        }
       }
+    }
+    if (!chunkTombstones.isEmpty()) {
+      tombstones.add(HistoryChunks.tombstones(change.getUid(), family, chunkTombstones));
     }
     if (!itemDeletes.isEmpty() || clearAll >= 0) {
       Delete delete = new Delete(row);
@@ -192,9 +238,9 @@ public final class HBaseHistorySink implements HistorySink {
     metrics.hbaseCall(puts, deletes, System.nanoTime() - start);
   }
 
-  private Table table() {
+  private Table table(TableName name) {
     int timeoutMs = (int) config.hbaseOperationTimeout().toMillis();
-    return connection.getTableBuilder(config.table(), null)
+    return connection.getTableBuilder(name, null)
         .setOperationTimeout(timeoutMs)
         .setRpcTimeout(timeoutMs)
         .build();

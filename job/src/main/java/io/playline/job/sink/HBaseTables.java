@@ -1,5 +1,6 @@
 package io.playline.job.sink;
 
+import io.playline.core.store.HistoryChunks;
 import io.playline.job.JobConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates the history table when it is missing: its namespace, one column family with TTL = the
- * longest retention, one version per cell (the newest view time) and a row bloom filter, pre-split
- * over the row keys' two hex salt digits. An existing table is left as it is (changing a live
+ * Creates the history table and its chunks table ({@link HistoryChunks}) when missing: their
+ * namespace, one column family with TTL = the longest retention, one version per cell (the newest
+ * view time) and a row bloom filter, pre-split over the row keys' two hex salt digits. An existing table is left as it is (changing a live
  * table is an operator's decision) but a different TTL is reported. Stateless; blocks on HBase.
  */
 public final class HBaseTables {
@@ -36,9 +37,13 @@ public final class HBaseTables {
     try (Admin admin = connection.getAdmin()) {
       ensureNamespace(admin, name.getNamespaceAsString());
       if (!admin.tableExists(name)) {
-        create(admin, config);
+        create(admin, config, name);
       }
       check(admin.getDescriptor(name), config);
+      TableName chunks = HistoryChunks.table(name);
+      if (!admin.tableExists(chunks)) {
+        create(admin, config, chunks);
+      }
     }
   }
 
@@ -60,16 +65,17 @@ public final class HBaseTables {
     }
   }
 
-  private static void create(Admin admin, JobConfig config) throws IOException {
+  /** Creates {@code name} (the history table or its chunks table) as the history table is made. */
+  private static void create(Admin admin, JobConfig config, TableName name) throws IOException {
     int ttlSeconds = (int) config.maxRetention().toSeconds();
     ColumnFamilyDescriptor family = ColumnFamilyDescriptorBuilder.newBuilder(bytes(config.family()))
         .setTimeToLive(ttlSeconds)
         .setMaxVersions(1)
         .setBloomFilterType(BloomType.ROW)
         .build();
-    if (createPresplit(admin, TableDescriptorBuilder.newBuilder(config.table()).setColumnFamily(family).build(),
+    if (createPresplit(admin, TableDescriptorBuilder.newBuilder(name).setColumnFamily(family).build(),
         config.tableRegions())) {
-      log.info("Created HBase table {} (family {}, TTL {} s, {} regions)", config.table(), config.family(),
+      log.info("Created HBase table {} (family {}, TTL {} s, {} regions)", name, config.family(),
           ttlSeconds, config.tableRegions());
     }
   }

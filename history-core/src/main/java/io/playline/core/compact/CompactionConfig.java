@@ -1,0 +1,24 @@
+package io.playline.core.compact;
+
+import java.time.Duration;
+
+/**
+ * How roll-ups are done (the job reads it from its {@code history.compact.*} keys). Immutable.
+ *
+ * @param threshold a user's live cells above this are rolled up ({@code history.compact.threshold})
+ * @param keep the newest records left live by a roll-up ({@code history.compact.keep}), &lt; threshold
+ * @param chunkBytes the most uncompressed record bytes per chunk ({@code history.compact.chunk.bytes})
+ * @param batchSize mutations per HBase call ({@code hbase.batch.size})
+ * @param timeout bound of one HBase call, retries included ({@code hbase.operation.timeout})
+ */
+public record CompactionConfig(int threshold, int keep, int chunkBytes, int batchSize, Duration timeout) {
+  public CompactionConfig {
+    if (keep < 0 || keep >= threshold) {
+      throw new IllegalArgumentException("history.compact.keep: " + keep + " (expected: 0 ≤ keep < "
+          + "history.compact.threshold " + threshold + ")");
+    }
+    if (chunkBytes < 1024 || batchSize < 1) {
+      throw new IllegalArgumentException("chunk bytes " + chunkBytes + " / batch size " + batchSize);
+    }
+  }
+}

@@ -1,0 +1,260 @@
+package io.playline.core.query;
+
+import io.playline.core.store.CompactedIndex;
+import io.playline.core.store.HBaseLayout;
+import io.playline.core.store.HistoryChunks;
+import io.playline.core.store.HistoryRowKeys;
+import io.playline.proto.v1.ChunkRef;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.TableNotFoundException;
+import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
+import org.apache.hadoop.hbase.client.AsyncTable;
+import org.apache.hadoop.hbase.client.Get;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Merges a user's compacted chunks ({@link HistoryChunks}) into a read of the live cells, so a page
+ * past Redis reads only the chunks it needs, in one parallel multi-get, whatever the history's size:
+ *
+ * <ul>
+ *   <li>chunks are picked from the index, newest first: only those with records after the cursor,
+ *       viewed within retention, and newer than the live read's boundary, until their records can
+ *       fill a read ({@code query.hbase.max.items}); the oldest position of the last chunk read
+ *       bounds the read when more chunks follow;
+ *   <li>a chunked record is dropped when a tombstone of the index row covers it (a delete or clear
+ *       the next roll-up has not folded yet) or when the item has a live cell at least as new (a
+ *       newer write, or a roll-up that stopped before deleting the live cells it moved);
+ *   <li>a chunk the index names but HBase lacks (a roll-up replaced the version between the index
+ *       read and the chunk read) makes the read start over with the new index.
+ * </ul>
+ *
+ * <p>Thread-safe; never blocks; stages complete on HBase's RPC threads.
+ */
+final class ChunkedHistory {
+  private static final Logger log = LoggerFactory.getLogger(ChunkedHistory.class);
+
+  /** A live read and the index row read beside it, for one user after one position. */
+  record Read(long uid, @Nullable TimelinePosition after, Set<Integer> businesses, long oldestMs, HBaseSlice live,
+      CompactedIndex index) {}
+
+  /** How a merge goes on when it cannot finish from what it read. */
+  interface Continuation {
+    /** Reads the index and the live cells again. */
+    CompletionStage<HBaseSlice> reread();
+
+    /** Reads on after {@code position}, everything before it having been read and dropped. */
+    CompletionStage<HBaseSlice> after(TimelinePosition position);
+  }
+
+  private final HBaseLayout layout;
+  private final byte[] family;
+  private final AsyncTable<AdvancedScanResultConsumer> live;
+  private final AsyncTable<AdvancedScanResultConsumer> chunks;
+  private final QueryMetrics metrics;
+  private final LongSupplier clock;
+
+  ChunkedHistory(HBaseLayout layout, AsyncTable<AdvancedScanResultConsumer> live,
+      AsyncTable<AdvancedScanResultConsumer> chunks, QueryMetrics metrics, LongSupplier clock) {
+    this.layout = layout;
+    this.family = layout.familyBytes();
+    this.live = live;
+    this.chunks = chunks;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /** The user's index row; {@link CompactedIndex#NONE} when there is none (or no chunks table yet). */
+  CompletionStage<CompactedIndex> index(long uid) {
+    return chunks.get(new Get(HistoryRowKeys.row(uid)).addFamily(family))
+        .handle((row, error) -> {
+          if (error == null) {
+            for (Cell cell : row.rawCells()) {
+              metrics.hbaseBytes(QueryMetrics.bytes(cell));
+            }
+            return CompactedIndex.parse(row);
+          }
+          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+          if (cause instanceof TableNotFoundException) {
+            // No job has created the chunks table yet, so no user has chunks.
+            return CompactedIndex.NONE;
+          }
+          throw error instanceof CompletionException c ? c : new CompletionException(error);
+        });
+  }
+
+  /** {@code read}'s live cells merged with the chunks it needs, at most {@code maxItems} entries. */
+  CompletionStage<HBaseSlice> merge(Read read, int maxItems, boolean mayReread, Continuation next) {
+    List<ChunkRef> refs = read.index().chunks();
+    if (refs.isEmpty()) {
+      return CompletableFuture.completedFuture(read.live());
+    }
+    TimelinePosition liveBoundary = read.live().boundary();
+    List<Integer> picked = new ArrayList<>();
+    boolean moreChunks = false;
+    int records = 0;
+    for (int i = 0; i < refs.size(); i++) {
+      ChunkRef ref = refs.get(i);
+      if (read.after() != null && !read.after().precedes(ref.getOldestTimeMs(), member(ref.getOldestItem()))) {
+        continue; // every record of it is at or before the cursor
+      }
+      if (ref.getNewestTimeMs() < read.oldestMs()
+          || (liveBoundary != null && liveBoundary.precedes(ref.getNewestTimeMs(), member(ref.getNewestItem())))) {
+        break; // this chunk and every older one are past retention, or past what the live read covered
+      }
+      if (records >= maxItems) {
+        moreChunks = true;
+        break;
+      }
+      picked.add(i);
+      records += ref.getCount();
+    }
+    if (picked.isEmpty()) {
+      return CompletableFuture.completedFuture(read.live());
+    }
+    List<Get> gets = new ArrayList<>(picked.size());
+    long rollupId = read.index().index().getRollupId();
+    for (int i : picked) {
+      gets.add(new Get(HistoryChunks.chunkRow(read.uid(), rollupId, i)).addColumn(family, HistoryChunks.CHUNK));
+    }
+    metrics.chunksRead(gets.size());
+    ChunkRef last = refs.get(picked.get(picked.size() - 1));
+    TimelinePosition chunkBoundary = moreChunks
+        ? new TimelinePosition(last.getOldestTimeMs(), member(last.getOldestItem()))
+        : null;
+    return chunks.getAll(gets).thenCompose(results -> {
+      List<TimelineEntry> fromChunks = new ArrayList<>();
+      for (int n = 0; n < results.size(); n++) {
+        byte[] cell = results.get(n).getValue(family, HistoryChunks.CHUNK);
+        ChunkRef ref = refs.get(picked.get(n));
+        if (cell == null) {
+          if (ref.getNewestTimeMs() < clock.getAsLong() - layout.maxRetention().toMillis()) {
+            continue; // expired by the TTL
+          }
+          if (mayReread) {
+            return next.reread();
+          }
+          metrics.chunkMissing();
+          log.error("Chunk {} of roll-up {} of uid {} is missing; its {} records are skipped", picked.get(n),
+              Long.toHexString(rollupId), read.uid(), ref.getCount());
+          continue;
+        }
+        metrics.hbaseBytes(cell.length);
+        collect(read, HistoryChunks.decode(cell), fromChunks);
+      }
+      return withoutLiveCopies(read, fromChunks, earlier(liveBoundary, chunkBoundary), maxItems, next);
+    });
+  }
+
+  /** The chunk's records that the read may see, as entries. */
+  private static void collect(Read read, List<HistoryRecord> records, List<TimelineEntry> into) {
+    for (HistoryRecord r : records) {
+      int business = r.getBusinessValue();
+      long timeMs = r.getViewTimeMs();
+      if (!TimelinePosition.known(business) || r.getOid() <= 0 || timeMs < read.oldestMs()
+          || (!read.businesses().isEmpty() && !read.businesses().contains(business))
+          || read.index().covers(business, r.getOid(), timeMs)) {
+        continue;
+      }
+      String member = TimelinePosition.member(business, r.getOid());
+      if (read.after() == null || read.after().precedes(timeMs, member)) {
+        into.add(new TimelineEntry(member, timeMs, r.toByteArray()));
+      }
+    }
+  }
+
+  /**
+   * Live and chunked entries merged down to {@code boundary} and cut at {@code maxItems}, less the
+   * chunked records whose item has a live cell at least as new (one get of those cells).
+   */
+  private CompletionStage<HBaseSlice> withoutLiveCopies(Read read, List<TimelineEntry> fromChunks,
+      @Nullable TimelinePosition boundary, int maxItems, Continuation next) {
+    List<TimelineEntry> merged = new ArrayList<>(read.live().entries().size() + fromChunks.size());
+    merged.addAll(read.live().entries());
+    Set<TimelineEntry> chunked = Collections.newSetFromMap(new IdentityHashMap<>());
+    chunked.addAll(fromChunks);
+    merged.addAll(fromChunks);
+    merged.sort(TimelineEntry.NEWEST_FIRST);
+    int covered = 0;
+    while (covered < merged.size() && covered < maxItems
+        && (boundary == null || !merged.get(covered).after(boundary))) {
+      covered++;
+    }
+    TimelinePosition end = boundary;
+    if (covered < merged.size() && covered == maxItems) {
+      end = merged.get(covered - 1).position();
+    }
+    List<TimelineEntry> kept = merged.subList(0, covered);
+    Map<String, TimelineEntry> toCheck = new HashMap<>();
+    for (TimelineEntry e : kept) {
+      if (chunked.contains(e)) {
+        toCheck.put(e.member(), e);
+      }
+    }
+    TimelinePosition finalEnd = end;
+    if (toCheck.isEmpty()) {
+      return finish(kept, finalEnd, next);
+    }
+    Get get = new Get(HistoryRowKeys.row(read.uid()));
+    for (String member : toCheck.keySet()) {
+      get.addColumn(family, HistoryRowKeys.qualifier(TimelinePosition.business(member), TimelinePosition.oid(member)));
+    }
+    return live.get(get).thenCompose(row -> {
+      Set<TimelineEntry> shadowed = Collections.newSetFromMap(new IdentityHashMap<>());
+      if (!row.isEmpty()) {
+        for (Cell cell : row.rawCells()) {
+          metrics.hbaseBytes(QueryMetrics.bytes(cell));
+          String member = NewestCells.member(cell);
+          TimelineEntry chunkedEntry = member == null ? null : toCheck.get(member);
+          if (chunkedEntry != null && cell.getTimestamp() >= chunkedEntry.viewTimeMs()) {
+            shadowed.add(chunkedEntry);
+          }
+        }
+      }
+      List<TimelineEntry> result = new ArrayList<>(kept.size());
+      for (TimelineEntry e : kept) {
+        if (!shadowed.contains(e)) {
+          result.add(e);
+        }
+      }
+      return finish(result, finalEnd, next);
+    });
+  }
+
+  private static CompletionStage<HBaseSlice> finish(List<TimelineEntry> entries, @Nullable TimelinePosition end,
+      Continuation next) {
+    if (entries.isEmpty() && end != null) {
+      return next.after(end);
+    }
+    return CompletableFuture.completedFuture(new HBaseSlice(entries, end));
+  }
+
+  /** The boundary that comes first in the timeline (the newer one); null when both are. */
+  private static @Nullable TimelinePosition earlier(@Nullable TimelinePosition a, @Nullable TimelinePosition b) {
+    if (a == null) {
+      return b;
+    }
+    if (b == null) {
+      return a;
+    }
+    return a.precedes(b.viewTimeMs(), b.member()) ? a : b;
+  }
+
+  private static String member(ItemKey item) {
+    return TimelinePosition.member(item.getBusinessValue(), item.getOid());
+  }
+}

@@ -1,0 +1,109 @@
+package io.playline.core.store;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdException;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.playline.proto.v1.ChunkIndex;
+import io.playline.proto.v1.HistoryChunk;
+import io.playline.proto.v1.HistoryRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Put;
+
+/**
+ * The HBase layout of compacted history (Netflix-style "compressed viewing history"): a heavy
+ * user's older records are rolled up from the live cells of {@code playline:history} into
+ * zstd-compressed chunks in the table {@code <history>_chunks} (same family, TTL = the longest
+ * retention):
+ *
+ * <ul>
+ *   <li><b>index row</b> = the user's history row key ({@link HistoryRowKeys#row}): the cell
+ *       {@code i} holds the {@link ChunkIndex} of the one version readers use, and one cell per
+ *       delete or clear the job persisted, qualifier {@code t} + the Redis tombstone field
+ *       ({@code t*} clear-all, {@code tb<business>} business clear, {@code t<business>:<oid>} item
+ *       delete), cell timestamp and value (ASCII decimal) = the delete time. Those tombstones hide
+ *       chunked records at once; a roll-up folds them into its new version and then removes them.
+ *   <li><b>chunk rows</b> = the row key + {@code /} + 16 hex digits of the version's random roll-up
+ *       id + {@code /} + the chunk's number: one cell {@code c}, a zstd frame of a {@link
+ *       HistoryChunk}, cell timestamp = the chunk's newest view time, so the family TTL drops a
+ *       chunk once all its records are past retention.
+ * </ul>
+ *
+ * Stateless and thread-safe.
+ */
+public final class HistoryChunks {
+  /** Qualifier of the index cell in a user's index row. */
+  public static final byte[] INDEX = {'i'};
+  /** Qualifier of the one cell of a chunk row. */
+  public static final byte[] CHUNK = {'c'};
+  /** First byte of a tombstone cell's qualifier. */
+  public static final byte TOMBSTONE = 't';
+  /** The largest uncompressed chunk a reader accepts: a corrupt frame header cannot make it allocate more. */
+  public static final int MAX_RAW_BYTES = 64 << 20;
+  private static final int ZSTD_LEVEL = 3;
+
+  private HistoryChunks() {}
+
+  /** The chunks table beside {@code history}: same namespace, {@code <qualifier>_chunks}. */
+  public static TableName table(TableName history) {
+    return TableName.valueOf(history.getNamespaceAsString(), history.getQualifierAsString() + "_chunks");
+  }
+
+  /** The row of a chunk: {@code <history row>/<rollup id, 16 hex>/<number>}. */
+  public static byte[] chunkRow(long uid, long rollupId, int number) {
+    return (new String(HistoryRowKeys.row(uid), StandardCharsets.US_ASCII) + "/"
+        + String.format("%016x", rollupId) + "/" + number).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The qualifier of the tombstone of a Redis tombstone field ({@code *}, {@code b1}, {@code 1:42}). */
+  public static byte[] tombstoneQualifier(String field) {
+    return ("t" + field).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * A put of tombstones into {@code uid}'s index row: field → delete time. A later delete of the
+   * same field replaces an earlier one (the family keeps one version, the newest timestamp).
+   */
+  public static Put tombstones(long uid, byte[] family, Map<String, Long> fieldTimes) {
+    Put put = new Put(HistoryRowKeys.row(uid));
+    fieldTimes.forEach((field, timeMs) -> put.addColumn(family, tombstoneQualifier(field), timeMs,
+        Long.toString(timeMs).getBytes(StandardCharsets.US_ASCII)));
+    return put;
+  }
+
+  /** The cell value of a chunk of {@code newestFirst} (uid cleared: the row names the user). */
+  public static byte[] encode(List<HistoryRecord> newestFirst) {
+    return Zstd.compress(raw(newestFirst).toByteArray(), ZSTD_LEVEL);
+  }
+
+  /** The uncompressed chunk message of {@code newestFirst}, uid cleared. */
+  public static HistoryChunk raw(List<HistoryRecord> newestFirst) {
+    HistoryChunk.Builder chunk = HistoryChunk.newBuilder();
+    for (HistoryRecord r : newestFirst) {
+      chunk.addRecords(r.getUid() == 0 ? r : r.toBuilder().clearUid().build());
+    }
+    return chunk.build();
+  }
+
+  /**
+   * The records of a chunk cell, newest first.
+   *
+   * @throws IllegalArgumentException when the bytes are not a chunk this layout wrote
+   */
+  public static List<HistoryRecord> decode(byte[] cell) {
+    if (cell.length == 0) {
+      throw new IllegalArgumentException("not a history chunk (empty cell)");
+    }
+    long size = Zstd.getFrameContentSize(cell);
+    if (size < 0 || size > MAX_RAW_BYTES) {
+      throw new IllegalArgumentException("not a history chunk (zstd frame content size " + size + ")");
+    }
+    try {
+      return HistoryChunk.parseFrom(Zstd.decompress(cell, (int) size)).getRecordsList();
+    } catch (ZstdException | InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("not a history chunk: " + e.getMessage(), e);
+    }
+  }
+}

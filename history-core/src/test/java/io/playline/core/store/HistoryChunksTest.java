@@ -1,0 +1,55 @@
+package io.playline.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.luben.zstd.Zstd;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Put;
+import org.junit.jupiter.api.Test;
+
+class HistoryChunksTest {
+
+  @Test
+  void aChunkRoundTripsWithoutUidsAndCompresses() {
+    List<HistoryRecord> records = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      records.add(HistoryRecord.newBuilder().setUid(42).setBusiness(Business.VIDEO).setOid(1000 + i)
+          .setProgressMs(i * 1000L).setDurationMs(1_200_000).setViewTimeMs(1_700_000_000_000L - i * 60_000L)
+          .setDeviceId("tablet-1").setPlatform("android").build());
+    }
+    byte[] cell = HistoryChunks.encode(records);
+    List<HistoryRecord> decoded = HistoryChunks.decode(cell);
+    assertThat(decoded).hasSize(1000);
+    for (int i = 0; i < records.size(); i++) {
+      assertThat(decoded.get(i)).isEqualTo(records.get(i).toBuilder().clearUid().build());
+    }
+    assertThat(cell.length).isLessThan(HistoryChunks.raw(records).getSerializedSize() / 3);
+  }
+
+  @Test
+  void bytesThatAreNotAChunkAreRefusedNotMisread() {
+    assertThatThrownBy(() -> HistoryChunks.decode("not zstd".getBytes(StandardCharsets.US_ASCII)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a history chunk");
+    assertThatThrownBy(() -> HistoryChunks.decode(Zstd.compress(new byte[] {(byte) 0xff, 1, 2})))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a history chunk");
+    assertThatThrownBy(() -> HistoryChunks.decode(new byte[0])).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void layoutNamesTheChunksTableRowsAndTombstones() {
+    assertThat(HistoryChunks.table(TableName.valueOf("playline:history")).getNameAsString())
+        .isEqualTo("playline:history_chunks");
+    String row = new String(HistoryRowKeys.row(12345), StandardCharsets.US_ASCII);
+    assertThat(new String(HistoryChunks.chunkRow(12345, 0xabcL, 7), StandardCharsets.US_ASCII))
+        .isEqualTo(row + "/0000000000000abc/7");
+    Put put = HistoryChunks.tombstones(12345, new byte[] {'h'}, Map.of("*", 10L, "1:42", 20L));
+    assertThat(put.get(new byte[] {'h'}, HistoryChunks.tombstoneQualifier("1:42")).get(0).getTimestamp()).isEqualTo(20);
+  }
+}
