@@ -69,7 +69,7 @@ public final class JobSettings {
       derived("half of `history.compact.threshold`"), 0, 10_000_000,
       "the newest records a roll-up leaves as live cells (the rest go into chunks)")
       .rangeNote("< `history.compact.threshold`");
-  public static final Setting<Integer> COMPACT_CHUNK_BYTES = Setting.intValue("history.compact.chunk.bytes", 262_144,
+  public static final Setting<Integer> COMPACT_CHUNK_BYTES = Setting.intValue("history.compact.chunk.bytes", 65_536,
       1024, 16 << 20, "the most uncompressed record bytes in one chunk (a page deep in a history reads one or two)");
   public static final Setting<Integer> COMPACT_CHECK_EVERY = Setting.intValue("history.compact.check.every", 500, 1,
       10_000_000, "records this job instance persists for one user between two checks of that user's live cells "

@@ -104,6 +104,10 @@ final class ChunkedHistory {
       return CompletableFuture.completedFuture(read.live());
     }
     TimelinePosition liveBoundary = read.live().boundary();
+    List<TimelineEntry> liveEntries = read.live().entries();
+    // A chunk wholly after the last of a full live read cannot make the cut either.
+    TimelinePosition liveEnd = liveBoundary != null || liveEntries.size() < maxItems ? liveBoundary
+        : liveEntries.get(liveEntries.size() - 1).position();
     List<Integer> picked = new ArrayList<>();
     boolean moreChunks = false;
     int records = 0;
@@ -113,7 +117,7 @@ final class ChunkedHistory {
         continue; // every record of it is at or before the cursor
       }
       if (ref.getNewestTimeMs() < read.oldestMs()
-          || (liveBoundary != null && liveBoundary.precedes(ref.getNewestTimeMs(), member(ref.getNewestItem())))) {
+          || (liveEnd != null && liveEnd.precedes(ref.getNewestTimeMs(), member(ref.getNewestItem())))) {
         break; // this chunk and every older one are past retention, or past what the live read covered
       }
       if (records >= maxItems) {
@@ -154,15 +158,22 @@ final class ChunkedHistory {
           continue;
         }
         metrics.hbaseBytes(cell.length);
-        collect(read, HistoryChunks.decode(cell), fromChunks);
+        collect(read, HistoryChunks.decode(cell), maxItems + 1, fromChunks);
       }
       return withoutLiveCopies(read, fromChunks, earlier(liveBoundary, chunkBoundary), maxItems, next);
     });
   }
 
-  /** The chunk's records that the read may see, as entries. */
-  private static void collect(Read read, List<HistoryRecord> records, List<TimelineEntry> into) {
+  /**
+   * The newest {@code max} of the chunk's records that the read may see, as entries (one more than
+   * a read keeps, so a chunk cut short here always moves the read's end up to what was kept).
+   */
+  private static void collect(Read read, List<HistoryRecord> records, int max, List<TimelineEntry> into) {
+    int taken = 0;
     for (HistoryRecord r : records) {
+      if (taken == max) {
+        return;
+      }
       int business = r.getBusinessValue();
       long timeMs = r.getViewTimeMs();
       if (!TimelinePosition.known(business) || r.getOid() <= 0 || timeMs < read.oldestMs()
@@ -173,6 +184,7 @@ final class ChunkedHistory {
       String member = TimelinePosition.member(business, r.getOid());
       if (read.after() == null || read.after().precedes(timeMs, member)) {
         into.add(new TimelineEntry(member, timeMs, r.toByteArray()));
+        taken++;
       }
     }
   }

@@ -68,36 +68,37 @@ final class HBaseTimeline {
   /**
    * The newest records of {@code uid}'s history that come after {@code after} (null = from the
    * top), of {@code businesses} (empty = all), viewed at or after {@code oldestMs}: live cells and
-   * compacted chunks merged ({@link ChunkedHistory}).
+   * compacted chunks merged ({@link ChunkedHistory}), at most {@code want} (and at most {@code
+   * query.hbase.max.items}).
    */
   CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
-      long oldestMs) {
-    return newest(uid, after, businesses, oldestMs, CHUNK_RETRIES);
+      long oldestMs, int want) {
+    return newest(uid, after, businesses, oldestMs, Math.max(1, Math.min(want, maxItems)), CHUNK_RETRIES);
   }
 
   private CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
-      long oldestMs, int retries) {
-    CompletionStage<HBaseSlice> live = live(uid, after, businesses, oldestMs);
+      long oldestMs, int want, int retries) {
+    CompletionStage<HBaseSlice> live = live(uid, after, businesses, oldestMs, want);
     CompletionStage<CompactedIndex> index = chunks.index(uid);
     return live.thenCombine(index, (l, i) -> new ChunkedHistory.Read(uid, after, businesses, oldestMs, l, i))
-        .thenCompose(read -> chunks.merge(read, maxItems, retries > 0, new ChunkedHistory.Continuation() {
+        .thenCompose(read -> chunks.merge(read, want, retries > 0, new ChunkedHistory.Continuation() {
           @Override
           public CompletionStage<HBaseSlice> reread() {
             // A roll-up replaced the version between the index read and the chunk reads.
-            return newest(uid, after, businesses, oldestMs, retries - 1);
+            return newest(uid, after, businesses, oldestMs, want, retries - 1);
           }
 
           @Override
           public CompletionStage<HBaseSlice> after(TimelinePosition position) {
             // Everything down to position was read and dropped by a rule: go on after it.
-            return newest(uid, position, businesses, oldestMs, retries);
+            return newest(uid, position, businesses, oldestMs, want, retries);
           }
         }));
   }
 
   /** The newest live cells of the row after {@code after}. */
   private CompletionStage<HBaseSlice> live(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
-      long oldestMs) {
+      long oldestMs, int want) {
     long upperMs = after == null || after.viewTimeMs() == Long.MAX_VALUE ? Long.MAX_VALUE : after.viewTimeMs() + 1;
     if (oldestMs >= upperMs) {
       return CompletableFuture.completedFuture(HBaseSlice.EMPTY);
@@ -118,7 +119,7 @@ final class HBaseTimeline {
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
-    NewestCells consumer = new NewestCells(maxItems, after, metrics);
+    NewestCells consumer = new NewestCells(want, after, metrics);
     table.scan(scan, consumer);
     return consumer.result;
   }

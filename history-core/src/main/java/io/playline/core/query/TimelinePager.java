@@ -79,7 +79,7 @@ final class TimelinePager {
   private CompletionStage<Long> warmUp(long uid, long nowMs) {
     RetentionFilter all = RetentionFilter.of(config.hbase(), List.of(), nowMs);
     metrics.hbaseRead();
-    return hbase.newest(uid, null, Set.of(), all.oldestOverall()).thenCompose(slice -> {
+    return hbase.newest(uid, null, Set.of(), all.oldestOverall(), config.maxItemsPerUser()).thenCompose(slice -> {
       List<TimelineEntry> kept = new ArrayList<>();
       for (TimelineEntry e : slice.entries()) {
         if (kept.size() == config.maxItemsPerUser()) {
@@ -100,7 +100,7 @@ final class TimelinePager {
   private CompletionStage<HistoryPage> continueInHBase(long uid, RetentionFilter filter,
       @Nullable TimelinePosition after, int limit, RedisSlice slice) {
     metrics.hbaseRead();
-    return hbase.newest(uid, after, filter.businessNumbers(), filter.oldestOverall()).thenCompose(h -> {
+    return hbase.newest(uid, after, filter.businessNumbers(), filter.oldestOverall(), hbaseWant(limit)).thenCompose(h -> {
       Set<String> inPage = new HashSet<>();
       slice.entries().forEach(e -> inPage.add(e.member()));
       List<TimelineEntry> candidates = new ArrayList<>();
@@ -123,6 +123,16 @@ final class TimelinePager {
         return merge(uid, slice.entries(), absent, h, limit);
       });
     });
+  }
+
+  /**
+   * How many records a page's HBase read keeps: the page twice over plus a few, since some of what
+   * HBase returns is dropped here (items Redis holds at a newer position, tombstoned or expired
+   * ones). A page that loses more than that ends early at the read's boundary, which is then its
+   * cursor: shorter, never a gap.
+   */
+  private static int hbaseWant(int limit) {
+    return 2 * limit + 16;
   }
 
   /**
