@@ -41,23 +41,26 @@ import org.slf4j.LoggerFactory;
  * the user's live cells and current chunks are merged (last write wins by view time), records a
  * tombstone of the index row covers or that are past their business's retention are dropped, the
  * newest {@code keep} live records stay live, and every other record goes, sorted newest first,
- * into chunks of at most {@code chunkBytes} under a new version.
+ * into chunks of at most {@code chunkBytes} under a new version. A chunk that lost no record and
+ * into whose range no record moved is kept as it is (its row too); only the records between kept
+ * chunks are written anew, so a roll-up writes what changed, though it reads the whole history.
  *
  * <p><b>Order of writes</b>, so that a crash at any step leaves a readable history with nothing
  * lost or shown twice:
  *
  * <ol>
- *   <li>the new version's chunk rows (named by a fresh random roll-up id: unreferenced until step
- *       2, and left to the TTL if the roll-up dies here);
+ *   <li>the new version's new chunk rows (named by a fresh random roll-up id: unreferenced until
+ *       step 2, and left to the TTL if the roll-up dies here);
  *   <li>the index, by a check-and-mutate on the index cell this roll-up read, so of two racing
- *       roll-ups one wins and the other removes its chunk rows; from here readers use the new
+ *       roll-ups one wins and the other removes its new chunk rows (a failed check is read back: a
+ *       retried check-and-mutate fails against its own first attempt); from here readers use the new
  *       version, and an item that is still live as well is served from its live cell (readers drop
  *       a chunked record whose item has a live cell at least as new);
  *   <li>delete markers on the moved live cells, each up to the moved view time, so a newer write
  *       that arrived meanwhile stays and a replay of an older one stays hidden;
  *   <li>the tombstones the new version folded in (exactly the versions read: a newer delete stays);
- *   <li>the version before the one replaced: its chunk rows are deleted now, one roll-up late,
- *       because a reader that read the replaced index a moment ago may still fetch its chunks.
+ *   <li>the chunks the replaced version had retired: deleted now, one roll-up late, because a
+ *       reader that read the replaced index a moment ago may still fetch them.
  * </ol>
  *
  * <p>Thread-safe (no state besides the connection); blocks on HBase, each call bounded by the
@@ -88,9 +91,11 @@ public final class HistoryCompactor {
    * @param chunked records in those chunks
    * @param rawBytes their uncompressed bytes
    * @param storedBytes their compressed bytes
+   * @param chunksWritten chunks this roll-up wrote (the others it kept as they were)
+   * @param bytesWritten their compressed bytes
    */
   public record Result(Outcome outcome, int live, int moved, int dropped, long version, int chunks, int chunked,
-      long rawBytes, long storedBytes) {}
+      long rawBytes, long storedBytes, int chunksWritten, long bytesWritten) {}
 
   /** Test seams: called between the steps of a roll-up; an exception thrown stops it there, as a crash would. */
   public interface Hooks {
@@ -145,33 +150,51 @@ public final class HistoryCompactor {
       CompactedIndex index = CompactedIndex.parse(chunks.get(new Get(row).addFamily(family)));
       List<LiveCell> live = scanLive(history, row);
       long version = index.index() == null ? 0 : index.index().getVersion();
-      if (!force && live.size() <= config.threshold()) {
+      // Tombstones are folded even when nothing else would move, so they never pile up in the index row.
+      if (!force && live.size() <= config.threshold() && index.tombstones().isEmpty()) {
         return notNeeded(live.size(), index);
       }
-      List<HistoryRecord> chunked = readChunks(chunks, uid, index, nowMs);
+      List<ChunkRef> refs = index.chunks();
+      List<List<HistoryRecord>> chunked = readChunks(chunks, uid, index, nowMs);
 
-      // Last write wins per item across both; ties keep the chunked copy (same record, nothing to move).
+      // Last write wins per item across live cells and chunks; ties keep the chunked copy. A chunk
+      // that loses a record (an older copy, a tombstone, retention) is rewritten; the others are kept.
+      boolean[] changed = new boolean[refs.size()];
       Map<String, Candidate> byItem = new HashMap<>();
-      for (HistoryRecord r : chunked) {
-        byItem.merge(member(r), new Candidate(r, null), Candidate::newer);
+      List<LiveCell> gone = new ArrayList<>();
+      int dropped = 0;
+      int chunkedRecords = 0;
+      for (int n = 0; n < chunked.size(); n++) {
+        changed[n] = chunked.get(n).size() != refs.get(n).getCount(); // expired by the TTL
+        for (HistoryRecord r : chunked.get(n)) {
+          chunkedRecords++;
+          Candidate loser = offer(byItem, new Candidate(r, null, n));
+          if (loser != null) {
+            dropped++;
+            changed[loser.chunk()] = true;
+          }
+        }
       }
-      List<LiveCell> staleLive = new ArrayList<>();
       for (LiveCell cell : live) {
-        Candidate mine = new Candidate(cell.record(), cell);
-        Candidate kept = byItem.merge(member(cell.record()), mine, Candidate::newer);
-        if (kept != mine) {
-          staleLive.add(cell);
+        Candidate loser = offer(byItem, new Candidate(cell.record(), cell, -1));
+        if (loser != null) {
+          dropped++;
+          if (loser.live() != null) {
+            gone.add(loser.live());
+          } else {
+            changed[loser.chunk()] = true;
+          }
         }
       }
       List<Candidate> survivors = new ArrayList<>(byItem.size());
-      int dropped = chunked.size() + live.size() - byItem.size();
-      List<LiveCell> droppedLive = new ArrayList<>();
       for (Candidate c : byItem.values()) {
         HistoryRecord r = c.record();
         if (index.covers(r.getBusinessValue(), r.getOid(), r.getViewTimeMs()) || expired(r, nowMs)) {
           dropped++;
           if (c.live() != null) {
-            droppedLive.add(c.live());
+            gone.add(c.live());
+          } else {
+            changed[c.chunk()] = true;
           }
         } else {
           survivors.add(c);
@@ -179,50 +202,37 @@ public final class HistoryCompactor {
       }
       survivors.sort((a, b) -> TimelineOrder.NEWEST_FIRST.compare(a.record(), b.record()));
 
-      List<HistoryRecord> toChunks = new ArrayList<>();
+      // What the new version holds: every chunked survivor, and the live ones past the newest `keep`.
+      List<Candidate> toChunks = new ArrayList<>();
       List<LiveCell> moved = new ArrayList<>();
       for (int i = 0; i < survivors.size(); i++) {
         Candidate c = survivors.get(i);
         if (c.live() == null) {
-          toChunks.add(c.record());
+          toChunks.add(c);
         } else if (i >= config.keep()) {
-          toChunks.add(c.record());
+          toChunks.add(c);
           moved.add(c.live());
         }
       }
-      if (moved.isEmpty() && dropped == 0 && toChunks.size() == chunked.size()) {
+      List<ChunkRef> kept = keptChunks(refs, changed, toChunks);
+      if (moved.isEmpty() && dropped == 0 && index.tombstones().isEmpty() && kept.size() == refs.size()) {
         return notNeeded(live.size(), index);
       }
 
       long rollupId = ThreadLocalRandom.current().nextLong() | 1L;
-      List<Put> chunkPuts = new ArrayList<>();
+      Layout plan = layout(uid, rollupId, refs, kept, toChunks);
       ChunkIndex.Builder next = ChunkIndex.newBuilder()
           .setVersion(version + 1)
           .setRollupId(rollupId)
-          .setCreatedTimeMs(nowMs);
-      if (index.index() != null) {
-        next.setPreviousRollupId(index.index().getRollupId()).setPreviousChunks(index.index().getChunksCount());
+          .setCreatedTimeMs(nowMs)
+          .addAllChunks(plan.refs());
+      for (ChunkRef old : refs) {
+        if (!kept.contains(old)) {
+          next.addRetired(old);
+        }
       }
-      long raw = 0;
-      long stored = 0;
-      for (List<HistoryRecord> part : split(toChunks)) {
-        HistoryChunk message = HistoryChunks.raw(part);
-        byte[] cell = HistoryChunks.encode(part);
-        HistoryRecord newest = part.get(0);
-        HistoryRecord oldest = part.get(part.size() - 1);
-        next.addChunks(ChunkRef.newBuilder()
-            .setCount(part.size())
-            .setNewestTimeMs(newest.getViewTimeMs()).setNewestItem(item(newest))
-            .setOldestTimeMs(oldest.getViewTimeMs()).setOldestItem(item(oldest))
-            .setStoredBytes(cell.length)
-            .setRawBytes(message.getSerializedSize()));
-        chunkPuts.add(new Put(HistoryChunks.chunkRow(uid, rollupId, chunkPuts.size()))
-            .addColumn(family, HistoryChunks.CHUNK, newest.getViewTimeMs(), cell));
-        raw += message.getSerializedSize();
-        stored += cell.length;
-      }
-      // 1. The new version's chunks.
-      batch(chunks, chunkPuts);
+      // 1. The new version's new chunks.
+      batch(chunks, plan.puts());
       hooks.afterChunks(uid);
 
       // 2. The index, only over the one this roll-up read.
@@ -232,21 +242,21 @@ public final class HistoryCompactor {
       CheckAndMutate cas = index.indexCell() == null
           ? check.ifNotExists(family, HistoryChunks.INDEX).build(indexPut)
           : check.ifEquals(family, HistoryChunks.INDEX, index.indexCell()).build(indexPut);
-      if (!chunks.checkAndMutate(cas).isSuccess()) {
+      // The client retries a check-and-mutate whose reply was lost; the retry then fails against the
+      // index its first attempt wrote: only another roll-up's index is a conflict.
+      if (!chunks.checkAndMutate(cas).isSuccess() && !written(chunks, row, rollupId)) {
         List<Delete> mine = new ArrayList<>();
-        for (Put p : chunkPuts) {
+        for (Put p : plan.puts()) {
           mine.add(new Delete(p.getRow()));
         }
         batch(chunks, mine);
         log.info("Roll-up of uid {} lost to a concurrent one; its {} chunks removed", uid, mine.size());
-        return new Result(Outcome.CONFLICT, live.size(), 0, 0, version, 0, 0, 0, 0);
+        return new Result(Outcome.CONFLICT, live.size(), 0, 0, version, 0, 0, 0, 0, 0, 0);
       }
       hooks.afterIndex(uid);
 
-      // 3. The live cells now in chunks (and those that lost to a newer chunked copy or were dropped).
-      List<LiveCell> gone = new ArrayList<>(moved);
-      gone.addAll(staleLive);
-      gone.addAll(droppedLive);
+      // 3. The live cells now in chunks (and those that lost to a newer copy or were dropped).
+      gone.addAll(moved);
       deleteLive(history, row, gone);
       hooks.afterLiveDeletes(uid);
 
@@ -257,25 +267,141 @@ public final class HistoryCompactor {
             folded.addColumn(family, HistoryChunks.tombstoneQualifier(field), time));
         chunks.delete(folded);
       }
-      // 5. The chunks of the version before the replaced one.
-      if (index.index() != null && index.index().getPreviousRollupId() != 0) {
+      // 5. The chunks the replaced version had retired: no reader can still need them.
+      if (index.index() != null && index.index().getRetiredCount() > 0) {
         List<Delete> old = new ArrayList<>();
-        for (int i = 0; i < index.index().getPreviousChunks(); i++) {
-          old.add(new Delete(HistoryChunks.chunkRow(uid, index.index().getPreviousRollupId(), i)));
+        for (ChunkRef r : index.index().getRetiredList()) {
+          old.add(new Delete(HistoryChunks.chunkRow(uid, r)));
         }
         batch(chunks, old);
       }
+      long raw = 0;
+      long stored = 0;
+      for (ChunkRef r : plan.refs()) {
+        raw += r.getRawBytes();
+        stored += r.getStoredBytes();
+      }
       Result result = new Result(Outcome.ROLLED_UP, live.size(), moved.size(), dropped, version + 1,
-          chunkPuts.size(), toChunks.size(), raw, stored);
-      log.debug("Rolled up uid {}: {}", uid, result);
+          plan.refs().size(), toChunks.size(), raw, stored, plan.puts().size(), plan.writtenBytes());
+      log.debug("Rolled up uid {}: {} ({} records were in chunks)", uid, result, chunkedRecords);
       return result;
     }
+  }
+
+  /** Adds {@code c} unless a newer copy of its item is there; returns the copy that lost, if any. */
+  private static @Nullable Candidate offer(Map<String, Candidate> byItem, Candidate c) {
+    String member = member(c.record());
+    Candidate there = byItem.get(member);
+    if (there == null) {
+      byItem.put(member, c);
+      return null;
+    }
+    if (c.record().getViewTimeMs() > there.record().getViewTimeMs()) {
+      byItem.put(member, c);
+      return there;
+    }
+    return c;
+  }
+
+  /**
+   * The chunks the new version keeps as they are: unchanged, and still one unbroken run of the new
+   * version's records (no record moved in among them), so chunks stay disjoint in the timeline.
+   */
+  private static List<ChunkRef> keptChunks(List<ChunkRef> refs, boolean[] changed, List<Candidate> toChunks) {
+    int[] first = new int[refs.size()];
+    int[] count = new int[refs.size()];
+    java.util.Arrays.fill(first, -1);
+    for (int i = 0; i < toChunks.size(); i++) {
+      int n = toChunks.get(i).chunk();
+      if (n >= 0) {
+        if (first[n] < 0) {
+          first[n] = i;
+        }
+        count[n]++;
+      }
+    }
+    List<ChunkRef> kept = new ArrayList<>();
+    for (int n = 0; n < refs.size(); n++) {
+      boolean unbroken = first[n] >= 0 && count[n] == refs.get(n).getCount();
+      for (int i = first[n]; unbroken && i < first[n] + count[n]; i++) {
+        unbroken = i < toChunks.size() && toChunks.get(i).chunk() == n;
+      }
+      if (!changed[n] && unbroken) {
+        kept.add(refs.get(n));
+      }
+    }
+    return kept;
+  }
+
+  /** The new version's chunks in order: kept ones as they are, the records between them in new chunks. */
+  private record Layout(List<ChunkRef> refs, List<Put> puts, long writtenBytes) {}
+
+  private Layout layout(long uid, long rollupId, List<ChunkRef> refs, List<ChunkRef> kept, List<Candidate> toChunks) {
+    java.util.Set<Integer> keptNumbers = new java.util.HashSet<>();
+    for (ChunkRef k : kept) {
+      keptNumbers.add(refs.indexOf(k));
+    }
+    List<ChunkRef> out = new ArrayList<>();
+    List<Put> puts = new ArrayList<>();
+    long[] written = {0};
+    List<HistoryRecord> pending = new ArrayList<>();
+    for (int i = 0; i < toChunks.size(); ) {
+      Candidate c = toChunks.get(i);
+      if (c.chunk() >= 0 && keptNumbers.contains(c.chunk())) {
+        written[0] += writeNew(uid, rollupId, pending, out, puts);
+        ChunkRef k = refs.get(c.chunk());
+        out.add(k);
+        i += k.getCount();
+      } else {
+        pending.add(c.record());
+        i++;
+      }
+    }
+    written[0] += writeNew(uid, rollupId, pending, out, puts);
+    return new Layout(out, puts, written[0]);
+  }
+
+  /** Splits {@code pending} into new chunks appended to {@code out}; returns their stored bytes. */
+  private long writeNew(long uid, long rollupId, List<HistoryRecord> pending, List<ChunkRef> out, List<Put> puts) {
+    long bytes = 0;
+    for (List<HistoryRecord> part : split(pending)) {
+      HistoryChunk message = HistoryChunks.raw(part);
+      byte[] cell = HistoryChunks.encode(part);
+      HistoryRecord newest = part.get(0);
+      HistoryRecord oldest = part.get(part.size() - 1);
+      int businesses = 0;
+      for (HistoryRecord r : part) {
+        businesses |= HistoryChunks.businessBit(r.getBusinessValue());
+      }
+      int number = puts.size();
+      out.add(ChunkRef.newBuilder()
+          .setCount(part.size())
+          .setNewestTimeMs(newest.getViewTimeMs()).setNewestItem(item(newest))
+          .setOldestTimeMs(oldest.getViewTimeMs()).setOldestItem(item(oldest))
+          .setStoredBytes(cell.length)
+          .setRawBytes(message.getSerializedSize())
+          .setRollupId(rollupId)
+          .setNumber(number)
+          .setBusinesses(businesses)
+          .build());
+      puts.add(new Put(HistoryChunks.chunkRow(uid, rollupId, number))
+          .addColumn(family, HistoryChunks.CHUNK, newest.getViewTimeMs(), cell));
+      bytes += cell.length;
+    }
+    pending.clear();
+    return bytes;
+  }
+
+  /** True when the index row now names {@code rollupId}: this roll-up's index was written after all. */
+  private boolean written(Table chunks, byte[] row, long rollupId) throws IOException {
+    ChunkIndex now = CompactedIndex.parse(chunks.get(new Get(row).addColumn(family, HistoryChunks.INDEX))).index();
+    return now != null && now.getRollupId() == rollupId;
   }
 
   private Result notNeeded(int live, CompactedIndex index) {
     ChunkIndex i = index.index();
     if (i == null) {
-      return new Result(Outcome.NOT_NEEDED, live, 0, 0, 0, 0, 0, 0, 0);
+      return new Result(Outcome.NOT_NEEDED, live, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
     long raw = 0;
     long stored = 0;
@@ -285,7 +411,7 @@ public final class HistoryCompactor {
       stored += c.getStoredBytes();
       records += c.getCount();
     }
-    return new Result(Outcome.NOT_NEEDED, live, 0, 0, i.getVersion(), i.getChunksCount(), records, raw, stored);
+    return new Result(Outcome.NOT_NEEDED, live, 0, 0, i.getVersion(), i.getChunksCount(), records, raw, stored, 0, 0);
   }
 
   /** Every live cell of the row, a page of cells per RPC so a wide row never makes one call large. */
@@ -306,30 +432,34 @@ public final class HistoryCompactor {
     return cells;
   }
 
-  /** The records of the current version's chunks; a chunk past retention may be gone (TTL) and is skipped. */
-  private List<HistoryRecord> readChunks(Table chunks, long uid, CompactedIndex index, long nowMs)
+  /**
+   * The records of each of the current version's chunks, in index order; a chunk past retention may
+   * be gone (TTL): it reads as empty.
+   */
+  private List<List<HistoryRecord>> readChunks(Table chunks, long uid, CompactedIndex index, long nowMs)
       throws IOException {
-    ChunkIndex i = index.index();
-    List<HistoryRecord> records = new ArrayList<>();
-    if (i == null) {
+    List<ChunkRef> refs = index.chunks();
+    List<List<HistoryRecord>> records = new ArrayList<>(refs.size());
+    if (refs.isEmpty()) {
       return records;
     }
     List<Get> gets = new ArrayList<>();
-    for (int n = 0; n < i.getChunksCount(); n++) {
-      gets.add(new Get(HistoryChunks.chunkRow(uid, i.getRollupId(), n)).addColumn(family, HistoryChunks.CHUNK));
+    for (ChunkRef ref : refs) {
+      gets.add(new Get(HistoryChunks.chunkRow(uid, ref)).addColumn(family, HistoryChunks.CHUNK));
     }
     org.apache.hadoop.hbase.client.Result[] results = chunks.get(gets);
     long oldestKept = nowMs - layout.maxRetention().toMillis();
     for (int n = 0; n < results.length; n++) {
       byte[] cell = results[n].getValue(family, HistoryChunks.CHUNK);
       if (cell == null) {
-        if (i.getChunks(n).getNewestTimeMs() < oldestKept) {
+        if (refs.get(n).getNewestTimeMs() < oldestKept) {
+          records.add(List.of());
           continue;
         }
-        throw new IllegalStateException("chunk " + n + " of version " + i.getVersion() + " of uid " + uid
-            + " is missing; not rolling up over it");
+        throw new IllegalStateException("chunk " + n + " of version " + index.index().getVersion() + " of uid "
+            + uid + " is missing; not rolling up over it");
       }
-      records.addAll(HistoryChunks.decode(cell));
+      records.add(HistoryChunks.decode(cell));
     }
     return records;
   }
@@ -403,12 +533,8 @@ public final class HistoryCompactor {
     return ItemKey.newBuilder().setBusinessValue(r.getBusinessValue()).setOid(r.getOid()).build();
   }
 
-  /** One item's record and, when it came from a live cell, that cell. */
-  private record Candidate(HistoryRecord record, @Nullable LiveCell live) {
-    static Candidate newer(Candidate a, Candidate b) {
-      return b.record.getViewTimeMs() > a.record.getViewTimeMs() ? b : a;
-    }
-  }
+  /** One item's record and where it came from: a live cell, or the chunk of that number (-1 for live). */
+  private record Candidate(HistoryRecord record, @Nullable LiveCell live, int chunk) {}
 
   /** A live cell: its qualifier, timestamp (the view time) and record. */
   private record LiveCell(byte[] qualifier, long timeMs, HistoryRecord record) {

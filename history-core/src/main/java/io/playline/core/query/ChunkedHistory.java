@@ -108,11 +108,18 @@ final class ChunkedHistory {
     // A chunk wholly after the last of a full live read cannot make the cut either.
     TimelinePosition liveEnd = liveBoundary != null || liveEntries.size() < maxItems ? liveBoundary
         : liveEntries.get(liveEntries.size() - 1).position();
+    int mask = 0;
+    for (int business : read.businesses()) {
+      mask |= HistoryChunks.businessBit(business);
+    }
     List<Integer> picked = new ArrayList<>();
     boolean moreChunks = false;
     int records = 0;
     for (int i = 0; i < refs.size(); i++) {
       ChunkRef ref = refs.get(i);
+      if (!HistoryChunks.mayHold(ref, mask)) {
+        continue; // none of the requested businesses in it
+      }
       if (read.after() != null && !read.after().precedes(ref.getOldestTimeMs(), member(ref.getOldestItem()))) {
         continue; // every record of it is at or before the cursor
       }
@@ -133,7 +140,7 @@ final class ChunkedHistory {
     List<Get> gets = new ArrayList<>(picked.size());
     long rollupId = read.index().index().getRollupId();
     for (int i : picked) {
-      gets.add(new Get(HistoryChunks.chunkRow(read.uid(), rollupId, i)).addColumn(family, HistoryChunks.CHUNK));
+      gets.add(new Get(HistoryChunks.chunkRow(read.uid(), refs.get(i))).addColumn(family, HistoryChunks.CHUNK));
     }
     metrics.chunksRead(gets.size());
     ChunkRef last = refs.get(picked.get(picked.size() - 1));
@@ -153,14 +160,15 @@ final class ChunkedHistory {
             return next.reread();
           }
           metrics.chunkMissing();
-          log.error("Chunk {} of roll-up {} of uid {} is missing; its {} records are skipped", picked.get(n),
-              Long.toHexString(rollupId), read.uid(), ref.getCount());
+          log.error("Chunk {} of version {} of uid {} is missing; its {} records are skipped", picked.get(n),
+              read.index().index().getVersion(), read.uid(), ref.getCount());
           continue;
         }
         metrics.hbaseBytes(cell.length);
         collect(read, HistoryChunks.decode(cell), maxItems + 1, fromChunks);
       }
-      return withoutLiveCopies(read, fromChunks, earlier(liveBoundary, chunkBoundary), maxItems, next);
+      return withoutLiveCopies(read, fromChunks, earlier(liveBoundary, chunkBoundary), maxItems, mayReread, rollupId,
+          next);
     });
   }
 
@@ -191,10 +199,13 @@ final class ChunkedHistory {
 
   /**
    * Live and chunked entries merged down to {@code boundary} and cut at {@code maxItems}, less the
-   * chunked records whose item has a live cell at least as new (one get of those cells).
+   * chunked records whose item has a live cell at least as new: in the live read, or in one get of
+   * those cells. A roll-up may delete live cells it moved right after the live read; the get then
+   * misses them, so the index is read once more after it: unchanged, no roll-up reached its live
+   * deletes before the get; changed, the read starts over.
    */
   private CompletionStage<HBaseSlice> withoutLiveCopies(Read read, List<TimelineEntry> fromChunks,
-      @Nullable TimelinePosition boundary, int maxItems, Continuation next) {
+      @Nullable TimelinePosition boundary, int maxItems, boolean mayReread, long rollupId, Continuation next) {
     List<TimelineEntry> merged = new ArrayList<>(read.live().entries().size() + fromChunks.size());
     merged.addAll(read.live().entries());
     Set<TimelineEntry> chunked = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -225,8 +236,24 @@ final class ChunkedHistory {
     for (String member : toCheck.keySet()) {
       get.addColumn(family, HistoryRowKeys.qualifier(TimelinePosition.business(member), TimelinePosition.oid(member)));
     }
-    return live.get(get).thenCompose(row -> {
+    Map<String, Long> liveTimes = new HashMap<>();
+    read.live().entries().forEach(e -> liveTimes.put(e.member(), e.viewTimeMs()));
+    return live.get(get).thenCompose(row -> index(read.uid()).thenCompose(now -> {
+      if (now.index() == null || now.index().getRollupId() != rollupId) {
+        if (mayReread) {
+          return next.reread();
+        }
+        metrics.chunkMissing();
+        log.warn("The chunks of uid {} changed during a read {} times in a row; serving what was read", read.uid(),
+            HBaseTimeline.CHUNK_RETRIES + 1);
+      }
       Set<TimelineEntry> shadowed = Collections.newSetFromMap(new IdentityHashMap<>());
+      for (TimelineEntry e : toCheck.values()) {
+        Long t = liveTimes.get(e.member());
+        if (t != null && t >= e.viewTimeMs()) {
+          shadowed.add(e);
+        }
+      }
       if (!row.isEmpty()) {
         for (Cell cell : row.rawCells()) {
           metrics.hbaseBytes(QueryMetrics.bytes(cell));
@@ -244,7 +271,7 @@ final class ChunkedHistory {
         }
       }
       return finish(result, finalEnd, next);
-    });
+    }));
   }
 
   private static CompletionStage<HBaseSlice> finish(List<TimelineEntry> entries, @Nullable TimelinePosition end,

@@ -39,7 +39,12 @@ final class HBaseTimeline {
   private static final int CELLS_PER_RESULT = 256;
   private static final int RESULTS_PER_RPC = 4;
   /** Reads again after a roll-up replaced the chunks a read was about to fetch. */
-  private static final int CHUNK_RETRIES = 2;
+  static final int CHUNK_RETRIES = 2;
+  /**
+   * Reads one request may go on with after a read whose records were all dropped (a business filter
+   * none of the read records matched): past that, the page ends empty at the read's end, with more.
+   */
+  private static final int HOPS = 8;
 
   private final int maxItems;
   private final byte[] family;
@@ -73,25 +78,28 @@ final class HBaseTimeline {
    */
   CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
       long oldestMs, int want) {
-    return newest(uid, after, businesses, oldestMs, Math.max(1, Math.min(want, maxItems)), CHUNK_RETRIES);
+    return newest(uid, after, businesses, oldestMs, Math.max(1, Math.min(want, maxItems)), CHUNK_RETRIES, HOPS);
   }
 
   private CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
-      long oldestMs, int want, int retries) {
-    CompletionStage<HBaseSlice> live = live(uid, after, businesses, oldestMs, want);
-    CompletionStage<CompactedIndex> index = chunks.index(uid);
-    return live.thenCombine(index, (l, i) -> new ChunkedHistory.Read(uid, after, businesses, oldestMs, l, i))
+      long oldestMs, int want, int retries, int hops) {
+    // The index only after the live scan: a live cell a roll-up deleted is then in the index read.
+    return live(uid, after, businesses, oldestMs, want)
+        .thenCompose(l -> chunks.index(uid).thenApply(i -> new ChunkedHistory.Read(uid, after, businesses, oldestMs,
+            l, i)))
         .thenCompose(read -> chunks.merge(read, want, retries > 0, new ChunkedHistory.Continuation() {
           @Override
           public CompletionStage<HBaseSlice> reread() {
             // A roll-up replaced the version between the index read and the chunk reads.
-            return newest(uid, after, businesses, oldestMs, want, retries - 1);
+            return newest(uid, after, businesses, oldestMs, want, retries - 1, hops);
           }
 
           @Override
           public CompletionStage<HBaseSlice> after(TimelinePosition position) {
-            // Everything down to position was read and dropped by a rule: go on after it.
-            return newest(uid, position, businesses, oldestMs, want, retries);
+            // Everything down to position was read and dropped by a rule: go on after it, a few times.
+            return hops == 0
+                ? CompletableFuture.completedFuture(new HBaseSlice(List.of(), position))
+                : newest(uid, position, businesses, oldestMs, want, retries, hops - 1);
           }
         }));
   }

@@ -4,6 +4,7 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdException;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.proto.v1.ChunkIndex;
+import io.playline.proto.v1.ChunkRef;
 import io.playline.proto.v1.HistoryChunk;
 import io.playline.proto.v1.HistoryRecord;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,21 @@ public final class HistoryChunks {
   public static byte[] chunkRow(long uid, long rollupId, int number) {
     return (new String(HistoryRowKeys.row(uid), StandardCharsets.US_ASCII) + "/"
         + String.format("%016x", rollupId) + "/" + number).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The row of the chunk {@code ref} names. */
+  public static byte[] chunkRow(long uid, ChunkRef ref) {
+    return chunkRow(uid, ref.getRollupId(), ref.getNumber());
+  }
+
+  /** The business bit of {@link ChunkRef#getBusinesses()}; 0 for a number outside 1..31. */
+  public static int businessBit(int business) {
+    return business >= 1 && business <= 31 ? 1 << business : 0;
+  }
+
+  /** True when {@code ref} may hold records of a business in {@code mask} (0 = any). */
+  public static boolean mayHold(ChunkRef ref, int mask) {
+    return mask == 0 || ref.getBusinesses() == 0 || (ref.getBusinesses() & mask) != 0;
   }
 
   /** The qualifier of the tombstone of a Redis tombstone field ({@code *}, {@code b1}, {@code 1:42}). */

@@ -16,12 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides whom to roll up: counts the records the consumer persisted per user and, after every
- * {@code history.compact.check.every} of one user, queues that user for a check on one background
- * thread, which reads the user's live cells and rolls them up when past {@code
- * history.compact.threshold} ({@link HistoryCompactor}). A user's count is an upper bound of the
- * items it added (an item written again counts again), so a check may find nothing to do; a failed
- * check is retried after the user's next records.
+ * Decides whom to roll up: counts the entries (upserts, deletes, clears) the job persisted per
+ * user and, after every {@code history.compact.check.every} of one user, queues that user for a
+ * check on one background thread, which reads the user's live cells and rolls them up when past
+ * {@code history.compact.threshold} or when deletes wait to be folded ({@link HistoryCompactor}).
+ * A user's count is an upper bound of the items it added (an item written again counts again), so a
+ * check may find nothing to do; a failed check is retried after the user's next records.
  *
  * <p>Memory is bounded: at most {@code history.compact.tracked.users} users are counted (when full,
  * those with fewer records than the average are forgotten, so heavy users keep their counts) and
@@ -128,6 +128,10 @@ public final class Compactions implements AutoCloseable {
       } catch (IOException | RuntimeException e) {
         metrics.failed();
         log.warn("Roll-up check of uid {} failed (retried after its next records): {}", uid, e.toString());
+      } catch (Error e) {
+        // E.g. out of memory on a huge history: this roll-up is lost, the worker and the job go on.
+        metrics.failed();
+        log.error("Roll-up of uid {} failed (retried after its next records)", uid, e);
       }
     }
   }

@@ -57,12 +57,15 @@ public final class HBaseHistorySink implements HistorySink {
   private final JobMetrics metrics;
   private final byte[] family;
 
-  /** Told, after each write, how many records of which user it persisted (e.g. to pick whom to roll up). */
+  /**
+   * Told, after each write, how many entries (upserts, deletes, clears) of which user it persisted,
+   * e.g. to pick whom to roll up: a roll-up also folds the deletes into the user's chunks.
+   */
   @FunctionalInterface
   public interface Listener {
-    Listener NONE = (uid, upserts) -> {};
+    Listener NONE = (uid, entries) -> {};
 
-    void persisted(long uid, int upserts);
+    void persisted(long uid, int entries);
   }
 
   private final Listener listener;
@@ -117,7 +120,7 @@ public final class HBaseHistorySink implements HistorySink {
       throw HBaseFailures.of("write of " + changes.size() + " user changes to " + config.table(), e);
     }
     for (HistoryChange change : changes) {
-      listener.persisted(change.getUid(), change.getUpsertsCount());
+      listener.persisted(change.getUid(), change.getUpsertsCount() + change.getDeletesCount() + change.getClearsCount());
     }
   }
 

@@ -39,11 +39,12 @@ public final class HBaseTables {
       if (!admin.tableExists(name)) {
         create(admin, config, name);
       }
-      check(admin.getDescriptor(name), config);
+      check(admin.getDescriptor(name), name, config);
       TableName chunks = HistoryChunks.table(name);
       if (!admin.tableExists(chunks)) {
         create(admin, config, chunks);
       }
+      check(admin.getDescriptor(chunks), chunks, config);
     }
   }
 
@@ -99,16 +100,16 @@ public final class HBaseTables {
     }
   }
 
-  private static void check(TableDescriptor table, JobConfig config) {
+  private static void check(TableDescriptor table, TableName name, JobConfig config) {
     ColumnFamilyDescriptor family = table.getColumnFamily(bytes(config.family()));
     if (family == null) {
-      throw new IllegalStateException("HBase table " + config.table() + " has no column family '"
+      throw new IllegalStateException("HBase table " + name + " has no column family '"
           + config.family() + "' (hbase.family); it has " + table.getColumnFamilyNames().size() + " others");
     }
     long wanted = config.maxRetention().toSeconds();
     if (family.getTimeToLive() != wanted) {
       log.warn("HBase table {} family {} keeps cells {} s but the longest history.retention is {} s; "
-          + "alter the family's TTL to apply it", config.table(), config.family(), family.getTimeToLive(), wanted);
+          + "alter the family's TTL to apply it", name, config.family(), family.getTimeToLive(), wanted);
     }
   }
 

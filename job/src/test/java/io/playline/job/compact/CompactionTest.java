@@ -344,6 +344,64 @@ class CompactionTest {
   }
 
   @Test
+  void aLaterRollUpKeepsTheChunksThatDidNotChangeAndRewritesOnlyTheOthers(RedisNamespace redis, HBaseNamespace hbase)
+      throws IOException {
+    setUp(redis, hbase, Map.of("history.compact.threshold", "100", "history.compact.keep", "20",
+        "history.compact.chunk.bytes", "2048", "history.redis.max.items", "10", "query.hbase.max.items", "30"));
+    long uid = 7400;
+    List<HistoryRecord> records = history(uid, 400, i -> Business.VIDEO, 3_600_000L);
+    HistoryCompactor.Result first = compactor.compact(uid, false);
+    assertThat(first.chunksWritten()).isEqualTo(first.chunks()).isGreaterThan(5);
+
+    // 150 newer records: the next version adds chunks for the ones moved and keeps every old chunk.
+    List<HistoryRecord> newer = new ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      newer.add(record(uid, Business.VIDEO, 10_000 + i, now + 1000 + i));
+    }
+    upsert(uid, newer);
+    HistoryCompactor.Result second = compactor.compact(uid, false);
+    assertThat(second.outcome()).isEqualTo(HistoryCompactor.Outcome.ROLLED_UP);
+    assertThat(second.chunks() - second.chunksWritten()).as("chunks kept as they were").isEqualTo(first.chunks());
+    assertThat(index(uid).index().getRetiredCount()).isZero();
+
+    // A late write into the middle of an old chunk, and a delete in another: those two are rewritten.
+    HistoryRecord middle = records.get(200);
+    upsert(uid, List.of(middle.toBuilder().setViewTimeMs(middle.getViewTimeMs() + 1).setProgressMs(7).build()));
+    sink.write(List.of(HistoryChange.newBuilder().setUid(uid).addDeletes(ItemDelete.newBuilder()
+        .setItem(key(records.get(350))).setDeleteTimeMs(now)).build()));
+    List<HistoryRecord> expected = listAll(uid);
+    HistoryCompactor.Result third = compactor.compact(uid, true);
+    assertThat(third.outcome()).isEqualTo(HistoryCompactor.Outcome.ROLLED_UP);
+    assertThat(third.chunksWritten()).isBetween(1, 4);
+    assertThat(index(uid).index().getRetiredCount()).isBetween(1, 3);
+    assertThat(listAll(uid)).isEqualTo(expected).hasSize(400 + 150 - 1);
+    // The retired chunks are deleted by the roll-up after.
+    int rowsBefore = chunkRows(uid);
+    upsert(uid, List.of(record(uid, Business.VIDEO, 99_999, now + 10_000)));
+    compactor.compact(uid, true);
+    assertThat(chunkRows(uid)).isLessThan(rowsBefore + 1);
+    assertThat(listAll(uid)).hasSize(expected.size() + 1);
+  }
+
+  @Test
+  void deletesOfAUserBelowTheThresholdAreFoldedAndTheirTombstonesRemoved(RedisNamespace redis, HBaseNamespace hbase)
+      throws IOException {
+    setUp(redis, hbase, Map.of("history.compact.threshold", "100", "history.compact.keep", "50"));
+    long uid = 7500;
+    List<HistoryRecord> records = history(uid, 30, i -> Business.AUDIO, DAY);
+    sink.write(List.of(HistoryChange.newBuilder().setUid(uid).addDeletes(ItemDelete.newBuilder()
+        .setItem(key(records.get(3))).setDeleteTimeMs(now)).build()));
+    assertThat(index(uid).tombstones()).hasSize(1);
+    // Never rolled up and within the threshold: the check still folds the tombstone (an empty index).
+    HistoryCompactor.Result r = compactor.compact(uid, false);
+    assertThat(r.outcome()).isEqualTo(HistoryCompactor.Outcome.ROLLED_UP);
+    assertThat(r.chunks()).isZero();
+    assertThat(index(uid).tombstones()).isEmpty();
+    assertThat(members(listAll(uid))).hasSize(29).doesNotContain(member(records.get(3)));
+    assertThat(compactor.compact(uid, false).outcome()).isEqualTo(HistoryCompactor.Outcome.NOT_NEEDED);
+  }
+
+  @Test
   void theJobChecksAUserAfterEnoughPersistedRecordsAndRollsItUp(RedisNamespace redis, HBaseNamespace hbase)
       throws IOException {
     setUp(redis, hbase, Map.of("history.compact.threshold", "50", "history.compact.keep", "10",
