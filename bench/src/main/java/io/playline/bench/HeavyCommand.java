@@ -149,6 +149,22 @@ final class HeavyCommand implements Callable<Integer> {
             + "records%n", rolled.outcome(), rolled.live(), rolled.moved(), rolled.live() - rolled.moved(), rollSeconds,
             rollSeconds / (rolled.live() / 10_000.0));
 
+        // The steady state: the next roll-up after another threshold - keep newer records.
+        int more = job.compaction().rollup().threshold() - job.compaction().rollup().keep() + 1;
+        List<HistoryRecord> newer = new ArrayList<>(more);
+        for (int i = 0; i < more; i++) {
+          newer.add(records.get(0).toBuilder().setOid(20_000_000L + i).setViewTimeMs(now + 1 + i).build());
+        }
+        write(sink, heavy, newer);
+        write(sink, unrolled, newer);
+        List<HistoryRecord> timeline = new ArrayList<>(newer);
+        java.util.Collections.reverse(timeline);
+        timeline.addAll(records);
+        long againStart = System.nanoTime();
+        HistoryCompactor.Result again = compactor.compact(heavy, false);
+        System.out.printf("Next roll-up after %d newer records: %s in %.2f s, %d of %d chunks written (%d B), "
+            + "%d moved%n", more, again.outcome(), (System.nanoTime() - againStart) / 1e9, again.chunksWritten(),
+            again.chunks(), again.bytesWritten(), again.moved());
         if (majorCompact) {
           long start = System.nanoTime();
           majorCompact(hbase, job.table());
@@ -160,13 +176,13 @@ final class HeavyCommand implements Callable<Integer> {
             System::currentTimeMillis);
         List<Row> rows = new ArrayList<>();
         int afterRedis = core.maxItemsPerUser();
-        int deep = items * 4 / 5;
-        for (Object[] user : new Object[][] {{"heavy, chunks", heavy, items}, {"heavy, live only", unrolled, items},
-            {"ordinary", light, ordinary}}) {
+        int deep = timeline.size() * 4 / 5;
+        for (Object[] user : new Object[][] {{"heavy, chunks", heavy, timeline.size()},
+            {"heavy, live only", unrolled, timeline.size()}, {"ordinary", light, ordinary}}) {
           String name = (String) user[0];
           long uid = (Long) user[1];
           int n = (Integer) user[2];
-          List<HistoryRecord> own = uid == light ? history(ordinary, now) : records;
+          List<HistoryRecord> own = uid == light ? history(ordinary, now) : timeline;
           rows.add(measure(service, redis, run, registry, name, "first page, cold", uid, null, true));
           rows.add(measure(service, redis, run, registry, name, "first page, warm", uid, null, false));
           if (n > afterRedis + page) {
