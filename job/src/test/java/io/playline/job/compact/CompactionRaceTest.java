@@ -3,22 +3,14 @@ package io.playline.job.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
-import io.playline.core.config.ConfigSource;
 import io.playline.core.query.TieredHistoryService;
-import io.playline.core.query.TombstoneSink;
 import io.playline.core.store.HistoryChunks;
-import io.playline.core.store.RedisConnections;
 import io.playline.job.JobConfig;
-import io.playline.job.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.Cursor;
-import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.ItemKey;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealRedisExtension;
@@ -26,10 +18,7 @@ import io.playline.testing.RedisNamespace;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +30,6 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.AsyncTableBuilder;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,26 +43,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith({RealRedisExtension.class, RealHBaseExtension.class})
 class CompactionRaceTest {
-  private static final TombstoneSink NO_TOMBSTONES = new TombstoneSink() {
-    @Override
-    public void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void clear(long uid, List<Business> businesses, long timeMs, byte[] mark) {
-      throw new UnsupportedOperationException();
-    }
-  };
   private final long now = System.currentTimeMillis();
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private CompactionEnv env;
+  private SimpleMeterRegistry registry;
   private JobConfig config;
   private HBaseHistorySink sink;
   private HistoryCompactor compactor;
   private TieredHistoryService service;
-  private RedisConnections redis;
-  private String redisPrefix;
   private HBaseNamespace hbase;
 
   // Gates: the history table's first scan waits for scanGate; its gets wait for getGate.
@@ -88,30 +63,18 @@ class CompactionRaceTest {
 
   private void setUp(RedisNamespace redisNs, HBaseNamespace hbase, Map<String, String> overrides) throws Exception {
     this.hbase = hbase;
-    Map<String, String> settings = new HashMap<>();
-    settings.put("redis.key.prefix", redisNs.keyPrefix());
-    settings.put("hbase.table", hbase.table("history").getNameAsString());
-    settings.put("hbase.table.regions", "2");
-    settings.putAll(overrides);
-    ConfigSource source = ConfigSource.empty().with(settings);
-    CoreConfig core = CoreConfig.from(source);
-    config = JobConfig.from(source, core);
-    sink = new HBaseHistorySink(hbase.connection(), config, new JobMetrics(registry));
-    sink.prepare();
-    compactor = new HistoryCompactor(hbase.connection(), config.layout(), config.compaction().rollup(),
-        System::currentTimeMillis);
-    redis = RedisConnections.connect(redisNs.redisUri(), false, Duration.ofSeconds(5));
-    redisPrefix = redisNs.keyPrefix();
-    closeables.add(redis);
-    AsyncConnection async = ConnectionFactory.createAsyncConnection(hbase.configuration()).get(60, TimeUnit.SECONDS);
-    closeables.add(async);
-    service = new TieredHistoryService(core, redis, gated(async), NO_TOMBSTONES, registry, System::currentTimeMillis);
+    env = new CompactionEnv(redisNs, hbase, overrides, this::gated);
+    registry = env.registry;
+    config = env.config;
+    sink = env.sink;
+    compactor = env.compactor;
+    service = env.service;
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
+    if (env != null) {
+      env.close();
     }
   }
 
@@ -121,7 +84,7 @@ class CompactionRaceTest {
    * user's warm-up would mark its Redis timeline complete with the 10 kept live).
    */
   @Test
-  void aRollUpBetweenTheIndexGetAndTheLiveScanLosesTheMovedRecords(RedisNamespace redisNs, HBaseNamespace hbase)
+  void aRollUpWhileTheLiveScanIsHeldBackLosesNoRecord(RedisNamespace redisNs, HBaseNamespace hbase)
       throws Exception {
     setUp(redisNs, hbase, Map.of("history.compact.threshold", "40", "history.compact.keep", "10",
         "history.redis.max.items", "100", "query.hbase.max.items", "200"));
@@ -146,18 +109,11 @@ class CompactionRaceTest {
    * live cells then runs after step 3 deleted them: the copies in the live read must still win.
    */
   @Test
-  void aRollUpStep3DuringTheShadowCheckListsItemsTwice(RedisNamespace redisNs, HBaseNamespace hbase) throws Exception {
+  void liveDeletesDuringTheLiveCellCheckListNoItemTwice(RedisNamespace redisNs, HBaseNamespace hbase) throws Exception {
     setUp(redisNs, hbase, Map.of("history.compact.threshold", "40", "history.compact.keep", "10",
         "history.redis.max.items", "5", "query.hbase.max.items", "200"));
     long uid = 8002;
-    history(uid, 60);
-    // A first version so the reader has an index; then 40 more to roll up again.
-    assertThat(compactor.compact(uid, false).outcome()).isEqualTo(HistoryCompactor.Outcome.ROLLED_UP);
-    List<HistoryRecord> more = new ArrayList<>();
-    for (int i = 0; i < 40; i++) {
-      more.add(record(uid, 1000 + i, now - i * 1000L));
-    }
-    upsert(uid, more);
+    rolledUpThen40More(uid);
     // Warm Redis with the newest 5 (not complete), so the next page goes on in HBase without a warm-up.
     assertThat(service.list(uid, List.of(), null, 5).toCompletableFuture().get(30, TimeUnit.SECONDS)
         .getRecordsCount()).isEqualTo(5);
@@ -212,18 +168,12 @@ class CompactionRaceTest {
    * there would lose the records the index names.
    */
   @Test
-  void aRetriedIndexWriteIsTakenForAConflictAndDeletesTheLiveVersionsChunks(RedisNamespace redisNs,
+  void aRetriedIndexWriteIsNoConflictAndKeepsItsChunks(RedisNamespace redisNs,
       HBaseNamespace hbase) throws Exception {
     setUp(redisNs, hbase, Map.of("history.compact.threshold", "40", "history.compact.keep", "10",
         "history.redis.max.items", "100", "query.hbase.max.items", "200"));
     long uid = 8004;
-    history(uid, 60);
-    assertThat(compactor.compact(uid, false).outcome()).isEqualTo(HistoryCompactor.Outcome.ROLLED_UP);
-    List<HistoryRecord> more = new ArrayList<>();
-    for (int i = 0; i < 40; i++) {
-      more.add(record(uid, 1000 + i, now - i * 1000L));
-    }
-    upsert(uid, more);
+    rolledUpThen40More(uid);
     HistoryCompactor retrying = new HistoryCompactor(retryingCas(hbase.connection()), config.layout(),
         config.compaction().rollup(), System::currentTimeMillis);
     HistoryCompactor.Result r = retrying.compact(uid, false);
@@ -242,11 +192,7 @@ class CompactionRaceTest {
   }
 
   private void flushRedis() throws Exception {
-    List<byte[]> keys = redis.shared().keys((redisPrefix + "*").getBytes(StandardCharsets.UTF_8))
-        .toCompletableFuture().get(30, TimeUnit.SECONDS);
-    if (!keys.isEmpty()) {
-      redis.shared().del(keys.toArray(new byte[0][])).toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
+    env.forgetRedis();
   }
 
   /** A connection whose tables send every CheckAndMutate twice and answer the second (a retry after a lost reply). */
@@ -276,7 +222,7 @@ class CompactionRaceTest {
 
   /** A page filtered to a business no chunk holds fetches no chunk (each chunk names its businesses). */
   @Test
-  void aBusinessFilteredPageReadsEveryChunk(RedisNamespace redisNs, HBaseNamespace hbase) throws Exception {
+  void aPageFilteredToABusinessNoChunkHoldsFetchesNone(RedisNamespace redisNs, HBaseNamespace hbase) throws Exception {
     setUp(redisNs, hbase, Map.of("history.compact.threshold", "2000", "history.compact.keep", "500",
         "history.compact.chunk.bytes", "8192", "history.redis.max.items", "100", "query.hbase.max.items", "200"));
     long uid = 8005;
@@ -315,8 +261,10 @@ class CompactionRaceTest {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private Object table(AsyncTable real, TableName name) {
-    boolean chunks = name.equals(HistoryChunks.table(config.table()));
-    boolean history = name.equals(config.table());
+    // Called while the env is built (config not set yet): the env names its history table this way.
+    TableName historyTable = hbase.table("history");
+    boolean chunks = name.equals(HistoryChunks.table(historyTable));
+    boolean history = name.equals(historyTable);
     return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {AsyncTable.class}, (p, m, args) -> {
       if (history && m.getName().equals("scan") && args != null && args.length == 2 && scanGateUsed.compareAndSet(
           false, !scanGate.isDone())) {
@@ -370,8 +318,19 @@ class CompactionRaceTest {
     upsert(uid, records);
   }
 
+  /** 60 records, a first version (so readers have an index), then 40 newer records to roll up again. */
+  private void rolledUpThen40More(long uid) throws Exception {
+    history(uid, 60);
+    assertThat(compactor.compact(uid, false).outcome()).isEqualTo(HistoryCompactor.Outcome.ROLLED_UP);
+    List<HistoryRecord> more = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      more.add(record(uid, 1000 + i, now - i * 1000L));
+    }
+    upsert(uid, more);
+  }
+
   private void upsert(long uid, List<HistoryRecord> records) {
-    sink.write(List.of(HistoryChange.newBuilder().setUid(uid).addAllUpserts(records).build()));
+    env.upsert(uid, records);
   }
 
   private static HistoryRecord record(long uid, long oid, long viewTimeMs) {

@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
-import io.playline.core.config.ConfigSource;
 import io.playline.core.query.TieredHistoryService;
-import io.playline.core.query.TombstoneSink;
 import io.playline.core.store.CompactedIndex;
 import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
-import io.playline.core.store.RedisConnections;
 import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
@@ -43,8 +39,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.hbase.client.AsyncConnection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
@@ -63,49 +57,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({RealRedisExtension.class, RealHBaseExtension.class})
 class CompactionTest {
   private static final long DAY = Duration.ofDays(1).toMillis();
-  /** Deletes and clears reach HBase through the sink here, as the job persists them. */
-  private static final TombstoneSink NO_TOMBSTONES = new TombstoneSink() {
-    @Override
-    public void delete(long uid, List<ItemKey> items, long timeMs, byte[] mark) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void clear(long uid, List<Business> businesses, long timeMs, byte[] mark) {
-      throw new UnsupportedOperationException();
-    }
-  };
   private final long now = System.currentTimeMillis();
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final List<AutoCloseable> closeables = new ArrayList<>();
+  private CompactionEnv env;
+  private SimpleMeterRegistry registry;
   private HBaseNamespace hbase;
   private JobConfig config;
   private HBaseHistorySink sink;
   private HistoryCompactor compactor;
   private TieredHistoryService service;
-  private RedisConnections redis;
-  private String redisPrefix;
 
-  private void setUp(RedisNamespace redisNs, HBaseNamespace hbase, Map<String, String> overrides) {
+  private void setUp(RedisNamespace redisNs, HBaseNamespace hbase, Map<String, String> overrides) throws Exception {
     this.hbase = hbase;
-    Map<String, String> settings = new HashMap<>();
-    settings.put("redis.key.prefix", redisNs.keyPrefix());
-    settings.put("hbase.table", hbase.table("history").getNameAsString());
-    settings.put("hbase.table.regions", "2");
-    settings.putAll(overrides);
-    ConfigSource source = ConfigSource.empty().with(settings);
-    CoreConfig core = CoreConfig.from(source);
-    config = JobConfig.from(source, core);
-    sink = new HBaseHistorySink(hbase.connection(), config, new JobMetrics(registry));
-    sink.prepare();
-    compactor = new HistoryCompactor(hbase.connection(), config.layout(), config.compaction().rollup(),
-        System::currentTimeMillis);
-    redis = RedisConnections.connect(redisNs.redisUri(), false, Duration.ofSeconds(5));
-    redisPrefix = redisNs.keyPrefix();
-    closeables.add(redis);
-    AsyncConnection async = join(ConnectionFactory.createAsyncConnection(hbase.configuration()));
-    closeables.add(async);
-    service = new TieredHistoryService(core, redis, async, NO_TOMBSTONES, registry, System::currentTimeMillis);
+    env = new CompactionEnv(redisNs, hbase, overrides, async -> async);
+    closeables.add(env);
+    registry = env.registry;
+    config = env.config;
+    sink = env.sink;
+    compactor = env.compactor;
+    service = env.service;
   }
 
   @AfterEach
@@ -117,7 +87,7 @@ class CompactionTest {
 
   @Test
   void aHeavyUserPagesToTheEndThroughChunksWhileWritesDeletesAndRollUpsArrive(RedisNamespace redis,
-      HBaseNamespace hbase) throws IOException {
+      HBaseNamespace hbase) throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "2000", "history.compact.keep", "500",
         "history.compact.chunk.bytes", "8192", "history.redis.max.items", "100", "query.hbase.max.items", "200"));
     long uid = 7001;
@@ -200,7 +170,7 @@ class CompactionTest {
 
   @Test
   void deletesAndClearsHideChunkedRecordsAtOnceAndTheNextRollUpFoldsThem(RedisNamespace redis, HBaseNamespace hbase)
-      throws IOException {
+      throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "40", "history.compact.keep", "10",
         "history.compact.chunk.bytes", "1024"));
     long uid = 7002;
@@ -233,7 +203,7 @@ class CompactionTest {
   }
 
   @Test
-  void lastWriteWinsAcrossALiveCellAndAChunkedRecord(RedisNamespace redis, HBaseNamespace hbase) throws IOException {
+  void lastWriteWinsAcrossALiveCellAndAChunkedRecord(RedisNamespace redis, HBaseNamespace hbase) throws Exception {
     // Small Redis and HBase reads, so both copies meet in one HBase read rather than in a warm-up.
     setUp(redis, hbase, Map.of("history.compact.threshold", "20", "history.compact.keep", "5",
         "history.redis.max.items", "3", "query.hbase.max.items", "8"));
@@ -261,7 +231,7 @@ class CompactionTest {
 
   @Test
   void retentionDropsExpiredRecordsFromChunksOnReadAndAtRollUp(RedisNamespace redis, HBaseNamespace hbase)
-      throws IOException {
+      throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "20", "history.compact.keep", "5",
         "history.retention.live", "7d"));
     long uid = 7004;
@@ -279,7 +249,7 @@ class CompactionTest {
 
   @Test
   void aRollUpStoppedAfterAnyStepLeavesTheSameHistoryReadable(RedisNamespace redis, HBaseNamespace hbase)
-      throws IOException {
+      throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "100", "history.compact.keep", "20",
         "history.compact.chunk.bytes", "2048", "history.redis.max.items", "10", "query.hbase.max.items", "30"));
     String[] steps = {"afterChunks", "afterIndex", "afterLiveDeletes"};
@@ -317,7 +287,7 @@ class CompactionTest {
 
   @Test
   void ofTwoRacingRollUpsOneWritesItsVersionAndTheOtherRemovesItsChunks(RedisNamespace redis, HBaseNamespace hbase)
-      throws IOException {
+      throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "50", "history.compact.keep", "10",
         "history.compact.chunk.bytes", "1024"));
     long uid = 7200;
@@ -345,7 +315,7 @@ class CompactionTest {
 
   @Test
   void aLaterRollUpKeepsTheChunksThatDidNotChangeAndRewritesOnlyTheOthers(RedisNamespace redis, HBaseNamespace hbase)
-      throws IOException {
+      throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "100", "history.compact.keep", "20",
         "history.compact.chunk.bytes", "2048", "history.redis.max.items", "10", "query.hbase.max.items", "30"));
     long uid = 7400;
@@ -385,7 +355,7 @@ class CompactionTest {
 
   @Test
   void deletesOfAUserBelowTheThresholdAreFoldedAndTheirTombstonesRemoved(RedisNamespace redis, HBaseNamespace hbase)
-      throws IOException {
+      throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "100", "history.compact.keep", "50"));
     long uid = 7500;
     List<HistoryRecord> records = history(uid, 30, i -> Business.AUDIO, DAY);
@@ -403,7 +373,7 @@ class CompactionTest {
 
   @Test
   void theJobChecksAUserAfterEnoughPersistedRecordsAndRollsItUp(RedisNamespace redis, HBaseNamespace hbase)
-      throws IOException {
+      throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "50", "history.compact.keep", "10",
         "history.compact.check.every", "20"));
     Compactions compactions = new Compactions(compactor, config.compaction(), registry);
@@ -439,7 +409,7 @@ class CompactionTest {
   }
 
   @Test
-  void countsStayBoundedAndKeepTheHeavyUsers(RedisNamespace redis, HBaseNamespace hbase) {
+  void countsStayBoundedAndKeepTheHeavyUsers(RedisNamespace redis, HBaseNamespace hbase) throws Exception {
     setUp(redis, hbase, Map.of("history.compact.check.every", "1000", "history.compact.tracked.users", "100"));
     Compactions compactions = new Compactions(compactor, config.compaction(), registry);
     compactions.persisted(1, 900);
@@ -496,15 +466,12 @@ class CompactionTest {
   }
 
   private void upsert(long uid, List<HistoryRecord> records) {
-    sink.write(List.of(HistoryChange.newBuilder().setUid(uid).addAllUpserts(records).build()));
+    env.upsert(uid, records);
   }
 
   /** Every page of a cold user (its Redis keys removed first, so it is read from HBase and warmed). */
-  private List<HistoryRecord> listAll(long uid) {
-    List<byte[]> keys = join(redis.shared().keys((redisPrefix + "*").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    if (!keys.isEmpty()) {
-      join(redis.shared().del(keys.toArray(new byte[0][])));
-    }
+  private List<HistoryRecord> listAll(long uid) throws Exception {
+    env.forgetRedis();
     List<HistoryRecord> all = new ArrayList<>();
     Cursor after = null;
     for (int pages = 0; pages < 2000; pages++) {
@@ -519,16 +486,16 @@ class CompactionTest {
     throw new AssertionError("more than 2000 pages");
   }
 
-  private int liveCells(long uid) throws IOException {
+  private int liveCells(long uid) throws Exception {
     return countCells(config.table(), uid, false);
   }
 
-  private int chunkRows(long uid) throws IOException {
+  private int chunkRows(long uid) throws Exception {
     return countCells(HistoryChunks.table(config.table()), uid, true);
   }
 
   /** Cells of the user's history row, or rows of its chunks ({@code chunks}). */
-  private int countCells(org.apache.hadoop.hbase.TableName table, long uid, boolean chunks) throws IOException {
+  private int countCells(org.apache.hadoop.hbase.TableName table, long uid, boolean chunks) throws Exception {
     byte[] row = HistoryRowKeys.row(uid);
     byte[] start = chunks ? (new String(row, java.nio.charset.StandardCharsets.US_ASCII) + "/").getBytes() : row;
     byte[] stop = chunks ? (new String(row, java.nio.charset.StandardCharsets.US_ASCII) + "0").getBytes() : row;
@@ -543,14 +510,14 @@ class CompactionTest {
     return n;
   }
 
-  private CompactedIndex index(long uid) throws IOException {
+  private CompactedIndex index(long uid) throws Exception {
     try (Table t = hbase.connection().getTable(HistoryChunks.table(config.table()))) {
       return CompactedIndex.parse(t.get(new Get(HistoryRowKeys.row(uid))));
     }
   }
 
   private double counter(String name) {
-    return registry.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
+    return env.counter(name);
   }
 
   private static HistoryRecord record(long uid, Business business, long oid, long viewTimeMs) {
