@@ -71,6 +71,9 @@ public final class JobSettings {
       .rangeNote("< `history.compact.threshold`");
   public static final Setting<Integer> COMPACT_CHUNK_BYTES = Setting.intValue("history.compact.chunk.bytes", 65_536,
       1024, 16 << 20, "the most uncompressed record bytes in one chunk (a page deep in a history reads one or two)");
+  public static final Setting<Integer> COMPACT_MAX_RECORDS = Setting.intValue("history.compact.max.records",
+      2_000_000, 1, 100_000_000, "a user with more records than this (live and chunked) is not rolled up, since a "
+          + "roll-up holds them all in the job's memory; it is logged and counted instead");
   public static final Setting<Integer> COMPACT_CHECK_EVERY = Setting.intValue("history.compact.check.every", 500, 1,
       10_000_000, "records this job instance persists for one user between two checks of that user's live cells "
           + "(a check reads the row; it rolls up when past the threshold)");
@@ -86,7 +89,7 @@ public final class JobSettings {
       SHUTDOWN_TIMEOUT, HBASE_TABLE_REGIONS, HBASE_BATCH_SIZE, HBASE_CLEAR_PAGE_SIZE, HBASE_OPERATION_TIMEOUT,
       RECOVERY_INTERVAL, RECOVERY_AGE, RECOVERY_BATCH_SIZE, RECOVERY_LEASE_TTL, ITEM_STATS_ENABLED,
       ITEM_STATS_FINISH_PERCENT, COMPACT_ENABLED, COMPACT_THRESHOLD, COMPACT_KEEP, COMPACT_CHUNK_BYTES,
-      COMPACT_CHECK_EVERY, COMPACT_TRACKED_USERS, COMPACT_QUEUE));
+      COMPACT_MAX_RECORDS, COMPACT_CHECK_EVERY, COMPACT_TRACKED_USERS, COMPACT_QUEUE));
 
   private JobSettings() {}
 }

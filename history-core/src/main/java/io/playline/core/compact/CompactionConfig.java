@@ -10,14 +10,17 @@ import java.time.Duration;
  * @param chunkBytes the most uncompressed record bytes per chunk ({@code history.compact.chunk.bytes})
  * @param batchSize mutations per HBase call ({@code hbase.batch.size})
  * @param timeout bound of one HBase call, retries included ({@code hbase.operation.timeout})
+ * @param maxRecords a user with more records (live and chunked) is not rolled up: a roll-up holds
+ *     them all in memory ({@code history.compact.max.records})
  */
-public record CompactionConfig(int threshold, int keep, int chunkBytes, int batchSize, Duration timeout) {
+public record CompactionConfig(int threshold, int keep, int chunkBytes, int batchSize, Duration timeout,
+    int maxRecords) {
   public CompactionConfig {
     if (keep < 0 || keep >= threshold) {
       throw new IllegalArgumentException("history.compact.keep: " + keep + " (expected: 0 ≤ keep < "
           + "history.compact.threshold " + threshold + ")");
     }
-    if (chunkBytes < 1024 || batchSize < 1) {
+    if (chunkBytes < 1024 || batchSize < 1 || maxRecords < 1) {
       throw new IllegalArgumentException("chunk bytes " + chunkBytes + " / batch size " + batchSize);
     }
   }

@@ -77,7 +77,9 @@ public final class HistoryCompactor {
     /** A new version was written. */
     ROLLED_UP,
     /** Another roll-up of the same user wrote its version first; this one removed its chunks. */
-    CONFLICT
+    CONFLICT,
+    /** The user has more records than a roll-up may hold ({@code history.compact.max.records}): left as it is. */
+    TOO_LARGE
   }
 
   /**
@@ -155,6 +157,16 @@ public final class HistoryCompactor {
         return notNeeded(live.size(), index);
       }
       List<ChunkRef> refs = index.chunks();
+      long total = live.size();
+      for (ChunkRef ref : refs) {
+        total += ref.getCount();
+      }
+      if (total > config.maxRecords()) {
+        log.warn("Not rolling up uid {}: {} records (live and chunked) is more than history.compact.max.records {}",
+            uid, total, config.maxRecords());
+        return new Result(Outcome.TOO_LARGE, live.size(), 0, 0, version, refs.size(), (int) (total - live.size()), 0,
+            0, 0, 0);
+      }
       List<List<HistoryRecord>> chunked = readChunks(chunks, uid, index, nowMs);
 
       // Last write wins per item across live cells and chunks; ties keep the chunked copy. A chunk

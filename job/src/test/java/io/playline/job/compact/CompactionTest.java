@@ -372,6 +372,19 @@ class CompactionTest {
   }
 
   @Test
+  void aUserPastTheRecordLimitIsLeftAsItIs(RedisNamespace redis, HBaseNamespace hbase) throws Exception {
+    setUp(redis, hbase, Map.of("history.compact.threshold", "20", "history.compact.keep", "5",
+        "history.compact.max.records", "50"));
+    long uid = 7600;
+    history(uid, 60, i -> Business.VIDEO, DAY);
+    HistoryCompactor.Result r = compactor.compact(uid, false);
+    assertThat(r.outcome()).isEqualTo(HistoryCompactor.Outcome.TOO_LARGE);
+    assertThat(index(uid).index()).isNull();
+    assertThat(liveCells(uid)).isEqualTo(60);
+    assertThat(listAll(uid)).hasSize(60);
+  }
+
+  @Test
   void theJobChecksAUserAfterEnoughPersistedRecordsAndRollsItUp(RedisNamespace redis, HBaseNamespace hbase)
       throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "50", "history.compact.keep", "10",
