@@ -47,6 +47,8 @@ import org.apache.hadoop.hbase.TableName;
  * @param itemStats whether the consumer keeps the per-item counters ({@code item.stats.enabled}, true)
  * @param itemStatsFinishPercent share of a known duration from which a record counts as finished
  *     ({@code item.stats.finish.percent}, 95)
+ * @param itemStatsLastViewGranularity how far an item's last view time moves before a poll that adds
+ *     nobody writes it ({@code item.stats.last.view.granularity}, 5 min)
  * @param compaction whether and how heavy users are rolled up into chunks ({@code history.compact.*})
  */
 public record JobConfig(
@@ -72,6 +74,7 @@ public record JobConfig(
     Duration shutdownTimeout,
     boolean itemStats,
     int itemStatsFinishPercent,
+    Duration itemStatsLastViewGranularity,
     Compaction compaction) {
 
   /**
@@ -147,6 +150,7 @@ public record JobConfig(
         JobSettings.SHUTDOWN_TIMEOUT.read(c),
         JobSettings.ITEM_STATS_ENABLED.read(c),
         JobSettings.ITEM_STATS_FINISH_PERCENT.read(c),
+        JobSettings.ITEM_STATS_LAST_VIEW_GRANULARITY.read(c),
         compaction(c));
   }
 

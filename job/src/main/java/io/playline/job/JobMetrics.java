@@ -51,10 +51,13 @@ public final class JobMetrics {
   private final Counter statsViewers;
   private final Counter statsFinishes;
   private final Counter statsConflicts;
+  private final Counter statsSkipped;
 
   public JobMetrics(MeterRegistry registry) {
     records = counter(registry, "playline.job.records", "Kafka records consumed from the write-back topic");
     statsItems = counter(registry, "playline.job.item.stats.items", "Items whose counters a persisted poll touched");
+    statsSkipped = counter(registry, "playline.job.item.stats.skipped", "Item streams a poll did not write: it added "
+        + "nobody and moved the last view less than item.stats.last.view.granularity");
     statsViewers = Counter.builder("playline.job.item.stats.counted").tag("counter", "viewers")
         .description("Viewers and finishes added to the item counters").register(registry);
     statsFinishes = Counter.builder("playline.job.item.stats.counted").tag("counter", "finishes")
@@ -141,6 +144,7 @@ public final class JobMetrics {
     statsViewers.increment(applied.viewers());
     statsFinishes.increment(applied.finishes());
     statsConflicts.increment(applied.conflicts());
+    statsSkipped.increment(applied.skipped());
   }
 
   public void records(int n) {

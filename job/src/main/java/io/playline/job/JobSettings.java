@@ -60,6 +60,11 @@ public final class JobSettings {
       100, "a record at or past this share of its known `duration_ms` counts its user as a finisher (progress -1 "
           + "always does)");
 
+  public static final Setting<Duration> ITEM_STATS_LAST_VIEW_GRANULARITY = Setting.duration(
+      "item.stats.last.view.granularity", Duration.ofMinutes(5), Duration.ZERO, DAY, "an item's counters are "
+          + "written when a viewer or finisher is added, or when its `last_view_time_ms` moves by at least this: "
+          + "`last_view_time_ms` may lag by this much (plus the write-back interval), and the job saves one "
+          + "conditional HBase write per item and poll that adds nobody (0 = every poll writes)");
   public static final Setting<Boolean> COMPACT_ENABLED = Setting.bool("history.compact.enabled", true,
       "the job rolls heavy users' older records up into compressed chunks (table `<hbase.table>_chunks`), so a "
           + "read past Redis stays bounded however long a history grows");
@@ -88,7 +93,7 @@ public final class JobSettings {
       GROUP_ID, INSTANCE_ID, MAX_POLL_RECORDS, POLL_TIMEOUT, RETRY_BACKOFF_BASE, RETRY_BACKOFF_CAP, REDIS_TIMEOUT,
       SHUTDOWN_TIMEOUT, HBASE_TABLE_REGIONS, HBASE_BATCH_SIZE, HBASE_CLEAR_PAGE_SIZE, HBASE_OPERATION_TIMEOUT,
       RECOVERY_INTERVAL, RECOVERY_AGE, RECOVERY_BATCH_SIZE, RECOVERY_LEASE_TTL, ITEM_STATS_ENABLED,
-      ITEM_STATS_FINISH_PERCENT, COMPACT_ENABLED, COMPACT_THRESHOLD, COMPACT_KEEP, COMPACT_CHUNK_BYTES,
+      ITEM_STATS_FINISH_PERCENT, ITEM_STATS_LAST_VIEW_GRANULARITY, COMPACT_ENABLED, COMPACT_THRESHOLD, COMPACT_KEEP, COMPACT_CHUNK_BYTES,
       COMPACT_MAX_RECORDS, COMPACT_CHECK_EVERY, COMPACT_TRACKED_USERS, COMPACT_QUEUE));
 
   private JobSettings() {}

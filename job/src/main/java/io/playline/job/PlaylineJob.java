@@ -53,6 +53,7 @@ public final class PlaylineJob implements AutoCloseable {
         ? new ItemCounters(hbase, new HBaseLayout(config.table(), config.family(), config.retention(),
             config.retentionOverrides()), config.itemStatsFinishPercent(), config.hbaseOperationTimeout(),
             config.tableRegions(), System::currentTimeMillis)
+            .lastViewGranularity(config.itemStatsLastViewGranularity())
         : null;
     this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, counters, redis, metrics);
     this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared);

@@ -66,8 +66,12 @@ public final class ItemCounters {
    */
   public record Input(String stream, long offset, long uid, HistoryRecord record) {}
 
-  /** What one {@link #apply} changed, for metrics and tests. */
-  public record Applied(int items, long viewers, long finishes, int conflicts) {}
+  /**
+   * What one {@link #apply} changed, for metrics and tests.
+   *
+   * @param skipped item streams not written: nobody added and the last view moved less than the granularity
+   */
+  public record Applied(int items, long viewers, long finishes, int conflicts, int skipped) {}
 
   private final Connection connection;
   private final ItemStatsLayout layout;
@@ -76,6 +80,7 @@ public final class ItemCounters {
   private final Duration timeout;
   private final int regions;
   private final LongSupplier clock;
+  private long lastViewGranularityMs;
   /** Test seams: run after the flags are read, and before they are written. */
   private Runnable afterFlagsRead = () -> { };
   private Runnable beforeFlagsWritten = () -> { };
@@ -101,6 +106,19 @@ public final class ItemCounters {
     this.finishPercent = finishPercent;
     this.timeout = timeout;
     this.clock = clock;
+  }
+
+  /**
+   * Writes an item's cells of a stream only when a poll adds a viewer or finisher, or moves the
+   * item's last view time by at least {@code granularity} ({@code item.stats.last.view.granularity};
+   * zero, the default here, writes every poll). A poll whose records add nobody and move the last
+   * view less leaves the stream's offset where it was: a replay of those records adds nobody either.
+   *
+   * @return this
+   */
+  public ItemCounters lastViewGranularity(Duration granularity) {
+    this.lastViewGranularityMs = granularity.toMillis();
+    return this;
   }
 
   /** Tests: {@code afterFlagsRead} runs once the poll's flags are read, {@code beforeFlagsWritten} after the counters. */
@@ -158,7 +176,7 @@ public final class ItemCounters {
       }
       ordered.sort(Comparator.comparing(Input::stream).thenComparingLong(Input::offset));
       if (ordered.isEmpty()) {
-        return new Applied(0, 0, 0, 0);
+        return new Applied(0, 0, 0, 0, 0);
       }
       Map<UserItem, Flags> flags = readFlags(marks, ordered);
       afterFlagsRead.run();
@@ -239,6 +257,7 @@ public final class ItemCounters {
     long viewers = 0;
     long finishes = 0;
     int conflicts = 0;
+    int skipped = 0;
     for (int attempt = 1; !items.isEmpty(); attempt++) {
       if (attempt > MAX_ATTEMPTS) {
         throw new RetriableStoreException("item counters: " + items.size() + " items kept losing their conditional "
@@ -256,7 +275,8 @@ public final class ItemCounters {
           long applied = storedOffset == null ? -1 : Bytes.toLong(storedOffset);
           long v = counter(row, 'v', p);
           long f = counter(row, 'f', p);
-          long t = counter(row, 't', p);
+          long storedT = counter(row, 't', p);
+          long t = storedT;
           long highest = applied;
           long dv = 0;
           long df = 0;
@@ -270,6 +290,10 @@ public final class ItemCounters {
           }
           if (highest == applied) {
             continue; // every record of this stream was applied before
+          }
+          if (dv == 0 && df == 0 && t - storedT < lastViewGranularityMs && storedOffset != null) {
+            skipped++;
+            continue; // adds nobody and moves the last view less than the granularity: not worth a write
           }
           byte[] rowKey = ItemStatsLayout.row(item);
           Put put = new Put(rowKey)
@@ -303,7 +327,7 @@ public final class ItemCounters {
         rows = readRows(stats, retry);
       }
     }
-    return new Applied(contributions.size(), viewers, finishes, conflicts);
+    return new Applied(contributions.size(), viewers, finishes, conflicts, skipped);
   }
 
   private static long counter(Result row, char kind, String stream) {

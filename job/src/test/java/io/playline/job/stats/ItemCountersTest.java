@@ -208,6 +208,33 @@ class ItemCountersTest {
     }
   }
 
+  @Test
+  void pollsThatAddNobodyWriteOnlyWhenTheLastViewMovesByTheGranularity() throws IOException {
+    counters.lastViewGranularity(Duration.ofMinutes(5));
+    long minute = Duration.ofMinutes(1).toMillis();
+    ItemCounters.Applied first = counters.apply(List.of(in(0, 1, 1, ITEM, 1_000, 100_000, base)));
+    assertThat(first.skipped()).isZero();
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 1, 0, base));
+
+    // The same viewer a minute later, twice: nobody new, the last view moved less than 5 min: not written.
+    assertThat(counters.apply(List.of(in(0, 2, 1, ITEM, 2_000, 100_000, base + minute))).skipped()).isEqualTo(1);
+    assertThat(counters.apply(List.of(in(0, 3, 1, ITEM, 3_000, 100_000, base + 2 * minute))).skipped()).isEqualTo(1);
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 1, 0, base));
+    // A new viewer is written at once, with the newest view.
+    assertThat(counters.apply(List.of(in(0, 4, 2, ITEM, 1_000, 100_000, base + 3 * minute))).skipped()).isZero();
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 2, 0, base + 3 * minute));
+    // A finisher too; and the last view once it moved 5 min past what is stored.
+    assertThat(counters.apply(List.of(in(0, 5, 1, ITEM, -1, 100_000, base + 4 * minute))).skipped()).isZero();
+    assertThat(counters.apply(List.of(in(0, 6, 2, ITEM, 5_000, 100_000, base + 8 * minute))).skipped()).isEqualTo(1);
+    assertThat(counters.apply(List.of(in(0, 7, 2, ITEM, 6_000, 100_000, base + 9 * minute))).skipped()).isZero();
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 2, 1, base + 9 * minute));
+    // Replays of the skipped records, flags gone or not, count nobody twice.
+    deleteFlags();
+    counters.apply(List.of(in(0, 2, 1, ITEM, 2_000, 100_000, base + minute),
+        in(0, 6, 2, ITEM, 5_000, 100_000, base + 8 * minute)));
+    assertThat(stats(ITEM)).isEqualTo(stats(ITEM, 2, 1, base + 9 * minute));
+  }
+
   private void deleteFlags() throws IOException {
     try (Table marks = ns.connection().getTable(ItemStatsLayout.of(layout).marks())) {
       List<Delete> deletes = new ArrayList<>();
