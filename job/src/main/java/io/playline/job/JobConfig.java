@@ -164,7 +164,7 @@ public record JobConfig(
     return new Compaction(JobSettings.COMPACT_ENABLED.read(c),
         new CompactionConfig(threshold, keep, JobSettings.COMPACT_CHUNK_BYTES.read(c),
             JobSettings.HBASE_BATCH_SIZE.read(c), JobSettings.HBASE_OPERATION_TIMEOUT.read(c),
-            JobSettings.COMPACT_MAX_RECORDS.read(c)),
+            JobSettings.COMPACT_MAX_RECORDS.read(c), JobSettings.COMPACT_AGE.read(c)),
         JobSettings.COMPACT_CHECK_EVERY.read(c), JobSettings.COMPACT_TRACKED_USERS.read(c),
         JobSettings.COMPACT_QUEUE.read(c));
   }

@@ -76,6 +76,9 @@ public final class JobSettings {
       .rangeNote("< `history.compact.threshold`");
   public static final Setting<Integer> COMPACT_CHUNK_BYTES = Setting.intValue("history.compact.chunk.bytes", 65_536,
       1024, 16 << 20, "the most uncompressed record bytes in one chunk (a page deep in a history reads one or two)");
+  public static final Setting<Duration> COMPACT_AGE = Setting.duration("history.compact.age", Duration.ZERO,
+      Duration.ZERO, Duration.ofDays(3650), "a checked user with more than `history.compact.keep` live cells whose "
+          + "oldest is older than this is rolled up below the threshold too (0 = by the threshold only)");
   public static final Setting<Integer> COMPACT_MAX_RECORDS = Setting.intValue("history.compact.max.records",
       2_000_000, 1, 100_000_000, "a user with more records than this (live and chunked) is not rolled up, since a "
           + "roll-up holds them all in the job's memory; it is logged and counted instead");
@@ -94,7 +97,7 @@ public final class JobSettings {
       SHUTDOWN_TIMEOUT, HBASE_TABLE_REGIONS, HBASE_BATCH_SIZE, HBASE_CLEAR_PAGE_SIZE, HBASE_OPERATION_TIMEOUT,
       RECOVERY_INTERVAL, RECOVERY_AGE, RECOVERY_BATCH_SIZE, RECOVERY_LEASE_TTL, ITEM_STATS_ENABLED,
       ITEM_STATS_FINISH_PERCENT, ITEM_STATS_LAST_VIEW_GRANULARITY, COMPACT_ENABLED, COMPACT_THRESHOLD, COMPACT_KEEP, COMPACT_CHUNK_BYTES,
-      COMPACT_MAX_RECORDS, COMPACT_CHECK_EVERY, COMPACT_TRACKED_USERS, COMPACT_QUEUE));
+      COMPACT_AGE, COMPACT_MAX_RECORDS, COMPACT_CHECK_EVERY, COMPACT_TRACKED_USERS, COMPACT_QUEUE));
 
   private JobSettings() {}
 }

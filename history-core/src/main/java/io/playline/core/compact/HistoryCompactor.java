@@ -138,8 +138,9 @@ public final class HistoryCompactor {
   }
 
   /**
-   * Rolls {@code uid}'s history up when its live cells exceed the threshold ({@code force}: whenever
-   * a record would move or be dropped).
+   * Rolls {@code uid}'s history up when its live cells exceed the threshold, when more than {@code
+   * keep} are live and the oldest is past {@code age}, or when tombstones wait to be folded ({@code
+   * force}: whenever a record would move or be dropped).
    *
    * @throws IOException when HBase fails; nothing is lost, the next roll-up starts over
    * @throws IllegalStateException when a chunk the index names is missing before its records expire
@@ -153,7 +154,7 @@ public final class HistoryCompactor {
       List<LiveCell> live = scanLive(history, row);
       long version = index.index() == null ? 0 : index.index().getVersion();
       // Tombstones are folded even when nothing else would move, so they never pile up in the index row.
-      if (!force && live.size() <= config.threshold() && index.tombstones().isEmpty()) {
+      if (!force && live.size() <= config.threshold() && index.tombstones().isEmpty() && !aged(live, nowMs)) {
         return notNeeded(live.size(), index);
       }
       List<ChunkRef> refs = index.chunks();
@@ -298,6 +299,18 @@ public final class HistoryCompactor {
       log.debug("Rolled up uid {}: {} ({} records were in chunks)", uid, result, chunkedRecords);
       return result;
     }
+  }
+
+  /** True when more than {@code keep} cells are live and the oldest is past {@code history.compact.age}. */
+  private boolean aged(List<LiveCell> live, long nowMs) {
+    if (config.age().isZero() || live.size() <= config.keep()) {
+      return false;
+    }
+    long oldest = Long.MAX_VALUE;
+    for (LiveCell cell : live) {
+      oldest = Math.min(oldest, cell.timeMs());
+    }
+    return oldest < nowMs - config.age().toMillis();
   }
 
   /** Adds {@code c} unless a newer copy of its item is there; returns the copy that lost, if any. */

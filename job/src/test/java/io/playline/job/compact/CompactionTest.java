@@ -372,6 +372,22 @@ class CompactionTest {
   }
 
   @Test
+  void aUserBelowTheThresholdIsRolledUpOnceItsOldestLiveCellsPassTheAge(RedisNamespace redis, HBaseNamespace hbase)
+      throws Exception {
+    setUp(redis, hbase, Map.of("history.compact.threshold", "100", "history.compact.keep", "5",
+        "history.compact.age", "10d"));
+    long young = 7700;
+    history(young, 9, i -> Business.VIDEO, DAY);
+    assertThat(compactor.compact(young, false).outcome()).isEqualTo(HistoryCompactor.Outcome.NOT_NEEDED);
+    long old = 7701;
+    history(old, 30, i -> Business.VIDEO, DAY);
+    HistoryCompactor.Result r = compactor.compact(old, false);
+    assertThat(r.outcome()).isEqualTo(HistoryCompactor.Outcome.ROLLED_UP);
+    assertThat(r.moved()).isEqualTo(25);
+    assertThat(listAll(old)).hasSize(30);
+  }
+
+  @Test
   void aUserPastTheRecordLimitIsLeftAsItIs(RedisNamespace redis, HBaseNamespace hbase) throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "20", "history.compact.keep", "5",
         "history.compact.max.records", "50"));
