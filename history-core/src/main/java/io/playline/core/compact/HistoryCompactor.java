@@ -362,18 +362,15 @@ public final class HistoryCompactor {
   private record Layout(List<ChunkRef> refs, List<Put> puts, long writtenBytes) {}
 
   private Layout layout(long uid, long rollupId, List<ChunkRef> refs, List<ChunkRef> kept, List<Candidate> toChunks) {
-    java.util.Set<Integer> keptNumbers = new java.util.HashSet<>();
-    for (ChunkRef k : kept) {
-      keptNumbers.add(refs.indexOf(k));
-    }
+    java.util.Set<ChunkRef> keep = new java.util.HashSet<>(kept);
     List<ChunkRef> out = new ArrayList<>();
     List<Put> puts = new ArrayList<>();
-    long[] written = {0};
+    long written = 0;
     List<HistoryRecord> pending = new ArrayList<>();
     for (int i = 0; i < toChunks.size(); ) {
       Candidate c = toChunks.get(i);
-      if (c.chunk() >= 0 && keptNumbers.contains(c.chunk())) {
-        written[0] += writeNew(uid, rollupId, pending, out, puts);
+      if (c.chunk() >= 0 && keep.contains(refs.get(c.chunk()))) {
+        written += writeNew(uid, rollupId, pending, out, puts);
         ChunkRef k = refs.get(c.chunk());
         out.add(k);
         i += k.getCount();
@@ -382,8 +379,8 @@ public final class HistoryCompactor {
         i++;
       }
     }
-    written[0] += writeNew(uid, rollupId, pending, out, puts);
-    return new Layout(out, puts, written[0]);
+    written += writeNew(uid, rollupId, pending, out, puts);
+    return new Layout(out, puts, written);
   }
 
   /** Splits {@code pending} into new chunks appended to {@code out}; returns their stored bytes. */
