@@ -14,9 +14,21 @@ import java.time.Duration;
  * @param queueCapacity heartbeats waiting for a batch; beyond it new ones are refused ({@code heartbeat.queue.max}, 65536)
  * @param maxInFlight batches awaiting Redis at once; beyond it the batcher waits ({@code heartbeat.max.inflight}, 8)
  * @param inFlightWait how long the batcher waits for a free slot before failing a batch ({@code heartbeat.inflight.wait}, 5s)
+ * @param linger at low load, how long an eager batch may wait for company when nothing is in flight
+ *     ({@code heartbeat.batch.linger}, 0 = off): it waits only while heartbeats arrive faster than
+ *     one per {@code linger}, so the wait is expected to save a round trip
+ * @param lingerHeartbeats a lingering batch leaves as soon as this many heartbeats joined it
+ *     ({@code heartbeat.batch.linger.heartbeats})
  */
 public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int queueCapacity, int maxInFlight,
-    Duration inFlightWait) {
+    Duration inFlightWait, Duration linger, int lingerHeartbeats) {
+
+  /** Without lingering: an eager batch leaves as soon as nothing is in flight. */
+  public BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int queueCapacity, int maxInFlight,
+      Duration inFlightWait) {
+    this(maxEvents, maxDelay, eager, queueCapacity, maxInFlight, inFlightWait, Duration.ZERO, 1);
+  }
+
   public static BatcherConfig from(ConfigSource c) {
     return new BatcherConfig(
         HeartbeatSettings.BATCH_MAX_EVENTS.read(c),
@@ -24,6 +36,8 @@ public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int
         HeartbeatSettings.BATCH_EAGER.read(c),
         HeartbeatSettings.QUEUE_MAX.read(c),
         HeartbeatSettings.MAX_INFLIGHT.read(c),
-        HeartbeatSettings.INFLIGHT_WAIT.read(c));
+        HeartbeatSettings.INFLIGHT_WAIT.read(c),
+        HeartbeatSettings.BATCH_LINGER.read(c),
+        HeartbeatSettings.BATCH_LINGER_HEARTBEATS.read(c));
   }
 }

@@ -23,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * earlier ones are in flight (group commit), so batching costs latency only when it saves round
  * trips. Each heartbeat's callback fires only after its batch is written, so acks follow
  * durability.
+ *
+ * <p>At low load eager batching sends nearly every heartbeat alone, and each pays a round trip and
+ * the thread wake-ups around it. With a {@code linger} window, a batch that would leave alone waits
+ * up to that long for company — but only while heartbeats arrive faster than one per window (a
+ * moving average of the gaps between them), so the wait is expected to save a round trip; it leaves
+ * early once {@code lingerHeartbeats} joined. While it lingers, submitting does not wake the loop.
  *
  * <p>{@link #submit} is thread-safe and never blocks (event loops call it); a full queue refuses
  * the heartbeat. Batching runs on one event loop: the writer's own I/O loop when it has one
@@ -59,7 +66,10 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private final AtomicBoolean drainPending = new AtomicBoolean();
   private final Runnable drainTask = this::drain;
   private final KnownToday knownToday = new KnownToday();
+  private final LongSupplier arrivalClock;
   private volatile boolean running = true;
+  /** A batch waits for company ({@link BatcherConfig#linger()}); written on the loop, read by submitters. */
+  private volatile boolean lingering;
 
   // Confined to the loop.
   private List<PendingHeartbeat> batch = new ArrayList<>();
@@ -67,6 +77,11 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private long batchStartNanos;
   private int inFlight;
   private long timerAtNanos = Long.MAX_VALUE;
+  private long lingerStartNanos;
+  private int lingerGeneration;
+  /** Moving average of the gap between heartbeats (by {@link #arrivalClock}); MAX_VALUE until known. */
+  private long gapNanos = Long.MAX_VALUE;
+  private long lastArrivalsNanos = Long.MIN_VALUE;
 
   public HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry) {
@@ -76,7 +91,15 @@ public final class HeartbeatBatcher implements AutoCloseable {
   /** As above; {@code appliedListener} is told, after each ack, which of the heartbeat's records were applied. */
   public HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener) {
+    this(config, writer, calendar, firstTodayListener, clock, registry, appliedListener, System::nanoTime);
+  }
+
+  /** As above, timing heartbeat arrivals (for the linger decision only) with {@code arrivalClock}. */
+  HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
+      FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener,
+      LongSupplier arrivalClock) {
     this.config = config;
+    this.arrivalClock = arrivalClock;
     this.appliedListener = appliedListener;
     this.writer = writer;
     this.calendar = calendar;
@@ -103,6 +126,9 @@ public final class HeartbeatBatcher implements AutoCloseable {
     }
     metrics.heartbeats.increment();
     metrics.events.increment(heartbeat.records().size());
+    if (lingering && queue.size() < config.lingerHeartbeats()) {
+      return true; // the lingering batch's timer (or the heartbeat that fills it) drains the queue
+    }
     wake();
     return true;
   }
@@ -121,6 +147,55 @@ public final class HeartbeatBatcher implements AutoCloseable {
   /** On the loop: moves queued heartbeats into batches and sends what is due. */
   private void drain() {
     drainPending.set(false);
+    boolean lingered = false;
+    if (lingering) {
+      if (running && queue.size() < config.lingerHeartbeats()) {
+        return; // woken before the batch has company enough; its timer ends the wait
+      }
+      lingering = false;
+      lingered = true;
+    } else if (shouldLinger()) {
+      lingering = true;
+      lingerStartNanos = System.nanoTime();
+      metrics.lingered.increment();
+      int generation = ++lingerGeneration;
+      loop.schedule(() -> {
+        if (lingering && lingerGeneration == generation) {
+          lingering = false;
+          drain(true);
+        }
+      }, config.linger().toNanos(), TimeUnit.NANOSECONDS);
+      return;
+    }
+    drain(lingered);
+  }
+
+  /**
+   * Whether a batch about to leave alone should wait for company: lingering is on, Redis is idle,
+   * the queue holds too few heartbeats, and they have been arriving faster than one per window.
+   * (Heartbeats that arrive while a round trip is out join the next batch, which leaves when it ends.)
+   */
+  private boolean shouldLinger() {
+    return config.eager() && running && inFlight == 0 && batch.isEmpty() && !config.linger().isZero()
+        && gapNanos < config.linger().toNanos() && !queue.isEmpty() && queue.size() < config.lingerHeartbeats();
+  }
+
+  /** Folds the heartbeats of one drain into the moving average of the gap between arrivals. */
+  private void arrived(int heartbeats) {
+    long now = arrivalClock.getAsLong();
+    long last = lastArrivalsNanos;
+    lastArrivalsNanos = now;
+    if (last == Long.MIN_VALUE || config.linger().isZero()) {
+      return;
+    }
+    // A long quiet spell counts as a few windows, so the average recovers within a few heartbeats.
+    long gap = Math.min((now - last) / heartbeats, 4 * config.linger().toNanos());
+    gapNanos = gapNanos == Long.MAX_VALUE ? gap : gapNanos + (gap - gapNanos) / 8;
+  }
+
+  /** Moves queued heartbeats into batches and sends what is due; {@code lingered}: the batch waited from lingerStartNanos. */
+  private void drain(boolean lingered) {
+    int polled = 0;
     while (true) {
       if (batchEvents >= config.maxEvents()) {
         if (inFlight >= config.maxInFlight()) {
@@ -134,10 +209,14 @@ public final class HeartbeatBatcher implements AutoCloseable {
         break;
       }
       if (batch.isEmpty()) {
-        batchStartNanos = System.nanoTime();
+        batchStartNanos = lingered ? lingerStartNanos : System.nanoTime();
       }
+      polled++;
       batch.add(next);
       batchEvents += next.records().size();
+    }
+    if (polled > 0) {
+      arrived(polled);
     }
     if (batch.isEmpty()) {
       return;

@@ -14,6 +14,7 @@ public final class HeartbeatMetrics {
   final Counter acks;
   final Counter refused;
   final Counter failed;
+  final Counter lingered;
   final DistributionSummary batchEvents;
   final DistributionSummary batchHeartbeats;
   final Timer batchLatency;
@@ -31,6 +32,8 @@ public final class HeartbeatMetrics {
     refused = Counter.builder("playline.heartbeat.refused").description("Heartbeats refused because the batcher queue was full")
         .register(registry);
     failed = Counter.builder("playline.heartbeat.failed").description("Heartbeats whose Redis write failed").register(registry);
+    lingered = Counter.builder("playline.heartbeat.batch.lingered")
+        .description("Batches that waited for more heartbeats at low load (heartbeat.batch.linger)").register(registry);
     batchEvents = DistributionSummary.builder("playline.heartbeat.batch.size").baseUnit("events").register(registry);
     batchHeartbeats = DistributionSummary.builder("playline.heartbeat.batch.heartbeats").register(registry);
     batchLatency = Timer.builder("playline.heartbeat.batch.latency").description("Redis round trip of one batch")

@@ -17,16 +17,20 @@ import java.time.Duration;
  *     joins a user's registry tells the nodes already listed ({@link JoinNotice}), which drop their
  *     answer, so the window only bounds how long a node that left (or died) is still published to,
  *     and how late a join whose notice was lost (Redis pub/sub is at-most-once) is seen
+ * @param aloneCache how long a node reuses the answer "no other node holds this user" ({@code
+ *     push.lookup.alone.cache}, 10min; 0 = as {@code lookupCache}): read when the node joins the user's
+ *     registry, dropped by a join notice and by every re-subscription of the node's channel, so a
+ *     one-device user costs no registry read per change
  * @param registryTtl how long a node's entry in a user's session-registry hash lives without a
  *     refresh ({@code push.registry.ttl}, 10min); refreshed lazily, at most every third of it, when a
  *     connection of the user sends a heartbeat, so it must exceed twice {@code idle.timeout}. Every
  *     node of a deployment must use the same value.
  */
-public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration lookupCache) {
+public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration lookupCache, Duration aloneCache) {
 
   /** Without a lookup cache. */
   public PushConfig(Duration coalesceWindow, Duration registryTtl) {
-    this(coalesceWindow, registryTtl, Duration.ZERO);
+    this(coalesceWindow, registryTtl, Duration.ZERO, Duration.ZERO);
   }
 
   public PushConfig {
@@ -53,6 +57,7 @@ public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration
     return new PushConfig(
         HeartbeatSettings.SYNC_COALESCE_WINDOW.read(c),
         HeartbeatSettings.PUSH_REGISTRY_TTL.read(c),
-        HeartbeatSettings.PUSH_LOOKUP_CACHE.read(c));
+        HeartbeatSettings.PUSH_LOOKUP_CACHE.read(c),
+        HeartbeatSettings.PUSH_LOOKUP_ALONE_CACHE.read(c));
   }
 }

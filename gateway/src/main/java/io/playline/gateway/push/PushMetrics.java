@@ -27,6 +27,7 @@ public final class PushMetrics {
   private final Counter lookupCommands;
   private final Counter joinsAnnounced;
   private final Counter joinsReceived;
+  private final Counter channelSubscriptions;
   private final Counter registryCommands;
 
   public PushMetrics(MeterRegistry registry) {
@@ -60,6 +61,14 @@ public final class PushMetrics {
     joinsReceived = Counter.builder("playline.push.registry.joins").tag("direction", "received")
         .description("Join notices: sent to nodes already holding a user this node joined, and received")
         .register(registry);
+    channelSubscriptions = Counter.builder("playline.push.channel.subscriptions")
+        .description("Subscriptions of this node's push channel: 1 at start, +1 per re-subscription after a "
+            + "reconnect (each drops the cached registry lookups)")
+        .register(registry);
+  }
+
+  void channelSubscribed() {
+    channelSubscriptions.increment();
   }
 
   void joinAnnounced() {

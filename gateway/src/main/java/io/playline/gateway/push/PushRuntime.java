@@ -44,7 +44,8 @@ public final class PushRuntime implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     PushKeys keys = new PushKeys(keyPrefix);
     RedisSessionRegistry shared = redis == null ? null
-        : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), config.lookupCache(), clock, metrics);
+        : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), config.lookupCache(),
+            config.aloneCache(), clock, metrics);
     SessionRegistry sessions = shared == null ? SessionRegistry.LOCAL : shared;
     ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, clock);
     metrics.bindLocalUsers(registry, connections::users);

@@ -119,6 +119,14 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   }
 
   private final class Listener extends RedisPubSubAdapter<byte[], byte[]> {
+    /** Also called when the client re-subscribes after a reconnect. */
+    @Override
+    public void subscribed(byte[] channel, long count) {
+      if (Arrays.equals(channel, ownChannel)) {
+        sessions.channelSubscribed();
+      }
+    }
+
     @Override
     public void message(byte[] channel, byte[] message) {
       if (!Arrays.equals(channel, ownChannel)) {

@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,25 +33,34 @@ public final class RedisSessionRegistry implements SessionRegistry {
   private final long ttlMs;
   private final Clock clock;
   private final long lookupCacheMs;
-  private final java.util.concurrent.ConcurrentHashMap<Long, CachedLookup> lookups =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final long aloneCacheMs;
+  private final ConcurrentHashMap<Long, CachedLookup> lookups = new ConcurrentHashMap<>();
 
-  /** Users whose lookups are cached at most; beyond it expired entries (or all) are dropped. */
-  private static final int MAX_CACHED_LOOKUPS = 100_000;
+  /**
+   * Users whose lookups are cached at most (~100 bytes each); beyond it expired entries (or all) are
+   * dropped. Entries leave with the user's last connection on this node, so this is rarely reached.
+   */
+  private static final int MAX_CACHED_LOOKUPS = 500_000;
 
-  private record CachedLookup(long expiresAtMs, CompletionStage<List<String>> nodes) {}
+  /** A lookup's answer (pending until Redis replies), reused until {@code expiresAtMs}. */
+  private record CachedLookup(long expiresAtMs, CompletableFuture<List<String>> nodes) {}
+
   private final PushMetrics metrics;
   private volatile NodeChannels announcer = NodeChannels.NONE;
 
   public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
       Duration ttl, Clock clock, PushMetrics metrics) {
-    this(redis, keys, nodeId, ttl, Duration.ZERO, clock, metrics);
+    this(redis, keys, nodeId, ttl, Duration.ZERO, Duration.ZERO, clock, metrics);
   }
 
-  /** As above, reusing each user's lookup for {@code lookupCache} (bounded to a fixed number of users). */
+  /**
+   * As above, reusing a user's lookup for {@code lookupCache} when it lists other nodes and for
+   * {@code aloneCache} when it lists none (each 0 = not reused; bounded to a fixed number of users).
+   */
   public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
-      Duration ttl, Duration lookupCache, Clock clock, PushMetrics metrics) {
+      Duration ttl, Duration lookupCache, Duration aloneCache, Clock clock, PushMetrics metrics) {
     this.lookupCacheMs = lookupCache.toMillis();
+    this.aloneCacheMs = aloneCache.toMillis();
     this.redis = redis;
     this.keys = keys;
     this.nodeId = nodeId;
@@ -66,16 +78,44 @@ public final class RedisSessionRegistry implements SessionRegistry {
     this.announcer = channels;
   }
 
+  /**
+   * Writes (or refreshes) this node's entry. When the user has no live cached lookup, its answer is
+   * read right after the entry is written and cached: a pending lookup is cached before the write,
+   * so a join notice of a node that saw this entry always finds (and drops) it. When the entry is
+   * new, the nodes read are told this node joined ({@link JoinNotice}).
+   */
   @Override
   public void add(long uid) {
     byte[] key = keys.nodes(uid);
-    long expiresAt = clock.millis() + ttlMs;
+    long now = clock.millis();
+    long expiresAt = now + ttlMs;
+    CachedLookup seed = null;
+    if (caching()) {
+      CachedLookup cached = lookups.get(uid);
+      if (cached == null || cached.expiresAtMs() <= now) {
+        seed = pending(uid, now);
+      }
+    }
+    CachedLookup seeded = seed;
     metrics.registryCommandsSent(2);
     redis.hset(key, node, PushKeys.bytes(Long.toString(expiresAt))).whenComplete((created, error) -> {
       if (error != null) {
         failed("Adding", uid, error);
-      } else if (Boolean.TRUE.equals(created)) {
-        announceJoin(uid);
+        if (seeded != null) {
+          settle(uid, seeded, null, error);
+        }
+        return;
+      }
+      boolean joined = Boolean.TRUE.equals(created);
+      if (joined || seeded != null) {
+        fetch(uid).whenComplete((others, fetchError) -> {
+          if (seeded != null) {
+            settle(uid, seeded, others, fetchError);
+          }
+          if (joined) {
+            announceJoin(uid, others, fetchError);
+          }
+        });
       }
     });
     redis.pexpire(key, ttlMs).whenComplete((set, error) -> {
@@ -87,34 +127,33 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   /**
    * Tells the other nodes holding {@code uid} that this node now holds it too: their cached lookups
-   * miss this node until they drop them. Read after this node's entry was written, so a node whose
-   * lookup came earlier is listed here and told; one whose lookup comes later sees the entry.
+   * miss this node until they drop them. {@code others} was read after this node's entry was
+   * written, so a node whose lookup came earlier is listed here and told; one whose lookup comes
+   * later sees the entry.
    */
-  private void announceJoin(long uid) {
+  private void announceJoin(long uid, @Nullable List<String> others, @Nullable Throwable error) {
     NodeChannels channels = announcer;
     if (channels == NodeChannels.NONE) {
       return;
     }
-    fetch(uid).whenComplete((others, error) -> {
-      if (error != null) {
-        metrics.lookupError();
-        log.warn("Reading user {}'s push registry to announce this node's join failed: {}", uid, error.toString());
-        return;
-      }
-      if (others.isEmpty()) {
-        return;
-      }
-      byte[] notice = new JoinNotice(uid, nodeId).encode();
-      for (String other : others) {
-        metrics.joinAnnounced();
-        channels.publish(other, notice).whenComplete((ok, publishError) -> {
-          if (publishError != null) {
-            metrics.publishError();
-            log.warn("Announcing user {}'s join to node {} failed: {}", uid, other, publishError.toString());
-          }
-        });
-      }
-    });
+    if (error != null || others == null) {
+      metrics.lookupError();
+      log.warn("Reading user {}'s push registry to announce this node's join failed: {}", uid, error);
+      return;
+    }
+    if (others.isEmpty()) {
+      return;
+    }
+    byte[] notice = new JoinNotice(uid, nodeId).encode();
+    for (String other : others) {
+      metrics.joinAnnounced();
+      channels.publish(other, notice).whenComplete((ok, publishError) -> {
+        if (publishError != null) {
+          metrics.publishError();
+          log.warn("Announcing user {}'s join to node {} failed: {}", uid, other, publishError.toString());
+        }
+      });
+    }
   }
 
   /** Drops the cached lookup of {@code uid}: the next change reads the registry again. */
@@ -124,8 +163,24 @@ public final class RedisSessionRegistry implements SessionRegistry {
     lookups.remove(uid);
   }
 
+  /**
+   * This node's push channel was (re-)subscribed: join notices sent while it was not may be lost,
+   * so every cached lookup is dropped.
+   */
+  @Override
+  public void channelSubscribed() {
+    metrics.channelSubscribed();
+    int dropped = lookups.size();
+    lookups.clear();
+    if (dropped > 0) {
+      log.info("Push channel re-subscribed: dropped {} cached registry lookups (join notices may have been missed)",
+          dropped);
+    }
+  }
+
   @Override
   public CompletionStage<Void> remove(long uid) {
+    lookups.remove(uid);
     metrics.registryCommandsSent(1);
     return redis.hdel(keys.nodes(uid), node).handle((removed, error) -> {
       if (error != null) {
@@ -137,7 +192,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   @Override
   public CompletionStage<List<String>> otherNodes(long uid) {
-    if (lookupCacheMs == 0) {
+    if (!caching()) {
       return fetch(uid);
     }
     long now = clock.millis();
@@ -145,20 +200,45 @@ public final class RedisSessionRegistry implements SessionRegistry {
     if (cached != null && cached.expiresAtMs() > now) {
       return cached.nodes();
     }
+    CachedLookup entry = pending(uid, now);
+    fetch(uid).whenComplete((others, error) -> settle(uid, entry, others, error));
+    return entry.nodes();
+  }
+
+  private boolean caching() {
+    return lookupCacheMs > 0 || aloneCacheMs > 0;
+  }
+
+  /** Caches a lookup of {@code uid} whose answer is still to come, in place of any earlier one. */
+  private CachedLookup pending(long uid, long now) {
     if (lookups.size() >= MAX_CACHED_LOOKUPS) {
       lookups.values().removeIf(c -> c.expiresAtMs() <= now);
       if (lookups.size() >= MAX_CACHED_LOOKUPS) {
         lookups.clear();
       }
     }
-    CompletionStage<List<String>> nodes = fetch(uid);
-    lookups.put(uid, new CachedLookup(now + lookupCacheMs, nodes));
-    nodes.whenComplete((ok, error) -> {
-      if (error != null) {
-        lookups.remove(uid);
-      }
-    });
-    return nodes;
+    CachedLookup entry = new CachedLookup(now + Math.max(lookupCacheMs, aloneCacheMs), new CompletableFuture<>());
+    lookups.put(uid, entry);
+    return entry;
+  }
+
+  /**
+   * Completes a pending lookup and keeps it for as long as its kind of answer may be reused,
+   * unless a join notice (or a re-subscription) dropped it meanwhile: then it is not put back.
+   */
+  private void settle(long uid, CachedLookup entry, @Nullable List<String> others, @Nullable Throwable error) {
+    if (error != null || others == null) {
+      lookups.remove(uid, entry);
+      entry.nodes().completeExceptionally(error != null ? error : new IllegalStateException("no answer"));
+      return;
+    }
+    long keepMs = others.isEmpty() ? aloneCacheMs : lookupCacheMs;
+    if (keepMs > 0) {
+      lookups.replace(uid, entry, new CachedLookup(clock.millis() + keepMs, entry.nodes()));
+    } else {
+      lookups.remove(uid, entry);
+    }
+    entry.nodes().complete(others);
   }
 
   private CompletionStage<List<String>> fetch(long uid) {

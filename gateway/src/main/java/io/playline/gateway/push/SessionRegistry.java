@@ -43,4 +43,8 @@ public interface SessionRegistry {
   /** Node {@code node} announced that it now holds a connection of {@code uid}. */
   default void joined(long uid, String node) {
   }
+
+  /** This node's push channel was subscribed again (e.g. after a reconnect): notices may have been missed. */
+  default void channelSubscribed() {
+  }
 }

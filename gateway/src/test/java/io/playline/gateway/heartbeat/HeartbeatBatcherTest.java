@@ -83,6 +83,35 @@ class HeartbeatBatcherTest {
     return batcher;
   }
 
+  /** Arrival times the linger decision sees; the tests move it by hand. */
+  private final java.util.concurrent.atomic.AtomicLong arrivalNanos = new java.util.concurrent.atomic.AtomicLong();
+
+  private HeartbeatBatcher startLingering(Duration linger, int lingerHeartbeats) {
+    batcher = new HeartbeatBatcher(new BatcherConfig(512, LONG, true, 1024, 8, Duration.ofSeconds(5), linger,
+        lingerHeartbeats), writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(),
+        registry, AppliedListener.NONE, arrivalNanos::get);
+    return batcher;
+  }
+
+  /** Submits one heartbeat {@code gap} after the previous one (by the arrival clock) and waits until it is batched. */
+  private void submitAfter(Duration gap, long uid, int batchesAfter) {
+    arrivalNanos.addAndGet(gap.toNanos());
+    submit(uid);
+    await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == batchesAfter);
+  }
+
+  /**
+   * Answers every batch at once and sends heartbeats 1 and 2 a millisecond apart: nothing is known
+   * of the arrival rate before, so each leaves alone, at once; then the clock moves a millisecond
+   * more, for the next heartbeat the tests submit.
+   */
+  private void arriveEveryMillisecond() {
+    writer.answerAll = true;
+    submitAfter(Duration.ZERO, 1, 1);
+    submitAfter(Duration.ofMillis(1), 2, 2);
+    arrivalNanos.addAndGet(Duration.ofMillis(1).toNanos());
+  }
+
   @AfterEach
   void stop() {
     if (batcher == null) {
@@ -119,6 +148,63 @@ class HeartbeatBatcherTest {
     assertThat(writer.heartbeats(1)).isEqualTo(3);
     writer.answer(1);
     await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 4);
+  }
+
+  @Test
+  void atLowLoadABatchLingersForCompanyWhileHeartbeatsArriveFasterThanTheWindow() {
+    startLingering(LONG, 3);
+    // Heartbeats now come every millisecond, far faster than one per (30 s) window: the next one waits
+    // for company and leaves with the third heartbeat that joins it, long before the window ends.
+    arriveEveryMillisecond();
+    submit(3);
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> writer.batches.size() == 2);
+    submit(4);
+    submit(5);
+    await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == 3);
+    assertThat(writer.heartbeats(2)).isEqualTo(3);
+    await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 5);
+    assertThat(registry.get("playline.heartbeat.batch.lingered").counter().count()).isEqualTo(1);
+  }
+
+  @Test
+  void aLingeringBatchLeavesWhenItsWindowEnds() {
+    startLingering(Duration.ofMillis(300), 100);
+    arriveEveryMillisecond();
+    long started = System.nanoTime();
+    submit(3);
+    submit(4);
+    await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == 3);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    assertThat(writer.heartbeats(2)).isEqualTo(2);
+    // The ack latency counts the heartbeats' wait in the window.
+    assertThat(registry.get("playline.heartbeat.ack.latency").timer().max(TimeUnit.MILLISECONDS))
+        .isGreaterThanOrEqualTo(300);
+  }
+
+  @Test
+  void heartbeatsArrivingSlowerThanTheWindowLeaveAtOnce() {
+    startLingering(LONG, 3);
+    writer.answerAll = true;
+    // One heartbeat a minute against a 30 s window: waiting would save nothing, so none waits
+    // (each would otherwise hold its batch for 30 s, far past these awaits).
+    for (int uid = 1; uid <= 4; uid++) {
+      submitAfter(Duration.ofMinutes(1), uid, uid);
+    }
+    assertThat(registry.get("playline.heartbeat.batch.lingered").counter().count()).isZero();
+  }
+
+  @Test
+  void closeEndsALingeringBatchAtOnce() {
+    startLingering(LONG, 100);
+    arriveEveryMillisecond();
+    submit(3);
+    await().atMost(Duration.ofSeconds(5))
+        .until(() -> registry.get("playline.heartbeat.batch.lingered").counter().count() == 1);
+    long started = System.nanoTime();
+    batcher.close();
+    assertThat(acked.get()).isEqualTo(3);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    batcher = null;
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -69,12 +70,12 @@ class PushLookupCacheTest {
         WsPlayerClient phone = a.connect(uid, "phone")) {
       await().atMost(Duration.ofSeconds(10))
           .untilAsserted(() -> assertThat(a.registeredNodes(uid)).containsExactly("node-a"));
-      // Node A looks the user up once and caches "nobody else" for ten minutes.
-      double lookupsBefore = lookups(a);
+      // Node A read the registry when it joined and keeps "nobody else" for ten minutes.
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lookups(a)).isEqualTo(1));
       heartbeatAcked(phone, 2, event(42, 1_000, now));
       heartbeatAcked(phone, 3, event(42, 2_000, now + 1));
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(routes(a)).isEqualTo(2));
-      assertThat(lookups(a) - lookupsBefore).as("registry reads for 2 moves").isEqualTo(1);
+      assertThat(lookups(a)).as("registry reads for the join and 2 moves").isEqualTo(1);
 
       try (WsPlayerClient tv = b.connect(uid, "tv")) {
         // Node B joined the user's registry and told node A, which dropped its answer.
@@ -83,6 +84,60 @@ class PushLookupCacheTest {
         heartbeatAcked(phone, 4, event(42, 3_000, now + 2));
         assertThat(expectSync(tv).getProgressMs()).isEqualTo(3_000L);
       }
+    }
+  }
+
+  /** Registry reads node A makes for a one-device user's join and three progress moves. */
+  private static double lookupsForJoinAndThreeMoves(RedisNamespace ns, long uid, String aloneCache) throws Exception {
+    long now = System.currentTimeMillis();
+    try (PushNode a = new PushNode(ns, "node-a", Map.of("push.lookup.cache", "0s", "push.lookup.alone.cache",
+        aloneCache, "sync.coalesce.window", "0s"));
+        WsPlayerClient phone = a.connect(uid, "phone")) {
+      // Joining the user's registry reads it once (to announce the join).
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lookups(a)).isEqualTo(1));
+      for (int i = 0; i < 3; i++) {
+        heartbeatAcked(phone, 2 + i, event(42, 1_000 * (i + 1), now + i));
+      }
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(routes(a)).isEqualTo(3));
+      return lookups(a);
+    }
+  }
+
+  @Test
+  void aUserWithOneDeviceCostsNoRegistryReadPerChange(RedisNamespace ns) throws Exception {
+    // The join's answer, "nobody else", is kept.
+    assertThat(lookupsForJoinAndThreeMoves(ns, 91_003, "10m")).isEqualTo(1);
+  }
+
+  @Test
+  void withoutTheAloneCacheEveryChangeOfAOneDeviceUserReadsTheRegistry(RedisNamespace ns) throws Exception {
+    assertThat(lookupsForJoinAndThreeMoves(ns, 91_004, "0s")).isEqualTo(4);
+  }
+
+  private static double subscriptions(PushNode node) {
+    return node.registry.get("playline.push.channel.subscriptions").counter().count();
+  }
+
+  @Test
+  void aReSubscribedPushChannelDropsTheCachedAnswers(RedisNamespace ns) throws Exception {
+    long uid = 91_005;
+    long now = System.currentTimeMillis();
+    try (PushNode a = new PushNode(ns, "node-a", Map.of("push.lookup.cache", "0s", "push.lookup.alone.cache", "10m",
+        "sync.coalesce.window", "0s"));
+        WsPlayerClient phone = a.connect(uid, "phone")) {
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lookups(a)).isEqualTo(1));
+      heartbeatAcked(phone, 2, event(42, 1_000, now));
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(routes(a)).isEqualTo(1));
+      assertThat(lookups(a)).isEqualTo(1);
+      assertThat(subscriptions(a)).isEqualTo(1);
+
+      // Redis drops the node's pub/sub connection: join notices sent meanwhile would be lost. The
+      // client reconnects and subscribes again, and the node forgets what it cached.
+      a.redis.shared().clientKill(io.lettuce.core.KillArgs.Builder.typePubsub()).get(5, TimeUnit.SECONDS);
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(subscriptions(a)).isEqualTo(2));
+      heartbeatAcked(phone, 3, event(42, 2_000, now + 1));
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(routes(a)).isEqualTo(2));
+      assertThat(lookups(a)).as("the change after the re-subscription reads the registry again").isEqualTo(2);
     }
   }
 }
