@@ -11,6 +11,9 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.api.ServiceTokens;
+import io.playline.bench.load.LoadGenerator;
+import io.playline.bench.load.LoadSnapshot;
+import io.playline.bench.load.LoadSpec;
 import io.playline.bench.probe.ProcStats;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
@@ -64,7 +67,10 @@ import picocli.CommandLine.Option;
  * </ul>
  *
  * Reported per run: requests/s, latency p50/p99/p99.9, CPU per request of the server process, of
- * redis-server and of this process, and the ratio to Redis alone. Control thread only.
+ * redis-server and of this process, and the ratio to Redis alone. With {@code --paced F}, each
+ * Playline read also runs open-loop at F times the rate its closed-loop run of the same pass
+ * reached (latency from each request's intended start, so a stalled server shows as latency, not
+ * as a lower rate): the latency at a load the server is not saturated by. Control thread only.
  */
 @Command(name = "reads", mixinStandardHelpOptions = true,
     description = {"Reads over the internal History API (GetProgress, ListHistory first page) against Redis alone",
@@ -74,7 +80,10 @@ final class ReadsCommand implements Callable<Integer> {
       description = "The standalone's endpoints.json (default: $PLAYLINE_DATA_DIR/endpoints.json, else ./data/endpoints.json).")
   @Nullable Path endpoints;
 
-  @Option(names = "--kind", split = ",", defaultValue = "progress,page", description = "progress,page (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--kind", split = ",", defaultValue = "progress,page", description = "progress, page (over the "
+      + "internal API), stream-progress, stream-page (the same reads as ProgressQuery / HistoryQuery frames over "
+      + "player WebSockets, one per seeded user, one query in flight and at most 15/s each) (default: "
+      + "${DEFAULT-VALUE}).")
   List<String> kinds = List.of("progress", "page");
 
   @Option(names = "--users", defaultValue = "2000", description = "Users seeded (default: ${DEFAULT-VALUE}).")
@@ -110,11 +119,33 @@ final class ReadsCommand implements Callable<Integer> {
   @Option(names = "--key-prefix", defaultValue = "pl:", description = "The server's redis.key.prefix (default: ${DEFAULT-VALUE}).")
   String keyPrefix;
 
+  @Option(names = "--paced", defaultValue = "0", description = "Also run each Playline read open-loop at this "
+      + "fraction of the rate its closed-loop run reached in the same pass, e.g. 0.5 (default: ${DEFAULT-VALUE} = off).")
+  double paced;
+
+  @Option(names = "--heartbeats", defaultValue = "0", description = "Player connections (WebSocket, users of their own) "
+      + "that send one-event heartbeats every --heartbeat-interval beside every run: a mixed load (default: "
+      + "${DEFAULT-VALUE} = reads only).")
+  int heartbeatConnections;
+
+  @Option(names = "--heartbeat-interval", defaultValue = "15s", description = "Each heartbeat connection's interval "
+      + "(default: ${DEFAULT-VALUE}).")
+  String heartbeatInterval;
+
+  /** The heartbeat load beside the reads (--heartbeats), or null. */
+  private @Nullable LoadGenerator heartbeats;
+
+  /** Queries per second a stream player offers at most: under the gateway's default 20 frames/s per connection. */
+  private static final double STREAM_QUERIES_PER_PLAYER = 15;
+
+  /** Requests an open-loop run keeps in flight at most; a due request beyond it is counted as skipped. */
+  private static final int PACED_MAX_IN_FLIGHT = 4096;
+
   @Option(names = "--uid-base", description = "First user id (default: a random block, so runs use fresh users).")
   @Nullable Long uidBase;
 
   private record Result(String kind, int pass, double perSecond, double p50, double p99, double p999,
-      double serverCpu, double redisCpu, double ownCpu, long errors) {}
+      double serverCpu, double redisCpu, double ownCpu, long errors, double heartbeatsPerSecond, double heartbeatP99) {}
 
   @Override
   public Integer call() throws Exception {
@@ -151,24 +182,75 @@ final class ReadsCommand implements Callable<Integer> {
     List<Result> results = new ArrayList<>();
     try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10))) {
       seed(stubs, base);
+      startHeartbeats(root, base);
       RedisKeys keys = new RedisKeys(keyPrefix);
       for (int pass = 1; pass <= passes; pass++) {
         for (String kind : kinds) {
-          results.add(run("playline-" + kind, pass, warm, window, serverPid, redisPid,
-              () -> apiRead(kind, stubs, base)));
+          boolean stream = kind.startsWith("stream-");
+          String read = stream ? kind.substring("stream-".length()) : kind;
+          Result closed = stream ? streamRun("playline-" + kind, pass, 0, warm, window, serverPid, redisPid, root, base)
+              : run("playline-" + kind, pass, warm, window, serverPid, redisPid, () -> apiRead(kind, stubs, base));
+          results.add(closed);
+          if (paced > 0) {
+            String name = String.format(Locale.ROOT, "playline-%s@%.2f", kind, paced);
+            results.add(stream ? streamRun(name, pass, closed.perSecond() * paced, warm, window, serverPid, redisPid,
+                root, base) : paced(name, pass, closed.perSecond() * paced, warm, window, serverPid, redisPid,
+                () -> apiRead(kind, stubs, base)));
+          }
           if (baselines.equals("redis")) {
             results.add(run("redis-" + kind, pass, warm, window, -1, redisPid,
-                () -> redisRead(kind, redis.shared(), keys, base)));
+                () -> redisRead(read, redis.shared(), keys, base)));
           }
         }
       }
     } finally {
+      if (heartbeats != null) {
+        heartbeats.close();
+      }
       for (ManagedChannel ch : open) {
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
     report(results);
     return 0;
+  }
+
+  /**
+   * With --heartbeats, opens that many player connections (users {@code base + 10 000 000 ...}, not
+   * the readers') sending one-event heartbeats at the interval, and waits (bounded) until all are open.
+   */
+  private void startHeartbeats(JsonNode root, long base) throws InterruptedException {
+    if (heartbeatConnections <= 0) {
+      return;
+    }
+    String ws = root.path("playline").path("websocket").asText(null);
+    if (ws == null) {
+      throw new IllegalStateException("the endpoints file names no playline.websocket for --heartbeats");
+    }
+    long interval = BenchOptions.duration(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval").toMillis();
+    String secret = System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
+    LoadSpec spec = new LoadSpec("ws", List.of(URI.create(ws)), 0, heartbeatConnections, 5000, 2, secret,
+        base + 10_000_000L, LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), 1, 4, 2000, 1, interval, interval);
+    heartbeats = LoadGenerator.start(spec);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (heartbeats.snapshot().open() < heartbeatConnections && System.nanoTime() - deadline < 0) {
+      Thread.sleep(200);
+    }
+    System.out.printf("  heartbeats: %d of %d connections open, one event every %d ms each%n",
+        heartbeats.snapshot().open(), heartbeatConnections, interval);
+  }
+
+  /** Heartbeats acked since the previous call, and their latencies (discarded when only marking the start). */
+  private @Nullable LoadSnapshot heartbeatMark() {
+    return heartbeats == null ? null : heartbeats.snapshot();
+  }
+
+  private static double[] heartbeatFigures(@Nullable LoadSnapshot from, @Nullable LoadSnapshot to) {
+    if (from == null || to == null) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    double seconds = (to.nanos() - from.nanos()) / 1e9;
+    return new double[] {(to.acked() - from.acked()) / seconds, to.interval().getValueAtPercentile(99) / 1000.0};
   }
 
   /** Writes {@code items} items per user through the API's Report, 32 calls in flight. */
@@ -323,13 +405,7 @@ final class ReadsCommand implements Callable<Integer> {
             return;
           }
           long start = System.nanoTime();
-          CompletionStage<?> stage;
-          try {
-            stage = read.get();
-          } catch (RuntimeException e) {
-            stage = CompletableFuture.failedFuture(e);
-          }
-          stage.whenComplete((v, error) -> {
+          issue(read).whenComplete((v, error) -> {
             if (measuring.get()) {
               if (error == null) {
                 latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
@@ -355,11 +431,13 @@ final class ReadsCommand implements Callable<Integer> {
     latency.reset();
     long self = ProcessHandle.current().pid();
     long[] before = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
+    LoadSnapshot hbFrom = heartbeatMark();
     long startNanos = System.nanoTime();
     measuring.set(true);
     Thread.sleep(window.toMillis());
     measuring.set(false);
     long elapsed = System.nanoTime() - startNanos;
+    double[] hb = heartbeatFigures(hbFrom, heartbeatMark());
     long[] after = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
     stop.set(true);
     if (!stopped.tryAcquire(concurrency, 30, TimeUnit.SECONDS)) {
@@ -370,10 +448,148 @@ final class ReadsCommand implements Callable<Integer> {
     Result r = new Result(kind, pass, n * 1e9 / elapsed, h.getValueAtPercentile(50) / 1000.0,
         h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
         perRequest(before[0], after[0], n), perRequest(before[1], after[1], n), perRequest(before[2], after[2], n),
-        errors.get());
-    System.out.printf(Locale.ROOT, "  %-17s p%d %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d%s%n", kind, pass,
-        r.perSecond, r.p50, r.p99, r.errors, sample.isEmpty() ? "" : " (first: " + sample.get(0) + ")");
+        errors.get(), hb[0], hb[1]);
+    System.out.printf(Locale.ROOT, "  %-17s p%d %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d%s%s%n", kind, pass,
+        r.perSecond, r.p50, r.p99, r.errors, heartbeatNote(r), sample.isEmpty() ? "" : " (first: " + sample.get(0) + ")");
     return r;
+  }
+
+  /**
+   * Runs {@code read} open-loop at {@code rate} requests/s: warm-up, then the measured window; a
+   * request's latency counts from when it was due, not from when it was sent.
+   */
+  private Result paced(String kind, int pass, double rate, Duration warm, Duration window, long serverPid,
+      long redisPid, Supplier<CompletionStage<?>> read) throws InterruptedException {
+    Recorder latency = new Recorder(3);
+    AtomicLong done = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    AtomicLong inFlight = new AtomicLong();
+    long skipped = 0;
+    long interval = Math.max(1, (long) (1e9 / rate));
+    long start = System.nanoTime();
+    long measureFrom = start + warm.toNanos();
+    long end = measureFrom + window.toNanos();
+    long self = ProcessHandle.current().pid();
+    long[] before = null;
+    LoadSnapshot hbFrom = null;
+    for (long due = start; ; ) {
+      long now = System.nanoTime();
+      if (now - end >= 0) {
+        break;
+      }
+      if (before == null && now - measureFrom >= 0) {
+        before = new long[] {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
+        hbFrom = heartbeatMark();
+      }
+      for (; due - now <= 0; due += interval) {
+        if (inFlight.get() >= PACED_MAX_IN_FLIGHT) {
+          skipped++;
+          continue;
+        }
+        long intended = due;
+        boolean counted = intended - measureFrom >= 0;
+        inFlight.incrementAndGet();
+        issue(read).whenComplete((v, error) -> {
+          inFlight.decrementAndGet();
+          if (!counted) {
+            return;
+          }
+          if (error == null) {
+            latency.recordValue(Math.max(1, (System.nanoTime() - intended) / 1000));
+            done.incrementAndGet();
+          } else {
+            errors.incrementAndGet();
+          }
+        });
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(Math.max(due - System.nanoTime(), 0), 1_000_000));
+    }
+    double[] hb = heartbeatFigures(hbFrom, heartbeatMark());
+    long[] after = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
+    long[] measuredFrom = before != null ? before : after;
+    long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (inFlight.get() > 0 && System.nanoTime() - drainUntil < 0) {
+      Thread.sleep(5);
+    }
+    var h = latency.getIntervalHistogram();
+    long n = done.get();
+    Result r = new Result(kind, pass, n * 1e9 / window.toNanos(), h.getValueAtPercentile(50) / 1000.0,
+        h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
+        perRequest(measuredFrom[0], after[0], n), perRequest(measuredFrom[1], after[1], n),
+        perRequest(measuredFrom[2], after[2], n), errors.get() + skipped, hb[0], hb[1]);
+    System.out.printf(Locale.ROOT, "  %-17s p%d %9.0f req/s (offered %.0f)  p50 %.2f ms  p99 %.2f ms  errors %d, "
+        + "skipped %d%s%n", kind, pass, r.perSecond, rate, r.p50, r.p99, r.errors - skipped, skipped, heartbeatNote(r));
+    return r;
+  }
+
+  /**
+   * One stream-query run: a player WebSocket per seeded user ({@code base ...}), each with at most
+   * one query in flight, open-loop at {@code rate} queries/s in total (latency from each query's due
+   * time; a player whose query is still out skips its turn). {@code rate} 0 = the most the players
+   * may offer: {@link #STREAM_QUERIES_PER_PLAYER} each, under the gateway's per-connection frame
+   * limit ({@code connection.max.frames.per.second}, 20), as real players stay.
+   */
+  private Result streamRun(String kind, int pass, double rate, Duration warm, Duration window, long serverPid,
+      long redisPid, JsonNode root, long base) throws InterruptedException {
+    String ws = root.path("playline").path("websocket").asText(null);
+    if (ws == null) {
+      throw new IllegalStateException("the endpoints file names no playline.websocket for " + kind);
+    }
+    int players = users;
+    LoadSpec.Query query = kind.contains("stream-progress") ? LoadSpec.Query.PROGRESS : LoadSpec.Query.PAGE;
+    String secret = System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
+    LoadSpec spec = new LoadSpec("ws", List.of(URI.create(ws)), 0, players, 5000, 2, secret, base,
+        LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), 0, 1, 2000, 1, 0, 0, query);
+    try (LoadGenerator fleet = LoadGenerator.start(spec)) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (fleet.snapshot().open() < players && System.nanoTime() - deadline < 0) {
+        Thread.sleep(50);
+      }
+      double offered = rate > 0 ? rate : players * STREAM_QUERIES_PER_PLAYER;
+      fleet.setRate(offered, Duration.ZERO);
+      Thread.sleep(warm.toMillis());
+      long self = ProcessHandle.current().pid();
+      long[] before = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
+      LoadSnapshot from = fleet.snapshot();
+      LoadSnapshot hbFrom = heartbeatMark();
+      Thread.sleep(window.toMillis());
+      LoadSnapshot to = fleet.snapshot();
+      double[] hb = heartbeatFigures(hbFrom, heartbeatMark());
+      long[] after = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
+      long n = to.acked() - from.acked();
+      long errors = 0;
+      for (int c = 0; c < to.errors().length; c++) {
+        errors += to.errors()[c] - from.errors()[c];
+      }
+      var h = to.interval();
+      double seconds = (to.nanos() - from.nanos()) / 1e9;
+      Result r = new Result(kind, pass, n / seconds, h.getValueAtPercentile(50) / 1000.0,
+          h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
+          perRequest(before[0], after[0], n), perRequest(before[1], after[1], n), perRequest(before[2], after[2], n),
+          errors, hb[0], hb[1]);
+      if (n == 0) {
+        System.out.printf("  %s: no answers: %d of %d players open, %d sent, %d skipped, closes %s%n", kind, to.open(),
+            players, to.sent() - from.sent(), to.skipped() - from.skipped(), to.closes());
+      }
+      System.out.printf(Locale.ROOT, "  %-17s p%d %9.0f req/s%s  p50 %.2f ms  p99 %.2f ms  errors %d%s%n", kind, pass,
+          r.perSecond, String.format(Locale.ROOT, " (offered %.0f, skipped %d)", offered,
+              to.skipped() - from.skipped()), r.p50, r.p99, r.errors, heartbeatNote(r));
+      return r;
+    }
+  }
+
+  /** Starts one read; a read that throws instead of failing its stage fails a stage all the same. */
+  private static CompletionStage<?> issue(Supplier<CompletionStage<?>> read) {
+    try {
+      return read.get();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static String heartbeatNote(Result r) {
+    return Double.isNaN(r.heartbeatsPerSecond) ? "" : String.format(Locale.ROOT, "  [heartbeats %.0f/s acked, p99 %.2f ms]",
+        r.heartbeatsPerSecond, r.heartbeatP99);
   }
 
   private static long cpu(long pid) {
@@ -399,8 +615,8 @@ final class ReadsCommand implements Callable<Integer> {
     System.out.printf(Locale.ROOT, "%n== Playline bench reads: %d users x %d items, batch %d, page %d, %d in flight, "
         + "%d pass(es), %d cores, %s ==%n", users, items, batch, page, concurrency, passes,
         Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now());
-    System.out.printf("%-18s %10s %9s %9s %9s %14s %14s %14s %7s%n", "run (median)", "req/s", "p50 ms", "p99 ms",
-        "p99.9 ms", "server us/req", "redis us/req", "bench us/req", "errors");
+    System.out.printf("%-20s %10s %9s %9s %9s %14s %14s %14s %7s %8s %9s%n", "run (median)", "req/s", "p50 ms",
+        "p99 ms", "p99.9 ms", "server us/req", "redis us/req", "bench us/req", "errors", "hb/s", "hb p99 ms");
     Map<String, Double> rates = new LinkedHashMap<>();
     Map<String, Double> redisCpu = new LinkedHashMap<>();
     for (var e : byKind.entrySet()) {
@@ -408,9 +624,11 @@ final class ReadsCommand implements Callable<Integer> {
       double rate = median(rs, Result::perSecond);
       rates.put(e.getKey(), rate);
       redisCpu.put(e.getKey(), median(rs, Result::redisCpu));
-      System.out.printf(Locale.ROOT, "%-18s %10.0f %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f %7d%n", e.getKey(), rate,
-          median(rs, Result::p50), median(rs, Result::p99), median(rs, Result::p999), median(rs, Result::serverCpu),
-          median(rs, Result::redisCpu), median(rs, Result::ownCpu), rs.stream().mapToLong(Result::errors).sum());
+      System.out.printf(Locale.ROOT, "%-20s %10.0f %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f %7d %8.0f %9.2f%n",
+          e.getKey(), rate, median(rs, Result::p50), median(rs, Result::p99), median(rs, Result::p999),
+          median(rs, Result::serverCpu), median(rs, Result::redisCpu), median(rs, Result::ownCpu),
+          rs.stream().mapToLong(Result::errors).sum(), median(rs, Result::heartbeatsPerSecond),
+          median(rs, Result::heartbeatP99));
     }
     for (String kind : kinds) {
       Double playline = rates.get("playline-" + kind);

@@ -30,10 +30,30 @@ import java.util.Map;
  * @param ioThreads event loop threads
  * @param intervalMinMs with intervalMaxMs: per-connection heartbeat interval (interval pacing); 0 = rate pacing
  * @param intervalMaxMs upper bound of the interval
+ * @param query what each paced frame is: a heartbeat ({@link Query#NONE}) or a query over the stream,
+ *     answered by its result instead of an ack
  */
 public record LoadSpec(String transport, List<URI> targets, int firstIndex, int connections, int perAddress,
     int firstAddress, String secret, long uidBase, FlagMode flagMode, ZoneId zone, int eventsPerHeartbeat, int window,
-    int connectRate, int ioThreads, long intervalMinMs, long intervalMaxMs) {
+    int connectRate, int ioThreads, long intervalMinMs, long intervalMaxMs, Query query) {
+
+  /** What a player sends when its pacer asks. */
+  public enum Query {
+    /** A heartbeat, answered by its ack. */
+    NONE,
+    /** A {@code ProgressQuery} of the user's items oid 1..10 (video), answered by a {@code ProgressResult}. */
+    PROGRESS,
+    /** A {@code HistoryQuery} for the first page of 20, answered by a {@code HistoryPage}. */
+    PAGE
+  }
+
+  /** Players that send heartbeats. */
+  public LoadSpec(String transport, List<URI> targets, int firstIndex, int connections, int perAddress,
+      int firstAddress, String secret, long uidBase, FlagMode flagMode, ZoneId zone, int eventsPerHeartbeat, int window,
+      int connectRate, int ioThreads, long intervalMinMs, long intervalMaxMs) {
+    this(transport, targets, firstIndex, connections, perAddress, firstAddress, secret, uidBase, flagMode, zone,
+        eventsPerHeartbeat, window, connectRate, ioThreads, intervalMinMs, intervalMaxMs, Query.NONE);
+  }
 
   /** What clients echo as {@code flag_date}. */
   public enum FlagMode {
@@ -80,13 +100,13 @@ public record LoadSpec(String transport, List<URI> targets, int firstIndex, int 
   /** The same spec for {@code count} connections starting at global index {@code first}. */
   public LoadSpec slice(int first, int count) {
     return new LoadSpec(transport, targets, first, count, perAddress, firstAddress, secret, uidBase, flagMode, zone,
-        eventsPerHeartbeat, window, connectRate, ioThreads, intervalMinMs, intervalMaxMs);
+        eventsPerHeartbeat, window, connectRate, ioThreads, intervalMinMs, intervalMaxMs, query);
   }
 
   /** The same spec with another connect rate (a child gets its share). */
   public LoadSpec withConnectRate(int rate) {
     return new LoadSpec(transport, targets, firstIndex, connections, perAddress, firstAddress, secret, uidBase,
-        flagMode, zone, eventsPerHeartbeat, window, Math.max(1, rate), ioThreads, intervalMinMs, intervalMaxMs);
+        flagMode, zone, eventsPerHeartbeat, window, Math.max(1, rate), ioThreads, intervalMinMs, intervalMaxMs, query);
   }
 
   /** Source address octet of global index {@code i}. */
@@ -112,6 +132,7 @@ public record LoadSpec(String transport, List<URI> targets, int firstIndex, int 
     m.put("ioThreads", Integer.toString(ioThreads));
     m.put("intervalMinMs", Long.toString(intervalMinMs));
     m.put("intervalMaxMs", Long.toString(intervalMaxMs));
+    m.put("query", query.name());
     List<String> args = new ArrayList<>();
     m.forEach((k, v) -> args.add(k + "=" + v));
     return args;
@@ -137,7 +158,7 @@ public record LoadSpec(String transport, List<URI> targets, int firstIndex, int 
         FlagMode.valueOf(get(m, "flagMode")), ZoneId.of(get(m, "zone")), Integer.parseInt(get(m, "events")),
         Integer.parseInt(get(m, "window")), Integer.parseInt(get(m, "connectRate")),
         Integer.parseInt(get(m, "ioThreads")), Long.parseLong(get(m, "intervalMinMs")),
-        Long.parseLong(get(m, "intervalMaxMs")));
+        Long.parseLong(get(m, "intervalMaxMs")), Query.valueOf(m.getOrDefault("query", Query.NONE.name())));
   }
 
   private static String get(Map<String, String> m, String key) {

@@ -4,7 +4,10 @@ import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.HistoryQuery;
+import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.ProgressQuery;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,6 +84,37 @@ final class Player {
       owner.stats().skipped.increment();
       return false;
     }
+    long s = ++seq;
+    ClientFrame frame = switch (owner.spec().query()) {
+      case NONE -> ClientFrame.newBuilder().setSeq(s).setHeartbeat(nextHeartbeat()).build();
+      case PROGRESS -> ClientFrame.newBuilder().setSeq(s).setProgressQuery(PROGRESS_QUERY).build();
+      case PAGE -> ClientFrame.newBuilder().setSeq(s).setHistoryQuery(FIRST_PAGE).build();
+    };
+    if (!l.send(frame)) {
+      owner.stats().skipped.increment();
+      return false;
+    }
+    heartbeats++;
+    inFlightSeq[inFlight] = s;
+    inFlightAt[inFlight] = intendedNanos;
+    inFlight++;
+    owner.stats().sent.increment();
+    return true;
+  }
+
+  /** The user's items oid 1..10 (video): a seeded user's ({@code bench reads}) first ten. */
+  private static final ProgressQuery PROGRESS_QUERY = progressQuery();
+  private static final HistoryQuery FIRST_PAGE = HistoryQuery.newBuilder().setLimit(20).build();
+
+  private static ProgressQuery progressQuery() {
+    ProgressQuery.Builder q = ProgressQuery.newBuilder();
+    for (int oid = 1; oid <= 10; oid++) {
+      q.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid));
+    }
+    return q.build();
+  }
+
+  private Heartbeat nextHeartbeat() {
     Heartbeat.Builder hb = Heartbeat.newBuilder();
     int events = owner.spec().eventsPerHeartbeat();
     long now = System.currentTimeMillis();
@@ -96,17 +130,7 @@ final class Player {
     if (flagDate != null) {
       hb.setFlagDate(flagDate);
     }
-    long s = ++seq;
-    if (!l.send(ClientFrame.newBuilder().setSeq(s).setHeartbeat(hb).build())) {
-      owner.stats().skipped.increment();
-      return false;
-    }
-    heartbeats++;
-    inFlightSeq[inFlight] = s;
-    inFlightAt[inFlight] = intendedNanos;
-    inFlight++;
-    owner.stats().sent.increment();
-    return true;
+    return hb.build();
   }
 
   /** One frame from the server, already decoded. */
@@ -124,6 +148,14 @@ final class Player {
       case ServerFrames.HEARTBEAT_ACK -> {
         long at = retire(f.seq);
         if (at != Long.MIN_VALUE) {
+          owner.stats().ack(System.nanoTime() - at);
+        }
+      }
+      case ServerFrames.PROGRESS, ServerFrames.HISTORY_PAGE -> {
+        long at = retire(f.seq);
+        if (f.records == 0) {
+          owner.stats().error(0); // a seeded user's query found nothing: a wrong answer, not an ack
+        } else if (at != Long.MIN_VALUE) {
           owner.stats().ack(System.nanoTime() - at);
         }
       }

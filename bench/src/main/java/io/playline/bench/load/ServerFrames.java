@@ -17,6 +17,8 @@ public final class ServerFrames {
   public static final int AUTH_OK = ServerFrame.AUTH_OK_FIELD_NUMBER;
   public static final int HEARTBEAT_ACK = ServerFrame.HEARTBEAT_ACK_FIELD_NUMBER;
   public static final int ERROR = ServerFrame.ERROR_FIELD_NUMBER;
+  public static final int PROGRESS = ServerFrame.PROGRESS_FIELD_NUMBER;
+  public static final int HISTORY_PAGE = ServerFrame.HISTORY_PAGE_FIELD_NUMBER;
   private static final int FLAG_DATE_LENGTH = "2026-11-21".length();
 
   private ServerFrames() {}
@@ -30,8 +32,11 @@ public final class ServerFrames {
     public int errorCode;
     /** The flag date of an auth_ok or heartbeat_ack when asked for and present, else null. */
     public @Nullable String flagDate;
+    /** Records in a progress result or history page (field 1 of both). */
+    public int records;
 
     void clear() {
+      records = 0;
       seq = 0;
       body = 0;
       errorCode = 0;
@@ -58,6 +63,8 @@ public final class ServerFrames {
           out.flagDate = readDateField(in, 1);
         } else if (wantFlag && field == AUTH_OK) {
           out.flagDate = readDateField(in, 5);
+        } else if (field == PROGRESS || field == HISTORY_PAGE) {
+          out.records = countField(in, 1);
         }
         in.skipRawBytes(in.getBytesUntilLimit());
         in.popLimit(limit);
@@ -78,6 +85,21 @@ public final class ServerFrames {
       }
     }
     return value;
+  }
+
+  /** How many times field {@code wanted} occurs (a repeated message field). */
+  private static int countField(CodedInputStream in, int wanted) throws IOException {
+    int n = 0;
+    while (!in.isAtEnd()) {
+      int tag = in.readTag();
+      if (WireFormat.getTagFieldNumber(tag) == wanted) {
+        n++;
+      }
+      if (!in.skipField(tag)) {
+        break;
+      }
+    }
+    return n;
   }
 
   /** A string field that looks like an ISO date; anything else (e.g. an echoed event) is ignored. */
@@ -107,6 +129,8 @@ public final class ServerFrames {
       case ERROR -> out.errorCode = frame.getError().getCodeValue();
       case HEARTBEAT_ACK -> out.flagDate = emptyToNull(frame.getHeartbeatAck().getFlagDate());
       case AUTH_OK -> out.flagDate = emptyToNull(frame.getAuthOk().getFlagDate());
+      case PROGRESS -> out.records = frame.getProgress().getRecordsCount();
+      case HISTORY_PAGE -> out.records = frame.getHistoryPage().getRecordsCount();
       default -> { }
     }
   }

@@ -8,7 +8,10 @@ import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
+import io.playline.proto.v1.HistoryPage;
+import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.ProgressResult;
 import io.playline.proto.v1.ServerFrame;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
@@ -49,5 +52,25 @@ class ServerFramesTest {
     assertThat(view.seq).isEqualTo(12);
     assertThat(view.body).isEqualTo(ServerFrames.HEARTBEAT_ACK);
     assertThat(view.flagDate).isNull();
+  }
+
+  @Test
+  void countsTheRecordsOfAPageOrAProgressResultAndNothingElse() throws Exception {
+    HistoryRecord r = HistoryRecord.newBuilder().setUid(9).setBusiness(Business.VIDEO).setOid(3).build();
+    ServerFrame page = ServerFrame.newBuilder().setSeq(4).setHistoryPage(HistoryPage.newBuilder()
+        .addRecords(r).addRecords(r).addRecords(r).setHasMore(true)).build();
+    ServerFrames.decode(ByteBuffer.wrap(page.toByteArray()), view, false);
+    assertThat(view.body).isEqualTo(ServerFrames.HISTORY_PAGE);
+    assertThat(view.records).isEqualTo(3);
+    ServerFrame progress = ServerFrame.newBuilder().setSeq(5)
+        .setProgress(ProgressResult.newBuilder().addRecords(r).addRecords(r)).build();
+    ServerFrames.decode(ByteBuffer.wrap(progress.toByteArray()), view, false);
+    assertThat(view.body).isEqualTo(ServerFrames.PROGRESS);
+    assertThat(view.records).isEqualTo(2);
+    ServerFrame empty = ServerFrame.newBuilder().setSeq(6).setHistoryPage(HistoryPage.getDefaultInstance()).build();
+    ServerFrames.decode(ByteBuffer.wrap(empty.toByteArray()), view, false);
+    assertThat(view.records).isZero();
+    ServerFrames.fromMessage(page, view);
+    assertThat(view.records).isEqualTo(3);
   }
 }
