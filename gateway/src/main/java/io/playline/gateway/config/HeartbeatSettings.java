@@ -41,10 +41,10 @@ public final class HeartbeatSettings {
           + "notice was lost is seen");
   public static final Setting<Duration> PUSH_LOOKUP_ALONE_CACHE = Setting.duration("push.lookup.alone.cache",
       Duration.ofMinutes(10), Duration.ZERO, Duration.ofHours(1), "how long a node trusts the answer \"no other node "
-          + "holds this user\" (most users: one device). Read when the node joins the user's registry; dropped at once "
-          + "by a join notice and by every re-subscription of the node's push channel (notices may have been lost "
-          + "while it was down), so a one-device user costs no registry read per change; the window only bounds a "
-          + "notice lost without a reconnect");
+          + "holds this user\" for a user it holds (most users: one device). Read when the node joins the user's "
+          + "registry; dropped at once by a join notice and by every re-subscription of the node's push channel "
+          + "(notices may have been lost while it was down), so a one-device user costs no registry read per change; "
+          + "the window only bounds a notice lost without a reconnect. `0` = as `push.lookup.cache`");
   public static final Setting<Duration> PUSH_REGISTRY_TTL = Setting.duration("push.registry.ttl",
       Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1), "life of a node's entry in a user's push "
           + "registry (`<prefix>push:{uid}:nodes`), refreshed lazily on heartbeats; same on every node")

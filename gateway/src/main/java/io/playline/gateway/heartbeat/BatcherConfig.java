@@ -1,5 +1,6 @@
 package io.playline.gateway.heartbeat;
 
+import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.HeartbeatSettings;
 import java.time.Duration;
@@ -22,6 +23,13 @@ import java.time.Duration;
  */
 public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int queueCapacity, int maxInFlight,
     Duration inFlightWait, Duration linger, int lingerHeartbeats) {
+
+  public BatcherConfig {
+    if (lingerHeartbeats > queueCapacity) {
+      throw new ConfigException("heartbeat.batch.linger.heartbeats: " + lingerHeartbeats + " (expected: at most "
+          + "heartbeat.queue.max, " + queueCapacity + ", or a lingering batch could never fill)");
+    }
+  }
 
   /** Without lingering: an eager batch leaves as soon as nothing is in flight. */
   public BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int queueCapacity, int maxInFlight,

@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
  * up to that long for company — but only while heartbeats arrive faster than one per window (a
  * moving average of the gaps between them), so the wait is expected to save a round trip; it leaves
  * early once {@code lingerHeartbeats} joined. While it lingers, submitting does not wake the loop.
+ * ({@code maxDelay} bounds the wait of a batch behind a round trip; a lingering batch has none ahead
+ * of it and waits up to {@code linger}, which may be longer.)
  *
  * <p>{@link #submit} is thread-safe and never blocks (event loops call it); a full queue refuses
  * the heartbeat. Batching runs on one event loop: the writer's own I/O loop when it has one
@@ -129,19 +131,26 @@ public final class HeartbeatBatcher implements AutoCloseable {
     if (lingering && queue.size() < config.lingerHeartbeats()) {
       return true; // the lingering batch's timer (or the heartbeat that fills it) drains the queue
     }
-    wake();
+    if (wake()) {
+      metrics.wakeups.increment();
+    }
     return true;
   }
 
-  /** Makes the loop drain the queue soon (once, however many heartbeats arrive meanwhile). */
-  private void wake() {
+  /**
+   * Makes the loop drain the queue soon (once, however many heartbeats arrive meanwhile); true when
+   * this call scheduled the drain.
+   */
+  private boolean wake() {
     if (drainPending.compareAndSet(false, true)) {
       try {
         loop.execute(drainTask);
+        return true;
       } catch (RejectedExecutionException e) {
         drainPending.set(false); // the loop is gone: close() fails what is left
       }
     }
+    return false;
   }
 
   /** On the loop: moves queued heartbeats into batches and sends what is due. */

@@ -15,6 +15,7 @@ public final class HeartbeatMetrics {
   final Counter refused;
   final Counter failed;
   final Counter lingered;
+  final Counter wakeups;
   final DistributionSummary batchEvents;
   final DistributionSummary batchHeartbeats;
   final Timer batchLatency;
@@ -34,6 +35,9 @@ public final class HeartbeatMetrics {
     failed = Counter.builder("playline.heartbeat.failed").description("Heartbeats whose Redis write failed").register(registry);
     lingered = Counter.builder("playline.heartbeat.batch.lingered")
         .description("Batches that waited for more heartbeats at low load (heartbeat.batch.linger)").register(registry);
+    wakeups = Counter.builder("playline.heartbeat.batcher.wakeups")
+        .description("Times a submitted heartbeat woke the batching loop (a lingering batch's heartbeats do not)")
+        .register(registry);
     batchEvents = DistributionSummary.builder("playline.heartbeat.batch.size").baseUnit("events").register(registry);
     batchHeartbeats = DistributionSummary.builder("playline.heartbeat.batch.heartbeats").register(registry);
     batchLatency = Timer.builder("playline.heartbeat.batch.latency").description("Redis round trip of one batch")

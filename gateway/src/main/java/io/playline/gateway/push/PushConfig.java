@@ -17,10 +17,11 @@ import java.time.Duration;
  *     joins a user's registry tells the nodes already listed ({@link JoinNotice}), which drop their
  *     answer, so the window only bounds how long a node that left (or died) is still published to,
  *     and how late a join whose notice was lost (Redis pub/sub is at-most-once) is seen
- * @param aloneCache how long a node reuses the answer "no other node holds this user" ({@code
- *     push.lookup.alone.cache}, 10min; 0 = as {@code lookupCache}): read when the node joins the user's
- *     registry, dropped by a join notice and by every re-subscription of the node's channel, so a
- *     one-device user costs no registry read per change
+ * @param aloneCache how long a node reuses the answer "no other node holds this user" for a user it
+ *     holds ({@code push.lookup.alone.cache}, 10min; 0 = as {@code lookupCache}): read when the node
+ *     joins the user's registry, dropped by a join notice and by every re-subscription of the node's
+ *     channel, so a one-device user costs no registry read per change. For users the node does not
+ *     hold (pushes from backends) it hears of no joins, so their answers are kept {@code lookupCache}
  * @param registryTtl how long a node's entry in a user's session-registry hash lives without a
  *     refresh ({@code push.registry.ttl}, 10min); refreshed lazily, at most every third of it, when a
  *     connection of the user sends a heartbeat, so it must exceed twice {@code idle.timeout}. Every

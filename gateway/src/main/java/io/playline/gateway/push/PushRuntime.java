@@ -48,6 +48,9 @@ public final class PushRuntime implements AutoCloseable {
             config.aloneCache(), clock, metrics);
     SessionRegistry sessions = shared == null ? SessionRegistry.LOCAL : shared;
     ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, clock);
+    if (shared != null) {
+      shared.holdersFrom(connections::holds);
+    }
     metrics.bindLocalUsers(registry, connections::users);
     RedisNodeChannels channels = redis == null ? null
         : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, sessions, metrics, SUBSCRIBE_TIMEOUT);

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongPredicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   /**
    * Users whose lookups are cached at most (~100 bytes each); beyond it expired entries (or all) are
-   * dropped. Entries leave with the user's last connection on this node, so this is rarely reached.
+   * dropped. A held user's entry leaves with its last connection on this node; others expire.
    */
   private static final int MAX_CACHED_LOOKUPS = 500_000;
 
@@ -47,6 +48,8 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   private final PushMetrics metrics;
   private volatile NodeChannels announcer = NodeChannels.NONE;
+  /** Whether this node holds a connection of the user (so it is in the user's registry and hears of joins). */
+  private volatile LongPredicate holds = uid -> false;
 
   public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
       Duration ttl, Clock clock, PushMetrics metrics) {
@@ -68,6 +71,15 @@ public final class RedisSessionRegistry implements SessionRegistry {
     this.ttlMs = ttl.toMillis();
     this.clock = clock;
     this.metrics = metrics;
+  }
+
+  /**
+   * Tells this registry which users this node holds: only for them is "no other node" kept for the
+   * alone window, since only a node in the user's registry is told when another node joins. Until
+   * set, empty answers are kept as long as any other answer.
+   */
+  public void holdersFrom(LongPredicate holders) {
+    this.holds = holders;
   }
 
   /**
@@ -98,7 +110,13 @@ public final class RedisSessionRegistry implements SessionRegistry {
     }
     CachedLookup seeded = seed;
     metrics.registryCommandsSent(2);
-    redis.hset(key, node, PushKeys.bytes(Long.toString(expiresAt))).whenComplete((created, error) -> {
+    CompletionStage<Boolean> written;
+    try {
+      written = redis.hset(key, node, PushKeys.bytes(Long.toString(expiresAt)));
+    } catch (RuntimeException e) {
+      written = CompletableFuture.failedFuture(e);
+    }
+    written.whenComplete((created, error) -> {
       if (error != null) {
         failed("Adding", uid, error);
         if (seeded != null) {
@@ -106,7 +124,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
         }
         return;
       }
-      boolean joined = Boolean.TRUE.equals(created);
+      boolean joined = Boolean.TRUE.equals(created) && announcer != NodeChannels.NONE;
       if (joined || seeded != null) {
         fetch(uid).whenComplete((others, fetchError) -> {
           if (seeded != null) {
@@ -232,7 +250,8 @@ public final class RedisSessionRegistry implements SessionRegistry {
       entry.nodes().completeExceptionally(error != null ? error : new IllegalStateException("no answer"));
       return;
     }
-    long keepMs = others.isEmpty() ? aloneCacheMs : lookupCacheMs;
+    // "Nobody else" is trusted for long only for a user this node holds: it hears of every join.
+    long keepMs = others.isEmpty() && aloneCacheMs > 0 && holds.test(uid) ? aloneCacheMs : lookupCacheMs;
     if (keepMs > 0) {
       lookups.replace(uid, entry, new CachedLookup(clock.millis() + keepMs, entry.nodes()));
     } else {
@@ -244,7 +263,11 @@ public final class RedisSessionRegistry implements SessionRegistry {
   private CompletionStage<List<String>> fetch(long uid) {
     byte[] key = keys.nodes(uid);
     metrics.lookupSent();
-    return redis.hgetall(key).thenApply(entries -> live(key, entries));
+    try {
+      return redis.hgetall(key).thenApply(entries -> live(key, entries));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   private List<String> live(byte[] key, Map<byte[], byte[]> entries) {

@@ -6,6 +6,8 @@ import static io.playline.gateway.push.Frames.heartbeatAcked;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -114,6 +116,52 @@ class PushLookupCacheTest {
     assertThat(lookupsForJoinAndThreeMoves(ns, 91_004, "0s")).isEqualTo(4);
   }
 
+  @Test
+  void aNodeForgetsWhatItKnewOfAUserWhoLeftIt(RedisNamespace ns) throws Exception {
+    long uid = 91_006;
+    long now = System.currentTimeMillis();
+    try (PushNode a = new PushNode(ns, "node-a", Map.of("push.lookup.cache", "0s", "push.lookup.alone.cache", "10m",
+        "sync.coalesce.window", "0s"));
+        PushNode b = new PushNode(ns, "node-b", Map.of("sync.coalesce.window", "0s"))) {
+      WsPlayerClient phone = a.connect(uid, "phone");
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lookups(a)).isEqualTo(1));
+      phone.close();
+      // The user left node A (A is out of the user's registry, so it hears of no joins), then
+      // connected to node B, then came back to A: A must not trust its old "nobody else".
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(a.registeredNodes(uid)).isEmpty());
+      try (WsPlayerClient tv = b.connect(uid, "tv");
+          WsPlayerClient phoneAgain = a.connect(uid, "phone")) {
+        await().atMost(Duration.ofSeconds(10))
+            .untilAsserted(() -> assertThat(a.registeredNodes(uid)).containsExactlyInAnyOrder("node-a", "node-b"));
+        heartbeatAcked(phoneAgain, 2, event(42, 3_000, now));
+        assertThat(expectSync(tv).getProgressMs()).isEqualTo(3_000L);
+      }
+    }
+  }
+
+  @Test
+  void noOtherNodeIsKeptOnlyBrieflyForAUserTheNodeDoesNotHold(RedisNamespace ns) throws Exception {
+    long uid = 91_007;
+    long now = System.currentTimeMillis();
+    try (PushNode a = new PushNode(ns, "node-a", Map.of("push.lookup.cache", "0s", "push.lookup.alone.cache", "10m"));
+        PushNode b = new PushNode(ns, "node-b", Map.of("sync.coalesce.window", "0s"))) {
+      // A backend pushes through node A while the user is connected nowhere: A hears of no joins for
+      // this user, so its answer "nobody" must not be kept for the alone window.
+      a.server.push().push(uid, record(1_000, now)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      try (WsPlayerClient tv = b.connect(uid, "tv")) {
+        await().atMost(Duration.ofSeconds(10))
+            .untilAsserted(() -> assertThat(a.registeredNodes(uid)).containsExactly("node-b"));
+        a.server.push().push(uid, record(2_000, now + 1)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(expectSync(tv).getProgressMs()).isEqualTo(2_000L);
+      }
+    }
+  }
+
+  private static HistoryRecord record(long progressMs, long viewTimeMs) {
+    return HistoryRecord.newBuilder().setBusiness(Business.VIDEO).setOid(42).setProgressMs(progressMs)
+        .setDurationMs(600_000).setViewTimeMs(viewTimeMs).build();
+  }
+
   private static double subscriptions(PushNode node) {
     return node.registry.get("playline.push.channel.subscriptions").counter().count();
   }
@@ -133,6 +181,8 @@ class PushLookupCacheTest {
 
       // Redis drops the node's pub/sub connection: join notices sent meanwhile would be lost. The
       // client reconnects and subscribes again, and the node forgets what it cached.
+      // (Every pub/sub client of this Redis: the tests of this JVM run one at a time, and node A's is
+      // the only one this test holds; any other reconnects on its own.)
       a.redis.shared().clientKill(io.lettuce.core.KillArgs.Builder.typePubsub()).get(5, TimeUnit.SECONDS);
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(subscriptions(a)).isEqualTo(2));
       heartbeatAcked(phone, 3, event(42, 2_000, now + 1));
