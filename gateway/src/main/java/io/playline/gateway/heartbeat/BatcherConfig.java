@@ -1,6 +1,5 @@
 package io.playline.gateway.heartbeat;
 
-import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.HeartbeatSettings;
 import java.time.Duration;
@@ -19,16 +18,14 @@ import java.time.Duration;
  *     ({@code heartbeat.batch.linger}, 0 = off): it waits only while heartbeats arrive faster than
  *     one per {@code linger}, so the wait is expected to save a round trip
  * @param lingerHeartbeats a lingering batch leaves as soon as this many heartbeats joined it
- *     ({@code heartbeat.batch.linger.heartbeats})
+ *     ({@code heartbeat.batch.linger.heartbeats}; at most {@code queueCapacity}, or it could never fill)
  */
 public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int queueCapacity, int maxInFlight,
     Duration inFlightWait, Duration linger, int lingerHeartbeats) {
 
+  /** A lingering batch can hold no more than the queue: {@code lingerHeartbeats} above it counts as the queue's size. */
   public BatcherConfig {
-    if (lingerHeartbeats > queueCapacity) {
-      throw new ConfigException("heartbeat.batch.linger.heartbeats: " + lingerHeartbeats + " (expected: at most "
-          + "heartbeat.queue.max, " + queueCapacity + ", or a lingering batch could never fill)");
-    }
+    lingerHeartbeats = Math.min(lingerHeartbeats, queueCapacity);
   }
 
   /** Without lingering: an eager batch leaves as soon as nothing is in flight. */

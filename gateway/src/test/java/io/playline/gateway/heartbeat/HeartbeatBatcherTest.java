@@ -1,7 +1,6 @@
 package io.playline.gateway.heartbeat;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -223,10 +222,9 @@ class HeartbeatBatcherTest {
   }
 
   @Test
-  void aLingerThatCouldNeverFillTheQueueIsRefused() {
-    assertThatThrownBy(() -> new BatcherConfig(512, LONG, true, 100, 8, LONG, Duration.ofMillis(5), 101))
-        .isInstanceOf(io.playline.core.config.ConfigException.class)
-        .hasMessageContaining("heartbeat.batch.linger.heartbeats");
+  void aLingeringBatchNeverWaitsForMoreHeartbeatsThanTheQueueHolds() {
+    assertThat(new BatcherConfig(512, LONG, true, 100, 8, LONG, Duration.ofMillis(5), 101).lingerHeartbeats())
+        .isEqualTo(100);
   }
 
   @Test
