@@ -223,21 +223,33 @@ final class ReadsCommand implements Callable<Integer> {
     if (heartbeatConnections <= 0) {
       return;
     }
-    String ws = root.path("playline").path("websocket").asText(null);
-    if (ws == null) {
-      throw new IllegalStateException("the endpoints file names no playline.websocket for --heartbeats");
-    }
     long interval = BenchOptions.duration(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval").toMillis();
-    String secret = System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
-    LoadSpec spec = new LoadSpec("ws", List.of(URI.create(ws)), 0, heartbeatConnections, 5000, 2, secret,
-        base + 10_000_000L, LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), 1, 4, 2000, 1, interval, interval);
-    heartbeats = LoadGenerator.start(spec);
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    while (heartbeats.snapshot().open() < heartbeatConnections && System.nanoTime() - deadline < 0) {
-      Thread.sleep(200);
-    }
+    heartbeats = players(root, "--heartbeats", heartbeatConnections, base + 10_000_000L, 1, 4, interval,
+        LoadSpec.Query.NONE, Duration.ofMinutes(2));
     System.out.printf("  heartbeats: %d of %d connections open, one event every %d ms each%n",
         heartbeats.snapshot().open(), heartbeatConnections, interval);
+  }
+
+  /**
+   * Starts {@code count} player WebSockets to the endpoints file's gateway (users {@code uidBase ...},
+   * tokens signed with {@code $PLAYLINE_AUTH_SECRET}, else the standalone's development secret) and
+   * waits, at most {@code openWithin}, until all are open. {@code intervalMs} 0 = rate pacing.
+   */
+  private static LoadGenerator players(JsonNode root, String purpose, int count, long uidBase, int events, int window,
+      long intervalMs, LoadSpec.Query query, Duration openWithin) throws InterruptedException {
+    String ws = root.path("playline").path("websocket").asText(null);
+    if (ws == null) {
+      throw new IllegalStateException("the endpoints file names no playline.websocket for " + purpose);
+    }
+    String secret = System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
+    LoadGenerator fleet = LoadGenerator.start(new LoadSpec("ws", List.of(URI.create(ws)), 0, count, 5000, 2, secret,
+        uidBase, LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), events, window, 2000, 1, intervalMs, intervalMs,
+        query));
+    long deadline = System.nanoTime() + openWithin.toNanos();
+    while (fleet.snapshot().open() < count && System.nanoTime() - deadline < 0) {
+      Thread.sleep(50);
+    }
+    return fleet;
   }
 
   /** Heartbeats acked since the previous call, and their latencies (discarded when only marking the start). */
@@ -531,20 +543,9 @@ final class ReadsCommand implements Callable<Integer> {
    */
   private Result streamRun(String kind, int pass, double rate, Duration warm, Duration window, long serverPid,
       long redisPid, JsonNode root, long base) throws InterruptedException {
-    String ws = root.path("playline").path("websocket").asText(null);
-    if (ws == null) {
-      throw new IllegalStateException("the endpoints file names no playline.websocket for " + kind);
-    }
     int players = users;
     LoadSpec.Query query = kind.contains("stream-progress") ? LoadSpec.Query.PROGRESS : LoadSpec.Query.PAGE;
-    String secret = System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
-    LoadSpec spec = new LoadSpec("ws", List.of(URI.create(ws)), 0, players, 5000, 2, secret, base,
-        LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), 0, 1, 2000, 1, 0, 0, query);
-    try (LoadGenerator fleet = LoadGenerator.start(spec)) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (fleet.snapshot().open() < players && System.nanoTime() - deadline < 0) {
-        Thread.sleep(50);
-      }
+    try (LoadGenerator fleet = players(root, kind, players, base, 0, 1, 0, query, Duration.ofSeconds(60))) {
       double offered = rate > 0 ? rate : players * STREAM_QUERIES_PER_PLAYER;
       fleet.setRate(offered, Duration.ZERO);
       Thread.sleep(warm.toMillis());
