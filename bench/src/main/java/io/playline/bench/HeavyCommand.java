@@ -224,7 +224,7 @@ final class HeavyCommand implements Callable<Integer> {
   }
 
   /** Flushes {@code table} and major-compacts it, waiting until HBase reports it done. */
-  private static void majorCompact(Connection hbase, TableName table) throws Exception {
+  static void majorCompact(Connection hbase, TableName table) throws Exception {
     try (Admin admin = hbase.getAdmin()) {
       admin.flush(table);
       admin.majorCompact(table);

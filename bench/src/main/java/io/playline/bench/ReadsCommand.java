@@ -44,37 +44,39 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.HdrHistogram.Recorder;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bin/playline bench reads}: what the internal History API's reads cost, against Redis
+ * {@code bin/playline bench reads}: what the internal History API's reads cost, against the store
  * alone running the plain commands such a read needs, alternating pass by pass. Users are seeded
  * through the API's {@code Report} (as a backend reporting plays would), then each kind of read
  * runs closed-loop with a fixed number of requests in flight over a few HTTP/2 connections, and the
- * same number of Redis-alone requests in flight over Lettuce (pipelined on one connection):
+ * same number of store-alone requests in flight (Redis: pipelined on one Lettuce connection):
  *
  * <ul>
  *   <li>{@code progress}: {@code GetProgress} of {@code --batch} random items of a random user;
  *       Redis alone: {@code HMGET} of those fields of the user's records and tombstones;
  *   <li>{@code page}: {@code ListHistory} first page of {@code --page} records, warm; Redis alone:
- *       {@code ZREVRANGE 0 page-1 WITHSCORES} of the timeline, then {@code HMGET} of those members.
+ *       {@code ZREVRANGE 0 page-1 WITHSCORES} of the timeline, then {@code HMGET} of those members;
+ *   <li>{@code stream-progress}, {@code stream-page}: the same over player WebSockets;
+ *   <li>{@code cold}, {@code deep}, {@code deep-chunks}: pages that read HBase, against HBase alone
+ *       ({@link StoredReads}).
  * </ul>
  *
  * Reported per run: requests/s, latency p50/p99/p99.9, CPU per request of the server process, of
- * redis-server and of this process, and the ratio to Redis alone. With {@code --paced F}, each
+ * redis-server and of this process, and the ratio to the store alone. With {@code --paced F}, each
  * Playline read also runs open-loop at F times the rate its closed-loop run of the same pass
  * reached (latency from each request's intended start, so a stalled server shows as latency, not
  * as a lower rate): the latency at a load the server is not saturated by. Control thread only.
  */
 @Command(name = "reads", mixinStandardHelpOptions = true,
-    description = {"Reads over the internal History API (GetProgress, ListHistory first page) against Redis alone",
-        "running the plain commands of each read, alternating pass by pass. Needs a running standalone."})
+    description = {"Reads over the internal History API and the player stream (GetProgress, ListHistory first page,",
+        "cold and deep pages) against Redis or HBase alone running the plain commands of each read, alternating",
+        "pass by pass. Needs a running standalone."})
 final class ReadsCommand implements Callable<Integer> {
   @Option(names = "--endpoints", paramLabel = "FILE",
       description = "The standalone's endpoints.json (default: $PLAYLINE_DATA_DIR/endpoints.json, else ./data/endpoints.json).")
@@ -82,8 +84,9 @@ final class ReadsCommand implements Callable<Integer> {
 
   @Option(names = "--kind", split = ",", defaultValue = "progress,page", description = "progress, page (over the "
       + "internal API), stream-progress, stream-page (the same reads as ProgressQuery / HistoryQuery frames over "
-      + "player WebSockets, one per seeded user, one query in flight and at most 15/s each) (default: "
-      + "${DEFAULT-VALUE}).")
+      + "player WebSockets, one per seeded user, one query in flight and at most 15/s each), cold (a first page "
+      + "of a user in HBase only), deep, deep-chunks (a page past Redis of users whose older records are live "
+      + "cells / rolled-up chunks) (default: ${DEFAULT-VALUE}).")
   List<String> kinds = List.of("progress", "page");
 
   @Option(names = "--users", defaultValue = "2000", description = "Users seeded (default: ${DEFAULT-VALUE}).")
@@ -91,6 +94,26 @@ final class ReadsCommand implements Callable<Integer> {
 
   @Option(names = "--items", defaultValue = "100", description = "Items per seeded user (default: ${DEFAULT-VALUE}).")
   int items;
+
+  @Option(names = "--cold-users", defaultValue = "2000", description = "Users in HBase only for cold reads, each with "
+      + "--items items (default: ${DEFAULT-VALUE}; more than reads in flight).")
+  int coldUsers;
+
+  @Option(names = "--deep-users", defaultValue = "100", description = "Users per deep kind (default: ${DEFAULT-VALUE}).")
+  int deepUsers;
+
+  @Option(names = "--deep-items", defaultValue = "3000", description = "Items of each deep user: more than "
+      + "history.redis.max.items and, for deep-chunks, than history.compact.threshold (default: ${DEFAULT-VALUE}).")
+  int deepItems;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A setting the standalone runs with that the "
+      + "HBase reads depend on (hbase.table, history.redis.max.items, history.compact.*, retention).")
+  Map<String, String> settings = Map.of();
+
+  @Option(names = "--major-compact", defaultValue = "true", negatable = true, description = "After writing the "
+      + "cold and deep users, flush and major-compact the history tables, as HBase does on its own schedule "
+      + "(default: ${DEFAULT-VALUE}).")
+  boolean majorCompact;
 
   @Option(names = "--batch", defaultValue = "10", description = "Items per GetProgress (default: ${DEFAULT-VALUE}).")
   int batch;
@@ -113,7 +136,8 @@ final class ReadsCommand implements Callable<Integer> {
   @Option(names = "--measure", defaultValue = "10s", description = "Measured window of each run (default: ${DEFAULT-VALUE}).")
   String measure;
 
-  @Option(names = "--baselines", defaultValue = "redis", description = "redis | none (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--baselines", defaultValue = "alone", description = "alone (each read's store alone: Redis, or "
+      + "HBase for cold and deep reads; 'redis' means the same) | none (default: ${DEFAULT-VALUE}).")
   String baselines;
 
   @Option(names = "--key-prefix", defaultValue = "pl:", description = "The server's redis.key.prefix (default: ${DEFAULT-VALUE}).")
@@ -138,17 +162,23 @@ final class ReadsCommand implements Callable<Integer> {
   /** Queries per second a stream player offers at most: under the gateway's default 20 frames/s per connection. */
   private static final double STREAM_QUERIES_PER_PLAYER = 15;
 
-  /** Requests an open-loop run keeps in flight at most; a due request beyond it is counted as skipped. */
-  private static final int PACED_MAX_IN_FLIGHT = 4096;
+  private static final List<String> KINDS = List.of("progress", "page", "stream-progress", "stream-page", "cold",
+      "deep", "deep-chunks");
+  private static final List<String> HBASE_KINDS = List.of("cold", "deep", "deep-chunks");
 
   @Option(names = "--uid-base", description = "First user id (default: a random block, so runs use fresh users).")
   @Nullable Long uidBase;
 
-  private record Result(String kind, int pass, double perSecond, double p50, double p99, double p999,
-      double serverCpu, double redisCpu, double ownCpu, long errors, double heartbeatsPerSecond, double heartbeatP99) {}
-
   @Override
   public Integer call() throws Exception {
+    for (String kind : kinds) {
+      if (!KINDS.contains(kind)) {
+        throw new IllegalArgumentException("--kind " + kind + " is none of " + KINDS);
+      }
+    }
+    if (!List.of("alone", "redis", "none").contains(baselines)) {
+      throw new IllegalArgumentException("--baselines " + baselines + " is none of alone, none");
+    }
     Path file = endpoints != null ? endpoints
         : Path.of(System.getenv().getOrDefault("PLAYLINE_DATA_DIR", "data")).resolve("endpoints.json");
     JsonNode root = new ObjectMapper().readTree(file.toFile());
@@ -179,26 +209,50 @@ final class ReadsCommand implements Callable<Integer> {
       open.add(ch);
       stubs.add(HistoryGrpc.newStub(ch));
     }
-    List<Result> results = new ArrayList<>();
-    try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10))) {
-      seed(stubs, base);
+    Supplier<HistoryGrpc.HistoryStub> stub = () -> stubs.get(ThreadLocalRandom.current().nextInt(stubs.size()))
+        .withDeadlineAfter(10, TimeUnit.SECONDS);
+    ReadLoops loops = new ReadLoops(concurrency, serverPid, redisPid,
+        () -> heartbeats == null ? null : heartbeats.snapshot());
+    List<ReadLoops.Result> results = new ArrayList<>();
+    boolean stored = kinds.stream().anyMatch(HBASE_KINDS::contains);
+    try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
+        StoredReads hbase = stored ? new StoredReads(root, settings, base, coldUsers, items, deepUsers, deepItems,
+            page, redis, new RedisKeys(keyPrefix)) : null) {
+      if (kinds.stream().anyMatch(k -> !HBASE_KINDS.contains(k))) {
+        seed(stubs, base);
+      }
+      if (hbase != null) {
+        hbase.seed(kinds, majorCompact);
+        hbase.warmDeep(kinds, stub);
+      }
       startHeartbeats(root, base);
       RedisKeys keys = new RedisKeys(keyPrefix);
       for (int pass = 1; pass <= passes; pass++) {
         for (String kind : kinds) {
           boolean stream = kind.startsWith("stream-");
           String read = stream ? kind.substring("stream-".length()) : kind;
-          Result closed = stream ? streamRun("playline-" + kind, pass, 0, warm, window, serverPid, redisPid, root, base)
-              : run("playline-" + kind, pass, warm, window, serverPid, redisPid, () -> apiRead(kind, stubs, base));
+          Supplier<CompletionStage<?>> viaApi = () -> switch (kind) {
+            case "cold" -> hbase.apiCold(stub.get());
+            case "deep", "deep-chunks" -> hbase.apiDeep(stub.get(), kind.equals("deep-chunks"));
+            default -> apiRead(kind, stub.get(), base);
+          };
+          ReadLoops.Result closed = stream ? streamRun(loops, "playline-" + kind, pass, 0, warm, window, root, base)
+              : loops.closed("playline-" + kind, pass, warm, window, serverPid, viaApi);
           results.add(closed);
           if (paced > 0) {
             String name = String.format(Locale.ROOT, "playline-%s@%.2f", kind, paced);
-            results.add(stream ? streamRun(name, pass, closed.perSecond() * paced, warm, window, serverPid, redisPid,
-                root, base) : paced(name, pass, closed.perSecond() * paced, warm, window, serverPid, redisPid,
-                () -> apiRead(kind, stubs, base)));
+            results.add(stream ? streamRun(loops, name, pass, closed.perSecond() * paced, warm, window, root, base)
+                : loops.paced(name, pass, closed.perSecond() * paced, warm, window, viaApi));
           }
-          if (baselines.equals("redis")) {
-            results.add(run("redis-" + kind, pass, warm, window, -1, redisPid,
+          if (baselines.equals("none")) {
+            continue;
+          }
+          if (HBASE_KINDS.contains(kind)) {
+            // HBase runs in the standalone's JVM: its CPU is the server column.
+            results.add(loops.closed("hbase-" + kind, pass, warm, window, serverPid,
+                () -> kind.equals("cold") ? hbase.hbaseCold() : hbase.hbaseDeep(kind.equals("deep-chunks"))));
+          } else {
+            results.add(loops.closed("redis-" + kind, pass, warm, window, -1,
                 () -> redisRead(read, redis.shared(), keys, base)));
           }
         }
@@ -250,19 +304,6 @@ final class ReadsCommand implements Callable<Integer> {
       Thread.sleep(50);
     }
     return fleet;
-  }
-
-  /** Heartbeats acked since the previous call, and their latencies (discarded when only marking the start). */
-  private @Nullable LoadSnapshot heartbeatMark() {
-    return heartbeats == null ? null : heartbeats.snapshot();
-  }
-
-  private static double[] heartbeatFigures(@Nullable LoadSnapshot from, @Nullable LoadSnapshot to) {
-    if (from == null || to == null) {
-      return new double[] {Double.NaN, Double.NaN};
-    }
-    double seconds = (to.nanos() - from.nanos()) / 1e9;
-    return new double[] {(to.acked() - from.acked()) / seconds, to.interval().getValueAtPercentile(99) / 1000.0};
   }
 
   /** Writes {@code items} items per user through the API's Report, 32 calls in flight. */
@@ -321,9 +362,7 @@ final class ReadsCommand implements Callable<Integer> {
     return oids;
   }
 
-  private CompletionStage<?> apiRead(String kind, List<HistoryGrpc.HistoryStub> stubs, long base) {
-    HistoryGrpc.HistoryStub stub = stubs.get(ThreadLocalRandom.current().nextInt(stubs.size()))
-        .withDeadlineAfter(10, TimeUnit.SECONDS);
+  private CompletionStage<?> apiRead(String kind, HistoryGrpc.HistoryStub stub, long base) {
     long uid = randomUser(base);
     if (kind.equals("progress")) {
       GetProgressRequest.Builder r = GetProgressRequest.newBuilder().setUid(uid);
@@ -367,7 +406,7 @@ final class ReadsCommand implements Callable<Integer> {
   }
 
   /** A unary call's outcome as a stage; a wrong answer (a missing record) fails it. */
-  private static final class Answer<T> implements StreamObserver<T> {
+  static final class Answer<T> implements StreamObserver<T> {
     final CompletableFuture<T> done = new CompletableFuture<>();
     private final java.util.function.Predicate<T> complete;
     private @Nullable T value;
@@ -397,143 +436,6 @@ final class ReadsCommand implements Callable<Integer> {
     }
   }
 
-  /** Runs {@code read} closed-loop with {@link #concurrency} in flight: warm-up, then the measured window. */
-  private Result run(String kind, int pass, Duration warm, Duration window, long serverPid, long redisPid,
-      Supplier<CompletionStage<?>> read) throws InterruptedException {
-    Recorder latency = new Recorder(3);
-    AtomicBoolean stop = new AtomicBoolean();
-    AtomicBoolean measuring = new AtomicBoolean();
-    AtomicLong done = new AtomicLong();
-    AtomicLong errors = new AtomicLong();
-    AtomicLong firstError = new AtomicLong();
-    Semaphore stopped = new Semaphore(0);
-    List<Throwable> sample = new java.util.concurrent.CopyOnWriteArrayList<>();
-    for (int i = 0; i < concurrency; i++) {
-      new Runnable() {
-        @Override
-        public void run() {
-          if (stop.get()) {
-            stopped.release();
-            return;
-          }
-          long start = System.nanoTime();
-          issue(read).whenComplete((v, error) -> {
-            if (measuring.get()) {
-              if (error == null) {
-                latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
-                done.incrementAndGet();
-              } else {
-                errors.incrementAndGet();
-                if (firstError.compareAndSet(0, 1)) {
-                  sample.add(error);
-                }
-              }
-            }
-            if (error != null) {
-              // A failed stage may have completed on this very stack: go on from another one.
-              java.util.concurrent.ForkJoinPool.commonPool().execute(this);
-            } else {
-              run();
-            }
-          });
-        }
-      }.run();
-    }
-    Thread.sleep(warm.toMillis());
-    latency.reset();
-    long self = ProcessHandle.current().pid();
-    long[] before = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
-    LoadSnapshot hbFrom = heartbeatMark();
-    long startNanos = System.nanoTime();
-    measuring.set(true);
-    Thread.sleep(window.toMillis());
-    measuring.set(false);
-    long elapsed = System.nanoTime() - startNanos;
-    double[] hb = heartbeatFigures(hbFrom, heartbeatMark());
-    long[] after = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
-    stop.set(true);
-    if (!stopped.tryAcquire(concurrency, 30, TimeUnit.SECONDS)) {
-      System.out.println("  WARNING: requests still in flight 30 s after the run");
-    }
-    var h = latency.getIntervalHistogram();
-    long n = done.get();
-    Result r = new Result(kind, pass, n * 1e9 / elapsed, h.getValueAtPercentile(50) / 1000.0,
-        h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-        perRequest(before[0], after[0], n), perRequest(before[1], after[1], n), perRequest(before[2], after[2], n),
-        errors.get(), hb[0], hb[1]);
-    System.out.printf(Locale.ROOT, "  %-17s p%d %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d%s%s%n", kind, pass,
-        r.perSecond, r.p50, r.p99, r.errors, heartbeatNote(r), sample.isEmpty() ? "" : " (first: " + sample.get(0) + ")");
-    return r;
-  }
-
-  /**
-   * Runs {@code read} open-loop at {@code rate} requests/s: warm-up, then the measured window; a
-   * request's latency counts from when it was due, not from when it was sent.
-   */
-  private Result paced(String kind, int pass, double rate, Duration warm, Duration window, long serverPid,
-      long redisPid, Supplier<CompletionStage<?>> read) throws InterruptedException {
-    Recorder latency = new Recorder(3);
-    AtomicLong done = new AtomicLong();
-    AtomicLong errors = new AtomicLong();
-    AtomicLong inFlight = new AtomicLong();
-    long skipped = 0;
-    long interval = Math.max(1, (long) (1e9 / rate));
-    long start = System.nanoTime();
-    long measureFrom = start + warm.toNanos();
-    long end = measureFrom + window.toNanos();
-    long self = ProcessHandle.current().pid();
-    long[] before = null;
-    LoadSnapshot hbFrom = null;
-    for (long due = start; ; ) {
-      long now = System.nanoTime();
-      if (now - end >= 0) {
-        break;
-      }
-      if (before == null && now - measureFrom >= 0) {
-        before = new long[] {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
-        hbFrom = heartbeatMark();
-      }
-      for (; due - now <= 0; due += interval) {
-        if (inFlight.get() >= PACED_MAX_IN_FLIGHT) {
-          skipped++;
-          continue;
-        }
-        long intended = due;
-        boolean counted = intended - measureFrom >= 0;
-        inFlight.incrementAndGet();
-        issue(read).whenComplete((v, error) -> {
-          inFlight.decrementAndGet();
-          if (!counted) {
-            return;
-          }
-          if (error == null) {
-            latency.recordValue(Math.max(1, (System.nanoTime() - intended) / 1000));
-            done.incrementAndGet();
-          } else {
-            errors.incrementAndGet();
-          }
-        });
-      }
-      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(Math.max(due - System.nanoTime(), 0), 1_000_000));
-    }
-    double[] hb = heartbeatFigures(hbFrom, heartbeatMark());
-    long[] after = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
-    long[] measuredFrom = before != null ? before : after;
-    long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (inFlight.get() > 0 && System.nanoTime() - drainUntil < 0) {
-      Thread.sleep(5);
-    }
-    var h = latency.getIntervalHistogram();
-    long n = done.get();
-    Result r = new Result(kind, pass, n * 1e9 / window.toNanos(), h.getValueAtPercentile(50) / 1000.0,
-        h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-        perRequest(measuredFrom[0], after[0], n), perRequest(measuredFrom[1], after[1], n),
-        perRequest(measuredFrom[2], after[2], n), errors.get() + skipped, hb[0], hb[1]);
-    System.out.printf(Locale.ROOT, "  %-17s p%d %9.0f req/s (offered %.0f)  p50 %.2f ms  p99 %.2f ms  errors %d, "
-        + "skipped %d%s%n", kind, pass, r.perSecond, rate, r.p50, r.p99, r.errors - skipped, skipped, heartbeatNote(r));
-    return r;
-  }
-
   /**
    * One stream-query run: a player WebSocket per seeded user ({@code base ...}), each with at most
    * one query in flight, open-loop at {@code rate} queries/s in total (latency from each query's due
@@ -541,22 +443,21 @@ final class ReadsCommand implements Callable<Integer> {
    * may offer: {@link #STREAM_QUERIES_PER_PLAYER} each, under the gateway's per-connection frame
    * limit ({@code connection.max.frames.per.second}, 20), as real players stay.
    */
-  private Result streamRun(String kind, int pass, double rate, Duration warm, Duration window, long serverPid,
-      long redisPid, JsonNode root, long base) throws InterruptedException {
+  private ReadLoops.Result streamRun(ReadLoops loops, String kind, int pass, double rate, Duration warm,
+      Duration window, JsonNode root, long base) throws InterruptedException {
     int players = users;
     LoadSpec.Query query = kind.contains("stream-progress") ? LoadSpec.Query.PROGRESS : LoadSpec.Query.PAGE;
     try (LoadGenerator fleet = players(root, kind, players, base, 0, 1, 0, query, Duration.ofSeconds(60))) {
       double offered = rate > 0 ? rate : players * STREAM_QUERIES_PER_PLAYER;
       fleet.setRate(offered, Duration.ZERO);
       Thread.sleep(warm.toMillis());
-      long self = ProcessHandle.current().pid();
-      long[] before = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
+      long[] before = loops.cpuNow(loops.serverPid());
       LoadSnapshot from = fleet.snapshot();
-      LoadSnapshot hbFrom = heartbeatMark();
+      LoadSnapshot hbFrom = heartbeats == null ? null : heartbeats.snapshot();
       Thread.sleep(window.toMillis());
       LoadSnapshot to = fleet.snapshot();
-      double[] hb = heartbeatFigures(hbFrom, heartbeatMark());
-      long[] after = {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(self)};
+      double[] hb = ReadLoops.heartbeatFigures(hbFrom, heartbeats == null ? null : heartbeats.snapshot());
+      long[] after = loops.cpuNow(loops.serverPid());
       long n = to.acked() - from.acked();
       long errors = 0;
       for (int c = 0; c < to.errors().length; c++) {
@@ -564,41 +465,19 @@ final class ReadsCommand implements Callable<Integer> {
       }
       var h = to.interval();
       double seconds = (to.nanos() - from.nanos()) / 1e9;
-      Result r = new Result(kind, pass, n / seconds, h.getValueAtPercentile(50) / 1000.0,
+      ReadLoops.Result r = new ReadLoops.Result(kind, pass, n / seconds, h.getValueAtPercentile(50) / 1000.0,
           h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-          perRequest(before[0], after[0], n), perRequest(before[1], after[1], n), perRequest(before[2], after[2], n),
-          errors, hb[0], hb[1]);
+          ReadLoops.perRequest(before[0], after[0], n), ReadLoops.perRequest(before[1], after[1], n),
+          ReadLoops.perRequest(before[2], after[2], n), errors, hb[0], hb[1]);
       if (n == 0) {
         System.out.printf("  %s: no answers: %d of %d players open, %d sent, %d skipped, closes %s%n", kind, to.open(),
             players, to.sent() - from.sent(), to.skipped() - from.skipped(), to.closes());
       }
-      System.out.printf(Locale.ROOT, "  %-17s p%d %9.0f req/s%s  p50 %.2f ms  p99 %.2f ms  errors %d%s%n", kind, pass,
-          r.perSecond, String.format(Locale.ROOT, " (offered %.0f, skipped %d)", offered,
-              to.skipped() - from.skipped()), r.p50, r.p99, r.errors, heartbeatNote(r));
+      System.out.printf(Locale.ROOT, "  %-19s p%d %9.0f req/s%s  p50 %.2f ms  p99 %.2f ms  errors %d%s%n", kind, pass,
+          r.perSecond(), String.format(Locale.ROOT, " (offered %.0f, skipped %d)", offered,
+              to.skipped() - from.skipped()), r.p50(), r.p99(), r.errors(), ReadLoops.heartbeatNote(r));
       return r;
     }
-  }
-
-  /** Starts one read; a read that throws instead of failing its stage fails a stage all the same. */
-  private static CompletionStage<?> issue(Supplier<CompletionStage<?>> read) {
-    try {
-      return read.get();
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-  }
-
-  private static String heartbeatNote(Result r) {
-    return Double.isNaN(r.heartbeatsPerSecond) ? "" : String.format(Locale.ROOT, "  [heartbeats %.0f/s acked, p99 %.2f ms]",
-        r.heartbeatsPerSecond, r.heartbeatP99);
-  }
-
-  private static long cpu(long pid) {
-    return pid <= 0 ? -1 : ProcStats.cpuNanos(pid);
-  }
-
-  private static double perRequest(long before, long after, long requests) {
-    return before < 0 || after < 0 || requests == 0 ? Double.NaN : (after - before) / 1000.0 / requests;
   }
 
   private static long redisPid(String uri) {
@@ -607,42 +486,51 @@ final class ReadsCommand implements Callable<Integer> {
     return pid >= 0 ? pid : ProcStats.findPid("redis-server", "--port " + port);
   }
 
-  /** Medians over passes per run kind, and each Playline read's ratio to its Redis-alone baseline. */
-  private void report(List<Result> results) {
-    Map<String, List<Result>> byKind = new LinkedHashMap<>();
-    for (Result r : results) {
-      byKind.computeIfAbsent(r.kind, k -> new ArrayList<>()).add(r);
+  /** Medians over passes per run kind, and each Playline read's ratio to its store-alone baseline. */
+  private void report(List<ReadLoops.Result> results) {
+    Map<String, List<ReadLoops.Result>> byKind = new LinkedHashMap<>();
+    for (ReadLoops.Result r : results) {
+      byKind.computeIfAbsent(r.kind(), k -> new ArrayList<>()).add(r);
     }
     System.out.printf(Locale.ROOT, "%n== Playline bench reads: %d users x %d items, batch %d, page %d, %d in flight, "
         + "%d pass(es), %d cores, %s ==%n", users, items, batch, page, concurrency, passes,
         Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now());
-    System.out.printf("%-20s %10s %9s %9s %9s %14s %14s %14s %7s %8s %9s%n", "run (median)", "req/s", "p50 ms",
+    System.out.printf("%-22s %10s %9s %9s %9s %14s %14s %14s %7s %8s %9s%n", "run (median)", "req/s", "p50 ms",
         "p99 ms", "p99.9 ms", "server us/req", "redis us/req", "bench us/req", "errors", "hb/s", "hb p99 ms");
     Map<String, Double> rates = new LinkedHashMap<>();
+    Map<String, Double> serverCpu = new LinkedHashMap<>();
     Map<String, Double> redisCpu = new LinkedHashMap<>();
     for (var e : byKind.entrySet()) {
-      List<Result> rs = e.getValue();
-      double rate = median(rs, Result::perSecond);
+      List<ReadLoops.Result> rs = e.getValue();
+      double rate = median(rs, ReadLoops.Result::perSecond);
       rates.put(e.getKey(), rate);
-      redisCpu.put(e.getKey(), median(rs, Result::redisCpu));
-      System.out.printf(Locale.ROOT, "%-20s %10.0f %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f %7d %8.0f %9.2f%n",
-          e.getKey(), rate, median(rs, Result::p50), median(rs, Result::p99), median(rs, Result::p999),
-          median(rs, Result::serverCpu), median(rs, Result::redisCpu), median(rs, Result::ownCpu),
-          rs.stream().mapToLong(Result::errors).sum(), median(rs, Result::heartbeatsPerSecond),
-          median(rs, Result::heartbeatP99));
+      serverCpu.put(e.getKey(), median(rs, ReadLoops.Result::serverCpu));
+      redisCpu.put(e.getKey(), median(rs, ReadLoops.Result::redisCpu));
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f %7d %8.0f %9.2f%n",
+          e.getKey(), rate, median(rs, ReadLoops.Result::p50), median(rs, ReadLoops.Result::p99),
+          median(rs, ReadLoops.Result::p999), median(rs, ReadLoops.Result::serverCpu),
+          median(rs, ReadLoops.Result::redisCpu), median(rs, ReadLoops.Result::ownCpu),
+          rs.stream().mapToLong(ReadLoops.Result::errors).sum(), median(rs, ReadLoops.Result::heartbeatsPerSecond),
+          median(rs, ReadLoops.Result::heartbeatP99));
     }
     for (String kind : kinds) {
       Double playline = rates.get("playline-" + kind);
       Double redis = rates.get("redis-" + kind);
+      Double hbase = rates.get("hbase-" + kind);
       if (playline != null && redis != null) {
         System.out.printf(Locale.ROOT, "%s: Playline serves %.2fx of Redis alone's requests/s; Redis CPU per request "
             + "%.1fx of Redis alone's%n", kind, playline / redis, redisCpu.get("playline-" + kind)
             / redisCpu.get("redis-" + kind));
       }
+      if (playline != null && hbase != null) {
+        System.out.printf(Locale.ROOT, "%s: Playline serves %.2fx of HBase alone's requests/s; server CPU per request "
+            + "%.1fx of HBase alone's (the standalone JVM: API and HBase vs HBase)%n", kind, playline / hbase,
+            serverCpu.get("playline-" + kind) / serverCpu.get("hbase-" + kind));
+      }
     }
   }
 
-  private static double median(List<Result> rs, java.util.function.ToDoubleFunction<Result> f) {
+  private static double median(List<ReadLoops.Result> rs, java.util.function.ToDoubleFunction<ReadLoops.Result> f) {
     double[] v = rs.stream().mapToDouble(f).sorted().toArray();
     return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }

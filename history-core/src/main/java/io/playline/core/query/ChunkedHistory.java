@@ -132,7 +132,7 @@ final class ChunkedHistory {
         break;
       }
       picked.add(i);
-      records += ref.getCount();
+      records += countAfter(ref, read.after());
     }
     if (picked.isEmpty()) {
       return CompletableFuture.completedFuture(read.live());
@@ -170,6 +170,24 @@ final class ChunkedHistory {
       return withoutLiveCopies(read, fromChunks, earlier(liveBoundary, chunkBoundary), maxItems, mayReread, rollupId,
           next);
     });
+  }
+
+  /**
+   * About how many of the chunk's records come after {@code after}: all of them unless the cursor
+   * falls inside the chunk, then the share of its view-time span past the cursor (the records are
+   * not read yet). Counting such a chunk whole would end the page at the chunk's end, perhaps a
+   * record or two after the cursor; an estimate too high still only makes a page shorter, never a gap.
+   */
+  private static int countAfter(ChunkRef ref, @Nullable TimelinePosition after) {
+    if (after == null || after.precedes(ref.getNewestTimeMs(), member(ref.getNewestItem()))) {
+      return ref.getCount();
+    }
+    long span = ref.getNewestTimeMs() - ref.getOldestTimeMs();
+    if (span <= 0) {
+      return ref.getCount();
+    }
+    double share = (double) (after.viewTimeMs() - ref.getOldestTimeMs()) / span;
+    return (int) Math.max(0, Math.min(ref.getCount(), Math.floor(ref.getCount() * share)));
   }
 
   /**

@@ -124,6 +124,51 @@ class TierBoundaryTest {
   }
 
   @Test
+  void aColdUserWithMoreThanRedisKeepsIsWarmedWithTheNewestOnlyAndPagesOnIntoHBase(RedisNamespace redis,
+      HBaseNamespace hbase) {
+    env = new QueryTestEnv(redis, hbase, Map.of("history.redis.max.items", "5"));
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      env.persist(record(UID, Business.VIDEO, i + 1, i, base() + i * 1000L));
+      expected.add(0, "VIDEO:" + (i + 1));
+    }
+
+    HistoryPage first = env.page(UID, List.of(), null, 3);
+
+    assertThat(first.getRecordsList()).extracting(r -> r.getBusiness() + ":" + r.getOid())
+        .containsExactlyElementsOf(expected.subList(0, 3));
+    // Five members: the warm marker (not complete, HBase holds more) and the newest four; their records only.
+    assertThat(env.timeline(UID)).containsExactly("~w", "1:12", "1:11", "1:10", "1:9");
+    assertThat(join(env.redis.shared().hlen(env.keys.records(UID)))).isEqualTo(4);
+    assertThat(env.listAll(UID, List.of(), 4)).extracting(r -> r.getBusiness() + ":" + r.getOid())
+        .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void warmingKeepsTheNewestCopyOfAnItemGivenTwiceInOrOutOfAnEmptyTimeline(RedisNamespace redis,
+      HBaseNamespace hbase) {
+    env = new QueryTestEnv(redis, hbase, Map.of());
+    RedisTimeline timeline = new RedisTimeline(env.config, env.redis, new QueryMetrics(env.registry));
+    HistoryRecord older = record(UID, Business.VIDEO, 1, 10, base());
+    HistoryRecord newer = record(UID, Business.VIDEO, 1, 20, base() + 5);
+    HistoryRecord other = record(UID, Business.VIDEO, 2, 30, base() + 1);
+    List<TimelineEntry> entries = List.of(entry(newer), entry(other), entry(older));
+
+    // Nothing in Redis yet (the batched path), then again over what is there (the per-record path).
+    assertThat(join(timeline.warm(UID, entries, true))).isEqualTo(2);
+    assertThat(join(timeline.warm(UID, List.of(entry(older)), true))).isZero();
+
+    assertThat(env.timeline(UID)).containsExactly("~c", "1:1", "1:2");
+    assertThat(join(env.service.progress(UID, List.of(item(Business.VIDEO, 1))))).singleElement()
+        .extracting(HistoryRecord::getProgressMs).isEqualTo(20L);
+  }
+
+  private static TimelineEntry entry(HistoryRecord r) {
+    return new TimelineEntry(TimelinePosition.member(r.getBusinessValue(), r.getOid()), r.getViewTimeMs(),
+        r.toByteArray());
+  }
+
+  @Test
   void warmUpNeverOverwritesANewerHeartbeatNorRevivesADeletedItem(RedisNamespace redis, HBaseNamespace hbase) {
     env = new QueryTestEnv(redis, hbase, Map.of());
     env.persist(record(UID, Business.VIDEO, 1, 10, base()), record(UID, Business.VIDEO, 2, 10, base() + 1),
