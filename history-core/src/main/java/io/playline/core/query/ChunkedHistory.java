@@ -5,7 +5,6 @@ import io.playline.core.store.HBaseLayout;
 import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.proto.v1.ChunkRef;
-import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -165,7 +164,7 @@ final class ChunkedHistory {
           continue;
         }
         metrics.hbaseBytes(cell.length);
-        collect(read, HistoryChunks.decode(cell), maxItems + 1, fromChunks);
+        collect(read, HistoryChunks.records(cell), maxItems + 1, fromChunks);
       }
       return withoutLiveCopies(read, fromChunks, earlier(liveBoundary, chunkBoundary), maxItems, mayReread, rollupId,
           next);
@@ -192,24 +191,27 @@ final class ChunkedHistory {
 
   /**
    * The newest {@code max} of the chunk's records that the read may see, as entries (one more than
-   * a read keeps, so a chunk cut short here always moves the read's end up to what was kept).
+   * a read keeps, so a chunk cut short here always moves the read's end up to what was kept). Records
+   * newer than the cursor and those after the {@code max} are skipped unparsed.
    */
-  private static void collect(Read read, List<HistoryRecord> records, int max, List<TimelineEntry> into) {
+  private static void collect(Read read, HistoryChunks.Records records, int max, List<TimelineEntry> into) {
+    TimelinePosition after = read.after();
     int taken = 0;
-    for (HistoryRecord r : records) {
-      if (taken == max) {
-        return;
+    while (taken < max && records.next()) {
+      int business = records.business();
+      long oid = records.oid();
+      long timeMs = records.viewTimeMs();
+      if (after != null && timeMs > after.viewTimeMs()) {
+        continue; // newer than the cursor: listed on an earlier page
       }
-      int business = r.getBusinessValue();
-      long timeMs = r.getViewTimeMs();
-      if (!TimelinePosition.known(business) || r.getOid() <= 0 || timeMs < read.oldestMs()
+      if (!TimelinePosition.known(business) || oid <= 0 || timeMs < read.oldestMs()
           || (!read.businesses().isEmpty() && !read.businesses().contains(business))
-          || read.index().covers(business, r.getOid(), timeMs)) {
+          || read.index().covers(business, oid, timeMs)) {
         continue;
       }
-      String member = TimelinePosition.member(business, r.getOid());
-      if (read.after() == null || read.after().precedes(timeMs, member)) {
-        into.add(new TimelineEntry(member, timeMs, r.toByteArray()));
+      String member = TimelinePosition.member(business, oid);
+      if (after == null || after.precedes(timeMs, member)) {
+        into.add(new TimelineEntry(member, timeMs, records.bytes()));
         taken++;
       }
     }

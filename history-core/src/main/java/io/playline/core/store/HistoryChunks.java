@@ -1,12 +1,16 @@
 package io.playline.core.store;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.proto.v1.ChunkIndex;
 import io.playline.proto.v1.ChunkRef;
 import io.playline.proto.v1.HistoryChunk;
 import io.playline.proto.v1.HistoryRecord;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -109,6 +113,26 @@ public final class HistoryChunks {
    * @throws IllegalArgumentException when the bytes are not a chunk this layout wrote
    */
   public static List<HistoryRecord> decode(byte[] cell) {
+    try {
+      return HistoryChunk.parseFrom(decompress(cell)).getRecordsList();
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("not a history chunk: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A chunk cell's records one at a time, newest first, each looked at (item, view time) before it
+   * is parsed whole: a page that needs a few records after a cursor skips the rest unparsed.
+   *
+   * @throws IllegalArgumentException when the bytes are not a zstd frame this layout wrote
+   */
+  public static Records records(byte[] cell) {
+    return new Records(decompress(cell));
+  }
+
+  private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS = ThreadLocal.withInitial(ZstdDecompressCtx::new);
+
+  private static byte[] decompress(byte[] cell) {
     if (cell.length == 0) {
       throw new IllegalArgumentException("not a history chunk (empty cell)");
     }
@@ -117,9 +141,106 @@ public final class HistoryChunks {
       throw new IllegalArgumentException("not a history chunk (zstd frame content size " + size + ")");
     }
     try {
-      return HistoryChunk.parseFrom(Zstd.decompress(cell, (int) size)).getRecordsList();
-    } catch (ZstdException | InvalidProtocolBufferException e) {
+      // One context per thread (HBase's few RPC threads, the roll-up's): no native allocation per chunk.
+      return DECOMPRESSORS.get().decompress(cell, (int) size);
+    } catch (ZstdException e) {
       throw new IllegalArgumentException("not a history chunk: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads an uncompressed {@link HistoryChunk} record by record. {@link #next} reads a record's
+   * business, oid and view time only; {@link #record} parses the current one whole. Not thread-safe.
+   */
+  public static final class Records {
+    /** Field number and wire type of {@code records}, as protobuf encodes a tag. */
+    private static final int RECORDS_TAG = HistoryChunk.RECORDS_FIELD_NUMBER << 3
+        | WireFormat.WIRETYPE_LENGTH_DELIMITED;
+    private final byte[] raw;
+    private final CodedInputStream in;
+    private int start = -1;
+    private int length;
+    private int business;
+    private long oid;
+    private long viewTimeMs;
+
+    private Records(byte[] raw) {
+      this.raw = raw;
+      this.in = CodedInputStream.newInstance(raw);
+    }
+
+    /**
+     * Moves to the next record; false at the end.
+     *
+     * @throws IllegalArgumentException when the bytes are not a chunk
+     */
+    public boolean next() {
+      try {
+        while (true) {
+          int tag = in.readTag();
+          if (tag == 0) {
+            return false;
+          }
+          if (tag != RECORDS_TAG) {
+            in.skipField(tag);
+            continue;
+          }
+          length = in.readRawVarint32();
+          start = in.getTotalBytesRead();
+          in.skipRawBytes(length);
+          readKey();
+          return true;
+        }
+      } catch (IOException e) {
+        throw new IllegalArgumentException("not a history chunk: " + e.getMessage(), e);
+      }
+    }
+
+    private void readKey() throws IOException {
+      business = 0;
+      oid = 0;
+      viewTimeMs = 0;
+      CodedInputStream r = CodedInputStream.newInstance(raw, start, length);
+      for (int tag = r.readTag(); tag != 0; tag = r.readTag()) {
+        switch (WireFormat.getTagFieldNumber(tag)) {
+          case HistoryRecord.BUSINESS_FIELD_NUMBER -> business = r.readEnum();
+          case HistoryRecord.OID_FIELD_NUMBER -> oid = r.readInt64();
+          case HistoryRecord.VIEW_TIME_MS_FIELD_NUMBER -> viewTimeMs = r.readInt64();
+          default -> r.skipField(tag);
+        }
+      }
+    }
+
+    public int business() {
+      return business;
+    }
+
+    public long oid() {
+      return oid;
+    }
+
+    public long viewTimeMs() {
+      return viewTimeMs;
+    }
+
+    /** The current record's serialized bytes (as in the chunk: no uid). */
+    public byte[] bytes() {
+      if (start < 0) {
+        throw new IllegalStateException("next() first");
+      }
+      return java.util.Arrays.copyOfRange(raw, start, start + length);
+    }
+
+    /** The current record, parsed whole. */
+    public HistoryRecord record() {
+      if (start < 0) {
+        throw new IllegalStateException("next() first");
+      }
+      try {
+        return HistoryRecord.parser().parseFrom(raw, start, length);
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalArgumentException("not a history chunk: " + e.getMessage(), e);
+      }
     }
   }
 }

@@ -34,8 +34,42 @@ class HistoryChunksTest {
   }
 
   @Test
+  void aChunkIsReadRecordByRecordWithItsKeyFirstAndTheSameRecordsWhole() {
+    List<HistoryRecord> records = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      records.add(HistoryRecord.newBuilder().setUid(42).setBusiness(i % 2 == 0 ? Business.COMIC : Business.LIVE)
+          .setOid(7000 + i).setSubId(i % 5).setProgressMs(i).setViewTimeMs(1_700_000_000_000L - i * 1000L)
+          .setDeviceId(i % 3 == 0 ? "" : "tv").build());
+    }
+    HistoryChunks.Records read = HistoryChunks.records(HistoryChunks.encode(records));
+    int n = 0;
+    while (read.next()) {
+      HistoryRecord expected = records.get(n).toBuilder().clearUid().build();
+      assertThat(read.business()).isEqualTo(expected.getBusinessValue());
+      assertThat(read.oid()).isEqualTo(expected.getOid());
+      assertThat(read.viewTimeMs()).isEqualTo(expected.getViewTimeMs());
+      if (n % 7 == 0) {
+        assertThat(read.record()).isEqualTo(expected);
+        assertThat(read.bytes()).isEqualTo(expected.toByteArray());
+      }
+      n++;
+    }
+    assertThat(n).isEqualTo(300);
+    assertThat(HistoryChunks.records(HistoryChunks.encode(List.of())).next()).isFalse();
+    // A record without those fields reads as zeros (unknown to the read path), not as the previous one's.
+    HistoryChunks.Records bare = HistoryChunks.records(HistoryChunks.encode(List.of(records.get(1),
+        HistoryRecord.newBuilder().setProgressMs(5).build())));
+    assertThat(bare.next()).isTrue();
+    assertThat(bare.next()).isTrue();
+    assertThat(List.of(bare.business(), bare.oid(), bare.viewTimeMs())).containsExactly(0, 0L, 0L);
+    assertThat(bare.next()).isFalse();
+  }
+
+  @Test
   void bytesThatAreNotAChunkAreRefusedNotMisread() {
     assertThatThrownBy(() -> HistoryChunks.decode("not zstd".getBytes(StandardCharsets.US_ASCII)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a history chunk");
+    assertThatThrownBy(() -> HistoryChunks.records(Zstd.compress(new byte[] {(byte) 0xff, 1, 2})).next())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a history chunk");
     assertThatThrownBy(() -> HistoryChunks.decode(Zstd.compress(new byte[] {(byte) 0xff, 1, 2})))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a history chunk");
