@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,10 @@ import org.slf4j.LoggerFactory;
  * {@code UNAUTHENTICATED} and a reason, before the service sees it. Health ({@code
  * grpc.health.v1.Health}) stays open, so load balancers and orchestrators need no credential;
  * reflection is not (it hands out the schema). The caller's service name is in {@link #SERVICE}
- * for the call. Verification is a local HMAC on the calling thread. With mTLS ({@code
+ * for the call. Verification is a local HMAC on the calling thread; a backend sends the same token
+ * on every call, so a token that passed is kept (by its exact text, at most {@value
+ * #MAX_VERIFIED_TOKENS}) with its service and validity window, and its next calls only check the
+ * clock against that window (~11 % of the API's CPU per {@code GetProgress} before). With mTLS ({@code
  * api.tls.client.ca}) a verified client certificate is a credential too: its CN is the service
  * ({@code cert:<CN>}). Thread-safe.
  */
@@ -47,9 +51,19 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
   /** The authenticated calling service, for the duration of its call. */
   public static final Context.Key<String> SERVICE = Context.key("playline-service");
 
+  /** Verified tokens kept at most; past it the whole cache is dropped (distinct tokens are few: one per backend). */
+  static final int MAX_VERIFIED_TOKENS = 4096;
+
+  /** A token that passed every check: its service and the window it is valid in (clock skew included). */
+  private record Verified(String service, long validFromMs, long validUntilMs) {}
+
   private final Hs256 jwt;
   private final MeterRegistry registry;
   private final boolean certificates;
+  private final Clock clock;
+  private final long skewMs;
+  private final Counter verifications;
+  private final ConcurrentHashMap<String, Verified> verified = new ConcurrentHashMap<>();
 
   /**
    * {@code certificates}: the listener requires client certificates from the configured CAs (mTLS),
@@ -60,6 +74,11 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
     this.jwt = new Hs256(ApiAccess.SECRET_KEY, apiSecret, clockSkew, clock);
     this.registry = registry;
     this.certificates = certificates;
+    this.clock = clock;
+    this.skewMs = clockSkew.toMillis();
+    this.verifications = Counter.builder("playline.api.auth.verifications")
+        .description("Service tokens checked in full (signature, claims); the calls in between reuse the result")
+        .register(registry);
   }
 
   @Override
@@ -121,7 +140,17 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
     if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       throw new AuthenticationException("authorization is not a bearer token");
     }
-    JWTClaimsSet claims = jwt.verify(authorization.substring(BEARER.length()).trim());
+    String token = authorization.substring(BEARER.length()).trim();
+    Verified known = verified.get(token);
+    if (known != null) {
+      long now = clock.millis();
+      if (now >= known.validFromMs() && now <= known.validUntilMs()) {
+        return known.service();
+      }
+      verified.remove(token, known); // expired: the full check below says so
+    }
+    verifications.increment();
+    JWTClaimsSet claims = jwt.verify(token);
     List<String> audience = claims.getAudience();
     if (audience == null || !audience.contains(ServiceTokens.AUDIENCE)) {
       throw new AuthenticationException("not a service token (aud must name " + ServiceTokens.AUDIENCE + ")");
@@ -130,7 +159,18 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
     if (service == null || service.isBlank() || service.length() > ServiceTokens.MAX_SERVICE_NAME) {
       throw new AuthenticationException("service token names no service in sub");
     }
+    if (verified.size() >= MAX_VERIFIED_TOKENS) {
+      verified.clear();
+    }
+    // Hs256.verify refused a token without exp; nbf is optional.
+    long from = claims.getNotBeforeTime() == null ? Long.MIN_VALUE : claims.getNotBeforeTime().getTime() - skewMs;
+    verified.put(token, new Verified(service, from, claims.getExpirationTime().getTime() + skewMs));
     return service;
+  }
+
+  /** Tokens kept verified now (tests). */
+  int verifiedTokens() {
+    return verified.size();
   }
 
   private Counter refused(String reason) {
