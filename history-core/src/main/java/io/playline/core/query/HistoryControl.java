@@ -99,8 +99,8 @@ final class HistoryControl {
       Consumer<byte[]> handOver) {
     byte[] mark = RedisKeys.controlMark(uid, ThreadLocalRandom.current().nextLong());
     int shard = RedisKeys.recoveryShard(uid, config.recoveryShards());
-    CompletableFuture<Long> marked = Scripts.eval(redis, redis, RedisScript.MARK_RECOVERY, ScriptOutputType.INTEGER,
-        new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)}, mark);
+    CompletableFuture<List<Object>> marked = Scripts.eval(redis, redis, RedisScript.MARK_RECOVERY,
+        ScriptOutputType.MULTI, new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)}, Scripts.num(1), mark);
     return marked.thenCompose(stamp -> Scripts.<Long>eval(redis, redis, script, ScriptOutputType.INTEGER,
             userKeys(uid), args)
         .handle((removed, error) -> {

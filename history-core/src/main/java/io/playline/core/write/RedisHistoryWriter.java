@@ -25,9 +25,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Applies a {@link WriteBatch} to Redis in one pipelined round trip: one {@code write_history}
  * script call per {@link CoreConfig#usersPerScript()} user writes (last write wins by view time,
- * tombstones, pause, trim, TTL; each user atomically), one {@code mark_recovery} script per
- * touched recovery shard (after the writes: pipelined behind them on one server, once they
- * answered in a cluster), one {@code first_today} script per check (which also leaves the
+ * tombstones, pause, trim, TTL; each user atomically), {@code mark_recovery} for the touched
+ * recovery shards (on one server a single call for all of them, pipelined behind the writes; in a
+ * cluster one call per shard once the writes answered), one {@code first_today} script per check (which also leaves the
  * day's event in an outbox).
  *
  * <p>Not thread-safe: owns a pipelining connection and must be called from one thread at a time,
@@ -122,7 +122,8 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     }
     all.add(stamps);
     pipeline.flushCommands();
-    metrics.roundTrip(writes.size() + checks.size() + marks.size(), checks.size());
+    metrics.roundTrip(writes.size() + checks.size() + (cluster ? marks.size() : Math.min(1, marks.size())),
+        checks.size());
     return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
         .thenApply(v -> assemble(batch, calls, writes, checks))
         .whenComplete((outcome, error) -> {
@@ -137,16 +138,40 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     return RedisKeys.recoveryShard(uid, config.recoveryShards());
   }
 
-  /** Queues one {@code mark_recovery} call per shard on {@code on}; completes with each shard's stamp. */
+  /**
+   * Queues {@code mark_recovery} on {@code on}: one call for every shard on a single server, one call
+   * per shard in a cluster (each shard's keys have a slot of their own); completes with each shard's stamp.
+   */
   private CompletableFuture<Map<Integer, Long>> mark(RedisClusterAsyncCommands<byte[], byte[]> on,
       Map<Integer, List<byte[]>> marks) {
-    Map<Integer, CompletableFuture<Long>> calls = new HashMap<>();
-    marks.forEach((shard, members) -> calls.put(shard, Scripts.eval(on, fallback, RedisScript.MARK_RECOVERY,
-        ScriptOutputType.INTEGER, new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)},
-        members.toArray(new byte[0][]))));
-    return CompletableFuture.allOf(calls.values().toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+    if (marks.isEmpty()) {
+      return CompletableFuture.completedFuture(Map.of());
+    }
+    List<List<Integer>> calls = cluster ? marks.keySet().stream().map(List::of).toList()
+        : List.of(List.copyOf(marks.keySet()));
+    List<CompletableFuture<List<Object>>> answers = new ArrayList<>(calls.size());
+    for (List<Integer> shards : calls) {
+      byte[][] callKeys = new byte[2 * shards.size()][];
+      List<byte[]> args = new ArrayList<>();
+      int k = 0;
+      for (int shard : shards) {
+        callKeys[k++] = keys.recovery(shard);
+        callKeys[k++] = keys.recoveryClock(shard);
+        List<byte[]> members = marks.get(shard);
+        args.add(Scripts.num(members.size()));
+        args.addAll(members);
+      }
+      answers.add(Scripts.eval(on, fallback, RedisScript.MARK_RECOVERY, ScriptOutputType.MULTI, callKeys,
+          args.toArray(new byte[0][])));
+    }
+    return CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
       Map<Integer, Long> stamps = new HashMap<>();
-      calls.forEach((shard, stamp) -> stamps.put(shard, stamp.join()));
+      for (int c = 0; c < calls.size(); c++) {
+        List<Object> answer = answers.get(c).join();
+        for (int i = 0; i < calls.get(c).size(); i++) {
+          stamps.put(calls.get(c).get(i), (Long) answer.get(i));
+        }
+      }
       return stamps;
     });
   }

@@ -233,6 +233,44 @@ class RedisHistoryWriterTest {
     assertThat(markScore(shard, 10)).isEqualTo((double) (ahead + 2));
   }
 
+  @Test
+  void aBatchOverSeveralShardsMarksThemAllInOneCallEachWithItsOwnRisingStamp() throws Exception {
+    // Users 8.. in three different recovery shards; the first one's shard clock is an hour ahead.
+    List<Long> uids = new ArrayList<>();
+    java.util.Set<Integer> shards = new java.util.LinkedHashSet<>();
+    for (long uid = 8; shards.size() < 3; uid++) {
+      if (shards.add(RedisKeys.recoveryShard(uid, config.recoveryShards()))) {
+        uids.add(uid);
+      }
+    }
+    int aheadShard = RedisKeys.recoveryShard(uids.get(0), config.recoveryShards());
+    long ahead = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis()) + TimeUnit.HOURS.toMicros(1);
+    redis.shared().set(keys.recoveryClock(aheadShard), Long.toString(ahead).getBytes(StandardCharsets.US_ASCII)).get();
+    double commandsBefore = registry.get("playline.redis.commands").counter().count();
+
+    write(uids.stream().map(uid -> new UserWrite(uid, List.of(record(uid, 10, 5, now)))).toList(), List.of());
+
+    // write_history calls for the three users (users.per.script each) and one mark_recovery call for the three shards.
+    int writeCalls = (3 + config.usersPerScript() - 1) / config.usersPerScript();
+    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(writeCalls + 1);
+    assertThat(sunk).hasSize(3);
+    long nowUs = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis());
+    for (AppliedRecord a : sunk) {
+      long uid = a.record().getUid();
+      int shard = RedisKeys.recoveryShard(uid, config.recoveryShards());
+      Double score = redis.shared().zscore(keys.recovery(shard),
+          RedisKeys.recoveryMember(uid, RedisKeys.member(Business.VIDEO, 10))).get();
+      assertThat(score).as("uid %s marked with its shard's stamp", uid).isEqualTo((double) a.markStampUs());
+      assertThat(new String(redis.shared().get(keys.recoveryClock(shard)).get(), StandardCharsets.US_ASCII))
+          .isEqualTo(Long.toString(a.markStampUs()));
+      if (shard == aheadShard) {
+        assertThat(a.markStampUs()).isEqualTo(ahead + 1);
+      } else {
+        assertThat(a.markStampUs()).isBetween(nowUs - 60_000_000L, nowUs + 1);
+      }
+    }
+  }
+
   private @Nullable Double markScore(int shard, long oid) throws Exception {
     return redis.shared().zscore(keys.recovery(shard), RedisKeys.recoveryMember(8, RedisKeys.member(Business.VIDEO, oid)))
         .get();
@@ -260,10 +298,10 @@ class RedisHistoryWriterTest {
         new UserWrite(23, List.of(record(23, 10, 6, now - 1), record(23, 10, 7, now + 1), record(23, 12, 8, now))),
         new UserWrite(24, List.of(record(24, 10, 9, now)))), List.of());
 
-    // 5 users, 2 per call: 3 write_history calls, plus one recovery ZADD per touched shard.
-    long shards = java.util.stream.LongStream.of(20, 21, 22, 23, 24)
-        .map(uid -> RedisKeys.recoveryShard(uid, config.recoveryShards())).distinct().count();
-    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(3 + shards);
+    // 5 users, 2 per call: 3 write_history calls, plus one mark_recovery call for every touched shard (one server).
+    assertThat(java.util.stream.LongStream.of(20, 21, 22, 23, 24)
+        .map(uid -> RedisKeys.recoveryShard(uid, config.recoveryShards())).distinct().count()).isGreaterThan(1);
+    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(3 + 1);
     List<WriteOutcome> w = outcome.writes();
     assertThat(w).hasSize(5);
     assertThat(w.get(0).paused()).isFalse();
