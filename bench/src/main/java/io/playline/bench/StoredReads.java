@@ -259,7 +259,8 @@ final class StoredReads implements AutoCloseable {
       if (chunked == refs.isEmpty()) {
         throw new IllegalStateException("user " + uid + " has " + refs.size() + " chunks");
       }
-      // As the read path picks them: newest first, those with records before the cursor, until they fill a read.
+      // As the read path picks them: newest first, those with records older than the cursor, until they
+      // fill a read; the chunk the cursor falls in counts with its share of records past the cursor.
       List<Get> gets = new ArrayList<>();
       int records = 0;
       for (ChunkRef ref : refs) {
@@ -268,7 +269,9 @@ final class StoredReads implements AutoCloseable {
         }
         if (ref.getOldestTimeMs() < cursorMs) {
           gets.add(new Get(HistoryChunks.chunkRow(uid, ref)).addColumn(family, HistoryChunks.CHUNK));
-          records += ref.getCount();
+          long span = ref.getNewestTimeMs() - ref.getOldestTimeMs();
+          records += ref.getNewestTimeMs() < cursorMs || span <= 0 ? ref.getCount()
+              : (int) (ref.getCount() * (double) (cursorMs - ref.getOldestTimeMs()) / span);
         }
       }
       return gets.isEmpty() ? CompletableFuture.completedFuture(List.<Result>of()) : chunks.getAll(gets);

@@ -175,7 +175,9 @@ final class ChunkedHistory {
    * About how many of the chunk's records come after {@code after}: all of them unless the cursor
    * falls inside the chunk, then the share of its view-time span past the cursor (the records are
    * not read yet). Counting such a chunk whole would end the page at the chunk's end, perhaps a
-   * record or two after the cursor; an estimate too high still only makes a page shorter, never a gap.
+   * record or two after the cursor. The estimate assumes the records spread over the span: a burst
+   * of them just before the cursor makes it too high and the page shorter (never a gap); too low
+   * only reads one chunk more.
    */
   private static int countAfter(ChunkRef ref, @Nullable TimelinePosition after) {
     if (after == null || after.precedes(ref.getNewestTimeMs(), member(ref.getNewestItem()))) {

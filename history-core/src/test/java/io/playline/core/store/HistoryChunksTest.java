@@ -66,6 +66,27 @@ class HistoryChunksTest {
   }
 
   @Test
+  void aKnownFieldWithAnotherWireTypeIsSkippedAsUnknown() throws Exception {
+    // A record whose field 7 (view_time_ms) arrives length-delimited, then oid = 5 as a varint.
+    java.io.ByteArrayOutputStream record = new java.io.ByteArrayOutputStream();
+    com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(record);
+    out.writeByteArray(HistoryRecord.VIEW_TIME_MS_FIELD_NUMBER, new byte[] {9, 9, 9});
+    out.writeInt64(HistoryRecord.OID_FIELD_NUMBER, 5);
+    out.flush();
+    java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+    com.google.protobuf.CodedOutputStream c = com.google.protobuf.CodedOutputStream.newInstance(raw);
+    c.writeByteArray(io.playline.proto.v1.HistoryChunk.RECORDS_FIELD_NUMBER, record.toByteArray());
+    c.flush();
+
+    HistoryChunks.Records read = HistoryChunks.records(Zstd.compress(raw.toByteArray()));
+    assertThat(read.next()).isTrue();
+    assertThat(read.oid()).isEqualTo(5);
+    assertThat(read.viewTimeMs()).isZero();
+    assertThat(read.record().getOid()).as("protobuf's own parser agrees").isEqualTo(5);
+    assertThat(read.next()).isFalse();
+  }
+
+  @Test
   void bytesThatAreNotAChunkAreRefusedNotMisread() {
     assertThatThrownBy(() -> HistoryChunks.decode("not zstd".getBytes(StandardCharsets.US_ASCII)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a history chunk");
