@@ -240,7 +240,8 @@ final class HeavyCommand implements Callable<Integer> {
     }
   }
 
-  private static void write(HBaseHistorySink sink, long uid, List<HistoryRecord> records) {
+  /** Writes {@code records} as {@code uid}'s through the job's sink, 5 000 per change. */
+  static void write(HBaseHistorySink sink, long uid, List<HistoryRecord> records) {
     for (int from = 0; from < records.size(); from += 5000) {
       List<HistoryRecord> part = records.subList(from, Math.min(records.size(), from + 5000));
       sink.write(List.of(HistoryChange.newBuilder().setUid(uid).addAllUpserts(part.stream()

@@ -50,10 +50,6 @@ final class ReadLoops {
     return serverPid;
   }
 
-  long redisPid() {
-    return redisPid;
-  }
-
   /**
    * Runs {@code read} closed-loop with the configured number in flight: warm-up, then the measured
    * window. {@code serverPid} -1 = no server process is involved (a baseline).

@@ -215,9 +215,10 @@ final class ReadsCommand implements Callable<Integer> {
         () -> heartbeats == null ? null : heartbeats.snapshot());
     List<ReadLoops.Result> results = new ArrayList<>();
     boolean stored = kinds.stream().anyMatch(HBASE_KINDS::contains);
+    RedisKeys keys = new RedisKeys(keyPrefix);
     try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
         StoredReads hbase = stored ? new StoredReads(root, settings, base, coldUsers, items, deepUsers, deepItems,
-            page, redis, new RedisKeys(keyPrefix)) : null) {
+            page, redis, keys) : null) {
       if (kinds.stream().anyMatch(k -> !HBASE_KINDS.contains(k))) {
         seed(stubs, base);
       }
@@ -226,7 +227,6 @@ final class ReadsCommand implements Callable<Integer> {
         hbase.warmDeep(kinds, stub);
       }
       startHeartbeats(root, base);
-      RedisKeys keys = new RedisKeys(keyPrefix);
       for (int pass = 1; pass <= passes; pass++) {
         for (String kind : kinds) {
           boolean stream = kind.startsWith("stream-");

@@ -16,7 +16,6 @@ import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ChunkRef;
 import io.playline.proto.v1.Cursor;
-import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
@@ -153,17 +152,17 @@ final class StoredReads implements AutoCloseable {
     if (kinds.contains("cold")) {
       List<HistoryRecord> records = records(coldItems);
       for (int u = 0; u < coldUsers; u++) {
-        write(sink, coldBase + u, records);
+        HeavyCommand.write(sink, coldBase + u, records);
         idleCold.add(coldBase + u);
       }
     }
     List<HistoryRecord> records = records(deepItems);
     for (int u = 0; deep && u < deepUsers; u++) {
       if (kinds.contains("deep")) {
-        write(sink, liveBase + u, records);
+        HeavyCommand.write(sink, liveBase + u, records);
       }
       if (kinds.contains("deep-chunks")) {
-        write(sink, chunkedBase + u, records);
+        HeavyCommand.write(sink, chunkedBase + u, records);
       }
     }
     System.out.printf("  wrote %s into %s through the job's sink in %d ms%n", String.join(", ",
@@ -322,14 +321,6 @@ final class StoredReads implements AutoCloseable {
       }
       return List.copyOf(records);
     });
-  }
-
-  private static void write(HBaseHistorySink sink, long uid, List<HistoryRecord> records) {
-    for (int from = 0; from < records.size(); from += 5000) {
-      List<HistoryRecord> part = records.subList(from, Math.min(records.size(), from + 5000));
-      sink.write(List.of(HistoryChange.newBuilder().setUid(uid).addAllUpserts(part.stream()
-          .map(r -> r.toBuilder().setUid(uid).build()).toList()).build()));
-    }
   }
 
   @Override

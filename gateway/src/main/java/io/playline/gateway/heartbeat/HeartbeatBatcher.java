@@ -69,6 +69,8 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private final Runnable drainTask = this::drain;
   private final KnownToday knownToday = new KnownToday();
   private final LongSupplier arrivalClock;
+  /** {@link BatcherConfig#linger()} in ns; 0 = batches never linger. */
+  private final long lingerNanos;
   private volatile boolean running = true;
   /** A batch waits for company ({@link BatcherConfig#linger()}); written on the loop, read by submitters. */
   private volatile boolean lingering;
@@ -102,6 +104,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
       LongSupplier arrivalClock) {
     this.config = config;
     this.arrivalClock = arrivalClock;
+    this.lingerNanos = config.linger().toNanos();
     this.appliedListener = appliedListener;
     this.writer = writer;
     this.calendar = calendar;
@@ -173,7 +176,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
           lingering = false;
           drain(true);
         }
-      }, config.linger().toNanos(), TimeUnit.NANOSECONDS);
+      }, lingerNanos, TimeUnit.NANOSECONDS);
       return;
     }
     drain(lingered);
@@ -185,20 +188,23 @@ public final class HeartbeatBatcher implements AutoCloseable {
    * (Heartbeats that arrive while a round trip is out join the next batch, which leaves when it ends.)
    */
   private boolean shouldLinger() {
-    return config.eager() && running && inFlight == 0 && batch.isEmpty() && !config.linger().isZero()
-        && gapNanos < config.linger().toNanos() && !queue.isEmpty() && queue.size() < config.lingerHeartbeats();
+    return config.eager() && running && inFlight == 0 && batch.isEmpty() && lingerNanos > 0
+        && gapNanos < lingerNanos && !queue.isEmpty() && queue.size() < config.lingerHeartbeats();
   }
 
   /** Folds the heartbeats of one drain into the moving average of the gap between arrivals. */
   private void arrived(int heartbeats) {
+    if (lingerNanos == 0) {
+      return; // the gap only decides lingering
+    }
     long now = arrivalClock.getAsLong();
     long last = lastArrivalsNanos;
     lastArrivalsNanos = now;
-    if (last == Long.MIN_VALUE || config.linger().isZero()) {
+    if (last == Long.MIN_VALUE) {
       return;
     }
     // A long quiet spell counts as a few windows, so the average recovers within a few heartbeats.
-    long gap = Math.min((now - last) / heartbeats, 4 * config.linger().toNanos());
+    long gap = Math.min((now - last) / heartbeats, 4 * lingerNanos);
     gapNanos = gapNanos == Long.MAX_VALUE ? gap : gapNanos + (gap - gapNanos) / 8;
   }
 
