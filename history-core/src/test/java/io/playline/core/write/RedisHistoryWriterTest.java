@@ -266,7 +266,8 @@ class RedisHistoryWriterTest {
       if (shard == aheadShard) {
         assertThat(a.markStampUs()).isEqualTo(ahead + 1);
       } else {
-        assertThat(a.markStampUs()).isBetween(nowUs - 60_000_000L, nowUs + 1);
+        // Redis's clock, in µs, against ours in ms (same machine): within a minute, far from the hour ahead.
+        assertThat(a.markStampUs()).isBetween(nowUs - 60_000_000L, nowUs + 60_000_000L);
       }
     }
   }
