@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongToIntFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -74,6 +75,8 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     List<int[]> calls = plan(userWrites, config.usersPerScript(), cluster ? uid -> SlotHash.getSlot(keys.timeline(uid)) : null);
     List<CompletableFuture<List<Object>>> writes = new ArrayList<>(calls.size());
     Map<Integer, List<byte[]>> marks = new HashMap<>();
+    AtomicBoolean writesResent = new AtomicBoolean();
+    Runnable resent = () -> writesResent.set(true);
     byte[] maxItems = Scripts.num(config.maxItemsPerUser());
     byte[] ttl = Scripts.num(config.redisHistoryTtl().toMillis());
     for (int[] call : calls) {
@@ -105,7 +108,8 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
           shardMarks.add(RedisKeys.recoveryMember(uid, member));
         }
       }
-      writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, callKeys, args));
+      writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, resent,
+          callKeys, args));
     }
     List<CompletableFuture<Long>> checks = firstTodayChecks(batch);
     // A mark must be stamped after its write ran (see mark_recovery.lua and the job's mark clears):
@@ -118,7 +122,13 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
       stamps = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
           .thenCompose(v -> mark(fallback, marks));
     } else {
-      stamps = mark(commands, marks);
+      // A write_history that met NOSCRIPT (a flushed or restarted Redis whose cache already holds
+      // mark_recovery) runs again on the fallback connection, after the pipelined mark: its NOSCRIPT
+      // reply comes before the mark's, so by then the flag is set, and the shards are marked again
+      // once every write ran (the newer stamps are the ones the write-back gets).
+      stamps = mark(commands, marks).thenCompose(pipelined -> writesResent.get()
+          ? CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).thenCompose(v -> mark(fallback, marks))
+          : CompletableFuture.completedFuture(pipelined));
     }
     all.add(stamps);
     pipeline.flushCommands();

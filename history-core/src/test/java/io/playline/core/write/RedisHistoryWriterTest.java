@@ -7,6 +7,7 @@ import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
+import io.playline.core.store.RedisScript;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisExtension;
@@ -14,6 +15,7 @@ import io.playline.testing.RedisNamespace;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -273,7 +275,11 @@ class RedisHistoryWriterTest {
   }
 
   private @Nullable Double markScore(int shard, long oid) throws Exception {
-    return redis.shared().zscore(keys.recovery(shard), RedisKeys.recoveryMember(8, RedisKeys.member(Business.VIDEO, oid)))
+    return markScore(shard, 8, oid);
+  }
+
+  private @Nullable Double markScore(int shard, long uid, long oid) throws Exception {
+    return redis.shared().zscore(keys.recovery(shard), RedisKeys.recoveryMember(uid, RedisKeys.member(Business.VIDEO, oid)))
         .get();
   }
 
@@ -283,6 +289,49 @@ class RedisHistoryWriterTest {
     BatchOutcome outcome = write(List.of(new UserWrite(9, List.of(record(9, 10, 5, now)))), List.of(9L));
     assertThat(outcome.writes().get(0).firstView(0)).isTrue();
     assertThat(outcome.firstToday()).containsExactly(true);
+  }
+
+  @Test
+  void aWriteSentAgainAfterNoscriptIsMarkedAgainOnceItRan() throws Exception {
+    // A flushed script cache that already holds mark_recovery again (another client loaded it):
+    // write_history meets NOSCRIPT and runs again after the pipelined mark.
+    redis.shared().scriptFlush().get();
+    redis.shared().scriptLoad(RedisScript.MARK_RECOVERY.body().getBytes(StandardCharsets.UTF_8)).get();
+    String slower = redis.shared().configGet("slowlog-log-slower-than").get().get("slowlog-log-slower-than");
+    redis.shared().configSet("slowlog-log-slower-than", "0").get();
+    List<Object> log;
+    try {
+      redis.shared().slowlogReset().get();
+      write(List.of(new UserWrite(31, List.of(record(31, 10, 5, now)))), List.of());
+      log = redis.shared().slowlogGet(1000).get();
+    } finally {
+      redis.shared().configSet("slowlog-log-slower-than", slower).get();
+    }
+    int shard = RedisKeys.recoveryShard(31, config.recoveryShards());
+    // SLOWLOG (every command, as slower than 0 µs) lists the newest first: [id, time, µs, [args], ...].
+    long writeRan = -1;
+    long lastMark = -1;
+    for (Object o : log) {
+      List<?> entry = (List<?>) o;
+      long id = (Long) entry.get(0);
+      List<?> args = (List<?>) entry.get(3);
+      String command = new String((byte[]) args.get(0), StandardCharsets.US_ASCII);
+      if (!command.equalsIgnoreCase("EVAL") && !command.equalsIgnoreCase("EVALSHA")) {
+        continue;
+      }
+      byte[] firstKey = (byte[]) args.get(3);
+      if (command.equalsIgnoreCase("EVAL") && Arrays.equals(firstKey, keys.timeline(31))) {
+        writeRan = Math.max(writeRan, id);
+      } else if (Arrays.equals(firstKey, keys.recovery(shard))) {
+        lastMark = Math.max(lastMark, id);
+      }
+    }
+    assertThat(writeRan).as("write_history ran again with its body").isNotNegative();
+    assertThat(lastMark).as("the item is marked after its write ran").isGreaterThan(writeRan);
+    assertThat(stored(31, 10).getProgressMs()).isEqualTo(5);
+    assertThat(sunk).hasSize(1);
+    assertThat(markScore(shard, 31, 10)).as("the write-back holds the newer stamp")
+        .isEqualTo((double) sunk.get(0).markStampUs());
   }
 
   @Test
