@@ -14,6 +14,7 @@ import io.playline.api.ServiceTokens;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
+import io.playline.bench.load.StreamQueries;
 import io.playline.bench.probe.ProcStats;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
@@ -64,7 +65,8 @@ import picocli.CommandLine.Option;
  *       {@code ZREVRANGE 0 page-1 WITHSCORES} of the timeline, then {@code HMGET} of those members;
  *   <li>{@code stream-progress}, {@code stream-page}: the same over player WebSockets;
  *   <li>{@code cold}, {@code deep}, {@code deep-chunks}: pages that read HBase, against HBase alone
- *       ({@link StoredReads}).
+ *       ({@link StoredReads}); {@code stream-cold}, {@code stream-deep}, {@code stream-deep-chunks}:
+ *       the same over player WebSockets, one per cold or deep user.
  * </ul>
  *
  * Reported per run: requests/s, latency p50/p99/p99.9, CPU per request of the server process, of
@@ -86,7 +88,8 @@ final class ReadsCommand implements Callable<Integer> {
       + "internal API), stream-progress, stream-page (the same reads as ProgressQuery / HistoryQuery frames over "
       + "player WebSockets, one per seeded user, one query in flight and at most 15/s each), cold (a first page "
       + "of a user in HBase only), deep, deep-chunks (a page past Redis of users whose older records are live "
-      + "cells / rolled-up chunks) (default: ${DEFAULT-VALUE}).")
+      + "cells / rolled-up chunks), stream-cold, stream-deep, stream-deep-chunks (the same as HistoryQuery frames, "
+      + "one player per cold or deep user) (default: ${DEFAULT-VALUE}).")
   List<String> kinds = List.of("progress", "page");
 
   @Option(names = "--users", defaultValue = "2000", description = "Users seeded (default: ${DEFAULT-VALUE}).")
@@ -163,7 +166,7 @@ final class ReadsCommand implements Callable<Integer> {
   private static final double STREAM_QUERIES_PER_PLAYER = 15;
 
   private static final List<String> KINDS = List.of("progress", "page", "stream-progress", "stream-page", "cold",
-      "deep", "deep-chunks");
+      "deep", "deep-chunks", "stream-cold", "stream-deep", "stream-deep-chunks");
   private static final List<String> HBASE_KINDS = List.of("cold", "deep", "deep-chunks");
 
   @Option(names = "--uid-base", description = "First user id (default: a random block, so runs use fresh users).")
@@ -214,43 +217,49 @@ final class ReadsCommand implements Callable<Integer> {
     ReadLoops loops = new ReadLoops(concurrency, serverPid, redisPid,
         () -> heartbeats == null ? null : heartbeats.snapshot());
     List<ReadLoops.Result> results = new ArrayList<>();
-    boolean stored = kinds.stream().anyMatch(HBASE_KINDS::contains);
+    List<String> reads = kinds.stream().map(ReadsCommand::read).distinct().toList();
+    boolean stored = reads.stream().anyMatch(HBASE_KINDS::contains);
     RedisKeys keys = new RedisKeys(keyPrefix);
     try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
         StoredReads hbase = stored ? new StoredReads(root, settings, base, coldUsers, items, deepUsers, deepItems,
             page, redis, keys) : null) {
-      if (kinds.stream().anyMatch(k -> !HBASE_KINDS.contains(k))) {
+      if (reads.stream().anyMatch(k -> !HBASE_KINDS.contains(k))) {
         seed(stubs, base);
       }
       if (hbase != null) {
-        hbase.seed(kinds, majorCompact);
-        hbase.warmDeep(kinds, stub);
+        hbase.seed(reads, majorCompact);
+        hbase.warmDeep(reads, stub);
       }
       startHeartbeats(root, base);
       for (int pass = 1; pass <= passes; pass++) {
         for (String kind : kinds) {
           boolean stream = kind.startsWith("stream-");
-          String read = stream ? kind.substring("stream-".length()) : kind;
+          String read = read(kind);
           Supplier<CompletionStage<?>> viaApi = () -> switch (kind) {
             case "cold" -> hbase.apiCold(stub.get());
             case "deep", "deep-chunks" -> hbase.apiDeep(stub.get(), kind.equals("deep-chunks"));
             default -> apiRead(kind, stub.get(), base);
           };
-          ReadLoops.Result closed = stream ? streamRun(loops, "playline-" + kind, pass, 0, warm, window, root, base)
+          StoredReads.StreamPlayers who = !stream ? null : switch (read) {
+            case "cold" -> hbase.streamCold();
+            case "deep", "deep-chunks" -> hbase.streamDeep(read.equals("deep-chunks"));
+            default -> new StoredReads.StreamPlayers(base, users, null);
+          };
+          ReadLoops.Result closed = stream ? streamRun(loops, "playline-" + kind, pass, 0, warm, window, root, who)
               : loops.closed("playline-" + kind, pass, warm, window, serverPid, viaApi);
           results.add(closed);
           if (paced > 0) {
             String name = String.format(Locale.ROOT, "playline-%s@%.2f", kind, paced);
-            results.add(stream ? streamRun(loops, name, pass, closed.perSecond() * paced, warm, window, root, base)
+            results.add(stream ? streamRun(loops, name, pass, closed.perSecond() * paced, warm, window, root, who)
                 : loops.paced(name, pass, closed.perSecond() * paced, warm, window, viaApi));
           }
           if (baselines.equals("none")) {
             continue;
           }
-          if (HBASE_KINDS.contains(kind)) {
+          if (HBASE_KINDS.contains(read)) {
             // HBase runs in the standalone's JVM: its CPU is the server column.
             results.add(loops.closed("hbase-" + kind, pass, warm, window, serverPid,
-                () -> kind.equals("cold") ? hbase.hbaseCold() : hbase.hbaseDeep(kind.equals("deep-chunks"))));
+                () -> read.equals("cold") ? hbase.hbaseCold() : hbase.hbaseDeep(read.equals("deep-chunks"))));
           } else {
             results.add(loops.closed("redis-" + kind, pass, warm, window, -1,
                 () -> redisRead(read, redis.shared(), keys, base)));
@@ -279,7 +288,7 @@ final class ReadsCommand implements Callable<Integer> {
     }
     long interval = BenchOptions.duration(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval").toMillis();
     heartbeats = players(root, "--heartbeats", heartbeatConnections, base + 10_000_000L, 1, 4, interval,
-        LoadSpec.Query.NONE, Duration.ofMinutes(2));
+        LoadSpec.Query.NONE, null, Duration.ofMinutes(2));
     System.out.printf("  heartbeats: %d of %d connections open, one event every %d ms each%n",
         heartbeats.snapshot().open(), heartbeatConnections, interval);
   }
@@ -290,7 +299,8 @@ final class ReadsCommand implements Callable<Integer> {
    * waits, at most {@code openWithin}, until all are open. {@code intervalMs} 0 = rate pacing.
    */
   private static LoadGenerator players(JsonNode root, String purpose, int count, long uidBase, int events, int window,
-      long intervalMs, LoadSpec.Query query, Duration openWithin) throws InterruptedException {
+      long intervalMs, LoadSpec.Query query, @Nullable StreamQueries queries, Duration openWithin)
+      throws InterruptedException {
     String ws = root.path("playline").path("websocket").asText(null);
     if (ws == null) {
       throw new IllegalStateException("the endpoints file names no playline.websocket for " + purpose);
@@ -298,7 +308,7 @@ final class ReadsCommand implements Callable<Integer> {
     String secret = System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
     LoadGenerator fleet = LoadGenerator.start(new LoadSpec("ws", List.of(URI.create(ws)), 0, count, 5000, 2, secret,
         uidBase, LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), events, window, 2000, 1, intervalMs, intervalMs,
-        query));
+        query), queries);
     long deadline = System.nanoTime() + openWithin.toNanos();
     while (fleet.snapshot().open() < count && System.nanoTime() - deadline < 0) {
       Thread.sleep(50);
@@ -444,10 +454,11 @@ final class ReadsCommand implements Callable<Integer> {
    * limit ({@code connection.max.frames.per.second}, 20), as real players stay.
    */
   private ReadLoops.Result streamRun(ReadLoops loops, String kind, int pass, double rate, Duration warm,
-      Duration window, JsonNode root, long base) throws InterruptedException {
-    int players = users;
+      Duration window, JsonNode root, StoredReads.StreamPlayers who) throws InterruptedException {
+    int players = who.count();
     LoadSpec.Query query = kind.contains("stream-progress") ? LoadSpec.Query.PROGRESS : LoadSpec.Query.PAGE;
-    try (LoadGenerator fleet = players(root, kind, players, base, 0, 1, 0, query, Duration.ofSeconds(60))) {
+    try (LoadGenerator fleet = players(root, kind, players, who.uidBase(), 0, 1, 0, query, who.queries(),
+        Duration.ofSeconds(60))) {
       double offered = rate > 0 ? rate : players * STREAM_QUERIES_PER_PLAYER;
       fleet.setRate(offered, Duration.ZERO);
       Thread.sleep(warm.toMillis());
@@ -478,6 +489,11 @@ final class ReadsCommand implements Callable<Integer> {
               to.skipped() - from.skipped()), r.p50(), r.p99(), r.errors(), ReadLoops.heartbeatNote(r));
       return r;
     }
+  }
+
+  /** What a kind reads: {@code stream-X} reads as {@code X} over the player stream. */
+  private static String read(String kind) {
+    return kind.startsWith("stream-") ? kind.substring("stream-".length()) : kind;
   }
 
   private static long redisPid(String uri) {

@@ -2,6 +2,7 @@ package io.playline.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.bench.load.StreamQueries;
 import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
@@ -17,6 +18,7 @@ import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ChunkRef;
 import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ListHistoryRequest;
@@ -44,6 +46,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The reads of {@code bench reads} that reach HBase, and their HBase-alone baselines. Users are
@@ -230,13 +233,58 @@ final class StoredReads implements AutoCloseable {
   /** A page past Redis of a random deep user ({@code chunked}: a rolled-up one) over the API. */
   CompletionStage<?> apiDeep(HistoryGrpc.HistoryStub stub, boolean chunked) {
     long uid = (chunked ? chunkedBase : liveBase) + ThreadLocalRandom.current().nextInt(deepUsers);
-    HistoryRecord at = records(deepItems).get(deepCursor() - 1);
-    Cursor cursor = Cursor.newBuilder().setViewTimeMs(at.getViewTimeMs())
-        .setItem(ItemKey.newBuilder().setBusiness(at.getBusiness()).setOid(at.getOid())).build();
+    Cursor cursor = deepPageCursor();
     ReadsCommand.Answer<ListHistoryResponse> a = new ReadsCommand.Answer<>(r -> r.getRecordsCount() == page);
     stub.listHistory(ListHistoryRequest.newBuilder().setUid(uid).setAfter(cursor).setLimit(page).build(), a);
     return a.done;
   }
+
+  /**
+   * Over the player stream: {@code stream-cold} players are the cold users (one connection each),
+   * asking their first page and made cold again after each answer, before their next query.
+   */
+  StreamPlayers streamCold() {
+    HistoryQuery first = HistoryQuery.newBuilder().setLimit(page).build();
+    return new StreamPlayers(coldBase, coldUsers, new StreamQueries() {
+      @Override
+      public HistoryQuery next(long uid) {
+        return first;
+      }
+
+      @Override
+      public int expectedRecords() {
+        return Math.min(page, coldItems);
+      }
+
+      @Override
+      public CompletionStage<?> answered(long uid) {
+        return redis.shared().del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid));
+      }
+    });
+  }
+
+  /** Over the player stream: the deep users (one connection each) asking a page at a random depth past Redis. */
+  StreamPlayers streamDeep(boolean chunked) {
+    return new StreamPlayers(chunked ? chunkedBase : liveBase, deepUsers, new StreamQueries() {
+      @Override
+      public HistoryQuery next(long uid) {
+        return HistoryQuery.newBuilder().setAfter(deepPageCursor()).setLimit(page).build();
+      }
+
+      @Override
+      public int expectedRecords() {
+        return page;
+      }
+
+      @Override
+      public CompletionStage<?> answered(long uid) {
+        return CompletableFuture.completedFuture(null);
+      }
+    });
+  }
+
+  /** Who connects for a stream run of stored reads, and what they ask. */
+  record StreamPlayers(long uidBase, int count, @Nullable StreamQueries queries) {}
 
   /** HBase alone: a cold user's warm-up reads (the row scan within retention, the index get). */
   CompletionStage<?> hbaseCold() {
@@ -292,6 +340,13 @@ final class StoredReads implements AutoCloseable {
 
   private CompletableFuture<CompactedIndex> index(long uid) {
     return chunks.get(new Get(HistoryRowKeys.row(uid)).addFamily(family)).thenApply(CompactedIndex::parse);
+  }
+
+  /** The cursor of a page at a random depth past Redis: the record just before the page. */
+  private Cursor deepPageCursor() {
+    HistoryRecord at = records(deepItems).get(deepCursor() - 1);
+    return Cursor.newBuilder().setViewTimeMs(at.getViewTimeMs())
+        .setItem(ItemKey.newBuilder().setBusiness(at.getBusiness()).setOid(at.getOid())).build();
   }
 
   private int deepCursor() {

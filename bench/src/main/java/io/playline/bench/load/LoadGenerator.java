@@ -44,6 +44,7 @@ public final class LoadGenerator implements Fleet, Players {
   private static final int CONNECT_TIMEOUT_MS = 10_000;
 
   private final LoadSpec spec;
+  private final @Nullable StreamQueries queries;
   private final LoadStats stats = new LoadStats();
   private final EventLoopGroup group;
   private final boolean epoll;
@@ -62,8 +63,9 @@ public final class LoadGenerator implements Fleet, Players {
   private volatile long rampStart;
   private volatile long rampNanos = 1;
 
-  private LoadGenerator(LoadSpec spec) {
+  private LoadGenerator(LoadSpec spec, @Nullable StreamQueries queries) {
     this.spec = spec;
+    this.queries = queries;
     this.epoll = Epoll.isAvailable();
     DefaultThreadFactory threads = new DefaultThreadFactory("bench-io", true);
     this.group = epoll ? new EpollEventLoopGroup(spec.ioThreads(), threads)
@@ -85,7 +87,12 @@ public final class LoadGenerator implements Fleet, Players {
 
   /** Starts connecting in the background; heartbeats flow once {@link #setRate} (or interval pacing) says so. */
   public static LoadGenerator start(LoadSpec spec) {
-    LoadGenerator g = new LoadGenerator(spec);
+    return start(spec, null);
+  }
+
+  /** As {@link #start(LoadSpec)}, {@link LoadSpec.Query#PAGE} players asking what {@code queries} says. */
+  public static LoadGenerator start(LoadSpec spec, @Nullable StreamQueries queries) {
+    LoadGenerator g = new LoadGenerator(spec, queries);
     g.connector.start();
     return g;
   }
@@ -183,6 +190,11 @@ public final class LoadGenerator implements Fleet, Players {
   @Override
   public LoadSpec spec() {
     return spec;
+  }
+
+  @Override
+  public @Nullable StreamQueries queries() {
+    return queries;
   }
 
   @Override

@@ -43,6 +43,8 @@ final class Player {
   private final long[] inFlightAt;
   private int inFlight;
   private int heartbeats;
+  /** Set while {@link StreamQueries#answered} works after an answer: no query goes out meanwhile. */
+  private volatile boolean holding;
 
   Player(int index, Players owner, int window) {
     this.index = index;
@@ -80,7 +82,7 @@ final class Player {
     if (state != OPEN || l == null) {
       return false;
     }
-    if (inFlight == inFlightSeq.length) {
+    if (inFlight == inFlightSeq.length || holding) {
       owner.stats().skipped.increment();
       return false;
     }
@@ -88,7 +90,8 @@ final class Player {
     ClientFrame frame = switch (owner.spec().query()) {
       case NONE -> ClientFrame.newBuilder().setSeq(s).setHeartbeat(nextHeartbeat()).build();
       case PROGRESS -> ClientFrame.newBuilder().setSeq(s).setProgressQuery(PROGRESS_QUERY).build();
-      case PAGE -> ClientFrame.newBuilder().setSeq(s).setHistoryQuery(FIRST_PAGE).build();
+      case PAGE -> ClientFrame.newBuilder().setSeq(s)
+          .setHistoryQuery(owner.queries() == null ? FIRST_PAGE : owner.queries().next(uid())).build();
     };
     if (!l.send(frame)) {
       owner.stats().skipped.increment();
@@ -153,10 +156,15 @@ final class Player {
       }
       case ServerFrames.PROGRESS, ServerFrames.HISTORY_PAGE -> {
         long at = retire(f.seq);
-        if (f.records == 0) {
-          owner.stats().error(0); // a seeded user's query found nothing: a wrong answer, not an ack
+        StreamQueries queries = f.body == ServerFrames.HISTORY_PAGE ? owner.queries() : null;
+        if (queries == null ? f.records == 0 : f.records != queries.expectedRecords()) {
+          owner.stats().error(0); // a seeded user's query found nothing, or a short page: a wrong answer, not an ack
         } else if (at != Long.MIN_VALUE) {
           owner.stats().ack(System.nanoTime() - at);
+        }
+        if (queries != null) {
+          holding = true;
+          queries.answered(uid()).whenComplete((v, error) -> holding = false);
         }
       }
       case ServerFrames.ERROR -> {
