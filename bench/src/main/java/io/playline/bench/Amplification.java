@@ -43,6 +43,17 @@ final class Amplification {
     out.put(RunResult.KAFKA, per(after.delta(before, "playline_kafka_records_sent_total", "topic=\"history\""),
         heartbeats));
     out.put(RunResult.HBASE, per(after.delta(before, "playline_job_hbase_mutations_total"), heartbeats));
+    stage(out, before, after, "wait", RunResult.STAGE_WAIT_P50, RunResult.STAGE_WAIT_P99);
+    stage(out, before, after, "redis", RunResult.STAGE_REDIS_P50, RunResult.STAGE_REDIS_P99);
+    stage(out, before, after, "node", RunResult.STAGE_NODE_P50, RunResult.STAGE_NODE_P99);
+  }
+
+  /** p50 and p99 in ms of one {@code playline_heartbeat_stage_seconds} histogram over the window. */
+  private static void stage(Map<String, Double> out, PrometheusText before, PrometheusText after, String stage,
+      String p50, String p99) {
+    String label = "stage=\"" + stage + "\"";
+    out.put(p50, 1000 * after.quantileSince(before, 0.50, "playline_heartbeat_stage_seconds", label));
+    out.put(p99, 1000 * after.quantileSince(before, 0.99, "playline_heartbeat_stage_seconds", label));
   }
 
   private static double per(double count, long heartbeats) {

@@ -17,7 +17,9 @@ import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -106,6 +108,34 @@ class HeartbeatStreamTest {
       assertThat(second.getFirstViewList()).containsExactly(false);
     }
     assertThat(gateway.firstTodays).extracting(TestGateway.FirstToday::uid).containsExactly(uid);
+  }
+
+  @Test
+  void eachHeartbeatsTimeInTheNodeIsTimedByStageAsHistograms(RedisNamespace ns) throws Exception {
+    start(ns);
+    long before = stageCount("node");
+    try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
+      for (int seq = 2; seq < 5; seq++) {
+        c.send(heartbeat(seq, "", event(10, seq * 1_000L, now + seq)));
+        ack(c, seq);
+      }
+    }
+    // Recorded before the ack is handed on: every stage has the three heartbeats once they are acked.
+    for (String stage : List.of("wait", "redis", "node")) {
+      assertThat(stageCount(stage)).as(stage).isEqualTo(before + 3);
+    }
+    // Each heartbeat's whole time in the node holds its wait and its batch's round trip.
+    assertThat(stage("node").max(TimeUnit.NANOSECONDS)).isGreaterThanOrEqualTo(stage("wait").max(TimeUnit.NANOSECONDS))
+        .isGreaterThanOrEqualTo(stage("redis").max(TimeUnit.NANOSECONDS));
+    assertThat(gateway.registry.scrape()).containsPattern("playline_heartbeat_stage_seconds_bucket\\{[^}]*stage=\"node\"");
+  }
+
+  private io.micrometer.core.instrument.Timer stage(String stage) {
+    return gateway.registry.get("playline.heartbeat.stage").tag("stage", stage).timer();
+  }
+
+  private long stageCount(String stage) {
+    return stage(stage).count();
   }
 
   @Test

@@ -90,6 +90,45 @@ public final class PrometheusText {
     return false;
   }
 
+  /**
+   * The {@code q} quantile (0..1) of histogram {@code name} (its {@code name_bucket} series whose
+   * labels contain all of {@code labels}) over what was observed between {@code earlier} and this
+   * scrape: the upper bound of the first bucket whose count reaches {@code q} of the window's
+   * observations, in the histogram's unit; NaN when nothing was observed.
+   */
+  public double quantileSince(PrometheusText earlier, double q, String name, String... labels) {
+    java.util.TreeMap<Double, Double> counts = new java.util.TreeMap<>();
+    String bucket = name + "_bucket";
+    for (String series : samples.keySet()) {
+      int brace = series.indexOf('{');
+      if (brace < 0 || !series.substring(0, brace).equals(bucket)) {
+        continue;
+      }
+      String labelText = series.substring(brace);
+      boolean all = true;
+      for (String label : labels) {
+        all &= containsLabel(labelText, label);
+      }
+      int le = labelText.indexOf("le=\"");
+      if (!all || le < 0) {
+        continue;
+      }
+      String bound = labelText.substring(le + 4, labelText.indexOf('"', le + 4));
+      double upper = bound.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(bound);
+      counts.merge(upper, samples.get(series) - earlier.samples.getOrDefault(series, 0.0), Double::sum);
+    }
+    if (counts.isEmpty() || !(counts.lastEntry().getValue() > 0)) {
+      return Double.NaN;
+    }
+    double wanted = q * counts.lastEntry().getValue();
+    for (Map.Entry<Double, Double> e : counts.entrySet()) {
+      if (e.getValue() >= wanted) {
+        return e.getKey();
+      }
+    }
+    return Double.POSITIVE_INFINITY;
+  }
+
   /** {@code sum(name, labels)} here minus the same in {@code earlier}. */
   public double delta(PrometheusText earlier, String name, String... labels) {
     return sum(name, labels) - earlier.sum(name, labels);

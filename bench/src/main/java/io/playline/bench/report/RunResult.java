@@ -41,6 +41,13 @@ public record RunResult(String kind, int pass, Map<String, Double> figures, Map<
   public static final String KAFKA = "Kafka records/heartbeat";
   public static final String HBASE = "HBase mutations/heartbeat";
   public static final String FLUSH_WINDOW = "flush-aligned window s";
+  /** The node's own timeline of a heartbeat (playline.heartbeat.stage histograms over the window). */
+  public static final String STAGE_WAIT_P50 = "node: read -> batch sent p50 ms";
+  public static final String STAGE_WAIT_P99 = "node: read -> batch sent p99 ms";
+  public static final String STAGE_REDIS_P50 = "node: batch round trip p50 ms";
+  public static final String STAGE_REDIS_P99 = "node: batch round trip p99 ms";
+  public static final String STAGE_NODE_P50 = "node: read -> ack handed on p50 ms";
+  public static final String STAGE_NODE_P99 = "node: read -> ack handed on p99 ms";
 
   public RunResult {
     figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));

@@ -40,4 +40,31 @@ class PrometheusTextTest {
     assertThat(after.delta(before, "playline_redis_round_trips_total")).isEqualTo(2.0);
     assertThat(after.delta(PrometheusText.empty(), "missing_total")).isZero();
   }
+
+  @Test
+  void quantilesOfAHistogramAreTakenOverTheWindowBetweenTwoScrapes() {
+    PrometheusText before = PrometheusText.parse("""
+        t_seconds_bucket{stage="a",le="0.001",} 90.0
+        t_seconds_bucket{stage="a",le="0.01",} 100.0
+        t_seconds_bucket{stage="a",le="+Inf",} 100.0
+        t_seconds_bucket{stage="b",le="0.001",} 5.0
+        t_seconds_bucket{stage="b",le="+Inf",} 5.0
+        """);
+    // In the window: 10 more under 1 ms, 89 between 1 and 10 ms, 1 above 10 ms (stage a).
+    PrometheusText after = PrometheusText.parse("""
+        t_seconds_bucket{stage="a",le="0.001",} 100.0
+        t_seconds_bucket{stage="a",le="0.01",} 199.0
+        t_seconds_bucket{stage="a",le="+Inf",} 200.0
+        t_seconds_bucket{stage="b",le="0.001",} 5.0
+        t_seconds_bucket{stage="b",le="+Inf",} 5.0
+        """);
+    assertThat(after.quantileSince(before, 0.10, "t_seconds", "stage=\"a\"")).isEqualTo(0.001);
+    assertThat(after.quantileSince(before, 0.50, "t_seconds", "stage=\"a\"")).isEqualTo(0.01);
+    assertThat(after.quantileSince(before, 0.99, "t_seconds", "stage=\"a\"")).isEqualTo(0.01);
+    assertThat(after.quantileSince(before, 0.999, "t_seconds", "stage=\"a\"")).isEqualTo(Double.POSITIVE_INFINITY);
+    // Over all time stage a's median is under 1 ms; nothing of stage b in the window.
+    assertThat(after.quantileSince(PrometheusText.empty(), 0.50, "t_seconds", "stage=\"a\"")).isEqualTo(0.001);
+    assertThat(after.quantileSince(before, 0.50, "t_seconds", "stage=\"b\"")).isNaN();
+    assertThat(after.quantileSince(before, 0.50, "missing_seconds")).isNaN();
+  }
 }

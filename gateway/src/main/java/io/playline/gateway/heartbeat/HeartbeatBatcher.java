@@ -301,6 +301,9 @@ public final class HeartbeatBatcher implements AutoCloseable {
     metrics.batchEvents.record(events);
     metrics.batchHeartbeats.record(sent.size());
     long start = System.nanoTime();
+    for (PendingHeartbeat h : sent) {
+      metrics.stageWait.record(start - h.receivedNanos(), TimeUnit.NANOSECONDS);
+    }
     WriteBatch writeBatch = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
     CompletionStage<BatchOutcome> written;
     try {
@@ -327,6 +330,9 @@ public final class HeartbeatBatcher implements AutoCloseable {
     long end = System.nanoTime();
     metrics.latency(end - start);
     metrics.ackLatency(end - joinedNanos);
+    for (int i = 0; i < sent.size(); i++) {
+      metrics.stageRedis.record(end - start, TimeUnit.NANOSECONDS);
+    }
     try {
       if (error != null || outcome == null) {
         fail(sent, error != null ? error : new IllegalStateException("no outcome"));

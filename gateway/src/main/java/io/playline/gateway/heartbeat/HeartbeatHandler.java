@@ -41,6 +41,7 @@ public final class HeartbeatHandler {
   }
 
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
+    long received = System.nanoTime();
     services.connections().touch(identity.uid());
     String problem = EventRecords.problem(heartbeat.getEventsList(), services.config().maxEventsPerHeartbeat());
     if (problem != null) {
@@ -65,11 +66,11 @@ public final class HeartbeatHandler {
           EventExecutor executor = transport.executor();
           if (executor.inEventLoop()) {
             // The connection shares the batcher's loop (io.redis.shared): ack at once.
-            onWritten(seq, outcome, firstToday, countedOn, error);
+            onWritten(seq, outcome, firstToday, countedOn, error, received);
           } else {
-            executor.execute(() -> onWritten(seq, outcome, firstToday, countedOn, error));
+            executor.execute(() -> onWritten(seq, outcome, firstToday, countedOn, error, received));
           }
-        });
+        }, received);
     if (!services.batcher().submit(pending)) {
       services.metrics().error(Code.UNAVAILABLE);
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
@@ -77,10 +78,11 @@ public final class HeartbeatHandler {
   }
 
   private void onWritten(long seq, @Nullable WriteOutcome outcome, boolean firstToday, FlagCalendar.Day day,
-      @Nullable Throwable error) {
+      @Nullable Throwable error, long received) {
     if (closed) {
       return;
     }
+    services.batcher().metrics().answered(received);
     if (error != null || outcome == null) {
       services.metrics().error(Code.UNAVAILABLE);
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "could not record this heartbeat; resend it")));

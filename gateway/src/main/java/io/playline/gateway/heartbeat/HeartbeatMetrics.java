@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +21,9 @@ public final class HeartbeatMetrics {
   final DistributionSummary batchHeartbeats;
   final Timer batchLatency;
   final Timer ackLatency;
+  final Timer stageWait;
+  final Timer stageRedis;
+  private final Timer stageNode;
   final Counter firstTodayEchoSkips;
   final Counter firstTodayLocalSkips;
   final Counter firstTodayRedisChecks;
@@ -46,10 +50,30 @@ public final class HeartbeatMetrics {
         .description("From the first heartbeat of a batch joining it to the batch's acks: the longest any "
             + "heartbeat of the batch waited in the node (batching window plus Redis round trip)")
         .publishPercentiles(0.5, 0.99).register(registry);
+    stageWait = stage(registry, "wait", "From reading a heartbeat to sending its batch to Redis (queue hand-off, "
+        + "batching window, waiting for a round trip in flight)");
+    stageRedis = stage(registry, "redis", "Its batch's Redis round trip, counted once per heartbeat");
+    stageNode = stage(registry, "node", "From reading a heartbeat to handing its ack (or error) to the connection: "
+        + "its whole time in the node");
     firstTodayEchoSkips = Counter.builder("playline.first.today").tag("result", "echo_skip").register(registry);
     firstTodayLocalSkips = Counter.builder("playline.first.today").tag("result", "local_skip").register(registry);
     firstTodayRedisChecks = Counter.builder("playline.first.today").tag("result", "redis_check").register(registry);
     firstTodayTrue = Counter.builder("playline.first.today").tag("result", "first").register(registry);
+  }
+
+  /**
+   * A per-heartbeat stage of the node's timeline, as a histogram (buckets from 10 µs to 10 s) so
+   * that a scraper can take percentiles over any window from two scrapes.
+   */
+  private static Timer stage(MeterRegistry registry, String stage, String description) {
+    return Timer.builder("playline.heartbeat.stage").tag("stage", stage).description(description)
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
+        .maximumExpectedValue(Duration.ofSeconds(10)).register(registry);
+  }
+
+  /** A heartbeat received at {@code receivedNanos} was answered now. */
+  public void answered(long receivedNanos) {
+    stageNode.record(System.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
   }
 
   void bindQueue(MeterRegistry registry, Queue<?> queue) {

@@ -151,6 +151,29 @@ class HeartbeatBatcherTest {
   }
 
   @Test
+  void aHeartbeatsWaitIsTimedFromWhenItWasReadAndItsBatchRoundTripOncePerHeartbeat() {
+    start(512, LONG, true);
+    HistoryRecord r = HistoryRecord.newBuilder().setUid(1).setBusiness(Business.VIDEO).setOid(7).setProgressMs(1_000)
+        .setViewTimeMs(System.currentTimeMillis()).build();
+    long readTwoSecondsAgo = System.nanoTime() - Duration.ofSeconds(2).toNanos();
+    assertThat(batcher.submit(new PendingHeartbeat(1, List.of(r), false, "s", "d", "test",
+        (outcome, firstToday, day, error) -> acked.incrementAndGet(), readTwoSecondsAgo))).isTrue();
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
+    submit(2);
+    submit(3);
+    writer.answer(0);
+    await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 2);
+    writer.answer(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 3);
+    var wait = registry.get("playline.heartbeat.stage").tag("stage", "wait").timer();
+    assertThat(wait.count()).isEqualTo(3);
+    assertThat(wait.max(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(2_000);
+    // Two batches, three heartbeats: the round trip counts once per heartbeat.
+    assertThat(registry.get("playline.heartbeat.stage").tag("stage", "redis").timer().count()).isEqualTo(3);
+    assertThat(registry.get("playline.heartbeat.batch.latency").timer().count()).isEqualTo(2);
+  }
+
+  @Test
   void atLowLoadABatchLingersForCompanyWhileHeartbeatsArriveFasterThanTheWindow() {
     startLingering(LONG, 3);
     // Heartbeats now come every millisecond, far faster than one per (30 s) window: the next one waits
