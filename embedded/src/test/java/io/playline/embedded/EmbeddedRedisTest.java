@@ -54,6 +54,19 @@ class EmbeddedRedisTest {
   }
 
   @Test
+  void theAppendOnlyFileIsRewrittenOnlyOnceItIsLargeAndExtraArgumentsWin() throws IOException {
+    try (EmbeddedRedis redis = EmbeddedRedis.start(new EmbeddedRedis.Options(workDir.resolve("a"), 0, true))) {
+      withRedis(redis, commands -> assertThat(commands.configGet("auto-aof-rewrite-min-size"))
+          .containsEntry("auto-aof-rewrite-min-size", Long.toString(512L << 20)));
+    }
+    try (EmbeddedRedis redis = EmbeddedRedis.start(new EmbeddedRedis.Options(workDir.resolve("b"), 0, true,
+        java.util.List.of("--auto-aof-rewrite-min-size", "1mb")))) {
+      withRedis(redis, commands -> assertThat(commands.configGet("auto-aof-rewrite-min-size"))
+          .containsEntry("auto-aof-rewrite-min-size", Long.toString(1L << 20)));
+    }
+  }
+
+  @Test
   void nonPersistentServerWritesNoDataFiles() throws IOException {
     try (EmbeddedRedis redis = EmbeddedRedis.start(new EmbeddedRedis.Options(workDir, 0, false))) {
       withRedis(redis, commands -> {
