@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,6 +29,10 @@ final class QueryMetrics {
   private final Counter chunkReads;
   private final Counter hbaseBytes;
   private final Counter missingChunks;
+  // Meters by tag value, registered on first use: looked up per query without building a meter id.
+  private final Map<String, Map<String, Counter>> requests = new ConcurrentHashMap<>();
+  private final Map<String, Timer> latency = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, Counter>> tiers = new ConcurrentHashMap<>();
 
   QueryMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -65,17 +71,32 @@ final class QueryMetrics {
 
   /** One finished query of {@code kind} (progress, list, delete, clear, set_paused, paused). */
   void finished(String kind, String outcome, long startNanos) {
-    Counter.builder("playline.query.requests").tag("kind", kind).tag("outcome", outcome)
-        .description("History queries and controls by kind and outcome").register(registry).increment();
-    Timer.builder("playline.query.latency").tag("kind", kind)
-        .description("From call to completion of a history query or control").register(registry)
-        .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    Map<String, Counter> byOutcome = requests.get(kind);
+    Counter requested = byOutcome == null ? null : byOutcome.get(outcome);
+    if (requested == null) {
+      requested = requests.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).computeIfAbsent(outcome,
+          o -> Counter.builder("playline.query.requests").tag("kind", kind).tag("outcome", o)
+              .description("History queries and controls by kind and outcome").register(registry));
+    }
+    requested.increment();
+    Timer timer = latency.get(kind);
+    if (timer == null) {
+      timer = latency.computeIfAbsent(kind, k -> Timer.builder("playline.query.latency").tag("kind", k)
+          .description("From call to completion of a history query or control").register(registry));
+    }
+    timer.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
   }
 
   /** A {@code kind} query was answered with help of {@code tier} (redis alone, or hbase too). */
   void tier(String kind, String tier) {
-    Counter.builder("playline.query.tier").tag("kind", kind).tag("tier", tier)
-        .description("Queries answered from Redis alone, or with an HBase read").register(registry).increment();
+    Map<String, Counter> byTier = tiers.get(kind);
+    Counter answered = byTier == null ? null : byTier.get(tier);
+    if (answered == null) {
+      answered = tiers.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).computeIfAbsent(tier,
+          t -> Counter.builder("playline.query.tier").tag("kind", kind).tag("tier", t)
+              .description("Queries answered from Redis alone, or with an HBase read").register(registry));
+    }
+    answered.increment();
   }
 
   void hbaseBytes(long n) {
