@@ -243,7 +243,7 @@ final class ReadsCommand implements Callable<Integer> {
           StoredReads.StreamPlayers who = !stream ? null : switch (read) {
             case "cold" -> hbase.streamCold();
             case "deep", "deep-chunks" -> hbase.streamDeep(read.equals("deep-chunks"));
-            default -> new StoredReads.StreamPlayers(base, users, null);
+            default -> new StoredReads.StreamPlayers(base, users, () -> { }, null);
           };
           ReadLoops.Result closed = stream ? streamRun(loops, "playline-" + kind, pass, 0, warm, window, root, who)
               : loops.closed("playline-" + kind, pass, warm, window, serverPid, viaApi);
@@ -456,6 +456,7 @@ final class ReadsCommand implements Callable<Integer> {
   private ReadLoops.Result streamRun(ReadLoops loops, String kind, int pass, double rate, Duration warm,
       Duration window, JsonNode root, StoredReads.StreamPlayers who) throws InterruptedException {
     int players = who.count();
+    who.prepare().run();
     LoadSpec.Query query = kind.contains("stream-progress") ? LoadSpec.Query.PROGRESS : LoadSpec.Query.PAGE;
     try (LoadGenerator fleet = players(root, kind, players, who.uidBase(), 0, 1, 0, query, who.queries(),
         Duration.ofSeconds(60))) {

@@ -245,7 +245,7 @@ final class StoredReads implements AutoCloseable {
    */
   StreamPlayers streamCold() {
     HistoryQuery first = HistoryQuery.newBuilder().setLimit(page).build();
-    return new StreamPlayers(coldBase, coldUsers, new StreamQueries() {
+    return new StreamPlayers(coldBase, coldUsers, this::coolAll, new StreamQueries() {
       @Override
       public HistoryQuery next(long uid) {
         return first;
@@ -265,7 +265,7 @@ final class StoredReads implements AutoCloseable {
 
   /** Over the player stream: the deep users (one connection each) asking a page at a random depth past Redis. */
   StreamPlayers streamDeep(boolean chunked) {
-    return new StreamPlayers(chunked ? chunkedBase : liveBase, deepUsers, new StreamQueries() {
+    return new StreamPlayers(chunked ? chunkedBase : liveBase, deepUsers, () -> { }, new StreamQueries() {
       @Override
       public HistoryQuery next(long uid) {
         return HistoryQuery.newBuilder().setAfter(deepPageCursor()).setLimit(page).build();
@@ -283,8 +283,29 @@ final class StoredReads implements AutoCloseable {
     });
   }
 
-  /** Who connects for a stream run of stored reads, and what they ask. */
-  record StreamPlayers(long uidBase, int count, @Nullable StreamQueries queries) {}
+  /**
+   * Who connects for a stream run, what they ask ({@code queries} null: the first page of 20), and
+   * what to do before the run ({@code prepare}: e.g. make every cold user cold again, as the
+   * queries a closed fleet left in flight may have warmed some after their player went).
+   */
+  record StreamPlayers(long uidBase, int count, Runnable prepare, @Nullable StreamQueries queries) {}
+
+  /** Deletes every cold user's Redis keys, and waits until Redis did. */
+  private void coolAll() {
+    List<CompletableFuture<Long>> deleted = new ArrayList<>();
+    for (int u = 0; u < coldUsers; u++) {
+      long uid = coldBase + u;
+      deleted.add(redis.shared().del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid)).toCompletableFuture());
+    }
+    try {
+      CompletableFuture.allOf(deleted.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while making the cold users cold again", e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("making the cold users cold again failed", e);
+    }
+  }
 
   /** HBase alone: a cold user's warm-up reads (the row scan within retention, the index get). */
   CompletionStage<?> hbaseCold() {

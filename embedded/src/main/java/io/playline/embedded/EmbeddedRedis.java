@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +34,8 @@ public final class EmbeddedRedis implements EmbeddedServer {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
   private static final String HOST = "127.0.0.1";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
+  /** How long a restarted server may replay its append-only file (answering LOADING) before it counts as stuck. */
+  private static final Duration LOADING_TIMEOUT = Duration.ofMinutes(10);
   private static final Duration PING_TIMEOUT = Duration.ofMillis(500);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
   private static final int START_ATTEMPTS_ON_FREE_PORT = 3;
@@ -67,10 +70,11 @@ public final class EmbeddedRedis implements EmbeddedServer {
   /**
    * The append-only file is rewritten once it doubled and reached this size. Redis's 64 MB default
    * suits a large dataset; the embedded server's is small (a few MB) and written fast, so under
-   * load it forked a rewrite every 3–10 s (at a fixed 5 000 heartbeats/s every ~30 s), and each
+   * load it forked a rewrite every 3–10 s (at a fixed 5 000 heartbeats/s every ~35 s of writing), and each
    * rewrite put a 28–50 ms tail on the acks of the heartbeats around it (docs/benchmarks.md). At
    * 512 MB: every ~25 s at peak, every few minutes at 5 000/s; the file stays under ~0.5 GB plus
-   * the data. {@code extraArgs} may set another.
+   * the data, and a restart may replay that much (answering LOADING meanwhile, which {@link
+   * #awaitPong} waits out). {@code extraArgs} may set another.
    */
   static final String AOF_REWRITE_MIN_SIZE = "512mb";
 
@@ -265,24 +269,51 @@ public final class EmbeddedRedis implements EmbeddedServer {
 
   private void awaitPong() throws IOException {
     Process process = this.process;
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    @Nullable IOException lastFailure = null;
-    while (System.nanoTime() < deadline) {
+    awaitPong(port, READY_TIMEOUT, LOADING_TIMEOUT, () -> {
       if (!process.isAlive()) {
         throw new ExitedEarlyException("redis-server (" + binary + ") exited with code "
             + process.exitValue() + " before answering PING on port " + port + "; " + tails());
       }
+    }, () -> "redis-server (" + binary + ") on port " + port, this::tails);
+  }
+
+  /** Checks, between PINGs, that the server can still answer (e.g. its process is alive). */
+  interface Liveness {
+    void check() throws IOException;
+  }
+
+  /**
+   * Waits until the server on {@code port} answers PING. A server that answers {@code LOADING}
+   * (replaying its append-only file after a restart) is making progress: it gets {@code ready}
+   * again after each such answer, up to {@code loading} in all.
+   */
+  static void awaitPong(int port, Duration ready, Duration loading, Liveness liveness, Supplier<String> what,
+      Supplier<String> tails) throws IOException {
+    long start = System.nanoTime();
+    long deadline = start + ready.toNanos();
+    long loadingDeadline = start + loading.toNanos();
+    @Nullable IOException lastFailure = null;
+    boolean wasLoading = false;
+    while (System.nanoTime() - deadline < 0) {
+      liveness.check();
       try {
         if ("PONG".equals(RespClient.call(HOST, port, PING_TIMEOUT, "PING"))) {
           return;
         }
       } catch (IOException e) {
         lastFailure = e;
+        String m = e.getMessage();
+        if (m != null && m.contains("LOADING")) {
+          wasLoading = true;
+          long now = System.nanoTime();
+          deadline = loadingDeadline - (now + ready.toNanos()) < 0 ? loadingDeadline : now + ready.toNanos();
+        }
       }
       Polling.pause(Duration.ofMillis(10), "redis-server");
     }
-    throw new IOException("redis-server (" + binary + ") did not answer PING on port " + port
-        + " within " + READY_TIMEOUT.toSeconds() + " s (last failure: " + lastFailure + "); " + tails());
+    throw new IOException(what.get() + " did not answer PING within " + ready.toMillis() + " ms"
+        + (wasLoading ? " after loading its data (at most " + loading.toSeconds() + " s)" : "")
+        + " (last failure: " + lastFailure + "); " + tails.get());
   }
 
   private static String tails(Path logFile, Path consoleFile) {

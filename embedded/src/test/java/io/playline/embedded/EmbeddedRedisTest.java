@@ -8,10 +8,15 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,9 +65,40 @@ class EmbeddedRedisTest {
           .containsEntry("auto-aof-rewrite-min-size", Long.toString(512L << 20)));
     }
     try (EmbeddedRedis redis = EmbeddedRedis.start(new EmbeddedRedis.Options(workDir.resolve("b"), 0, true,
-        java.util.List.of("--auto-aof-rewrite-min-size", "1mb")))) {
+        List.of("--auto-aof-rewrite-min-size", "1mb")))) {
       withRedis(redis, commands -> assertThat(commands.configGet("auto-aof-rewrite-min-size"))
           .containsEntry("auto-aof-rewrite-min-size", Long.toString(1L << 20)));
+    }
+  }
+
+  @Test
+  void aServerStillLoadingItsDataIsWaitedForPastTheReadyTimeoutButNotPastTheLoadingOne() throws Exception {
+    // Answers LOADING to the first 30 PINGs (the waiter pauses 10 ms between them: over 300 ms in
+    // all, far past the 100 ms ready timeout), then PONG.
+    try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      AtomicInteger pings = new AtomicInteger();
+      Thread answering = new Thread(() -> {
+        while (!server.isClosed()) {
+          try (Socket s = server.accept()) {
+            s.getInputStream().read(new byte[64]);
+            String reply = pings.incrementAndGet() <= 30 ? "-LOADING Redis is loading the dataset in memory\r\n"
+                : "+PONG\r\n";
+            s.getOutputStream().write(reply.getBytes(StandardCharsets.US_ASCII));
+          } catch (IOException e) {
+            return;
+          }
+        }
+      });
+      answering.setDaemon(true);
+      answering.start();
+      EmbeddedRedis.awaitPong(server.getLocalPort(), Duration.ofMillis(100), Duration.ofMinutes(1), () -> { },
+          () -> "test server", () -> "");
+      assertThat(pings.get()).isEqualTo(31);
+      // Past the loading bound, a server that keeps loading is given up on.
+      pings.set(-1_000_000);
+      assertThatThrownBy(() -> EmbeddedRedis.awaitPong(server.getLocalPort(), Duration.ofMillis(100),
+          Duration.ofMillis(300), () -> { }, () -> "test server", () -> ""))
+          .isInstanceOf(IOException.class).hasMessageContaining("after loading its data");
     }
   }
 

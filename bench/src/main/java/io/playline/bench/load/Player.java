@@ -163,16 +163,30 @@ final class Player {
           owner.stats().ack(System.nanoTime() - at);
         }
         if (queries != null) {
-          holding = true;
-          queries.answered(uid()).whenComplete((v, error) -> holding = false);
+          answered(queries);
         }
       }
       case ServerFrames.ERROR -> {
         // An error answering Auth is followed by the server's close, which counts the failure.
         owner.stats().error(f.errorCode);
-        retire(f.seq);
+        boolean query = retire(f.seq) != Long.MIN_VALUE;
+        StreamQueries queries = owner.queries();
+        if (query && queries != null && owner.spec().query() == LoadSpec.Query.PAGE) {
+          answered(queries); // the server may have warmed the user before it failed
+        }
       }
       default -> { }
+    }
+  }
+
+  /** Holds this player's next query until {@link StreamQueries#answered} is done with its last answer. */
+  private void answered(StreamQueries queries) {
+    holding = true;
+    try {
+      queries.answered(uid()).whenComplete((v, error) -> holding = false);
+    } catch (RuntimeException e) {
+      holding = false;
+      throw e;
     }
   }
 

@@ -109,11 +109,12 @@ public final class PrometheusText {
       for (String label : labels) {
         all &= containsLabel(labelText, label);
       }
-      int le = labelText.indexOf("le=\"");
+      int le = labelText.indexOf(",le=\"");
+      le = le >= 0 ? le : labelText.startsWith("{le=\"") ? 0 : -1;
       if (!all || le < 0) {
         continue;
       }
-      String bound = labelText.substring(le + 4, labelText.indexOf('"', le + 4));
+      String bound = labelText.substring(le + 5, labelText.indexOf('"', le + 5));
       double upper = bound.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(bound);
       counts.merge(upper, samples.get(series) - earlier.samples.getOrDefault(series, 0.0), Double::sum);
     }

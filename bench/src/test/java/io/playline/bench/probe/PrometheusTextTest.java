@@ -67,4 +67,20 @@ class PrometheusTextTest {
     assertThat(after.quantileSince(before, 0.50, "t_seconds", "stage=\"b\"")).isNaN();
     assertThat(after.quantileSince(before, 0.50, "missing_seconds")).isNaN();
   }
+
+  @Test
+  void bucketBoundsAreReadAsTheExpositionWritesThemAndOnlyFromTheLeLabel() {
+    // Prometheus client 1.x (Micrometer 1.13+): no trailing comma, bounds in Java's notation; a
+    // label whose name ends in "le" is not the bound.
+    PrometheusText after = PrometheusText.parse("""
+        t_seconds_bucket{role="x",stage="a",le="1.0E-5"} 1.0
+        t_seconds_bucket{role="x",stage="a",le="0.002"} 4.0
+        t_seconds_bucket{role="x",stage="a",le="+Inf"} 4.0
+        u_seconds_bucket{le="0.5"} 2.0
+        u_seconds_bucket{le="+Inf"} 2.0
+        """);
+    assertThat(after.quantileSince(PrometheusText.empty(), 0.25, "t_seconds", "stage=\"a\"")).isEqualTo(1.0E-5);
+    assertThat(after.quantileSince(PrometheusText.empty(), 0.99, "t_seconds", "stage=\"a\"")).isEqualTo(0.002);
+    assertThat(after.quantileSince(PrometheusText.empty(), 0.99, "u_seconds")).isEqualTo(0.5);
+  }
 }

@@ -7,6 +7,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.playline.core.store.RedisConnections;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +39,8 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   private final PushMetrics metrics;
   private final Listener listener = new Listener();
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Completed by the listener's first confirmation of the own channel (which drops cached lookups). */
+  private final CompletableFuture<Void> firstSubscribed = new CompletableFuture<>();
 
   private RedisNodeChannels(RedisConnections redis, PushKeys keys, String nodeId, ConnectionRegistry connections,
       SessionRegistry sessions, PushMetrics metrics) {
@@ -60,7 +63,11 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
     RedisNodeChannels channels = new RedisNodeChannels(redis, keys, nodeId, connections, sessions, metrics);
     channels.subscription.addListener(channels.listener);
     try {
+      long deadline = System.nanoTime() + timeout.toNanos();
       channels.subscription.async().subscribe(channels.ownChannel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      // The command's answer and the listener's call come apart: wait for the listener too, so its
+      // dropping of cached lookups cannot land after the node served its first users.
+      channels.firstSubscribed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       channels.close();
@@ -124,6 +131,7 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
     public void subscribed(byte[] channel, long count) {
       if (Arrays.equals(channel, ownChannel)) {
         sessions.channelSubscribed();
+        firstSubscribed.complete(null);
       }
     }
 

@@ -50,6 +50,8 @@ public final class RedisSessionRegistry implements SessionRegistry {
   private volatile NodeChannels announcer = NodeChannels.NONE;
   /** Whether this node holds a connection of the user (so it is in the user's registry and hears of joins). */
   private volatile LongPredicate holds = uid -> false;
+  /** Whether {@link #holds} was set: until then no answer counts as one for a held user. */
+  private volatile boolean holdersKnown;
 
   public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
       Duration ttl, Clock clock, PushMetrics metrics) {
@@ -80,6 +82,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
    */
   public void holdersFrom(LongPredicate holders) {
     this.holds = holders;
+    this.holdersKnown = true;
   }
 
   /**
@@ -120,7 +123,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
       if (error != null) {
         failed("Adding", uid, error);
         if (seeded != null) {
-          settle(uid, seeded, null, error);
+          settle(uid, seeded, null, error, false);
         }
         return;
       }
@@ -128,7 +131,9 @@ public final class RedisSessionRegistry implements SessionRegistry {
       if (joined || seeded != null) {
         fetch(uid).whenComplete((others, fetchError) -> {
           if (seeded != null) {
-            settle(uid, seeded, others, fetchError);
+            // add() is called for a user this node holds — or is registering, so holds() may not
+            // see it yet when Redis answers first; a removal meanwhile drops the pending entry.
+            settle(uid, seeded, others, fetchError, holdersKnown);
           }
           if (joined) {
             announceJoin(uid, others, fetchError);
@@ -219,7 +224,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
       return cached.nodes();
     }
     CachedLookup entry = pending(uid, now);
-    fetch(uid).whenComplete((others, error) -> settle(uid, entry, others, error));
+    fetch(uid).whenComplete((others, error) -> settle(uid, entry, others, error, holds.test(uid)));
     return entry.nodes();
   }
 
@@ -243,15 +248,17 @@ public final class RedisSessionRegistry implements SessionRegistry {
   /**
    * Completes a pending lookup and keeps it for as long as its kind of answer may be reused,
    * unless a join notice (or a re-subscription) dropped it meanwhile: then it is not put back.
+   * {@code held}: the user counts as held by this node, so "nobody else" is kept for the alone window.
    */
-  private void settle(long uid, CachedLookup entry, @Nullable List<String> others, @Nullable Throwable error) {
+  private void settle(long uid, CachedLookup entry, @Nullable List<String> others, @Nullable Throwable error,
+      boolean held) {
     if (error != null || others == null) {
       lookups.remove(uid, entry);
       entry.nodes().completeExceptionally(error != null ? error : new IllegalStateException("no answer"));
       return;
     }
     // "Nobody else" is trusted for long only for a user this node holds: it hears of every join.
-    long keepMs = others.isEmpty() && aloneCacheMs > 0 && holds.test(uid) ? aloneCacheMs : lookupCacheMs;
+    long keepMs = others.isEmpty() && aloneCacheMs > 0 && held ? aloneCacheMs : lookupCacheMs;
     if (keepMs > 0) {
       lookups.replace(uid, entry, new CachedLookup(clock.millis() + keepMs, entry.nodes()));
     } else {

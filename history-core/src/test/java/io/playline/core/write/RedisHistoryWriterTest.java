@@ -316,7 +316,7 @@ class RedisHistoryWriterTest {
       long id = (Long) entry.get(0);
       List<?> args = (List<?>) entry.get(3);
       String command = new String((byte[]) args.get(0), StandardCharsets.US_ASCII);
-      if (!command.equalsIgnoreCase("EVAL") && !command.equalsIgnoreCase("EVALSHA")) {
+      if (!command.equalsIgnoreCase("EVAL") && !command.equalsIgnoreCase("EVALSHA") || args.size() < 4) {
         continue;
       }
       byte[] firstKey = (byte[]) args.get(3);
