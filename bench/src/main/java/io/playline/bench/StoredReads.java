@@ -32,8 +32,10 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -225,9 +227,7 @@ final class StoredReads implements AutoCloseable {
     ReadsCommand.Answer<ListHistoryResponse> a =
         new ReadsCommand.Answer<>(r -> r.getRecordsCount() == Math.min(page, coldItems));
     stub.listHistory(ListHistoryRequest.newBuilder().setUid(uid).setLimit(page).build(), a);
-    return a.done.whenComplete((v, e) -> redis.shared()
-        .del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid))
-        .whenComplete((n, error) -> idleCold.add(uid)));
+    return a.done.whenComplete((v, e) -> cool(uid).whenComplete((n, error) -> idleCold.add(uid)));
   }
 
   /** A page past Redis of a random deep user ({@code chunked}: a rolled-up one) over the API. */
@@ -258,7 +258,7 @@ final class StoredReads implements AutoCloseable {
 
       @Override
       public CompletionStage<?> answered(long uid) {
-        return redis.shared().del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid));
+        return cool(uid);
       }
     });
   }
@@ -290,19 +290,24 @@ final class StoredReads implements AutoCloseable {
    */
   record StreamPlayers(long uidBase, int count, Runnable prepare, @Nullable StreamQueries queries) {}
 
+  /** Makes {@code uid} cold again: deletes what a read left of it in Redis. */
+  private CompletionStage<Long> cool(long uid) {
+    return redis.shared().del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid));
+  }
+
   /** Deletes every cold user's Redis keys, and waits until Redis did. */
   private void coolAll() {
     List<CompletableFuture<Long>> deleted = new ArrayList<>();
     for (int u = 0; u < coldUsers; u++) {
       long uid = coldBase + u;
-      deleted.add(redis.shared().del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid)).toCompletableFuture());
+      deleted.add(cool(uid).toCompletableFuture());
     }
     try {
       CompletableFuture.allOf(deleted.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while making the cold users cold again", e);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("making the cold users cold again failed", e);
     }
   }

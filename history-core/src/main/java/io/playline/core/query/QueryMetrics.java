@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Meters of the read and user-control paths: queries by kind and outcome with latency, which tier
@@ -71,14 +72,8 @@ final class QueryMetrics {
 
   /** One finished query of {@code kind} (progress, list, delete, clear, set_paused, paused). */
   void finished(String kind, String outcome, long startNanos) {
-    Map<String, Counter> byOutcome = requests.get(kind);
-    Counter requested = byOutcome == null ? null : byOutcome.get(outcome);
-    if (requested == null) {
-      requested = requests.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).computeIfAbsent(outcome,
-          o -> Counter.builder("playline.query.requests").tag("kind", kind).tag("outcome", o)
-              .description("History queries and controls by kind and outcome").register(registry));
-    }
-    requested.increment();
+    counter(requests, kind, outcome, () -> Counter.builder("playline.query.requests").tag("kind", kind)
+        .tag("outcome", outcome).description("History queries and controls by kind and outcome")).increment();
     Timer timer = latency.get(kind);
     if (timer == null) {
       timer = latency.computeIfAbsent(kind, k -> Timer.builder("playline.query.latency").tag("kind", k)
@@ -89,14 +84,17 @@ final class QueryMetrics {
 
   /** A {@code kind} query was answered with help of {@code tier} (redis alone, or hbase too). */
   void tier(String kind, String tier) {
-    Map<String, Counter> byTier = tiers.get(kind);
-    Counter answered = byTier == null ? null : byTier.get(tier);
-    if (answered == null) {
-      answered = tiers.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).computeIfAbsent(tier,
-          t -> Counter.builder("playline.query.tier").tag("kind", kind).tag("tier", t)
-              .description("Queries answered from Redis alone, or with an HBase read").register(registry));
-    }
-    answered.increment();
+    counter(tiers, kind, tier, () -> Counter.builder("playline.query.tier").tag("kind", kind).tag("tier", tier)
+        .description("Queries answered from Redis alone, or with an HBase read")).increment();
+  }
+
+  /** The counter of tag values {@code a} and {@code b} in {@code cache}, registered from {@code builder} on first use. */
+  private Counter counter(Map<String, Map<String, Counter>> cache, String a, String b,
+      Supplier<Counter.Builder> builder) {
+    Map<String, Counter> byB = cache.get(a);
+    Counter counter = byB == null ? null : byB.get(b);
+    return counter != null ? counter
+        : cache.computeIfAbsent(a, k -> new ConcurrentHashMap<>()).computeIfAbsent(b, k -> builder.get().register(registry));
   }
 
   void hbaseBytes(long n) {
