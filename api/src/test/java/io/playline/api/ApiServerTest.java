@@ -136,7 +136,7 @@ class ApiServerTest {
         .containsExactly(ItemStats.newBuilder().setItem(item).build());
     assertThatThrownBy(() -> stub.getItemStats(GetItemStatsRequest.newBuilder()
         .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO)).build())).isInstanceOf(StatusRuntimeException.class)
-        .hasMessage("INVALID_ARGUMENT: INVALID_ARGUMENT: items[0].oid: 0 (expected: > 0)"); // gRPC code, then Playline code
+        .hasMessage("INVALID_ARGUMENT: items[0].oid: 0 (expected: > 0)"); // the code once, not repeated
   }
 
   /** What a call with {@code authorization} gets: OK, or the status code and description. */

@@ -1,5 +1,6 @@
 package io.playline.standalone;
 
+import io.playline.standalone.cli.Unreachable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -60,7 +61,9 @@ final class StatusCommand implements Callable<Integer> {
       print(out, base, ready, first, second, seconds);
       return ready.statusCode() == 200 ? 0 : 1;
     } catch (IOException | IllegalStateException e) {
-      err.println("playline: cannot read " + base + ": " + e.getMessage());
+      String unreachable = Unreachable.describe(e, "node's admin port", base, "start a node with `bin/playline "
+          + "standalone` (or a role), or point at one with --admin URL or PLAYLINE_ADMIN_URL");
+      err.println("playline: " + (unreachable != null ? unreachable : "cannot read " + base + ": " + e));
       return 1;
     }
   }

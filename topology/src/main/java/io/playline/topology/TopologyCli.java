@@ -48,7 +48,8 @@ public final class TopologyCli implements Callable<Integer> {
         logger.setLevel(ch.qos.logback.classic.Level.ERROR);
       }
     }
-    System.exit(new CommandLine(new TopologyCli()).execute(args));
+    // deploy/local/up passes its --dir first; a --dir of the caller's comes later and wins.
+    System.exit(new CommandLine(new TopologyCli()).setOverwrittenOptionsAllowed(true).execute(args));
   }
 
   @Override

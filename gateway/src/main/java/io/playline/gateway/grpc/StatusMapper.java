@@ -3,7 +3,10 @@ package io.playline.gateway.grpc;
 import io.grpc.Status;
 import io.playline.proto.v1.Error;
 
-/** The one place that maps Playline error codes to gRPC statuses (see the {@code Error.Code} docs). */
+/**
+ * The one place that maps Playline error codes to gRPC statuses (see the {@code Error.Code} docs): the
+ * description is the error's message, after the Playline code when that differs from the gRPC one.
+ */
 public final class StatusMapper {
   private StatusMapper() {}
 
@@ -16,6 +19,9 @@ public final class StatusMapper {
       case AUTH_TIMEOUT, IDLE_TIMEOUT -> Status.DEADLINE_EXCEEDED;
       case INTERNAL, CODE_UNSPECIFIED, UNRECOGNIZED -> Status.INTERNAL;
     };
-    return status.withDescription(error.getCode().name() + ": " + error.getMessage());
+    // The Playline code leads the description only where it says more than the gRPC code does
+    // (SLOW_CONSUMER under RESOURCE_EXHAUSTED); "INVALID_ARGUMENT: INVALID_ARGUMENT: ..." says nothing twice.
+    String code = error.getCode().name();
+    return status.withDescription(code.equals(status.getCode().name()) ? error.getMessage() : code + ": " + error.getMessage());
   }
 }

@@ -52,10 +52,16 @@ public final class HistoryCommand {
         spec.commandLine().getOut().flush();
         return 0;
       } catch (StatusRuntimeException e) {
+        String unreachable = e.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
+            ? Unreachable.describe(e, "internal API", api.api, "start a node with `bin/playline standalone` (or the api "
+                + "role), or point at one with --api HOST:PORT or PLAYLINE_API_ADDRESS")
+            : null;
         String code = e.getStatus().getCode().name();
         String description = e.getStatus().getDescription();
-        String text = description == null ? code : description.startsWith(code + ": ") ? description : code + ": " + description;
-        spec.commandLine().getErr().println("playline: " + text + " (api " + api.api + ")");
+        String text = unreachable != null ? unreachable : description == null ? code
+            : description.startsWith(code + ": ") ? description + " (api " + api.api + ")"
+            : code + ": " + description + " (api " + api.api + ")";
+        spec.commandLine().getErr().println("playline: " + text);
         return e.getStatus().getCode() == io.grpc.Status.Code.INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILED;
       } finally {
         channel.shutdownNow().awaitTermination(2, TimeUnit.SECONDS);
