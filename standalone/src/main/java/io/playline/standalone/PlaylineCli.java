@@ -14,7 +14,7 @@ import picocli.CommandLine.HelpCommand;
     versionProvider = PlaylineCli.Version.class,
     description = "Playline play-history gateway.",
     subcommands = {StandaloneCommand.class, GatewayCommand.class, ApiCommand.class, JobCommand.class, TokenCommand.class,
-        HistoryCommand.class, StatusCommand.class, ConfigDocsCommand.class, HelpCommand.class})
+        PlayCommand.class, HistoryCommand.class, StatusCommand.class, ConfigDocsCommand.class, HelpCommand.class})
 public final class PlaylineCli {
   public static final int EXIT_RUNTIME = 1;
   public static final int EXIT_USAGE = 2;

@@ -148,6 +148,37 @@ class ConfigurationDocsTest {
   }
 
   @Test
+  void thePropertiesExampleIsGeneratedFromTheDefinitions() throws IOException {
+    assertThat(Files.readString(root().resolve(PropertiesExample.PATH)))
+        .as(PropertiesExample.PATH + " is generated; regenerate it: " + PropertiesExample.REGENERATE)
+        .isEqualTo(PropertiesExample.render());
+    StringWriter out = new StringWriter();
+    assertThat(PlaylineCli.run(new PrintWriter(out), new PrintWriter(new StringWriter()), "config-docs", "--format",
+        "properties")).isZero();
+    assertThat(out.toString()).isEqualTo(PropertiesExample.render());
+  }
+
+  /** Uncommented as they stand, the example's values are each key's default, read back as the code reads it. */
+  @Test
+  void everyKeyOfThePropertiesExampleIsItsDefaultAndReadsBack() {
+    java.util.Map<String, String> uncommented = new java.util.HashMap<>();
+    for (String line : PropertiesExample.render().lines().toList()) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^#([a-z][a-z0-9.<>-]*)=(.*)$").matcher(line);
+      if (m.matches()) {
+        uncommented.put(m.group(1), m.group(2));
+      }
+    }
+    io.playline.core.config.ConfigSource source = io.playline.core.config.ConfigSource.empty().with(uncommented);
+    for (Setting<?> s : definitions()) {
+      assertThat(uncommented).as("the example lists " + s.documentedKey()).containsKey(s.documentedKey());
+      if (s.exampleValue().isPresent()) {
+        assertThat(uncommented.get(s.key())).isEqualTo(s.exampleValue().get());
+        assertThat(s.read(source)).as(s.key()).isEqualTo(s.defaultValue().orElseThrow());
+      }
+    }
+  }
+
+  @Test
   void theCliPrintsTheReference() {
     StringWriter out = new StringWriter();
 

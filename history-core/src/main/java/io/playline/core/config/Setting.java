@@ -268,6 +268,24 @@ public final class Setting<T> {
     };
   }
 
+  /**
+   * The default as a properties file writes it ({@code 64KiB} as {@code 65536}, {@code 10s}); empty
+   * when the default is derived, unset or a prefix's.
+   */
+  public Optional<String> exampleValue() {
+    if (defaultValue == null || kind == Kind.PREFIX) {
+      return Optional.empty();
+    }
+    Object d = defaultValue;
+    if (d instanceof Optional<?> o) {
+      return o.map(Object::toString);
+    }
+    if (d instanceof Duration duration) {
+      return Optional.of(duration.isZero() ? "0s" : duration(duration)); // a value needs its unit
+    }
+    return Optional.of(d.toString());
+  }
+
   /** The accepted values as the reference writes them (Markdown), or "" when anything goes. */
   public String documentedRange() {
     String range = switch (kind) {
