@@ -4,10 +4,10 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.TooLongFrameException;
@@ -249,9 +249,9 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   /**
    * The close frame is out: only the sending side is shut (FIN after the last frames), and what
    * the client still sends is read and dropped until it closes (or the close grace ends). Closing
-   * the socket with unread input would send a reset instead, and a reset makes the client's TCP
-   * discard what it has not read yet: a client that pipelined frames lost the error and the close
-   * frame and saw 1006.
+   * the socket with unread input would make the node's TCP send a reset and drop what it had not
+   * sent yet: a client that pipelined frames (its window full) lost the error and the close frame
+   * and saw 1006.
    */
   private static void halfClose(ChannelHandlerContext c, boolean written) {
     if (written && c.channel() instanceof DuplexChannel duplex && c.channel().isActive()) {
