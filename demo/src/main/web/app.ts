@@ -14,7 +14,7 @@ const params = new URLSearchParams(location.search);
 const el = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const uid = params.get("uid") ?? storedUid();
-const deviceId = params.get("device") ?? `web-${Math.random().toString(36).slice(2, 6)}`;
+const deviceId = params.get("device") || `web-${Math.random().toString(36).slice(2, 6)}`;
 let oid = Number(params.get("item") ?? "1");
 if (!(oid >= 1 && oid <= 3)) {
   oid = 1;

@@ -36,6 +36,8 @@ import java.time.Duration;
  * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes}, 64 KiB)
  * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events}, 100)
  * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second}, 20)
+ * @param maxPingsPerSecond WebSocket ping and pong frames per second per authenticated connection
+ *     ({@code connection.max.pings.per.second}, 10); none is accepted before authentication
  * @param maxUnsentBytes bytes that may wait unsent on one player connection before it is closed as
  *     a slow reader with SLOW_CONSUMER ({@code connection.max.unsent.bytes}, 1 MiB)
  * @param maxConnections concurrent player connections on this node ({@code connection.max}, 200000)
@@ -52,6 +54,8 @@ import java.time.Duration;
  * @param sessionTtl life of a server-side session without activity ({@code session.ttl}, 1h)
  * @param sessionMaxAge a session is resumable at most this long after the token that created it
  *     was verified, however often it is used or refreshed ({@code session.max.age}, 7d)
+ * @param sessionMaxPerUser resumable sessions stored per user; a device's new session replaces its
+ *     old one ({@code session.max.per.user}, 32)
  * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
  * @param ioThreads Netty worker threads, 0 = one per core ({@code io.threads})
  * @param redisOnIoLoop the Redis client does its I/O on the first worker loop instead of a thread of
@@ -84,6 +88,7 @@ public record GatewayConfig(
     int maxFrameBytes,
     int maxEventsPerHeartbeat,
     int maxFramesPerSecond,
+    int maxPingsPerSecond,
     int maxUnsentBytes,
     int maxConnections,
     int maxConnectionsPerAddress,
@@ -93,6 +98,7 @@ public record GatewayConfig(
     int maxPlatformBytes,
     Duration sessionTtl,
     Duration sessionMaxAge,
+    int sessionMaxPerUser,
     String nodeId,
     int ioThreads,
     boolean redisOnIoLoop,
@@ -164,6 +170,7 @@ public record GatewayConfig(
         LimitSettings.FRAME_MAX_BYTES.read(c),
         LimitSettings.HEARTBEAT_MAX_EVENTS.read(c),
         LimitSettings.MAX_FRAMES_PER_SECOND.read(c),
+        LimitSettings.MAX_PINGS_PER_SECOND.read(c),
         LimitSettings.MAX_UNSENT_BYTES.read(c),
         LimitSettings.MAX_CONNECTIONS.read(c),
         LimitSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
@@ -173,6 +180,7 @@ public record GatewayConfig(
         LimitSettings.PLATFORM_MAX_BYTES.read(c),
         AuthSettings.SESSION_TTL.read(c),
         AuthSettings.SESSION_MAX_AGE.read(c),
+        AuthSettings.SESSION_MAX_PER_USER.read(c),
         GatewaySettings.NODE_ID.read(c, defaultNodeId()),
         GatewaySettings.IO_THREADS.read(c),
         GatewaySettings.IO_REDIS_SHARED.read(c),

@@ -24,6 +24,10 @@ public final class GatewayMetrics {
   private final Counter sessionResumes;
   private final Counter refreshed;
   private final Counter refreshRejected;
+  private final Counter controlBeforeAuth;
+  private final Counter pingRateExceeded;
+  private final Counter sessionsReplaced;
+  private final Counter sessionsOverCap;
   private final Map<ClientFrame.BodyCase, Counter> frames = new EnumMap<>(ClientFrame.BodyCase.class);
   private final Map<Code, Counter> errors = new EnumMap<>(Code.class);
 
@@ -40,6 +44,16 @@ public final class GatewayMetrics {
     sessionResumes = Counter.builder("playline.auth").tag("result", "resumed").register(registry);
     refreshed = Counter.builder("playline.auth").tag("result", "refreshed").register(registry);
     refreshRejected = Counter.builder("playline.auth").tag("result", "refresh_rejected").register(registry);
+    String control = "WebSocket ping/pong frames refused, closing the connection";
+    controlBeforeAuth = Counter.builder("playline.connections.control.refused").tag("reason", "before_auth")
+        .description(control).register(registry);
+    pingRateExceeded = Counter.builder("playline.connections.control.refused").tag("reason", "rate")
+        .description(control).register(registry);
+    String dropped = "Stored sessions deleted when a user authenticated: its device's older one, or past session.max.per.user";
+    sessionsReplaced = Counter.builder("playline.sessions.dropped").tag("reason", "replaced").description(dropped)
+        .register(registry);
+    sessionsOverCap = Counter.builder("playline.sessions.dropped").tag("reason", "over_cap").description(dropped)
+        .register(registry);
     for (ClientFrame.BodyCase c : ClientFrame.BodyCase.values()) {
       frames.put(c, Counter.builder("playline.frames.received").tag("type", c.name().toLowerCase(java.util.Locale.ROOT))
           .register(registry));
@@ -91,6 +105,22 @@ public final class GatewayMetrics {
 
   public void refreshRejected() {
     refreshRejected.increment();
+  }
+
+  /** A ping or pong before authentication. */
+  public void controlBeforeAuth() {
+    controlBeforeAuth.increment();
+  }
+
+  /** More pings and pongs than connection.max.pings.per.second. */
+  public void pingRateExceeded() {
+    pingRateExceeded.increment();
+  }
+
+  /** {@code replaced} sessions of re-authenticated devices and {@code overCap} of others were deleted. */
+  public void sessionsDropped(int replaced, int overCap) {
+    sessionsReplaced.increment(replaced);
+    sessionsOverCap.increment(overCap);
   }
 
   public void frame(ClientFrame.BodyCase type) {

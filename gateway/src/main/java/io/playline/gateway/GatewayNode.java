@@ -239,10 +239,11 @@ public final class GatewayNode implements AutoCloseable {
     parts.add(a);
     admin = a;
     if (acceptPlayers) {
+      GatewayMetrics metrics = new GatewayMetrics(registry);
       SessionServices services = new SessionServices(config, authenticator,
           new RedisSessionStore(c.redis().shared(), new RedisKeys(c.config().redisKeyPrefix()), config.sessionTtl(),
-              config.sessionMaxAge(), config.nodeId()),
-          b, calendar, rules, new GatewayMetrics(registry), clock, p.connections(), c.history(),
+              config.sessionMaxAge(), config.sessionMaxPerUser(), config.nodeId(), metrics),
+          b, calendar, rules, metrics, clock, p.connections(), c.history(),
           new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
               config.maxConnectionsPerUser()));
       players = GatewayServer.start(config, services, l, readiness, t, demo);

@@ -305,7 +305,8 @@ class HeartbeatStreamTest {
   void unknownSessionWithoutTokenIsExpired(RedisNamespace ns) throws Exception {
     start(ns);
     try (WsPlayerClient c = gateway.ws()) {
-      c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId("no-such-session")).build());
+      c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId("no-such-session")
+          .setDeviceId("phone")).build());
       assertThat(c.next().getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
       assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.SESSION_EXPIRED.getNumber());
     }

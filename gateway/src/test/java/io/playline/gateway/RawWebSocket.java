@@ -80,8 +80,22 @@ final class RawWebSocket implements AutoCloseable {
     sendFrame(out, frame.toByteArray());
   }
 
-  /** The next binary frame from the server, parsed (close frames and others fail). */
-  ServerFrame next() throws IOException {
+  /** A frame from the server: its opcode (0x2 binary, 0x8 close, 0xA pong...) and payload. */
+  record Frame(int opcode, byte[] payload) {
+    /** A close frame's status code. */
+    int closeCode() {
+      assertThat(opcode).as("opcode").isEqualTo(0x8);
+      return ((payload[0] & 0xff) << 8) | (payload[1] & 0xff);
+    }
+
+    ServerFrame serverFrame() throws IOException {
+      assertThat(opcode).as("opcode").isEqualTo(0x2);
+      return ServerFrame.parseFrom(payload);
+    }
+  }
+
+  /** The next frame from the server, of any kind. */
+  Frame nextFrame() throws IOException {
     out.flush();
     int opcode = in.readUnsignedByte() & 0x0f;
     long length = in.readUnsignedByte() & 0x7f;
@@ -92,10 +106,21 @@ final class RawWebSocket implements AutoCloseable {
     }
     byte[] payload = new byte[(int) length];
     in.readFully(payload);
-    if (opcode != 0x2) {
-      throw new IOException("not a binary frame: opcode " + opcode + " (" + length + " bytes)");
+    return new Frame(opcode, payload);
+  }
+
+  /** The next binary frame from the server, parsed (close frames and others fail). */
+  ServerFrame next() throws IOException {
+    Frame f = nextFrame();
+    if (f.opcode() != 0x2) {
+      throw new IOException("not a binary frame: opcode " + f.opcode() + " (" + f.payload().length + " bytes)");
     }
-    return ServerFrame.parseFrom(payload);
+    return ServerFrame.parseFrom(f.payload());
+  }
+
+  /** Sends a ping (or, with {@code pong}, an unsolicited pong) with {@code payload}, unflushed. */
+  void sendControl(boolean pong, byte[] payload) throws IOException {
+    writeFrame(out, pong ? 0x8A : 0x89, payload, new byte[4]);
   }
 
   /** Reads until the server closes the socket; true when it did (within the read timeout). */

@@ -139,7 +139,8 @@ class StandaloneEndToEndTest {
     ItemKey video8 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(8).build();
     try (WsPlayerClient player = WsPlayerClient.connect(launcher.node().wsAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, 42, Duration.ofMinutes(5), Instant.now());
-      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token)).build());
+      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("e2e"))
+          .build());
       player.next();
       player.send(ClientFrame.newBuilder().setSeq(5).setProgressQuery(ProgressQuery.newBuilder()
           .addItems(video7).addItems(video8)).build());

@@ -39,10 +39,14 @@ public final class AuthSettings {
   public static final Setting<Duration> SESSION_MAX_AGE = Setting.duration("session.max.age", Duration.ofDays(7),
       Duration.ofSeconds(1), Duration.ofDays(365), "a session is resumable at most this long after its first token "
           + "was verified, however often it is used or refreshed (and never past its newest token's expiry)");
+  public static final Setting<Integer> SESSION_MAX_PER_USER = Setting.intValue("session.max.per.user", 32, 1, 10_000,
+      "resumable sessions stored per user: a new session of a device replaces that device's, past the cap the "
+          + "device authenticated least recently loses its session (counted in `playline_sessions_dropped_total`; "
+          + "its client resumes with a token instead)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Player authentication and sessions",
       List.of(SECRET, JWKS_URL, ISSUER, AUDIENCE, JWKS_CACHE_TTL, JWKS_REFETCH_MIN_INTERVAL, CLOCK_SKEW, TIMEOUT,
-          EXPIRY_GRACE, SESSION_TTL, SESSION_MAX_AGE));
+          EXPIRY_GRACE, SESSION_TTL, SESSION_MAX_AGE, SESSION_MAX_PER_USER));
 
   private AuthSettings() {}
 }

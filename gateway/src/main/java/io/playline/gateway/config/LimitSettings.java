@@ -29,6 +29,10 @@ public final class LimitSettings {
   public static final Setting<Integer> MAX_UNSENT_BYTES = Setting.bytes("connection.max.unsent.bytes", 1 << 20,
       16 * 1024, 256 << 20, "bytes that may wait unsent on one player connection: past it the client is not reading "
           + "and is closed (`SLOW_CONSUMER`, 4015)");
+  public static final Setting<Integer> MAX_PINGS_PER_SECOND = Setting.intValue("connection.max.pings.per.second", 10,
+      1, 100_000, "WebSocket ping and pong frames per second per authenticated connection (before `AuthOk` none "
+          + "is accepted: `UNAUTHENTICATED`, close 4001): past it `RATE_LIMITED`, close 4003 (counted in "
+          + "`playline_connections_control_refused_total`)");
   public static final Setting<Integer> MAX_CONNECTIONS = Setting.intValue("connection.max", 200_000, 1, 10_000_000,
       "player connections on this node, both transports: `TOO_MANY_CONNECTIONS` right after the upgrade / stream "
           + "start, close 4009");
@@ -60,7 +64,7 @@ public final class LimitSettings {
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
       HANDSHAKE_TIMEOUT, HEARTBEAT_INTERVAL, IDLE_TIMEOUT, FRAME_MAX_BYTES, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND,
-      MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, DEVICE_ID_MAX_BYTES,
+      MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, DEVICE_ID_MAX_BYTES,
       PLATFORM_MAX_BYTES, GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE,
       GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE));
 

@@ -1,12 +1,18 @@
 package io.playline.gateway.session;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.ScriptOutputType;
 import io.playline.core.store.RedisKeys;
+import io.playline.core.store.RedisScript;
+import io.playline.core.store.Scripts;
+import io.playline.gateway.GatewayMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -17,7 +23,16 @@ import org.slf4j.LoggerFactory;
  * newest token's expiry) and born (creation time), with an idle TTL ({@code session.ttl}) that is
  * never set past the session's deadline. A hash without exp or born (written before sessions
  * expired with their tokens) reads as expired. Session ids are random UUIDs (122 random bits): possession is the
- * credential, so they are never logged in full. Thread-safe; all calls are asynchronous.
+ * credential, so they are never logged in full.
+ *
+ * <p>A user's sessions are capped ({@code session.max.per.user}) by an index next to the user's
+ * history (hash tag {@code {uid}}): {@code <prefix>su:{uid}} (sorted set of device ids by the time of
+ * their newest session) and {@code <prefix>sd:{uid}} (hash: device id to that session's id), kept
+ * by {@code index_session.lua} on every new session. A device's new session replaces its old one;
+ * past the cap the sessions of the devices that authenticated least recently are deleted. Each new
+ * session costs O(log cap) in Redis, plus one DEL per session dropped; the index lives {@code
+ * session.max.age} after the user's last new session, so it outlives every session it names.
+ * Thread-safe; all calls are asynchronous.
  */
 public final class RedisSessionStore implements SessionStore {
   private static final Logger log = LoggerFactory.getLogger(RedisSessionStore.class);
@@ -28,19 +43,29 @@ public final class RedisSessionStore implements SessionStore {
   private static final byte[] EXP = bytes("exp");
   private static final byte[] BORN = bytes("born");
 
+  private static final RedisScript INDEX_SESSION = RedisScript.load(RedisSessionStore.class, "index_session.lua");
+
   private final RedisClusterAsyncCommands<byte[], byte[]> redis;
   private final RedisKeys keys;
   private final long ttlMs;
   private final long maxAgeMs;
+  private final int maxPerUser;
   private final byte[] nodeId;
+  private final GatewayMetrics metrics;
 
+  /** Sessions live {@code ttl} idle and {@code maxAge} at most; a user keeps at most {@code maxPerUser}. */
   public RedisSessionStore(RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys, Duration ttl,
-      Duration maxAge, String nodeId) {
+      Duration maxAge, int maxPerUser, String nodeId, GatewayMetrics metrics) {
+    if (maxPerUser <= 0) {
+      throw new IllegalArgumentException("maxPerUser: " + maxPerUser + " (expected: > 0)");
+    }
     this.redis = redis;
     this.keys = keys;
     this.ttlMs = ttl.toMillis();
     this.maxAgeMs = maxAge.toMillis();
+    this.maxPerUser = maxPerUser;
     this.nodeId = bytes(nodeId);
+    this.metrics = metrics;
   }
 
   @Override
@@ -60,6 +85,29 @@ public final class RedisSessionStore implements SessionStore {
         log.warn("Storing session {}… failed: {}", shortId(identity.sessionId()), error.toString());
       }
     });
+    index(identity, nowMs);
+  }
+
+  /** Enters the new session in its user's index and deletes the sessions it replaces or pushes over the cap. */
+  private void index(ConnectionIdentity identity, long nowMs) {
+    String tag = ":{" + identity.uid() + "}";
+    byte[][] index = {bytes(keys.prefix() + "su" + tag), bytes(keys.prefix() + "sd" + tag)};
+    Scripts.<List<Object>>eval(redis, redis, INDEX_SESSION, ScriptOutputType.MULTI, index,
+        bytes(identity.deviceId()), bytes(identity.sessionId()), Scripts.num(nowMs), Scripts.num(maxPerUser),
+        Scripts.num(maxAgeMs)).thenCompose(dropped -> {
+          int replaced = dropped.isEmpty() || ((byte[]) dropped.get(0)).length == 0 ? 0 : 1;
+          metrics.sessionsDropped(replaced, Math.max(0, dropped.size() - 1));
+          byte[][] sessions = dropped.stream().map(id -> (byte[]) id).filter(id -> id.length > 0)
+              .map(id -> keys.session(string(id))).toArray(byte[][]::new);
+          // One DEL per session: their keys lie in different cluster slots.
+          CompletableFuture<?>[] deletes = java.util.Arrays.stream(sessions)
+              .map(key -> redis.del(key).toCompletableFuture()).toArray(CompletableFuture[]::new);
+          return CompletableFuture.allOf(deletes);
+        }).whenComplete((ok, error) -> {
+          if (error != null) {
+            log.warn("Indexing session {}… failed: {}", shortId(identity.sessionId()), error.toString());
+          }
+        });
   }
 
   @Override

@@ -148,7 +148,7 @@ public final class StreamSession {
 
   private void authenticate(long seq, Auth auth) {
     GatewayConfig config = services.config();
-    String labels = ClientLabels.problem(auth.getDeviceId(), auth.getPlatform(), config.maxDeviceIdBytes(),
+    String labels = ClientLabels.authProblem(auth.getDeviceId(), auth.getPlatform(), config.maxDeviceIdBytes(),
         config.maxPlatformBytes());
     if (labels != null) {
       fail(seq, Code.INVALID_ARGUMENT, labels);

@@ -19,7 +19,9 @@ import io.playline.gateway.session.SessionServices;
  * handshake.timeout} of connecting, {@link UpgradeDeadline}), frame decoding
  * with the configured payload limit (violations are handed to {@link WebSocketFrameHandler}, which
  * answers with an Error and a 4000-range close code instead of Netty's default close), fragment
- * aggregation, then the frame handler. Other HTTP requests get the demo page's files ({@link
+ * aggregation, then the frame handler. Pings and pongs never reach Netty's protocol handler ({@link
+ * ControlFrameInterceptor}): the frame handler refuses them before authentication, limits their rate
+ * and answers pings within the connection's unsent-bytes budget. Other HTTP requests get the demo page's files ({@link
  * DemoHandler}, when on) or 404.
  */
 public final class WebSocketChannelInitializer extends ChannelInitializer<Channel> {
@@ -43,6 +45,10 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
         .websocketPath(GatewayConfig.WS_PATH)
         .handshakeTimeoutMillis(config.authTimeout().toMillis())
         .handleCloseFrames(true)
+        // No close frame of Netty's own on close(): every close frame is the frame handler's, after
+        // its Error frame. Netty's would wait for a client that stopped reading (slow consumer)
+        // instead of closing.
+        .sendCloseFrame(null)
         .dropPongFrames(true)
         .decoderConfig(WebSocketDecoderConfig.newBuilder()
             .maxFramePayloadLength(config.maxFrameBytes())
@@ -65,6 +71,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
     ch.pipeline()
         .addLast(new HttpServerCodec())
         .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))
+        .addLast(new ControlFrameInterceptor()) // before Netty's protocol handler, which would answer pings itself
         .addLast(new WebSocketServerProtocolHandler(protocolConfig))
         .addLast(new UpgradeDeadline(services.config().handshakeTimeout(), services.metrics()::handshakeTimeout))
         .addLast(new WebSocketFrameAggregator(services.config().maxFrameBytes()));

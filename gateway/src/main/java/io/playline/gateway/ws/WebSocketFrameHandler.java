@@ -3,16 +3,18 @@ package io.playline.gateway.ws;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
@@ -37,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * Adapts one WebSocket channel to a {@link StreamSession}: each binary frame is one {@code
  * ClientFrame}, each {@code ServerFrame} goes out as one binary frame; text frames, malformed
  * protobuf and oversized frames close the connection with an Error frame and close code 4000 +
- * {@link Code} number. Confined to the channel's event loop.
+ * {@link Code} number, and so do pings and pongs before authentication or past their rate. Every
+ * frame it writes, pongs included, counts against {@code connection.max.unsent.bytes}. Confined
+ * to the channel's event loop.
  */
 final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements StreamTransport {
   private static final Logger log = LoggerFactory.getLogger(WebSocketFrameHandler.class);
@@ -53,6 +57,8 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   private @Nullable StreamSession session;
   private @Nullable InetAddress limitedAddress;
   private boolean closing;
+  private long pingWindowStartNanos;
+  private int pingsInWindow;
 
   WebSocketFrameHandler(SessionServices services, ConnectionLimiter limiter) {
     this.services = services;
@@ -81,6 +87,45 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       return;
     }
     super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (msg instanceof ControlFrameInterceptor.ControlFrame control) {
+      onControl(ctx, control);
+    } else {
+      super.channelRead(ctx, msg);
+    }
+  }
+
+  /**
+   * A ping or pong: refused before authentication (only Auth is), limited to {@code
+   * connection.max.pings.per.second} after it; a ping is answered with a pong that counts against
+   * {@code connection.max.unsent.bytes} like every other frame.
+   */
+  private void onControl(ChannelHandlerContext ctx, ControlFrameInterceptor.ControlFrame control) {
+    StreamSession s = session;
+    if (s == null || closing) {
+      return;
+    }
+    if (s.identity() == null) {
+      services.metrics().controlBeforeAuth();
+      s.onBadFrame(Code.UNAUTHENTICATED, "only an auth frame is accepted before authentication (got a "
+          + control.kind() + ")");
+      return;
+    }
+    long now = System.nanoTime();
+    if (now - pingWindowStartNanos >= java.util.concurrent.TimeUnit.SECONDS.toNanos(1)) {
+      pingWindowStartNanos = now;
+      pingsInWindow = 0;
+    }
+    int limit = services.config().maxPingsPerSecond();
+    if (++pingsInWindow > limit) {
+      services.metrics().pingRateExceeded();
+      s.onBadFrame(Code.RATE_LIMITED, "more than " + limit + " pings and pongs per second");
+    } else if (control.ping()) {
+      write(ctx, new PongWebSocketFrame(Unpooled.wrappedBuffer(control.payload())));
+    }
   }
 
   @Override
@@ -154,7 +199,12 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     if (closing) {
       return;
     }
-    c.writeAndFlush(new BinaryWebSocketFrame(encode(c, frame)), c.voidPromise());
+    write(c, new BinaryWebSocketFrame(encode(c, frame)));
+  }
+
+  /** Writes and flushes {@code frame}; past connection.max.unsent.bytes the connection is closed. */
+  private void write(ChannelHandlerContext c, WebSocketFrame frame) {
+    c.writeAndFlush(frame, c.voidPromise());
     ChannelOutboundBuffer unsent = c.channel().unsafe().outboundBuffer();
     if (unsent != null && unsent.totalPendingWriteBytes() > services.config().maxUnsentBytes()) {
       slowConsumer(c, unsent.totalPendingWriteBytes());
@@ -187,13 +237,32 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     c.write(new BinaryWebSocketFrame(encode(c, Errors.frame(seq, error))), c.voidPromise());
     closing = true;
     c.writeAndFlush(new CloseWebSocketFrame(Errors.webSocketCloseCode(error.getCode()), truncate(error.getMessage())))
-        .addListener(ChannelFutureListener.CLOSE);
+        .addListener(written -> halfClose(c, written.isSuccess()));
     c.executor().schedule(() -> {
       if (c.channel().isOpen()) {
         log.debug("Closing {}: its last frames were not taken within {} ms", remoteAddress(), CLOSE_GRACE_MS);
         c.close();
       }
     }, CLOSE_GRACE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The close frame is out: only the sending side is shut (FIN after the last frames), and what
+   * the client still sends is read and dropped until it closes (or the close grace ends). Closing
+   * the socket with unread input would make the node's TCP send a reset and drop what it had not
+   * sent yet: a client that pipelined frames (its window full) lost the error and the close frame
+   * and saw 1006.
+   */
+  private static void halfClose(ChannelHandlerContext c, boolean written) {
+    if (written && c.channel() instanceof DuplexChannel duplex && c.channel().isActive()) {
+      duplex.shutdownOutput().addListener(shut -> {
+        if (!shut.isSuccess()) {
+          c.close();
+        }
+      });
+    } else {
+      c.close();
+    }
   }
 
   @Override

@@ -1,0 +1,192 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ProgressQuery;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import io.playline.testing.WsPlayerClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The WebSocket edge's budgets, each attacked over real sockets against a real node: pongs count
+ * against connection.max.unsent.bytes, pings are rate limited, nothing but Auth is accepted
+ * before authentication, device_id is required, and the last error and the close frame reach a
+ * client that pipelined frames without reading.
+ */
+@ExtendWith(RealRedisExtension.class)
+class WebSocketEdgeBudgetsTest {
+  private static final int CLOSE_BASE = 4000;
+
+  private static RawWebSocket authenticated(TestGateway gateway, long uid, int receiveBuffer) throws IOException {
+    RawWebSocket socket = new RawWebSocket(gateway.server.wsAddress().getPort(), receiveBuffer).upgraded();
+    socket.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+    assertThat(socket.next().hasAuthOk()).isTrue();
+    return socket;
+  }
+
+  /** Reads frames until the close frame; returns every frame, the close frame last. */
+  private static List<RawWebSocket.Frame> untilClose(RawWebSocket socket) throws IOException {
+    List<RawWebSocket.Frame> frames = new ArrayList<>();
+    RawWebSocket.Frame f;
+    do {
+      f = socket.nextFrame();
+      frames.add(f);
+    } while (f.opcode() != 0x8);
+    return frames;
+  }
+
+  /** The error frame just before the close frame, and the close code. */
+  private static void closedWith(List<RawWebSocket.Frame> frames, Code code) throws IOException {
+    assertThat(frames.size()).isGreaterThanOrEqualTo(2);
+    ServerFrame error = frames.get(frames.size() - 2).serverFrame();
+    assertThat(error.getError().getCode()).as("%s", error).isEqualTo(code);
+    assertThat(frames.get(frames.size() - 1).closeCode()).isEqualTo(CLOSE_BASE + code.getNumber());
+  }
+
+  @Test
+  void aClientThatPingsAndNeverReadsIsClosedWithinTheUnsentBudget(RedisNamespace ns) throws Exception {
+    try (TestGateway gateway = new TestGateway(ns, Map.of("connection.max.unsent.bytes", "65536",
+        "connection.max.pings.per.second", "100000"));
+        RawWebSocket socket = authenticated(gateway, 88_001, 4096)) {
+      double before = gateway.counter("playline.errors", "code", "SLOW_CONSUMER");
+      byte[] payload = new byte[125];
+      Thread pinger = new Thread(() -> {
+        long started = System.nanoTime();
+        try {
+          // 50 000 pings/s (under the ping limit), ~6 MB/s of pongs nobody reads; at most ~50 MB.
+          for (long n = 1; n <= 400_000; n++) {
+            socket.sendControl(false, payload);
+            if (n % 500 == 0) {
+              socket.out.flush();
+              java.util.concurrent.locks.LockSupport.parkNanos(started + n * 20_000L - System.nanoTime());
+            }
+          }
+          socket.out.flush();
+        } catch (IOException e) {
+          // the node closed the connection
+        }
+      }, "pinger");
+      pinger.setDaemon(true);
+      pinger.start();
+      try {
+        await().atMost(Duration.ofSeconds(60))
+            .until(() -> gateway.counter("playline.errors", "code", "SLOW_CONSUMER") == before + 1);
+        // Closed at once: no close frame waits for a reader that never comes.
+        await().atMost(Duration.ofSeconds(5)).until(() -> gateway.server.connectionLimiter().connections() == 0);
+        assertThat(socket.closedByServer()).isTrue();
+      } finally {
+        socket.socket.close(); // unblocks a pinger stuck on a full socket
+        pinger.join(10_000);
+      }
+    }
+  }
+
+  @Test
+  void pingsPastTheRateAreRefusedAndClosed(RedisNamespace ns) throws Exception {
+    try (TestGateway gateway = new TestGateway(ns, Map.of("connection.max.pings.per.second", "5"));
+        RawWebSocket socket = authenticated(gateway, 88_002, 0)) {
+      for (int i = 0; i < 20; i++) {
+        socket.sendControl(false, ("p" + i).getBytes(StandardCharsets.US_ASCII));
+      }
+      List<RawWebSocket.Frame> frames = untilClose(socket);
+      assertThat(frames.stream().filter(f -> f.opcode() == 0xA).map(f -> new String(f.payload(),
+          StandardCharsets.US_ASCII))).containsExactly("p0", "p1", "p2", "p3", "p4");
+      closedWith(frames, Code.RATE_LIMITED);
+      assertThat(gateway.counter("playline.connections.control.refused", "reason", "rate")).isEqualTo(1);
+      assertThat(socket.closedByServer()).isTrue();
+    }
+  }
+
+  @Test
+  void nothingButAuthIsAcceptedBeforeAuthentication(RedisNamespace ns) throws Exception {
+    try (TestGateway gateway = new TestGateway(ns, Map.of())) {
+      int port = gateway.server.wsAddress().getPort();
+      for (boolean pong : new boolean[] {false, true}) {
+        try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
+          socket.sendControl(pong, new byte[] {1, 2, 3});
+          closedWith(untilClose(socket), Code.UNAUTHENTICATED);
+        }
+      }
+      assertThat(gateway.counter("playline.connections.control.refused", "reason", "before_auth")).isEqualTo(2);
+      try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
+        socket.send(ClientFrame.newBuilder().setSeq(1).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+        closedWith(untilClose(socket), Code.UNAUTHENTICATED);
+      }
+      try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
+        RawWebSocket.writeFrame(socket.out, 0x81, "{\"auth\":{}}".getBytes(StandardCharsets.UTF_8), new byte[4]);
+        closedWith(untilClose(socket), Code.UNSUPPORTED_FRAME);
+      }
+      try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
+        RawWebSocket.writeFrame(socket.out, 0x80, new byte[] {8, 1}, new byte[4]); // a continuation of nothing
+        closedWith(untilClose(socket), Code.PROTOCOL_VIOLATION);
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> gateway.server.connectionLimiter().connections() == 0);
+    }
+  }
+
+  @Test
+  void anEmptyDeviceIdIsRefusedOnBothTransports(RedisNamespace ns) throws Exception {
+    ClientFrame auth = ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(88_003))
+        .setPlatform("web")).build();
+    try (TestGateway gateway = new TestGateway(ns, Map.of())) {
+      try (WsPlayerClient ws = gateway.ws()) {
+        ws.send(auth);
+        ServerFrame error = ws.next();
+        assertThat(error.getError().getCode()).isEqualTo(Code.INVALID_ARGUMENT);
+        assertThat(error.getError().getMessage()).startsWith("device_id: required");
+        assertThat(ws.awaitClose().code()).isEqualTo(CLOSE_BASE + Code.INVALID_ARGUMENT.getNumber());
+      }
+      try (GrpcPlayerClient grpc = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
+        grpc.send(auth);
+        ServerFrame error = grpc.next();
+        assertThat(error.getError().getCode()).isEqualTo(Code.INVALID_ARGUMENT);
+        assertThat(error.getError().getMessage()).startsWith("device_id: required");
+        grpc.awaitEnd();
+      }
+    }
+  }
+
+  @Test
+  void aClientPipeliningPastTheRateReadsTheErrorAndTheCloseFrame(RedisNamespace ns) throws Exception {
+    // 100 answers, 100 RATE_LIMITED and the last error: more than the client's tiny receive window,
+    // so they still wait in the node's socket when it closes the session; and the node has not yet
+    // read all the client sent. A reset then would drop them.
+    try (TestGateway gateway = new TestGateway(ns, Map.of("connection.max.frames.per.second", "100"));
+        RawWebSocket socket = authenticated(gateway, 88_004, 1024)) {
+      try {
+        for (long seq = 2; seq < 50_000; seq++) {
+          socket.send(ClientFrame.newBuilder().setSeq(seq).setProgressQuery(ProgressQuery.newBuilder()
+              .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(seq))).build());
+        }
+        socket.out.flush();
+      } catch (IOException e) {
+        // the node reset the connection (the bug); what arrived is checked below
+      }
+      // Reads only once the node has closed the session, as a client busy writing would.
+      await().atMost(Duration.ofSeconds(30))
+          .until(() -> gateway.registry.get("playline.connections.open").gauge().value() == 0);
+      List<RawWebSocket.Frame> frames = untilClose(socket);
+      closedWith(frames, Code.RATE_LIMITED);
+      // Over twice the limit in one second (on a busy machine not in the first window).
+      assertThat(frames.get(frames.size() - 2).serverFrame().getSeq()).isGreaterThan(2L * 100);
+      assertThat(socket.closedByServer()).isTrue();
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package io.playline.gateway.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.playline.gateway.TestGateway;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import io.playline.testing.WsPlayerClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Connect, authenticate, close, over and over with one token: the stored sessions of a user stay
+ * within session.max.per.user, and a device's new session replaces its old one (real Redis).
+ */
+@ExtendWith(RealRedisExtension.class)
+class SessionCapTest {
+  private static final int CAP = 3;
+  private static final int CYCLES = 40;
+
+  private static TestGateway node(RedisNamespace ns) {
+    return new TestGateway(ns, Map.of("session.max.per.user", Integer.toString(CAP),
+        "connection.max.per.user", "1000"));
+  }
+
+  private static ClientFrame auth(String token, String sessionId, String device) {
+    return ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setSessionId(sessionId)
+        .setDeviceId(device)).build();
+  }
+
+  /** One cycle: a new session of {@code device}; its id. */
+  private static String authenticateAndClose(TestGateway node, String token, String device) throws Exception {
+    try (WsPlayerClient c = node.ws()) {
+      c.send(auth(token, "", device));
+      ServerFrame ok = c.next();
+      assertThat(ok.hasAuthOk()).as("%s", ok).isTrue();
+      return ok.getAuthOk().getSessionId();
+    }
+  }
+
+  private static long storedSessions(TestGateway node) throws Exception {
+    byte[] pattern = (node.keys.prefix() + "s:*").getBytes(StandardCharsets.UTF_8);
+    return node.redis.shared().keys(pattern).get().size();
+  }
+
+  private static ServerFrame resume(TestGateway node, String sessionId, String device) throws Exception {
+    try (WsPlayerClient c = node.ws()) {
+      c.send(auth("", sessionId, device));
+      return c.next();
+    }
+  }
+
+  @Test
+  void reAuthenticatingOneDeviceReplacesItsSession(RedisNamespace ns) throws Exception {
+    try (TestGateway node = node(ns)) {
+      String token = TestGateway.token(99_001);
+      String last = "";
+      for (int i = 0; i < CYCLES; i++) {
+        last = authenticateAndClose(node, token, "tv");
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> storedSessions(node) == 1);
+      await().atMost(Duration.ofSeconds(10))
+          .until(() -> node.counter("playline.sessions.dropped", "reason", "replaced") == CYCLES - 1);
+      assertThat(resume(node, last, "tv").getAuthOk().getSessionId()).isEqualTo(last);
+    }
+  }
+
+  @Test
+  void aUserKeepsAtMostTheCapOfSessionsTheNewest(RedisNamespace ns) throws Exception {
+    try (TestGateway node = node(ns)) {
+      String token = TestGateway.token(99_002);
+      List<String> sessions = new ArrayList<>();
+      for (int i = 0; i < CYCLES; i++) {
+        sessions.add(authenticateAndClose(node, token, "device-" + i));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> storedSessions(node) == CAP);
+      await().atMost(Duration.ofSeconds(10))
+          .until(() -> node.counter("playline.sessions.dropped", "reason", "over_cap") == CYCLES - CAP);
+      for (int i = CYCLES - CAP; i < CYCLES; i++) {
+        assertThat(resume(node, sessions.get(i), "device-" + i).hasAuthOk()).as("session %s", i).isTrue();
+      }
+      ServerFrame dropped = resume(node, sessions.get(0), "device-0");
+      assertThat(dropped.getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
+      // Another user's sessions are not touched by this one's cap.
+      String other = authenticateAndClose(node, TestGateway.token(99_003), "device-0");
+      await().atMost(Duration.ofSeconds(10)).until(() -> storedSessions(node) == CAP + 1);
+      assertThat(resume(node, other, "device-0").hasAuthOk()).isTrue();
+    }
+  }
+}
