@@ -42,7 +42,7 @@ public final class CoreSettings {
   public static final Setting<Integer> HISTORY_TOMBSTONES_MAX_PER_USER = Setting.intValue(
       "history.tombstones.max.per.user", 1000, 16, 1_000_000,
       "item delete tombstones kept per user in Redis; a delete past it evicts the oldest "
-          + "(`playline.query.tombstones.evicted`), so deleting never-played items cannot grow a user's hash, or the "
+          + "(`playline_query_tombstones_evicted_total`), so deleting never-played items cannot grow a user's hash, or the "
           + "Redis time of a read that returns it, without bound. An evicted tombstone no longer stops an event "
           + "older than its delete from bringing the item back in Redis (HBase already has the delete once the "
           + "write-back flushed it); clears are never evicted");
