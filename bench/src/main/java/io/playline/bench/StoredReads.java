@@ -292,7 +292,8 @@ final class StoredReads implements AutoCloseable {
 
   /** Makes {@code uid} cold again: deletes what a read left of it in Redis. */
   private CompletionStage<Long> cool(long uid) {
-    return redis.shared().del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid));
+    return redis.shared().del(keys.timeline(uid), keys.records(uid), keys.tombstones(uid),
+        keys.tombstoneOrder(uid));
   }
 
   /** Deletes every cold user's Redis keys, and waits until Redis did. */

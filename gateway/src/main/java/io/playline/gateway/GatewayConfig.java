@@ -46,6 +46,10 @@ import java.time.Duration;
  *     the client's address from it ({@code proxy.protocol}, false)
  * @param maxConnectionsPerUser concurrent authenticated connections of one user on this node
  *     ({@code connection.max.per.user}, 32)
+ * @param maxUserEventsPerSecond heartbeat events per second of one user across its connections on
+ *     this node ({@code user.max.events.per.second}, 100)
+ * @param maxUserDeletesPerMinute items deleted (a clear counts one) per minute by one user over the
+ *     player stream, across its connections on this node ({@code user.max.deletes.per.minute}, 120)
  * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
  *     ({@code device.id.max.bytes}, 64); it is copied into every record, Kafka message and HBase cell
  * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes}, 32)
@@ -94,6 +98,8 @@ public record GatewayConfig(
     int maxConnectionsPerAddress,
     boolean proxyProtocol,
     int maxConnectionsPerUser,
+    int maxUserEventsPerSecond,
+    int maxUserDeletesPerMinute,
     int maxDeviceIdBytes,
     int maxPlatformBytes,
     Duration sessionTtl,
@@ -176,6 +182,8 @@ public record GatewayConfig(
         LimitSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
         GatewaySettings.PROXY_PROTOCOL.read(c),
         LimitSettings.MAX_CONNECTIONS_PER_USER.read(c),
+        LimitSettings.USER_MAX_EVENTS_PER_SECOND.read(c),
+        LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
         LimitSettings.DEVICE_ID_MAX_BYTES.read(c),
         LimitSettings.PLATFORM_MAX_BYTES.read(c),
         AuthSettings.SESSION_TTL.read(c),

@@ -26,6 +26,7 @@ import io.playline.gateway.session.TokenAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.session.UserBudgets;
 import io.playline.gateway.tls.ServerTls;
 import io.playline.gateway.ws.DemoPage;
 import java.net.InetSocketAddress;
@@ -245,7 +246,8 @@ public final class GatewayNode implements AutoCloseable {
               config.sessionMaxAge(), config.sessionMaxPerUser(), config.nodeId(), metrics),
           b, calendar, rules, metrics, clock, p.connections(), c.history(),
           new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
-              config.maxConnectionsPerUser()));
+              config.maxConnectionsPerUser()),
+          new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(), registry, System::nanoTime));
       players = GatewayServer.start(config, services, l, readiness, t, demo);
     }
     log.info("Node {} up: players {}, queries {}, cross-node push {}, admin {}", config.nodeId(),

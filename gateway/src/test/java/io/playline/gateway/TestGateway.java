@@ -60,6 +60,12 @@ public final class TestGateway implements AutoCloseable {
    */
   public TestGateway(String redisUri, boolean cluster, String keyPrefix, Map<String, String> overrides,
       boolean crossNodePush) {
+    this(redisUri, cluster, keyPrefix, overrides, crossNodePush, null);
+  }
+
+  /** As above, serving the stream's queries, deletes and clears with {@code history} (null: none). */
+  public TestGateway(String redisUri, boolean cluster, String keyPrefix, Map<String, String> overrides,
+      boolean crossNodePush, io.playline.core.query.@org.jspecify.annotations.Nullable HistoryService history) {
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
         "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", keyPrefix, "drain.grace", "0s"));
@@ -74,7 +80,7 @@ public final class TestGateway implements AutoCloseable {
       RedisConnections redis = RedisConnections.connect(redisUri, cluster, Duration.ofSeconds(5), loop);
       RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
       return new GatewayNode.Core(core, redis, writer,
-          (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device)), null, () -> {
+          (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device)), history, () -> {
             writer.close();
             redis.close();
           });

@@ -24,6 +24,8 @@ import java.time.ZoneId;
  * @param clampPast oldest accepted event time before now; older is clamped ({@code event.clamp.past}, 3d)
  * @param clampFuture newest accepted event time after now; newer is clamped ({@code event.clamp.future}, 60s)
  * @param tombstoneTtl how long delete/clear tombstones live in Redis ({@code history.tombstone.ttl}, clampPast + 1d)
+ * @param maxTombstonesPerUser item delete tombstones kept per user in Redis, the oldest evicted past it
+ *     ({@code history.tombstones.max.per.user}, 1000)
  * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone}, UTC)
  * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards}, 1000)
  * @param firstTodayBitmapMaxUid largest uid counted in a first-today bitmap ({@code
@@ -65,6 +67,7 @@ public record CoreConfig(
     Duration clampPast,
     Duration clampFuture,
     Duration tombstoneTtl,
+    int maxTombstonesPerUser,
     ZoneId zone,
     int firstTodayShards,
     long firstTodayBitmapMaxUid,
@@ -113,6 +116,7 @@ public record CoreConfig(
         past,
         CoreSettings.EVENT_CLAMP_FUTURE.read(c),
         CoreSettings.HISTORY_TOMBSTONE_TTL.read(c, past.plusDays(1)),
+        CoreSettings.HISTORY_TOMBSTONES_MAX_PER_USER.read(c),
         FirstTodaySettings.FLAG_ZONE.read(c),
         firstTodayShards,
         FirstTodaySettings.BITMAP_MAX_UID.read(c),

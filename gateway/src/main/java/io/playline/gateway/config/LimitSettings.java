@@ -41,6 +41,15 @@ public final class LimitSettings {
   public static final Setting<Integer> MAX_CONNECTIONS_PER_USER = Setting.intValue("connection.max.per.user", 32, 1,
       100_000, "authenticated connections of one user on this node: `TOO_MANY_CONNECTIONS` in answer to `Auth`, "
           + "close 4009");
+  public static final Setting<Integer> USER_MAX_EVENTS_PER_SECOND = Setting.intValue("user.max.events.per.second",
+      100, 1, 1_000_000, "heartbeat events per second of one user across its connections on this node (a token bucket "
+          + "holding one second): a heartbeat over it is `RATE_LIMITED` with `retry_after_ms`, not applied, the "
+          + "connection stays open (`playline_user_budget_refusals_total{budget=\"events\"}`)");
+  public static final Setting<Integer> USER_MAX_DELETES_PER_MINUTE = Setting.intValue("user.max.deletes.per.minute",
+      120, 1, 1_000_000, "items deleted (a clear counts as one) per minute by one user over the player stream, across "
+          + "its connections on this node (a token bucket holding one minute): over it `RATE_LIMITED` with "
+          + "`retry_after_ms`, nothing applied, the connection stays open "
+          + "(`playline_user_budget_refusals_total{budget=\"deletes\"}`). The internal API is not budgeted");
   public static final Setting<Integer> DEVICE_ID_MAX_BYTES = Setting.intValue("device.id.max.bytes", 64, 1, 1024,
       "longest `device_id` (UTF-8 bytes; copied into every record, Kafka message and HBase cell): "
           + "`INVALID_ARGUMENT` at auth, close 4002; a `Report` gets gRPC `INVALID_ARGUMENT`");
@@ -64,7 +73,8 @@ public final class LimitSettings {
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
       HANDSHAKE_TIMEOUT, HEARTBEAT_INTERVAL, IDLE_TIMEOUT, FRAME_MAX_BYTES, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND,
-      MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, DEVICE_ID_MAX_BYTES,
+      MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER,
+      USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, DEVICE_ID_MAX_BYTES,
       PLATFORM_MAX_BYTES, GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE,
       GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE));
 

@@ -56,6 +56,12 @@ public final class HeartbeatHandler {
       transport.send(ack(seq, known ? day.iso() : "", false, null));
       return;
     }
+    io.playline.proto.v1.Error refused = services.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
+    if (refused != null) {
+      services.metrics().error(Code.RATE_LIMITED);
+      transport.send(Errors.frame(seq, refused));
+      return;
+    }
     if (known) {
       services.batcher().metrics().echoSkip();
     }

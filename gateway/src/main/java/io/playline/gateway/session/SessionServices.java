@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param history the stream's queries; null when this node serves none (answered UNAVAILABLE)
  * @param connections where authenticated connections register for progress push
  * @param limiter the node's connection caps (per node, per address, per user)
+ * @param budgets what one user may spend across its connections (events/s, deletes/min)
  */
 public record SessionServices(
     GatewayConfig config,
@@ -36,4 +37,5 @@ public record SessionServices(
     Clock clock,
     ConnectionRegistry connections,
     @Nullable HistoryService history,
-    ConnectionLimiter limiter) {}
+    ConnectionLimiter limiter,
+    UserBudgets budgets) {}

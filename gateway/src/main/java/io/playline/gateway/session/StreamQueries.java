@@ -1,9 +1,11 @@
 package io.playline.gateway.session;
 
 import io.playline.core.query.HistoryService;
+import io.playline.gateway.GatewayMetrics;
 import io.playline.proto.v1.ClearHistory;
 import io.playline.proto.v1.DeleteItems;
 import io.playline.proto.v1.Done;
+import io.playline.proto.v1.Error;
 import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ProgressResult;
@@ -15,18 +17,25 @@ import java.util.function.Supplier;
 /**
  * The queries a player may send over its stream — progress, history page, delete, clear — always
  * for the connection's authenticated user (the frames carry no uid). Answers carry the request's
- * seq; failures answer an Error and keep the connection open. Confined to the connection's
- * executor: results hop back onto it.
+ * seq; failures answer an Error and keep the connection open. Deletes and clears spend the
+ * user's {@link UserBudgets} deletes budget first (an item each, a clear one): over it they are
+ * answered RATE_LIMITED and never reach Redis. Confined to the connection's executor: results hop
+ * back onto it.
  */
 final class StreamQueries {
   private final StreamTransport transport;
   private final HistoryService history;
   private final long uid;
+  private final UserBudgets budgets;
+  private final GatewayMetrics metrics;
 
-  StreamQueries(StreamTransport transport, HistoryService history, long uid) {
+  StreamQueries(StreamTransport transport, HistoryService history, long uid, UserBudgets budgets,
+      GatewayMetrics metrics) {
     this.transport = transport;
     this.history = history;
     this.uid = uid;
+    this.budgets = budgets;
+    this.metrics = metrics;
   }
 
   void progress(long seq, ProgressQuery q) {
@@ -40,11 +49,28 @@ final class StreamQueries {
   }
 
   void delete(long seq, DeleteItems d) {
+    if (overBudget(seq, Math.max(1, d.getItemsCount()))) {
+      return;
+    }
     answer(seq, "delete", () -> history.delete(uid, d.getItemsList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
   }
 
   void clear(long seq, ClearHistory c) {
+    if (overBudget(seq, 1)) {
+      return;
+    }
     answer(seq, "clear", () -> history.clear(uid, c.getBusinessesList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
+  }
+
+  /** Spends {@code deletes} of the user's budget; when over it, answers RATE_LIMITED and returns true. */
+  private boolean overBudget(long seq, int deletes) {
+    Error refused = budgets.takeDeletes(uid, deletes);
+    if (refused == null) {
+      return false;
+    }
+    metrics.error(Error.Code.RATE_LIMITED);
+    transport.send(Errors.frame(seq, refused));
+    return true;
   }
 
   private <T> void answer(long seq, String operation, Supplier<CompletionStage<T>> call,

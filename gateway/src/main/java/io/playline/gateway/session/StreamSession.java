@@ -118,6 +118,7 @@ public final class StreamSession {
     }
     if (countedUser != 0) {
       services.limiter().releaseUser(countedUser);
+      services.budgets().leave(countedUser);
       countedUser = 0;
     }
     if (heartbeats != null) {
@@ -239,6 +240,7 @@ public final class StreamSession {
       return;
     }
     countedUser = id.uid();
+    services.budgets().join(id.uid());
     identity = id;
     state = State.OPEN;
     cancelTimer();
@@ -362,7 +364,7 @@ public final class StreamSession {
         reject(seq, Code.UNAVAILABLE, "history queries are not served by this node");
         return java.util.Optional.empty();
       }
-      streamQueries = new StreamQueries(transport, history, id.uid());
+      streamQueries = new StreamQueries(transport, history, id.uid(), services.budgets(), services.metrics());
     }
     return java.util.Optional.of(streamQueries);
   }

@@ -39,11 +39,18 @@ public final class CoreSettings {
       derived("`event.clamp.past` + 1d"), Duration.ofMinutes(2), Duration.ofDays(366),
       "how long delete and clear tombstones live in Redis; shorter would let old events resurrect deleted items")
       .rangeNote("> `event.clamp.past`");
+  public static final Setting<Integer> HISTORY_TOMBSTONES_MAX_PER_USER = Setting.intValue(
+      "history.tombstones.max.per.user", 1000, 16, 1_000_000,
+      "item delete tombstones kept per user in Redis; a delete past it evicts the oldest "
+          + "(`playline_query_tombstones_evicted_total`), so deleting never-played items cannot grow a user's hash, or the "
+          + "Redis time of a read that returns it, without bound. An evicted tombstone no longer stops an event "
+          + "older than its delete from bringing the item back in Redis (HBase already has the delete once the "
+          + "write-back flushed it); clears are never evicted");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Redis and the write path", List.of(
       REDIS_KEY_PREFIX, REDIS_TIMEOUT, REDIS_CLUSTER, REDIS_CLUSTER_REFRESH_PERIOD,
       REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT, HISTORY_REDIS_MAX_ITEMS, HISTORY_REDIS_TTL, USERS_PER_SCRIPT,
-      EVENT_CLAMP_PAST, EVENT_CLAMP_FUTURE, HISTORY_TOMBSTONE_TTL));
+      EVENT_CLAMP_PAST, EVENT_CLAMP_FUTURE, HISTORY_TOMBSTONE_TTL, HISTORY_TOMBSTONES_MAX_PER_USER));
 
   private CoreSettings() {}
 }

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -64,16 +64,18 @@ final class HistoryControl {
   /** Deletes {@code items} (validated, distinct, non-empty) at server time. */
   CompletionStage<Void> delete(long uid, List<ItemKey> items) {
     long now = clock.getAsLong();
-    byte[][] args = new byte[3 + items.size()][];
+    byte[][] args = new byte[4 + items.size()][];
     args[0] = Scripts.num(now);
     args[1] = Scripts.num(config.tombstoneTtl().toMillis());
     args[2] = Scripts.num(config.maxItemsPerUser());
+    args[3] = Scripts.num(config.maxTombstonesPerUser());
     for (int i = 0; i < items.size(); i++) {
-      args[3 + i] = RedisKeys.member(items.get(i));
+      args[4 + i] = RedisKeys.member(items.get(i));
     }
-    return control(uid, "delete", RedisScript.DELETE_HISTORY, args, mark -> {
+    return control(uid, "delete", RedisScript.DELETE_HISTORY, args, (mark, evicted) -> {
       sink.delete(uid, items, now, mark);
       metrics.deleted(items.size());
+      metrics.tombstonesEvicted(evicted);
     });
   }
 
@@ -88,22 +90,25 @@ final class HistoryControl {
     for (int i = 0; i < businesses.size(); i++) {
       args[4 + i] = Scripts.num(businesses.get(i).getNumber());
     }
-    return control(uid, "clear", RedisScript.CLEAR_HISTORY, args, mark -> {
+    return control(uid, "clear", RedisScript.CLEAR_HISTORY, args, (mark, removed) -> {
       sink.clear(uid, businesses, now, mark);
       metrics.cleared(businesses.isEmpty());
     });
   }
 
-  /** Marks, applies {@code script} to the user's keys, then hands over to the sink (class comment). */
+  /**
+   * Marks, applies {@code script} to the user's keys, then hands over the mark and the script's
+   * integer reply to the sink (class comment).
+   */
   private CompletionStage<Void> control(long uid, String what, RedisScript script, byte[][] args,
-      Consumer<byte[]> handOver) {
+      BiConsumer<byte[], Long> handOver) {
     byte[] mark = RedisKeys.controlMark(uid, ThreadLocalRandom.current().nextLong());
     int shard = RedisKeys.recoveryShard(uid, config.recoveryShards());
     CompletableFuture<List<Object>> marked = Scripts.eval(redis, redis, RedisScript.MARK_RECOVERY,
         ScriptOutputType.MULTI, new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)}, Scripts.num(1), mark);
     return marked.thenCompose(stamp -> Scripts.<Long>eval(redis, redis, script, ScriptOutputType.INTEGER,
             userKeys(uid), args)
-        .handle((removed, error) -> {
+        .handle((reply, error) -> {
           if (error != null) {
             Throwable mapped = StoreFailures.map(what, error);
             if (mapped instanceof RetriableStoreException) {
@@ -113,7 +118,7 @@ final class HistoryControl {
             }
             throw mapped instanceof RuntimeException r ? r : new CompletionException(mapped);
           }
-          handOver(what, uid, () -> handOver.accept(mark));
+          handOver(what, uid, () -> handOver.accept(mark, reply));
           return null;
         }));
   }
@@ -145,6 +150,6 @@ final class HistoryControl {
   }
 
   private byte[][] userKeys(long uid) {
-    return new byte[][] {keys.timeline(uid), keys.records(uid), keys.tombstones(uid)};
+    return new byte[][] {keys.timeline(uid), keys.records(uid), keys.tombstones(uid), keys.tombstoneOrder(uid)};
   }
 }

@@ -23,6 +23,7 @@ final class QueryMetrics {
   private final DistributionSummary warmedRecords;
   private final Counter hbaseReads;
   private final Counter deletedItems;
+  private final Counter tombstonesEvicted;
   private final Counter clearsAll;
   private final Counter clearsBusinesses;
   private final Counter plainPageReads;
@@ -45,6 +46,9 @@ final class QueryMetrics {
         .description("HBase reads of the query path (row scans and point gets)").register(registry);
     deletedItems = Counter.builder("playline.query.deleted.items")
         .description("Items named by applied deletes").register(registry);
+    tombstonesEvicted = Counter.builder("playline.query.tombstones.evicted")
+        .description("Item delete tombstones evicted from Redis by history.tombstones.max.per.user (oldest first)")
+        .register(registry);
     clearsAll = Counter.builder("playline.query.clears").tag("scope", "all")
         .description("Applied clears of a whole history").register(registry);
     clearsBusinesses = Counter.builder("playline.query.clears").tag("scope", "businesses")
@@ -126,6 +130,12 @@ final class QueryMetrics {
 
   void deleted(int items) {
     deletedItems.increment(items);
+  }
+
+  void tombstonesEvicted(long evicted) {
+    if (evicted > 0) {
+      tombstonesEvicted.increment(evicted);
+    }
   }
 
   void cleared(boolean everything) {

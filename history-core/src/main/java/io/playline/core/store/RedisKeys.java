@@ -16,6 +16,10 @@ import java.util.Arrays;
  *   <li>{@code <p>h:{uid}:r} hash: member to serialized {@code HistoryRecord}
  *   <li>{@code <p>h:{uid}:t} hash of tombstones: {@code *} clear-all time, {@code b<business>} clear
  *       time of one business, {@code business:oid} delete time of one item
+ *   <li>{@code <p>h:{uid}:o} sorted set indexing the item tombstones: member {@code business:oid},
+ *       score its delete time; lets {@code delete_history.lua} and {@code clear_history.lua} find
+ *       expired and oldest tombstones without reading the hash (at most {@code
+ *       history.tombstones.max.per.user} items)
  *   <li>{@code <p>h:{uid}:p} string, present while the user paused recording
  * </ul>
  *
@@ -63,6 +67,11 @@ public final class RedisKeys {
 
   public byte[] tombstones(long uid) {
     return user(uid, (byte) 't');
+  }
+
+  /** The order index of the item tombstones (member to delete time), next to {@link #tombstones}. */
+  public byte[] tombstoneOrder(long uid) {
+    return user(uid, (byte) 'o');
   }
 
   public byte[] paused(long uid) {

@@ -5,11 +5,14 @@
 -- A clear of everything unlinks both keys (freed in the background, so a heavy user's clear stays
 -- short) and leaves a timeline holding only the '~c' marker: HBase has nothing the clear does not
 -- cover, so readers need not look there.
--- KEYS: 1 timeline zset, 2 records hash, 3 tombstones hash
+-- Pruning is O(tombstones it removes), never an HGETALL: item tombstones through the order index
+-- (KEYS[4], see delete_history.lua; at most history.tombstones.max.per.user of them), clear
+-- tombstones by name ('*', 'b1'..'b16').
+-- KEYS: 1 timeline zset, 2 records hash, 3 tombstones hash, 4 tombstone order zset
 -- ARGV: 1 clear time ms, 2 tombstone ttl ms, 3 max items of a timeline, 4 history ttl ms, then
 --   business numbers (none = everything)
 -- Returns the number of items removed from the timeline (markers not counted).
-local timeline, records, tombstones = KEYS[1], KEYS[2], KEYS[3]
+local timeline, records, tombstones, order = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local now, ttl, maxItems = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 
 local function raise(field)
@@ -18,11 +21,22 @@ local function raise(field)
   end
 end
 
+-- Removes the tombstones older than limit, but keep: items through the index, clears by name.
 local function prune(limit, keep)
-  local fields = redis.call('HGETALL', tombstones)
-  for i = 1, #fields, 2 do
-    if fields[i] ~= keep and tonumber(fields[i + 1]) < limit then
-      redis.call('HDEL', tombstones, fields[i])
+  local items = redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. limit)
+  for j = 1, #items, 500 do
+    local last = math.min(j + 499, #items)
+    redis.call('HDEL', tombstones, unpack(items, j, last))
+    redis.call('ZREM', order, unpack(items, j, last))
+  end
+  local names = {'*'}
+  for b = 1, 16 do
+    names[#names + 1] = 'b' .. b
+  end
+  local times = redis.call('HMGET', tombstones, unpack(names))
+  for i = 1, #names do
+    if names[i] ~= keep and times[i] and tonumber(times[i]) < limit then
+      redis.call('HDEL', tombstones, names[i])
     end
   end
 end
@@ -69,4 +83,5 @@ else
   prune(now - ttl, '')
 end
 redis.call('PEXPIRE', tombstones, ttl)
+redis.call('PEXPIRE', order, ttl)
 return removed

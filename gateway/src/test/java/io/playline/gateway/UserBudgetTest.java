@@ -1,0 +1,204 @@
+package io.playline.gateway;
+
+import static io.playline.gateway.HeartbeatStreamTest.event;
+import static io.playline.gateway.HeartbeatStreamTest.heartbeat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.playline.core.query.HistoryService;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClearHistory;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.DeleteItems;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.Cursor;
+import io.playline.proto.v1.HistoryPage;
+import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ItemStats;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import io.playline.testing.WsPlayerClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Per-user budgets across connections (issue 28): one user on several connections gets its events
+ * per second and deletes per minute, answered RATE_LIMITED with retry_after_ms past them on open
+ * connections, while another user is not slowed.
+ */
+@ExtendWith(RealRedisExtension.class)
+class UserBudgetTest {
+  private static final AtomicLong UIDS = new AtomicLong(28_000);
+  private final List<WsPlayerClient> clients = new ArrayList<>();
+  private TestGateway gateway;
+
+  @AfterEach
+  void stop() {
+    clients.forEach(WsPlayerClient::close);
+    if (gateway != null) {
+      gateway.close();
+    }
+  }
+
+  @Test
+  void oneUserOnManyConnectionsGetsItsEventBudgetAndAnotherUserIsUnaffected(RedisNamespace ns) throws Exception {
+    gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "20",
+        "connection.max.frames.per.second", "1000"));
+    long flooder = UIDS.incrementAndGet();
+    List<WsPlayerClient> floods = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      floods.add(authed(flooder, "device-" + i));
+    }
+    WsPlayerClient honest = authed(UIDS.incrementAndGet(), "phone");
+    long now = System.currentTimeMillis();
+
+    long start = System.nanoTime();
+    for (int seq = 2; seq < 32; seq++) {
+      for (WsPlayerClient c : floods) {
+        c.send(heartbeat(seq, "", event(seq, 1, now)));
+      }
+      if (seq % 10 == 0) {
+        honest.send(heartbeat(seq, "", event(seq, 1, now)));
+      }
+    }
+    int acked = 0;
+    List<ServerFrame> refusals = new ArrayList<>();
+    for (WsPlayerClient c : floods) {
+      for (ServerFrame f : answers(c, 30)) {
+        if (f.hasHeartbeatAck()) {
+          acked++;
+        } else {
+          refusals.add(f);
+        }
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+
+    // A full bucket (20) plus 20 per second of the flood: 120 events sent, about a quarter acked.
+    assertThat(acked).isBetween(20, (int) Math.ceil(20 + 20 * seconds));
+    assertThat(refusals).hasSize(120 - acked).allSatisfy(f -> {
+      assertThat(f.getError().getCode()).isEqualTo(Code.RATE_LIMITED);
+      assertThat(f.getError().getRetryAfterMs()).isBetween(1, 1000);
+    });
+    assertThat(answers(honest, 3)).allSatisfy(f -> assertThat(f.hasHeartbeatAck()).as("%s", f).isTrue());
+    assertThat(floods).allSatisfy(c -> assertThat(c.closed).isNotDone());
+    assertThat(gateway.counter("playline.user.budget.refusals", "budget", "events")).isEqualTo(120 - acked);
+
+    // After retry_after_ms the user is served again, on any of its connections.
+    WsPlayerClient again = floods.get(0);
+    Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+      again.send(heartbeat(100, "", event(100, 1, now)));
+      return answers(again, 1).get(0).hasHeartbeatAck();
+    });
+  }
+
+  @Test
+  void aDeleteFloodIsRateLimitedBeforeItReachesTheHistoryService(RedisNamespace ns) throws Exception {
+    ControlsSeen history = new ControlsSeen();
+    gateway = new TestGateway(ns.redisUri(), false, ns.keyPrefix(), Map.of("user.max.deletes.per.minute", "5"), false,
+        history);
+    long uid = UIDS.incrementAndGet();
+    WsPlayerClient a = authed(uid, "phone");
+    WsPlayerClient b = authed(uid, "tablet");
+
+    for (int seq = 2; seq < 6; seq++) {
+      a.send(delete(seq, seq));
+      b.send(delete(seq, 100 + seq));
+    }
+    b.send(ClientFrame.newBuilder().setSeq(6).setClear(ClearHistory.newBuilder().addBusinesses(Business.COMIC)).build());
+    List<ServerFrame> answers = new ArrayList<>(answers(a, 4));
+    answers.addAll(answers(b, 5));
+
+    assertThat(answers.stream().filter(ServerFrame::hasDone)).hasSize(5);
+    assertThat(answers.stream().filter(ServerFrame::hasError)).hasSize(4).allSatisfy(f -> {
+      assertThat(f.getError().getCode()).isEqualTo(Code.RATE_LIMITED);
+      assertThat(f.getError().getRetryAfterMs()).isBetween(1, 60_000);
+    });
+    // Refused deletes never reached the history service (so never Redis).
+    assertThat(history.items).hasValue(5);
+    assertThat(gateway.counter("playline.user.budget.refusals", "budget", "deletes")).isEqualTo(4);
+    assertThat(a.closed).isNotDone();
+    assertThat(b.closed).isNotDone();
+  }
+
+  /** The history service of a node without HBase: counts the deletes and clears that reach it. */
+  private static final class ControlsSeen implements HistoryService {
+    final AtomicInteger items = new AtomicInteger();
+
+    @Override
+    public CompletionStage<List<HistoryRecord>> progress(long uid, List<ItemKey> keys) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+
+    @Override
+    public CompletionStage<HistoryPage> list(long uid, List<Business> businesses, @Nullable Cursor after, int limit) {
+      return CompletableFuture.completedFuture(HistoryPage.getDefaultInstance());
+    }
+
+    @Override
+    public CompletionStage<Void> delete(long uid, List<ItemKey> keys) {
+      items.addAndGet(keys.size());
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> clear(long uid, List<Business> businesses) {
+      items.incrementAndGet();
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Boolean> setPaused(long uid, boolean paused) {
+      return CompletableFuture.completedFuture(paused);
+    }
+
+    @Override
+    public CompletionStage<Boolean> paused(long uid) {
+      return CompletableFuture.completedFuture(false);
+    }
+
+    @Override
+    public CompletionStage<List<ItemStats>> itemStats(List<ItemKey> keys) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+  }
+
+  private static ClientFrame delete(long seq, long oid) {
+    return ClientFrame.newBuilder().setSeq(seq).setDelete(DeleteItems.newBuilder()
+        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid))).build();
+  }
+
+  private WsPlayerClient authed(long uid, String device) throws Exception {
+    WsPlayerClient c = gateway.ws();
+    clients.add(c);
+    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
+        .setDeviceId(device).setPlatform("web")).build());
+    assertThat(c.next().hasAuthOk()).isTrue();
+    return c;
+  }
+
+  /** The next {@code n} answers to frames (pushes, seq 0, skipped). */
+  private static List<ServerFrame> answers(WsPlayerClient c, int n) throws InterruptedException {
+    List<ServerFrame> out = new ArrayList<>();
+    while (out.size() < n) {
+      ServerFrame f = c.next();
+      if (f.getSeq() != 0) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+}
