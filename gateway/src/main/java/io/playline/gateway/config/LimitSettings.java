@@ -64,7 +64,7 @@ public final class LimitSettings {
           + "`playline_grpc_connections_cut_total{reason=\"rapid_reset\"}`)");
   public static final Setting<Duration> GRPC_RST_WINDOW = Setting.duration("grpc.rst.window", Duration.ofSeconds(10),
       Duration.ofSeconds(1), Duration.ofHours(1), "the window of `grpc.max.rst.frames.per.window`")
-      .rangeNote("1s–1h, whole seconds");
+      .rangeNote("whole seconds");
   public static final Setting<Duration> GRPC_FIRST_STREAM_TIMEOUT = Setting.duration("grpc.first.stream.timeout",
       Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofHours(1), "a gRPC connection that has not opened "
           + "a stream this long after connecting is closed (counted in "
