@@ -56,7 +56,7 @@ public final class ApiServer implements AutoCloseable {
     HealthStatusManager health = new HealthStatusManager();
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
             new InetSocketAddress(access.bindHost(), config.apiPort()), config,
-            node.tls() == null ? null : node.tls().api())
+            node.tls() == null ? null : node.tls().api(), node.registry(), "api")
         .intercept(new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
             node.registry(), node.tls() != null && node.tls().mutual()))
         .addService(health.getHealthService())

@@ -11,6 +11,7 @@ import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwksSettings;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.gateway.tls.TlsSettings;
+import io.playline.gateway.ws.TrustedProxies;
 import java.time.Duration;
 
 /**
@@ -44,6 +45,8 @@ import java.time.Duration;
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
  * @param proxyProtocol the WebSocket port expects a PROXY protocol (v1 or v2) header first and takes
  *     the client's address from it ({@code proxy.protocol}, false)
+ * @param proxyTrusted the peers allowed to send that header; others are closed at accept ({@code
+ *     proxy.trusted.cidrs}, the private and loopback ranges)
  * @param maxConnectionsPerUser concurrent authenticated connections of one user on this node
  *     ({@code connection.max.per.user}, 32)
  * @param maxUserEventsPerSecond heartbeat events per second of one user across its connections on
@@ -97,6 +100,7 @@ public record GatewayConfig(
     int maxConnections,
     int maxConnectionsPerAddress,
     boolean proxyProtocol,
+    TrustedProxies proxyTrusted,
     int maxConnectionsPerUser,
     int maxUserEventsPerSecond,
     int maxUserDeletesPerMinute,
@@ -181,6 +185,7 @@ public record GatewayConfig(
         LimitSettings.MAX_CONNECTIONS.read(c),
         LimitSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
         GatewaySettings.PROXY_PROTOCOL.read(c),
+        TrustedProxies.parse(GatewaySettings.PROXY_TRUSTED_CIDRS.read(c)),
         LimitSettings.MAX_CONNECTIONS_PER_USER.read(c),
         LimitSettings.USER_MAX_EVENTS_PER_SECOND.read(c),
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),

@@ -1,7 +1,6 @@
 package io.playline.gateway;
 
 import io.grpc.netty.NettyServerBuilder;
-import io.playline.gateway.grpc.GrpcProxyProtocol;
 import io.playline.gateway.tls.ServerTls;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -95,11 +94,12 @@ final class GatewayServer implements AutoCloseable {
     this.wsListener = ws;
     wsAddress = (InetSocketAddress) ws.localAddress();
 
+    // The TCP connections are counted apart from the player streams (which the service counts in
+    // `limiter`), against the same caps: one connection carrying one stream is one of each.
+    ConnectionLimiter tcp = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
+        config.maxConnectionsPerUser());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()),
-        config, tls == null ? null : tls.grpc());
-    if (config.proxyProtocol()) {
-      GrpcProxyProtocol.apply(players, tls == null ? null : tls.grpc());
-    }
+        config, tls == null ? null : tls.grpc(), services.metrics().registry(), "player", tcp, config.proxyProtocol());
     Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))

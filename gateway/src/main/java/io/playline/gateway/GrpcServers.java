@@ -1,8 +1,16 @@
 package io.playline.gateway;
 
 import io.grpc.Server;
+import io.grpc.netty.InternalProtocolNegotiator;
+import io.grpc.netty.InternalProtocolNegotiators;
 import io.grpc.netty.NettyServerBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.ssl.SslContext;
+import io.playline.gateway.grpc.GrpcEdgeMetrics;
+import io.playline.gateway.grpc.GrpcProxyProtocol;
+import io.playline.gateway.grpc.Http2ConnectionGuard;
+import io.playline.gateway.grpc.StreamErrorLog;
+import io.playline.gateway.session.ConnectionLimiter;
 import org.jspecify.annotations.Nullable;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +18,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * How Playline builds and stops its gRPC servers (player stream, internal API): on the node's
  * event loops, with a direct executor (handlers never block), a bounded inbound message, a
- * handshake deadline and per-connection limits ({@link GrpcLimits}). Stateless.
+ * handshake deadline, per-connection limits ({@link GrpcLimits}: rapid-reset protection, a deadline
+ * for the first stream, idle and age limits) and client-caused stream errors kept out of the log
+ * ({@link StreamErrorLog}). Stateless.
  */
 public final class GrpcServers {
   private GrpcServers() {}
@@ -19,11 +29,23 @@ public final class GrpcServers {
    * A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code
    * config}'s {@code frame.max.bytes}, closing connections that do not finish the HTTP/2 handshake
    * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}; over
-   * TLS when {@code tls} is given (from {@link io.playline.gateway.tls.ServerTls}).
+   * TLS when {@code tls} is given (from {@link io.playline.gateway.tls.ServerTls}); what it refuses
+   * and cuts is counted on {@code registry} tagged {@code server}.
    */
   public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config,
-      @Nullable SslContext tls) {
+      @Nullable SslContext tls, MeterRegistry registry, String server) {
+    return builder(loops, address, config, tls, registry, server, null, false);
+  }
+
+  /**
+   * As above, with the TCP connections counted against {@code connections} (null: not counted) and,
+   * with {@code proxyProtocol}, a PROXY protocol header read first ({@link GrpcProxyProtocol}).
+   */
+  static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config,
+      @Nullable SslContext tls, MeterRegistry registry, String server, @Nullable ConnectionLimiter connections,
+      boolean proxyProtocol) {
     GrpcLimits limits = config.grpc();
+    StreamErrorLog.install(registry);
     NettyServerBuilder b = NettyServerBuilder.forAddress(address)
         .channelType(loops.serverChannelType())
         .bossEventLoopGroup(loops.boss())
@@ -33,7 +55,8 @@ public final class GrpcServers {
         .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
         .maxConcurrentCallsPerConnection(limits.maxConcurrentCallsPerConnection())
         .permitKeepAliveTime(limits.keepAlivePermitTime().toNanos(), TimeUnit.NANOSECONDS)
-        .permitKeepAliveWithoutCalls(true);
+        .permitKeepAliveWithoutCalls(true)
+        .maxRstFramesPerWindow(limits.maxRstFramesPerWindow(), (int) limits.rstWindow().getSeconds());
     if (!limits.maxConnectionIdle().isZero()) {
       b.maxConnectionIdle(limits.maxConnectionIdle().toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -41,9 +64,14 @@ public final class GrpcServers {
       b.maxConnectionAge(limits.maxConnectionAge().toNanos(), TimeUnit.NANOSECONDS)
           .maxConnectionAgeGrace(limits.maxConnectionAgeGrace().toNanos(), TimeUnit.NANOSECONDS);
     }
-    if (tls != null) {
-      b.sslContext(tls);
+    InternalProtocolNegotiator.ProtocolNegotiator negotiation = tls == null
+        ? InternalProtocolNegotiators.serverPlaintext() : InternalProtocolNegotiators.serverTls(tls);
+    negotiation = new Http2ConnectionGuard(limits.firstStreamTimeout(), connections, proxyProtocol,
+        new GrpcEdgeMetrics(registry, server)).wrap(negotiation);
+    if (proxyProtocol) {
+      negotiation = GrpcProxyProtocol.wrap(b, negotiation, config.proxyTrusted(), registry);
     }
+    b.protocolNegotiator(negotiation);
     return b;
   }
 

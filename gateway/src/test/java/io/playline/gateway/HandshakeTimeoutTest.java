@@ -40,7 +40,7 @@ class HandshakeTimeoutTest {
   }
 
   /** True once the server closed {@code socket} (end of stream or reset), reading whatever it sent first. */
-  private static boolean closedByServer(Socket socket) throws IOException {
+  static boolean closedByServer(Socket socket) throws IOException {
     socket.setSoTimeout(100);
     InputStream in = socket.getInputStream();
     try {

@@ -129,10 +129,14 @@ class ProxyProtocolTest {
         GrpcPlayerClient first = GrpcPlayerClient.connect(a1.port())) {
       first.send(WebSocketStreamTest.auth(1, TestGateway.token(61_011)));
       assertThat(first.next().hasAuthOk()).isTrue();
+      // The TCP connection is counted by the header's address too: the second is closed at once.
+      double refused = gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address");
       try (GrpcPlayerClient second = GrpcPlayerClient.connect(a2.port())) {
         second.send(WebSocketStreamTest.auth(1, TestGateway.token(61_012)));
-        assertThat(second.next().getError().getCode()).isEqualTo(Code.TOO_MANY_CONNECTIONS);
+        assertThat(second.awaitEnd().getCode()).isEqualTo(io.grpc.Status.Code.UNAVAILABLE);
       }
+      assertThat(gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address"))
+          .isEqualTo(refused + 1);
       try (GrpcPlayerClient other = GrpcPlayerClient.connect(b.port())) {
         other.send(WebSocketStreamTest.auth(1, TestGateway.token(61_013)));
         assertThat(other.next().hasAuthOk()).isTrue();
@@ -144,6 +148,36 @@ class ProxyProtocolTest {
       // the gateway closes the socket mid-preface: UNAVAILABLE or UNKNOWN, depending on how the close lands
       assertThat(direct.awaitEnd().getCode()).isIn(io.grpc.Status.Code.UNAVAILABLE, io.grpc.Status.Code.UNKNOWN);
     }
+  }
+
+  /** Only peers in proxy.trusted.cidrs may send a header: anyone else could claim any address. */
+  @Test
+  void aPeerOutsideTheTrustedRangesIsClosedBeforeItCanClaimAnAddress(RedisNamespace ns) throws Exception {
+    Map<String, String> settings = Map.of("proxy.protocol", "true", "proxy.trusted.cidrs", "192.0.2.0/24, 2001:db8::/32");
+    try (TestGateway strict = new TestGateway(ns, settings)) {
+      try (RawWebSocket ws = new RawWebSocket(strict.server.wsAddress().getPort(), 0).raw(v1("203.0.113.30"))) {
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(ws::upgrade)).isInstanceOf(IOException.class);
+      }
+      try (HeaderRelay relay = new HeaderRelay(strict.server.grpcAddress().getPort(), v1("203.0.113.31"));
+          GrpcPlayerClient grpc = GrpcPlayerClient.connect(relay.port())) {
+        grpc.send(WebSocketStreamTest.auth(1, TestGateway.token(61_201)));
+        assertThat(grpc.awaitEnd().getCode()).isEqualTo(io.grpc.Status.Code.UNAVAILABLE);
+      }
+      assertThat(strict.counter("playline.proxy.refused", "port", "ws")).isEqualTo(1);
+      assertThat(strict.counter("playline.proxy.refused", "port", "grpc")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void trustedRangesAreAddressLiteralsNeverNames() {
+    io.playline.gateway.ws.TrustedProxies ranges = io.playline.gateway.ws.TrustedProxies.parse("10.0.0.0/8,fd00::/8");
+    assertThat(ranges.trusts(new java.net.InetSocketAddress("10.1.2.3", 1))).isTrue();
+    assertThat(ranges.trusts(new java.net.InetSocketAddress("11.1.2.3", 1))).isFalse();
+    assertThat(ranges.trusts(new java.net.InetSocketAddress("fd12::1", 1))).isTrue();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.playline.gateway.ws.TrustedProxies.parse("lb.local/32"))
+        .isInstanceOf(io.playline.core.config.ConfigException.class).hasMessageContaining("proxy.trusted.cidrs: 'lb.local/32'");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.playline.gateway.ws.TrustedProxies.parse("10.0.0.0/33"))
+        .isInstanceOf(io.playline.core.config.ConfigException.class);
   }
 
   /**

@@ -6,6 +6,7 @@ import io.playline.api.ApiServer;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.GatewayNode;
 import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.ws.DemoPage;
@@ -56,8 +57,11 @@ final class StandaloneLauncher implements AutoCloseable {
     }
   }
 
-  private void doStart(ConfigSource config) {
+  private void doStart(ConfigSource given) {
     long t0 = System.nanoTime();
+    // Standalone serves the internal API with public development keys: loopback unless told otherwise.
+    boolean loopbackOnly = given.raw(GatewaySettings.BIND_HOST.key()).isEmpty();
+    ConfigSource config = loopbackOnly ? given.with(Map.of(GatewaySettings.BIND_HOST.key(), "127.0.0.1")) : given;
     // Validate every key before starting anything.
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);
@@ -107,7 +111,7 @@ final class StandaloneLauncher implements AutoCloseable {
     // Written last: tools (and tests) take its presence as "up".
     endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
     banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
-        Duration.ofNanos(System.nanoTime() - t0));
+        Duration.ofNanos(System.nanoTime() - t0), loopbackOnly);
   }
 
   /**
@@ -127,7 +131,7 @@ final class StandaloneLauncher implements AutoCloseable {
   }
 
   private void banner(StandaloneConfig config, BackendEndpoints backends, Map<String, String> own, boolean devSecret,
-      boolean devApiSecret, @Nullable DemoPage demo, Duration took) {
+      boolean devApiSecret, @Nullable DemoPage demo, Duration took, boolean loopbackOnly) {
     StringBuilder b = new StringBuilder("\n");
     b.append("  Playline standalone is up in ").append(took.toMillis()).append(" ms (")
         .append(readiness.isReady() ? "ready" : "NOT ready: see /readyz").append(")\n");
@@ -137,6 +141,10 @@ final class StandaloneLauncher implements AutoCloseable {
     b.append(String.format("    %-10s zookeeper %s:%d%n", "hbase", backends.hbaseZookeeperQuorum(),
         backends.hbaseZookeeperPort()));
     b.append("    data dir   ").append(config.dataDir()).append(" (endpoints in endpoints.json)\n");
+    if (loopbackOnly) {
+      b.append("  Listening on 127.0.0.1 only: other machines cannot connect (set PLAYLINE_BIND_HOST=0.0.0.0, with "
+          + "your own PLAYLINE_AUTH_SECRET, PLAYLINE_API_SECRET and PLAYLINE_ADMIN_TOKEN, to change that).\n");
+    }
     if (devSecret) {
       b.append("  WARNING: PLAYLINE_AUTH_SECRET is not set; tokens are signed with the public development secret.\n");
     }

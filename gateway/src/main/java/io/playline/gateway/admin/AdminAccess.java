@@ -5,6 +5,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.GatewaySettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,11 +16,21 @@ import org.jspecify.annotations.Nullable;
  *
  * @param bindHost address the admin server binds
  * @param token what {@code Authorization: Bearer} must carry for {@code /metrics}; null = open
+ * @param maxConnections open admin connections; more are closed at accept ({@code
+ *     admin.max.connections}, 64)
+ * @param requestTimeout a connection must deliver a whole request this soon after connecting or
+ *     after its previous request ({@code admin.request.timeout}, 10s)
  */
-public record AdminAccess(String bindHost, @Nullable String token) {
+public record AdminAccess(String bindHost, @Nullable String token, int maxConnections, Duration requestTimeout) {
   public static final int MIN_TOKEN_CHARS = 16;
 
   public AdminAccess {
+    if (maxConnections <= 0) {
+      throw new ConfigException("admin.max.connections: " + maxConnections + " (expected: > 0)");
+    }
+    if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+      throw new ConfigException("admin.request.timeout: " + requestTimeout + " (expected: > 0)");
+    }
     if (bindHost.isBlank()) {
       throw new ConfigException("admin.bind.host: blank (expected: an address to bind)");
     }
@@ -33,12 +44,14 @@ public record AdminAccess(String bindHost, @Nullable String token) {
   public static AdminAccess from(ConfigSource c) {
     String token = GatewaySettings.ADMIN_TOKEN.read(c).orElse("");
     return new AdminAccess(GatewaySettings.ADMIN_BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)),
-        token.isEmpty() ? null : token);
+        token.isEmpty() ? null : token, GatewaySettings.ADMIN_MAX_CONNECTIONS.read(c),
+        GatewaySettings.ADMIN_REQUEST_TIMEOUT.read(c));
   }
 
-  /** Open on every interface of {@code bindHost}, no token (tests, tools). */
+  /** Open on {@code bindHost}, no token, the default budgets (tests, tools). */
   public static AdminAccess open(String bindHost) {
-    return new AdminAccess(bindHost, null);
+    return new AdminAccess(bindHost, null, GatewaySettings.ADMIN_MAX_CONNECTIONS.defaultValue().orElseThrow(),
+        GatewaySettings.ADMIN_REQUEST_TIMEOUT.defaultValue().orElseThrow());
   }
 
   /** Whether an {@code Authorization} header value lets its request read {@code /metrics}. */
@@ -56,6 +69,7 @@ public record AdminAccess(String bindHost, @Nullable String token) {
 
   @Override
   public String toString() {
-    return "AdminAccess[bindHost=" + bindHost + ", token=" + (token == null ? "none" : "set") + "]";
+    return "AdminAccess[bindHost=" + bindHost + ", token=" + (token == null ? "none" : "set") + ", maxConnections="
+        + maxConnections + ", requestTimeout=" + requestTimeout + "]";
   }
 }

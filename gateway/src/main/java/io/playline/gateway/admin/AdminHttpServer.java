@@ -7,14 +7,20 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.playline.gateway.EventLoops;
 import java.net.InetSocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The admin HTTP port (default 9100): metrics, liveness and readiness for operators and probes. */
+/**
+ * The admin HTTP port (default 9100): metrics, liveness and readiness for operators and probes,
+ * within the port's budgets ({@link AdminBudget}: {@code admin.max.connections}, {@code
+ * admin.request.timeout}). Warns at start when it is reachable beyond loopback with an open {@code
+ * /metrics}.
+ */
 public final class AdminHttpServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AdminHttpServer.class);
   private static final int MAX_REQUEST_BYTES = 16 * 1024;
-  private static final int READ_TIMEOUT_SECONDS = 30;
 
   private final Channel channel;
 
@@ -36,6 +42,7 @@ public final class AdminHttpServer implements AutoCloseable {
       PrometheusMeterRegistry registry, Readiness readiness) throws InterruptedException {
     InetSocketAddress address = new InetSocketAddress(access.bindHost(), port);
     AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched, access);
+    AdminBudget budget = new AdminBudget(access, registry);
     readiness.bindTo(registry);
     Channel channel = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
@@ -43,17 +50,26 @@ public final class AdminHttpServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
+            if (!budget.admit(ch)) {
+              return;
+            }
             ch.pipeline()
-                .addLast(new ReadTimeoutHandler(READ_TIMEOUT_SECONDS))
                 .addLast(new HttpServerCodec())
                 .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                .addLast(budget.deadline())
                 .addLast(handler);
           }
         })
         .bind(address)
         .sync()
         .channel();
-    return new AdminHttpServer(channel);
+    AdminHttpServer server = new AdminHttpServer(channel);
+    if (access.token() == null && !server.address().getAddress().isLoopbackAddress()) {
+      log.warn("The admin port {} is reachable beyond loopback and /metrics answers anyone: set admin.token "
+          + "(PLAYLINE_ADMIN_TOKEN, at least {} characters), or admin.bind.host=127.0.0.1", server.address(),
+          AdminAccess.MIN_TOKEN_CHARS);
+    }
+    return server;
   }
 
   public InetSocketAddress address() {

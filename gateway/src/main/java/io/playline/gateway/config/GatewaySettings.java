@@ -4,6 +4,7 @@ import static io.playline.core.config.Setting.derived;
 
 import io.playline.core.config.Setting;
 import io.playline.core.config.SettingsCatalogue;
+import io.playline.gateway.ws.TrustedProxies;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +12,8 @@ import java.util.Optional;
 /** The gateway's listeners (addresses, ports, TLS), its threads, its name and how it drains. */
 public final class GatewaySettings {
   public static final Setting<String> BIND_HOST = Setting.string("bind.host", "0.0.0.0", "address the player "
-      + "servers bind (and the internal API and admin servers unless `api.bind.host` / `admin.bind.host`)");
+      + "servers bind (and the internal API and admin servers unless `api.bind.host` / `admin.bind.host`); "
+      + "`bin/playline standalone` binds 127.0.0.1 unless this is set");
   public static final Setting<Integer> WS_PORT = Setting.port("ws.port", 8080, true,
       "the players' WebSocket port (`/v1/stream`)");
   public static final Setting<Integer> GRPC_PORT = Setting.port("grpc.port", 9090, true, "the players' gRPC port");
@@ -23,6 +25,13 @@ public final class GatewaySettings {
   public static final Setting<Optional<String>> ADMIN_TOKEN = Setting.secret("admin.token", "unset", "when set, "
       + "`/metrics` answers only requests with `Authorization: Bearer <token>` (401 otherwise); the probes stay open")
       .rangeNote("≥ 16 characters");
+  public static final Setting<Integer> ADMIN_MAX_CONNECTIONS = Setting.intValue("admin.max.connections", 64, 1, 100_000,
+      "open connections on the admin port; more are closed at accept (counted in "
+          + "`playline_admin_refused_total{reason=\"connections\"}`)");
+  public static final Setting<Duration> ADMIN_REQUEST_TIMEOUT = Setting.duration("admin.request.timeout",
+      Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "an admin connection must deliver a "
+          + "whole request (headers and body) this soon after connecting or after its previous request, else it is "
+          + "closed: a slowloris trickling header bytes is cut (`playline_admin_refused_total{reason=\"timeout\"}`)");
   public static final Setting<Optional<String>> TLS_CERT = Setting.optional("tls.cert", "unset (plain text)",
       "PEM certificate chain (leaf first): TLS on the WebSocket (wss), player gRPC and internal API ports "
           + "([security](security.md#tls))").rangeNote("with `tls.key`");
@@ -41,6 +50,11 @@ public final class GatewaySettings {
       + "player gRPC ports expect a PROXY protocol header (v1 or v2) first, as sent by HAProxy, AWS NLB or Envoy, and "
       + "take the client's address from it (for `connection.max.per.address` and logs); connections without one are "
       + "closed");
+  public static final Setting<String> PROXY_TRUSTED_CIDRS = Setting.string("proxy.trusted.cidrs",
+      TrustedProxies.PRIVATE_RANGES, "with `proxy.protocol`, the peers (load balancers) allowed to connect and send "
+          + "a PROXY header: address literals with a prefix length, comma-separated; a connection from anywhere else "
+          + "is closed at accept, before it can claim an address (counted in `playline_proxy_refused_total`)")
+      .rangeNote("address literals, no host names");
   public static final Setting<String> NODE_ID = Setting.string("node.id", derived("host name + pid"),
       "this node's id in sessions, the push registry and logs");
   public static final Setting<Integer> IO_THREADS = Setting.intValue("io.threads", 0, 0, 256,
@@ -57,8 +71,9 @@ public final class GatewaySettings {
           + "do not all arrive at the other nodes at once");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Gateway listeners", List.of(
-      BIND_HOST, WS_PORT, GRPC_PORT, API_PORT, ADMIN_PORT, ADMIN_BIND_HOST, ADMIN_TOKEN, TLS_CERT, TLS_KEY,
-      API_TLS_CLIENT_CA, TLS_RELOAD_INTERVAL, TLS_PROVIDER, PROXY_PROTOCOL, NODE_ID, IO_THREADS, IO_REDIS_SHARED,
+      BIND_HOST, WS_PORT, GRPC_PORT, API_PORT, ADMIN_PORT, ADMIN_BIND_HOST, ADMIN_TOKEN, ADMIN_MAX_CONNECTIONS,
+      ADMIN_REQUEST_TIMEOUT, TLS_CERT, TLS_KEY, API_TLS_CLIENT_CA, TLS_RELOAD_INTERVAL, TLS_PROVIDER, PROXY_PROTOCOL,
+      PROXY_TRUSTED_CIDRS, NODE_ID, IO_THREADS, IO_REDIS_SHARED,
       DRAIN_GRACE, DRAIN_RECONNECT_SPREAD));
 
   private GatewaySettings() {}

@@ -62,21 +62,34 @@ public final class LimitSettings {
       Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofHours(1),
       "a client pinging more often is sent away (`GOAWAY ENHANCE_YOUR_CALM`)");
   public static final Setting<Duration> GRPC_MAX_CONNECTION_IDLE = Setting.duration("grpc.max.connection.idle",
-      Duration.ofHours(1), Duration.ZERO, Duration.ofDays(30),
+      Duration.ofMinutes(5), Duration.ZERO, Duration.ofDays(30),
       "a gRPC connection without calls this long gets `GOAWAY`; 0 = never");
   public static final Setting<Duration> GRPC_MAX_CONNECTION_AGE = Setting.duration("grpc.max.connection.age",
-      Duration.ZERO, Duration.ZERO, Duration.ofDays(30), "a gRPC connection this old gets `GOAWAY` (clients "
-          + "reconnect, spreading onto new nodes); 0 = never");
+      Duration.ofHours(1), Duration.ZERO, Duration.ofDays(30), "a gRPC connection this old (±10 % jitter) gets "
+          + "`GOAWAY` (clients reconnect, spreading onto new nodes); 0 = never");
   public static final Setting<Duration> GRPC_MAX_CONNECTION_AGE_GRACE = Setting.duration(
       "grpc.max.connection.age.grace", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1),
       "the calls of a connection sent away for its age end `UNAVAILABLE` after this");
+
+  public static final Setting<Integer> GRPC_MAX_RST_FRAMES = Setting.intValue("grpc.max.rst.frames.per.window", 200,
+      1, 1_000_000, "`RST_STREAM` frames one gRPC connection may send per `grpc.rst.window` (HTTP/2 rapid reset, "
+          + "CVE-2023-44487): more gets `GOAWAY ENHANCE_YOUR_CALM` and the connection is closed (counted in "
+          + "`playline_grpc_connections_cut_total{reason=\"rapid_reset\"}`)");
+  public static final Setting<Duration> GRPC_RST_WINDOW = Setting.duration("grpc.rst.window", Duration.ofSeconds(10),
+      Duration.ofSeconds(1), Duration.ofHours(1), "the window of `grpc.max.rst.frames.per.window`")
+      .rangeNote("whole seconds");
+  public static final Setting<Duration> GRPC_FIRST_STREAM_TIMEOUT = Setting.duration("grpc.first.stream.timeout",
+      Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofHours(1), "a gRPC connection that has not opened "
+          + "a stream this long after connecting is closed (counted in "
+          + "`playline_grpc_connections_cut_total{reason=\"no_stream\"}`)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
       HANDSHAKE_TIMEOUT, HEARTBEAT_INTERVAL, IDLE_TIMEOUT, FRAME_MAX_BYTES, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND,
       MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER,
       USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, DEVICE_ID_MAX_BYTES,
       PLATFORM_MAX_BYTES, GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE,
-      GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE));
+      GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES, GRPC_RST_WINDOW,
+      GRPC_FIRST_STREAM_TIMEOUT));
 
   private LimitSettings() {}
 }

@@ -3,25 +3,21 @@ package io.playline.gateway.grpc;
 import io.grpc.Attributes;
 import io.grpc.Grpc;
 import io.grpc.ServerTransportFilter;
-import io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.InternalProtocolNegotiator;
-import io.grpc.netty.InternalProtocolNegotiators;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerAdapter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
-import io.netty.handler.ssl.SslContext;
-import io.netty.util.AsciiString;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.gateway.ws.ProxyProtocolHandler;
+import io.playline.gateway.ws.TrustedProxies;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * must start with a header from the load balancer, read before TLS and HTTP/2; its source address
  * replaces the balancer's as the transport's remote address ({@code Grpc.TRANSPORT_ATTR_REMOTE_ADDR}),
  * which {@code connection.max.per.address} and the logs use. A connection without a valid header is
- * closed. Built on gRPC's protocol-negotiator hook (an internal but public API): the header handler
+ * closed, and so is one from a peer outside {@code proxy.trusted.cidrs}, at accept. Built on gRPC's protocol-negotiator hook (an internal but public API): the header handler
  * runs in front of gRPC's own negotiation, and a transport filter swaps the address once the
  * transport is ready. Thread-safe.
  */
@@ -42,42 +38,29 @@ public final class GrpcProxyProtocol {
 
   private GrpcProxyProtocol() {}
 
-  /** Makes {@code builder}'s server read PROXY headers, over TLS with {@code tls} when not null. */
-  public static void apply(NettyServerBuilder builder, @Nullable SslContext tls) {
+  /**
+   * {@code next} behind a PROXY header that only peers in {@code trusted} may send (others are
+   * counted in {@code playline.proxy.refused{port="grpc"}} and closed); adds to {@code builder} the
+   * filter that hands the header's address to the calls.
+   */
+  public static InternalProtocolNegotiator.ProtocolNegotiator wrap(NettyServerBuilder builder,
+      InternalProtocolNegotiator.ProtocolNegotiator next, TrustedProxies trusted, MeterRegistry registry) {
     GrpcProxyProtocol proxy = new GrpcProxyProtocol();
-    InternalProtocolNegotiator.ProtocolNegotiator delegate = tls == null
-        ? InternalProtocolNegotiators.serverPlaintext() : InternalProtocolNegotiators.serverTls(tls);
-    builder.protocolNegotiator(proxy.negotiator(delegate));
     builder.addTransportFilter(proxy.filter());
+    return proxy.negotiator(next, trusted, ProxyProtocolHandler.refusedCounter(registry, "grpc"));
   }
 
-  private InternalProtocolNegotiator.ProtocolNegotiator negotiator(InternalProtocolNegotiator.ProtocolNegotiator next) {
-    return new InternalProtocolNegotiator.ProtocolNegotiator() {
-      @Override
-      public AsciiString scheme() {
-        return next.scheme();
+  private InternalProtocolNegotiator.ProtocolNegotiator negotiator(InternalProtocolNegotiator.ProtocolNegotiator next,
+      TrustedProxies trusted, Counter refused) {
+    return InFrontOfNegotiation.wrap(next, (placeholder, grpcHandler) -> {
+      if (!ProxyProtocolHandler.admits(placeholder.channel(), trusted, refused)) {
+        return;
       }
-
-      @Override
-      public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
-        ChannelHandler negotiation = next.newHandler(grpcHandler);
-        return new ChannelHandlerAdapter() {
-          @Override
-          public void handlerAdded(ChannelHandlerContext ctx) {
-            // [decoder, header, gRPC's negotiation] where this placeholder was
-            ctx.pipeline().addAfter(ctx.name(), null, negotiation);
-            ctx.pipeline().addAfter(ctx.name(), null, new Header());
-            ctx.pipeline().addAfter(ctx.name(), null, new HAProxyMessageDecoder());
-            ctx.pipeline().remove(this);
-          }
-        };
-      }
-
-      @Override
-      public void close() {
-        next.close();
-      }
-    };
+      // [decoder, header, gRPC's negotiation] where the placeholder was
+      placeholder.pipeline().addAfter(placeholder.name(), null, new Header());
+      placeholder.pipeline().addAfter(placeholder.name(), null, new HAProxyMessageDecoder());
+      placeholder.pipeline().remove(placeholder.handler());
+    });
   }
 
   private ServerTransportFilter filter() {
@@ -104,6 +87,7 @@ public final class GrpcProxyProtocol {
       InetSocketAddress source = ProxyProtocolHandler.source(channel, header);
       if (source != null) {
         SocketAddress balancer = channel.remoteAddress();
+        ProxyProtocolHandler.remember(channel, source);
         clients.put(balancer, source);
         channel.closeFuture().addListener(f -> clients.remove(balancer));
       }

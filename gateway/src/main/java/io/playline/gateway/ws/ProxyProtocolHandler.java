@@ -1,5 +1,7 @@
 package io.playline.gateway.ws;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -7,6 +9,7 @@ import io.netty.handler.codec.haproxy.HAProxyCommand;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.util.AttributeKey;
+import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -21,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * the header's source address becomes the connection's {@link #clientAddress client address}, used
  * for {@code connection.max.per.address} and in logs. A connection that does not start with a valid
  * header is closed (the decoder fails it): with the option on, only the balancer may connect. A
- * {@code LOCAL} header (the balancer's own health check) keeps the socket's address. Removes itself
- * (and the decoder) after the header. One per connection.
+ * {@code LOCAL} header (the balancer's own health check) keeps the socket's address, and so does an
+ * address that is not an IP literal (v2 {@code AF_UNIX}): nothing is resolved by name on the I/O
+ * thread. Only peers in {@code proxy.trusted.cidrs} may connect at all ({@link #admits}): anyone
+ * else could claim any address. Removes itself (and the decoder) after the header. One per connection.
  */
 public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(ProxyProtocolHandler.class);
@@ -31,6 +36,32 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
   /** Adds the decoder and this handler at the front of {@code channel}'s pipeline. */
   static void install(Channel channel) {
     channel.pipeline().addFirst(new ProxyProtocolHandler()).addFirst(new HAProxyMessageDecoder());
+  }
+
+  /**
+   * Whether {@code channel}'s peer may send PROXY headers; when not, counts it in {@code refused}
+   * and closes the channel (before anything is read).
+   */
+  public static boolean admits(Channel channel, TrustedProxies trusted, Counter refused) {
+    if (trusted.trusts(channel.remoteAddress())) {
+      return true;
+    }
+    refused.increment();
+    log.debug("Closing {}: not in proxy.trusted.cidrs ({})", channel.remoteAddress(), trusted);
+    channel.close();
+    return false;
+  }
+
+  /** The counter of connections {@link #admits} refused on {@code port} ({@code ws}, {@code grpc}). */
+  public static Counter refusedCounter(MeterRegistry registry, String port) {
+    return Counter.builder("playline.proxy.refused").tag("port", port)
+        .description("Connections closed at accept on a proxy.protocol port: the peer is not in proxy.trusted.cidrs")
+        .register(registry);
+  }
+
+  /** Makes {@code source} {@code channel}'s {@link #clientAddress client address}. */
+  public static void remember(Channel channel, InetSocketAddress source) {
+    channel.attr(CLIENT).set(source);
   }
 
   /** The client's address: from the PROXY header when there was one, else the socket's peer. */
@@ -48,22 +79,28 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
     }
     InetSocketAddress source = source(ctx.channel(), header);
     if (source != null) {
-      ctx.channel().attr(CLIENT).set(source);
+      remember(ctx.channel(), source);
     }
     ctx.pipeline().remove(this);
   }
 
   /**
-   * The player's address a PROXY header names, or null ({@code LOCAL}, or an unusable address);
-   * releases the header.
+   * The player's address a PROXY header names, or null ({@code LOCAL}, or an address that is not an
+   * IP literal, such as an {@code AF_UNIX} path: never resolved by name); releases the header.
    */
   public static @Nullable InetSocketAddress source(Channel channel, HAProxyMessage header) {
     try {
-      if (header.command() == HAProxyCommand.PROXY && header.sourceAddress() != null) {
-        return new InetSocketAddress(InetAddress.getByName(header.sourceAddress()), header.sourcePort());
+      String claimed = header.sourceAddress();
+      if (header.command() != HAProxyCommand.PROXY || claimed == null) {
+        return null;
       }
-      return null;
-    } catch (UnknownHostException e) {
+      byte[] literal = NetUtil.createByteArrayFromIpAddressString(claimed);
+      if (literal == null) {
+        log.debug("PROXY header from {} with a source that is no IP address: {}", channel.remoteAddress(), claimed);
+        return null;
+      }
+      return new InetSocketAddress(InetAddress.getByAddress(literal), header.sourcePort());
+    } catch (UnknownHostException e) { // not thrown for 4- or 16-byte arrays
       log.debug("PROXY header from {} with an unusable source {}", channel.remoteAddress(), header.sourceAddress());
       return null;
     } finally {

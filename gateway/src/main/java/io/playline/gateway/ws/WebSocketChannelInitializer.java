@@ -1,5 +1,6 @@
 package io.playline.gateway.ws;
 
+import io.micrometer.core.instrument.Counter;
 import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
 import io.netty.channel.Channel;
@@ -32,6 +33,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
   private final ConnectionLimiter limiter;
   private final WebSocketServerProtocolConfig protocolConfig;
   private final @Nullable DemoPage demo;
+  private final Counter proxyRefused;
 
   /** With {@code demo} (null: off) the pipeline also serves the demo web player's files. */
   public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter, @Nullable SslContext tls,
@@ -41,6 +43,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
     this.tls = tls;
     this.demo = demo;
     GatewayConfig config = services.config();
+    this.proxyRefused = ProxyProtocolHandler.refusedCounter(services.metrics().registry(), "ws");
     this.protocolConfig = WebSocketServerProtocolConfig.newBuilder()
         .websocketPath(GatewayConfig.WS_PATH)
         .handshakeTimeoutMillis(config.authTimeout().toMillis())
@@ -66,6 +69,9 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
       ch.pipeline().addLast(tls.newHandler(ch.alloc()));
     }
     if (services.config().proxyProtocol()) {
+      if (!ProxyProtocolHandler.admits(ch, services.config().proxyTrusted(), proxyRefused)) {
+        return;
+      }
       ProxyProtocolHandler.install(ch); // in front of TLS: the balancer's header comes first
     }
     ch.pipeline()

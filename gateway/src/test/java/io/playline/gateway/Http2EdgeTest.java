@@ -1,0 +1,153 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.playline.gateway.grpc.StreamErrorLog;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Attacks on the player gRPC port below the calls, each from a raw HTTP/2 client on a real socket:
+ * rapid reset, connections that never open a stream, more TCP connections from one address than
+ * allowed, and a flood of refused streams that must not flood the log.
+ */
+@ExtendWith(RealRedisExtension.class)
+class Http2EdgeTest {
+  private TestGateway gateway;
+
+  private int start(RedisNamespace ns, Map<String, String> settings) {
+    gateway = new TestGateway(ns, settings);
+    return gateway.server.grpcAddress().getPort();
+  }
+
+  @AfterEach
+  void stop() {
+    gateway.close();
+  }
+
+  private double cut(String reason) {
+    return gateway.counter("playline.grpc.connections.cut", "server", "player", "reason", reason);
+  }
+
+  @Test
+  void aRapidResetFloodGetsGoAwayAndIsClosedWithinItsBudget(RedisNamespace ns) throws Exception {
+    int port = start(ns, Map.of("grpc.max.rst.frames.per.window", "50", "grpc.rst.window", "10s"));
+    try (RawHttp2Client attacker = RawHttp2Client.connect(port)) {
+      int sent = 0;
+      while (sent < 20_000 && !attacker.closed()) {
+        attacker.streams(10, true);
+        sent += 10;
+      }
+      await().atMost(Duration.ofSeconds(5)).until(attacker::closed);
+      // GOAWAY ENHANCE_YOUR_CALM was sent (the client may not read it: the socket is reset under it).
+      assertThat(cut("rapid_reset")).isEqualTo(1);
+      assertThat(sent).as("pairs sent before the close was seen").isLessThan(5_000);
+    }
+    // Others are served as before.
+    try (GrpcPlayerClient player = GrpcPlayerClient.connect(port)) {
+      player.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+      assertThat(player.next().hasAuthOk()).isTrue();
+    }
+  }
+
+  @Test
+  void aConnectionThatOpensNoStreamIsClosedAfterTheFirstStreamDeadline(RedisNamespace ns) throws Exception {
+    int port = start(ns, Map.of("grpc.first.stream.timeout", "300ms"));
+    try (GrpcPlayerClient player = GrpcPlayerClient.connect(port)) {
+      player.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+      assertThat(player.next().hasAuthOk()).isTrue();
+      try (RawHttp2Client silent = RawHttp2Client.connect(port)) {
+        await().atMost(Duration.ofSeconds(5)).until(silent::closed);
+      }
+      assertThat(cut("no_stream")).isEqualTo(1);
+      // The player's connection, older than the deadline, opened a stream: it stays.
+      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      assertThat(player.next().getSeq()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void tcpConnectionsOverThePerAddressCapAreClosedAtAccept(RedisNamespace ns) {
+    int port = start(ns, Map.of("connection.max.per.address", "2", "handshake.timeout", "1m"));
+    RawHttp2Client first = RawHttp2Client.tcp(port);
+    try (RawHttp2Client second = RawHttp2Client.tcp(port)) {
+      try (RawHttp2Client third = RawHttp2Client.tcp(port)) {
+        await().atMost(Duration.ofSeconds(5)).until(third::closed);
+      }
+      assertThat(gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address"))
+          .isEqualTo(1);
+      assertThat(first.closed()).isFalse();
+      assertThat(second.closed()).isFalse();
+      first.close();
+      // The slot is given back: a new connection is let in (and the next one refused again).
+      await().atMost(Duration.ofSeconds(5)).until(() -> {
+        RawHttp2Client again = RawHttp2Client.tcp(port);
+        try (RawHttp2Client over = RawHttp2Client.tcp(port)) {
+          await().atMost(Duration.ofSeconds(5)).until(over::closed);
+          return !again.closed();
+        } finally {
+          again.close();
+        }
+      });
+    } finally {
+      first.close();
+    }
+  }
+
+  @Test
+  void aFloodOfRefusedStreamsLogsAtMostOneLineAndNoStackTrace(RedisNamespace ns) {
+    int port = start(ns, Map.of("grpc.max.concurrent.calls.per.connection", "1"));
+    List<LogRecord> grpcRecords = new CopyOnWriteArrayList<>();
+    Handler capture = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        grpcRecords.add(record);
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    java.util.logging.Logger grpcNetty = java.util.logging.Logger.getLogger("io.grpc.netty");
+    grpcNetty.addHandler(capture);
+    Logger summary = (Logger) LoggerFactory.getLogger(StreamErrorLog.class);
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    summary.addAppender(lines);
+    try (RawHttp2Client attacker = RawHttp2Client.connect(port)) {
+      // Fewer than grpc.max.rst.frames.per.window (200): gRPC counts the resets it sends too.
+      attacker.streams(150, false);
+      // One stream is let in; the server refuses the other 149 (RST_STREAM REFUSED_STREAM).
+      await().atMost(Duration.ofSeconds(10)).until(() -> attacker.rstStreamsReceived.get() >= 149);
+    } finally {
+      grpcNetty.removeHandler(capture);
+      summary.detachAppender(lines);
+    }
+    FunctionCounter errors = gateway.registry.find("playline.grpc.stream.errors").functionCounter();
+    assertThat(errors).isNotNull();
+    assertThat(errors.count()).isGreaterThanOrEqualTo(149);
+    assertThat(grpcRecords).extracting(LogRecord::getMessage).doesNotContain("Stream Error");
+    assertThat(lines.list).hasSizeLessThanOrEqualTo(1);
+    assertThat(lines.list).allSatisfy(e -> assertThat(e.getThrowableProxy()).isNull());
+  }
+}
