@@ -43,7 +43,8 @@ public final class LimitSettings {
           + "close 4009");
   public static final Setting<Integer> USER_MAX_EVENTS_PER_SECOND = Setting.intValue("user.max.events.per.second",
       100, 1, 1_000_000, "heartbeat events per second of one user across its connections on this node (a token bucket "
-          + "holding one second): a heartbeat over it is `RATE_LIMITED` with `retry_after_ms`, not applied, the "
+          + "holding ten seconds' worth, so an SDK's resend of its unacked events after a reconnect passes; kept a "
+          + "minute after the user's last connection closes): a heartbeat over it is `RATE_LIMITED` with `retry_after_ms`, not applied, the "
           + "connection stays open (`playline_user_budget_refusals_total{budget=\"events\"}`)");
   public static final Setting<Integer> USER_MAX_DELETES_PER_MINUTE = Setting.intValue("user.max.deletes.per.minute",
       120, 1, 1_000_000, "items deleted (a clear counts as one) per minute by one user over the player stream, across "

@@ -1,10 +1,11 @@
 package io.playline.gateway.session;
 
 /**
- * A token bucket: holds at most {@code capacity} tokens and regains {@code capacity} per {@code
- * periodNanos}, so over any interval at most about capacity per period (plus one full bucket) are
- * granted. A take larger than the capacity passes when the bucket is full and leaves it in debt,
- * so no request size is refused forever. Thread-safe (synchronized; a few arithmetic operations).
+ * A token bucket: holds at most {@code capacity} tokens (the burst) and regains {@code rate} per
+ * {@code periodNanos}, so over any interval at most about rate per period plus one full bucket are
+ * granted. A take larger than the capacity passes when the bucket is full and empties it, so no
+ * request size is refused forever and none buys more than one bucket. Thread-safe (synchronized; a
+ * few arithmetic operations).
  */
 final class TokenBucket {
   /** Credit in nanoseconds: one token costs perToken of it, and a nanosecond of time earns one. */
@@ -14,9 +15,14 @@ final class TokenBucket {
   private long credit;
   private long lastNanos;
 
-  TokenBucket(long capacity, long periodNanos, long nowNanos) {
+  /** A bucket of {@code capacity} tokens regaining {@code rate} of them per {@code periodNanos}, full at {@code nowNanos}. */
+  TokenBucket(long capacity, long rate, long periodNanos, long nowNanos) {
+    if (capacity <= 0 || rate <= 0 || periodNanos <= 0) {
+      throw new IllegalArgumentException("token bucket: capacity " + capacity + ", rate " + rate + " per "
+          + periodNanos + " ns (expected: each > 0)");
+    }
     this.capacity = capacity;
-    this.perToken = Math.max(1, periodNanos / capacity);
+    this.perToken = Math.max(1, periodNanos / rate);
     this.full = capacity * perToken;
     this.credit = full;
     this.lastNanos = nowNanos;
@@ -24,15 +30,25 @@ final class TokenBucket {
 
   /** Takes {@code n} tokens at {@code nowNanos}: 0 when granted, else nanoseconds until they would be. */
   synchronized long take(long n, long nowNanos) {
+    refill(nowNanos);
+    long needed = Math.min(n, capacity) * perToken;
+    if (credit >= needed) {
+      credit -= needed;
+      return 0;
+    }
+    return needed - credit;
+  }
+
+  /** Whether the bucket is full again at {@code nowNanos} (so forgetting it changes nothing). */
+  synchronized boolean isFull(long nowNanos) {
+    refill(nowNanos);
+    return credit >= full;
+  }
+
+  private void refill(long nowNanos) {
     if (nowNanos > lastNanos) {
       credit = Math.min(full, credit + (nowNanos - lastNanos));
       lastNanos = nowNanos;
     }
-    long needed = Math.min(n, capacity) * perToken;
-    if (credit >= needed) {
-      credit -= n * perToken;
-      return 0;
-    }
-    return needed - credit;
   }
 }

@@ -6,6 +6,7 @@ import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Error.Code;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
@@ -13,23 +14,36 @@ import org.jspecify.annotations.Nullable;
 /**
  * What one user may make this node spend across all of its connections: heartbeat events per
  * second ({@code user.max.events.per.second}) and deleted items per minute over the player stream
- * ({@code user.max.deletes.per.minute}, a clear counts one). Each is a token bucket per uid holding
- * one period's worth, so a burst up to the budget passes and a steady flood gets the budget, no
- * matter how many connections carry it. Refusals are {@code RATE_LIMITED} with {@code
- * retry_after_ms}, counted in {@code playline.user.budget.refusals}.
+ * ({@code user.max.deletes.per.minute}, a clear counts one). Each is a token bucket per uid: the
+ * events bucket holds {@value #EVENTS_BURST_SECONDS} seconds' worth (an honest client that
+ * reconnects resends up to its whole unacked buffer at once: the SDKs keep 1 000 events), the
+ * deletes bucket one minute's; a steady flood gets the budget, no matter how many connections carry
+ * it. Refusals are {@code RATE_LIMITED} with {@code retry_after_ms}, counted in {@code
+ * playline.user.budget.refusals}.
  *
- * <p>Bounded: a user has buckets only while connected to this node ({@link #join} on auth, {@link
- * #leave} when each connection closes, the buckets dropped with the last). Enforced per node: a
- * user connected to k nodes gets up to k budgets (see docs/security.md).
+ * <p>Bounded: a user has buckets while connected to this node ({@link #join} on auth, {@link #leave}
+ * when each connection closes) and for {@link #IDLE_RETENTION_NANOS} after its last connection
+ * closed — by then both buckets are full again, so closing and reconnecting buys no fresh budget.
+ * Users who left are forgotten in the order they left, a few at each join or leave. Enforced per
+ * node: a user connected to k nodes gets up to k budgets (see docs/security.md).
  *
  * <p>Thread-safe: a user's connections may sit on different event loops; each bucket is a short
  * synchronized section, uncontended unless one user floods from several loops.
  */
 public final class UserBudgets {
+  /** The events bucket holds this many seconds of the per-second budget. */
+  static final int EVENTS_BURST_SECONDS = 10;
+  /** How long a user's buckets outlive its last connection: the longest refill (the deletes bucket's minute). */
+  static final long IDLE_RETENTION_NANOS = TimeUnit.MINUTES.toNanos(1);
+  /** Users who left, forgotten at most this many per join or leave (they leave at most once per join). */
+  private static final int FORGET_PER_CALL = 4;
+
   private final int eventsPerSecond;
   private final int deletesPerMinute;
   private final LongSupplier nanoClock;
   private final ConcurrentHashMap<Long, User> users = new ConcurrentHashMap<>();
+  /** Users whose last connection closed, oldest first, with when. */
+  private final ConcurrentLinkedQueue<Left> left = new ConcurrentLinkedQueue<>();
   private final Counter eventsRefused;
   private final Counter deletesRefused;
 
@@ -51,53 +65,85 @@ public final class UserBudgets {
 
   /** A connection of {@code uid} authenticated; pair with one {@link #leave}. */
   public void join(long uid) {
+    long now = nanoClock.getAsLong();
+    forgetIdle(now);
     users.compute(uid, (u, user) -> {
-      User v = user == null ? new User() : user;
+      User v = user == null ? new User(now) : user;
       v.connections++;
       return v;
     });
   }
 
-  /** A connection {@link #join} counted closed; the user's buckets go with its last connection. */
+  /** A connection {@link #join} counted closed; the user's buckets outlive its last connection by a minute. */
   public void leave(long uid) {
-    users.computeIfPresent(uid, (u, user) -> --user.connections <= 0 ? null : user);
+    long now = nanoClock.getAsLong();
+    forgetIdle(now);
+    users.computeIfPresent(uid, (u, user) -> {
+      if (--user.connections <= 0) {
+        user.connections = 0;
+        user.leftAt = now;
+        left.add(new Left(uid, now));
+      }
+      return user;
+    });
+  }
+
+  /** Forgets up to a few users whose last connection closed over a minute ago and who did not come back since. */
+  private void forgetIdle(long now) {
+    for (int i = 0; i < FORGET_PER_CALL; i++) {
+      Left head = left.peek();
+      if (head == null || now - head.at() < IDLE_RETENTION_NANOS || !left.remove(head)) {
+        return;
+      }
+      users.computeIfPresent(head.uid(), (u, user) -> user.connections == 0 && user.leftAt == head.at() ? null : user);
+    }
   }
 
   /** Takes {@code events} from the user's events budget: null when granted, else the refusal to send. */
   public @Nullable Error takeEvents(long uid, int events) {
     User user = users.get(uid);
-    return take(user == null ? null : user.events, events, eventsRefused,
-        "more than " + eventsPerSecond + " events per second from this user");
+    long wait = take(user == null ? null : user.events, events);
+    return wait == 0 ? null : refusal(wait, eventsRefused, "more than " + eventsPerSecond + " events per second");
   }
 
   /** Takes {@code deletes} from the user's deletes budget: null when granted, else the refusal to send. */
   public @Nullable Error takeDeletes(long uid, int deletes) {
     User user = users.get(uid);
-    return take(user == null ? null : user.deletes, deletes, deletesRefused,
-        "more than " + deletesPerMinute + " deleted items per minute from this user");
+    long wait = take(user == null ? null : user.deletes, deletes);
+    return wait == 0 ? null : refusal(wait, deletesRefused, "more than " + deletesPerMinute + " deleted items per minute");
   }
 
   /** A user not joined (its last connection just closed) is not charged: it has nothing left to flood with. */
-  private @Nullable Error take(@Nullable TokenBucket bucket, int n, Counter refused, String message) {
-    long waitNanos = bucket == null ? 0 : bucket.take(n, nanoClock.getAsLong());
-    if (waitNanos == 0) {
-      return null;
-    }
+  private long take(@Nullable TokenBucket bucket, int n) {
+    return bucket == null ? 0 : bucket.take(n, nanoClock.getAsLong());
+  }
+
+  private static Error refusal(long waitNanos, Counter refused, String what) {
     refused.increment();
     long ms = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos + 999_999));
-    return Error.newBuilder().setCode(Code.RATE_LIMITED).setMessage(message + "; retry after " + ms + " ms")
+    return Error.newBuilder().setCode(Code.RATE_LIMITED)
+        .setMessage(what + " from this user; retry after " + ms + " ms")
         .setRetryAfterMs((int) Math.min(Integer.MAX_VALUE, ms)).build();
   }
 
-  /** Users holding buckets now. */
+  /** Users holding buckets now (connected, or gone for less than a minute). */
   public int users() {
     return users.size();
   }
 
   /** One user's buckets and how many of its connections are open here (guarded by the map's compute). */
   private final class User {
-    final TokenBucket events = new TokenBucket(eventsPerSecond, TimeUnit.SECONDS.toNanos(1), nanoClock.getAsLong());
-    final TokenBucket deletes = new TokenBucket(deletesPerMinute, TimeUnit.MINUTES.toNanos(1), nanoClock.getAsLong());
+    final TokenBucket events;
+    final TokenBucket deletes;
     int connections;
+    long leftAt;
+
+    User(long now) {
+      events = new TokenBucket((long) eventsPerSecond * EVENTS_BURST_SECONDS, eventsPerSecond,
+          TimeUnit.SECONDS.toNanos(1), now);
+      deletes = new TokenBucket(deletesPerMinute, deletesPerMinute, TimeUnit.MINUTES.toNanos(1), now);
+    }
   }
+
+  private record Left(long uid, long at) {}
 }
