@@ -38,6 +38,12 @@ abstract class FloodPump extends ChannelInboundHandlerAdapter {
     ctx.fireChannelWritabilityChanged();
   }
 
+  /** A failed write or a reset from the node: the connection ends (counted by its close), quietly. */
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    ctx.close();
+  }
+
   private void pump(ChannelHandlerContext ctx) {
     scheduled = false;
     int n = 0;

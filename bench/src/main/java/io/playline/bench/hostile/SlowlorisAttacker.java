@@ -56,6 +56,11 @@ final class SlowlorisAttacker extends Attacker {
       public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ReferenceCountUtil.release(msg);
       }
+
+      @Override
+      public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+      }
     });
   }
 }
