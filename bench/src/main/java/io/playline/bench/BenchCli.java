@@ -16,7 +16,8 @@ import picocli.CommandLine.Mixin;
  * bench jmh} for the microbenchmarks. Tokens default to the standalone's development secret.
  * Runs on the calling thread.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {JmhCommand.class, ReadsCommand.class, HeavyCommand.class},
+@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = {JmhCommand.class, ReadsCommand.class, HeavyCommand.class,
+    HostileCommand.class},
     description = {"Benchmark a running Playline (bin/playline standalone) against a bare WebSocket echo server and",
         "Redis alone with Playline's command mix; print medians over passes and the issue's targets.",
         "Scenarios: peak, latency, idle, first-today. All load goes to 127.0.0.0/8."})

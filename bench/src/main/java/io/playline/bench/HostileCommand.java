@@ -1,0 +1,327 @@
+package io.playline.bench;
+
+import ch.qos.logback.classic.LoggerContext;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.playline.bench.hostile.AttackKind;
+import io.playline.bench.hostile.AttackStats;
+import io.playline.bench.hostile.AttackTarget;
+import io.playline.bench.hostile.Attacker;
+import io.playline.bench.hostile.HostileReport;
+import io.playline.bench.hostile.PhaseResult;
+import io.playline.bench.load.LoadGenerator;
+import io.playline.bench.load.LoadSnapshot;
+import io.playline.bench.load.LoadSpec;
+import io.playline.bench.probe.Endpoints;
+import io.playline.bench.probe.ProcStats;
+import io.playline.standalone.PlaylineCli;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/playline bench hostile}: honest players at a fixed rate on one running node, measured
+ * alone (the baseline phase), then beside K attackers of one kind at a time, then of all kinds
+ * together (issue 28's hostile-load benchmark). Per phase: the honest ack p50/p99 and its ratio to
+ * the baseline, honest errors, the node's RSS growth ({@code /proc}) and log growth (its log
+ * directory, {@code <data dir>/logs}), and per attacker how fast the node cut it off or throttled
+ * it; then the issue's targets, met or missed. Every attacker is bounded in connections,
+ * operations and time and stops by itself; a pause between phases lets the node settle. Control
+ * thread only.
+ */
+@Command(name = "hostile", mixinStandardHelpOptions = true,
+    description = {"Honest players at a fixed rate beside hostile clients (HTTP/2 rapid reset, WebSocket ping flood,",
+        "idle HTTP/2, slowloris, tombstone flood, one-user write flood, session churn), one kind at a time and all",
+        "together, against a running standalone. All traffic goes to 127.0.0.0/8."})
+final class HostileCommand implements Callable<Integer> {
+  @Option(names = "--endpoints", paramLabel = "FILE",
+      description = "The standalone's endpoints.json (default: $PLAYLINE_DATA_DIR/endpoints.json, else ./data/endpoints.json).")
+  @Nullable Path endpoints;
+
+  @Option(names = "--log-dir", paramLabel = "DIR", description = "The node's log directory (default: logs/ beside the endpoints file).")
+  @Nullable Path logDir;
+
+  @Option(names = "--attacks", split = ",", defaultValue = "rapid-reset,ping-flood,idle-h2,slowloris,tombstones,write-flood,session-churn",
+      description = "Attacks, one phase each (default: ${DEFAULT-VALUE}).")
+  List<String> attacks = List.of();
+
+  @Option(names = "--together", defaultValue = "true", negatable = true,
+      description = "A last phase with every attack at once (default: ${DEFAULT-VALUE}).")
+  boolean together;
+
+  @Option(names = "--rate", defaultValue = "2000", description = "Honest heartbeats per second (default: ${DEFAULT-VALUE}).")
+  double rate;
+
+  @Option(names = "--connections", defaultValue = "1000", description = "Honest players (default: ${DEFAULT-VALUE}).")
+  int connections;
+
+  @Option(names = "--events", defaultValue = "1", description = "Events per honest heartbeat (default: ${DEFAULT-VALUE}).")
+  int events;
+
+  @Option(names = {"-K", "--attackers"}, defaultValue = "4", description = "Connections per attacker kind "
+      + "(write flood: at least 16; slowloris: K to each port) (default: ${DEFAULT-VALUE}).")
+  int attackers;
+
+  @Option(names = "--idle-connections", defaultValue = "500", description = "Idle HTTP/2 connections (default: ${DEFAULT-VALUE}).")
+  int idleConnections;
+
+  @Option(names = "--attack-frames-per-second", defaultValue = "18", description = "Frames per second per "
+      + "tombstone, write-flood connection: just under connection.max.frames.per.second (default: ${DEFAULT-VALUE}).")
+  int framesPerSecond;
+
+  @Option(names = "--slowloris-interval", defaultValue = "2s", description = "Pause between slowloris bytes (default: ${DEFAULT-VALUE}).")
+  String slowlorisInterval;
+
+  @Option(names = "--max-operations", defaultValue = "5000000",
+      description = "Operations after which an attacker stops (default: ${DEFAULT-VALUE}).")
+  long maxOperations;
+
+  @Option(names = "--phase", defaultValue = "20s", description = "Length of each phase (default: ${DEFAULT-VALUE}).")
+  String phase;
+
+  @Option(names = "--warmup", defaultValue = "10s", description = "Honest load before the baseline (default: ${DEFAULT-VALUE}).")
+  String warmup;
+
+  @Option(names = "--pause", defaultValue = "5s", description = "Honest load, unmeasured, after each phase (default: ${DEFAULT-VALUE}).")
+  String pause;
+
+  @Option(names = "--recover-max", defaultValue = "60s", description = "Longest wait after a phase for the honest "
+      + "players to be acked at the offered rate again (default: ${DEFAULT-VALUE}).")
+  String recoverMax;
+
+  @Option(names = "--secret", paramLabel = "SECRET",
+      description = "Token signing secret (default: $PLAYLINE_AUTH_SECRET, else the standalone development secret).")
+  @Nullable String secret;
+
+  @Option(names = "--uid-base", defaultValue = "7000000", description = "First honest user id; attackers use "
+      + "ids from uid-base + connections + 1000 (default: ${DEFAULT-VALUE}).")
+  long uidBase;
+
+  @Option(names = "--zone", defaultValue = "UTC", description = "The service's flag.zone (default: ${DEFAULT-VALUE}).")
+  String zone;
+
+  private final PrintStream out = System.out;
+
+  @Override
+  public Integer call() throws Exception {
+    Path file = endpoints != null ? endpoints
+        : Path.of(System.getenv().getOrDefault("PLAYLINE_DATA_DIR", "data")).resolve("endpoints.json");
+    Endpoints node = Endpoints.read(file);
+    Path logs = logDir != null ? logDir : file.toAbsolutePath().getParent().resolve("logs");
+    String key = secret != null ? secret : System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
+    keepOwnLinesOutOf(logs);
+    List<AttackKind> kinds = attacks.stream().map(AttackKind::parse).toList();
+    AttackTarget target = new AttackTarget(node.websocket(), address(node.grpc()), address(node.admin()), key,
+        uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, BenchOptions.duration(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
+        maxOperations);
+    Duration length = BenchOptions.duration(phase, Duration.ofSeconds(20), "--phase");
+    out.printf(Locale.ROOT, "hostile: node pid %d, %s, logs %s; %d honest players at %.0f/s; K=%d; phases of %ss%n",
+        node.pid(), node.websocket(), logs, connections, rate, attackers, length.toSeconds());
+    LoadSpec spec = new LoadSpec("ws", List.of(node.websocket()), 0, connections, 5000, 2, key, uidBase,
+        LoadSpec.FlagMode.TODAY, ZoneId.of(zone), events, 8, 500, 1, 0, 0);
+    boolean epoll = Epoll.isAvailable();
+    DefaultThreadFactory threads = new DefaultThreadFactory("hostile-io", true);
+    EventLoopGroup group = epoll ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
+    List<PhaseResult> results = new ArrayList<>();
+    try (LoadGenerator honest = LoadGenerator.start(spec)) {
+      awaitConnected(honest);
+      honest.setRate(rate, Duration.ofSeconds(3));
+      hold(honest, BenchOptions.duration(warmup, Duration.ofSeconds(10), "--warmup"));
+      results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, group, epoll, length));
+      for (AttackKind k : kinds) {
+        recover(honest, results);
+        results.add(phase(k.cliName(), List.of(k), honest, node.pid(), logs, target, group, epoll, length));
+      }
+      if (together && kinds.size() > 1) {
+        recover(honest, results);
+        results.add(phase("all", kinds, honest, node.pid(), logs, target, group, epoll, length));
+      }
+      recover(honest, results);
+      honest.setRate(0, Duration.ZERO);
+    } finally {
+      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+    }
+    HostileReport.print(results, out);
+    return 0;
+  }
+
+  private PhaseResult phase(String name, List<AttackKind> kinds, LoadGenerator honest, long pid, Path logs,
+      AttackTarget target, EventLoopGroup group, boolean epoll, Duration length) {
+    LoadSnapshot s0 = honest.snapshot();
+    long rss0 = ProcStats.rssBytes(pid);
+    long peak = rss0;
+    long log0 = directoryBytes(logs);
+    long begin = System.nanoTime();
+    List<Attacker> running = new ArrayList<>();
+    Histogram latencies = LoadSnapshot.newHistogram();
+    LoadSnapshot s1 = s0;
+    List<AttackStats.Snapshot> attacks;
+    try {
+      for (AttackKind k : kinds) {
+        running.add(Attacker.start(k, target, group, epoll, length));
+      }
+      while (System.nanoTime() - begin < length.toNanos()) {
+        sleep(Duration.ofSeconds(1));
+        s1 = honest.snapshot();
+        latencies.add(s1.interval());
+        peak = Math.max(peak, ProcStats.rssBytes(pid));
+        out.printf(Locale.ROOT, "  %-13s %3ds  honest open %5d  acked %8d  errors %d  p99 %s ms  rss %d MiB  %s%n",
+            name, (System.nanoTime() - begin) / 1_000_000_000L, s1.open(), s1.acked() - s0.acked(),
+            honestErrors(s0, s1), s1.interval().getTotalCount() == 0 ? "-"
+                : String.format(Locale.ROOT, "%.2f", s1.interval().getValueAtPercentile(99) / 1000.0),
+            ProcStats.rssBytes(pid) >> 20, attackLine(running));
+      }
+    } finally {
+      attacks = running.stream().map(a -> a.stats().snapshot()).toList();
+      for (Attacker a : running) {
+        a.close();
+      }
+    }
+    double seconds = (s1.nanos() - s0.nanos()) / 1e9;
+    return new PhaseResult(name, seconds, s1.acked() - s0.acked(), millis(latencies, 50), millis(latencies, 99),
+        honestErrors(s0, s1), errorKinds(s0, s1), Math.max(0, peak - rss0), Math.max(0, directoryBytes(logs) - log0),
+        Double.NaN, attacks);
+  }
+
+  private static String attackLine(List<Attacker> running) {
+    StringBuilder s = new StringBuilder();
+    for (Attacker a : running) {
+      AttackStats.Snapshot x = a.stats().snapshot();
+      s.append(String.format(Locale.ROOT, "[%s sent %d open %d refused %d] ", x.kind().cliName(), x.sent(), x.open(),
+          x.refusalTotal()));
+    }
+    return s.toString();
+  }
+
+  /** Error frames, failed connects and closes the honest players saw between two snapshots. */
+  private static long honestErrors(LoadSnapshot a, LoadSnapshot b) {
+    long closes = b.closes().values().stream().mapToLong(Long::longValue).sum()
+        - a.closes().values().stream().mapToLong(Long::longValue).sum();
+    return b.errorTotal() - a.errorTotal() + b.connectFailures() - a.connectFailures() + closes;
+  }
+
+  /** The honest players' error frames by code and closes by close code between two snapshots. */
+  private static String errorKinds(LoadSnapshot a, LoadSnapshot b) {
+    Map<String, Long> kinds = new TreeMap<>();
+    b.errorsByName().forEach((k, v) -> kinds.merge(k, v - a.errorsByName().getOrDefault(k, 0L), Long::sum));
+    b.closes().forEach((k, v) -> kinds.merge("close " + k, v - a.closes().getOrDefault(k, 0L), Long::sum));
+    if (b.connectFailures() > a.connectFailures()) {
+      kinds.put("connect failed", b.connectFailures() - a.connectFailures());
+    }
+    kinds.values().removeIf(v -> v == 0);
+    return kinds.toString();
+  }
+
+  private void awaitConnected(LoadGenerator g) {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    LoadSnapshot s = g.snapshot();
+    while (s.open() + s.connectFailures() < connections && System.nanoTime() < end) {
+      sleep(Duration.ofSeconds(1));
+      s = g.snapshot();
+    }
+    out.printf("  honest players: %d open, %d failed%n", s.open(), s.connectFailures());
+  }
+
+  /**
+   * After a phase: keeps the honest load going for {@code --pause}, then until one second's acks
+   * reach 90 % of the offered rate with a p99 within 2x the baseline's (at most {@code
+   * --recover-max}), so the next phase does not measure this one's backlog. Records how long the
+   * honest players took to recover in the previous phase's result.
+   */
+  private void recover(LoadGenerator g, List<PhaseResult> results) {
+    long begin = System.nanoTime();
+    hold(g, BenchOptions.duration(pause, Duration.ofSeconds(5), "--pause"));
+    double baseP99 = results.get(0).p99Millis();
+    long end = begin + BenchOptions.duration(recoverMax, Duration.ofSeconds(60), "--recover-max").toNanos();
+    LoadSnapshot prev = g.snapshot();
+    boolean recovered = false;
+    while (!recovered && System.nanoTime() < end) {
+      sleep(Duration.ofSeconds(1));
+      LoadSnapshot s = g.snapshot();
+      double acked = (s.acked() - prev.acked()) * 1e9 / (s.nanos() - prev.nanos());
+      double p99 = millis(s.interval(), 99);
+      recovered = acked >= 0.9 * rate && p99 <= 2 * baseP99;
+      prev = s;
+    }
+    int last = results.size() - 1;
+    results.set(last, results.get(last).withRecovery(recovered ? (System.nanoTime() - begin) / 1e9 : Double.NaN));
+    if (!recovered) {
+      out.printf("  honest players not recovered within %s after %s%n", recoverMax, results.get(last).name());
+    }
+  }
+
+  /** Keeps the honest load going for {@code d}, dropping its latencies. */
+  private void hold(LoadGenerator g, Duration d) {
+    sleep(d);
+    g.snapshot();
+  }
+
+  /**
+   * bin/playline gives this process the node's log directory when both run with the same
+   * PLAYLINE_DATA_DIR; the node's log growth is a measured figure, so this process's lines (a
+   * refused attacker's, say) go to the console only.
+   */
+  private void keepOwnLinesOutOf(Path logs) {
+    String own = System.getProperty("playline.log.dir");
+    if (own != null && Path.of(own).toAbsolutePath().normalize().equals(logs.toAbsolutePath().normalize())
+        && LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender("FILE");
+      out.println("  (this process logs to the console only: " + logs + " is the node's)");
+    }
+  }
+
+  private static long directoryBytes(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> {
+        try {
+          return Files.size(p);
+        } catch (IOException e) {
+          return 0;
+        }
+      }).sum();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private static InetSocketAddress address(URI uri) {
+    return new InetSocketAddress(uri.getHost(), uri.getPort());
+  }
+
+  private static double millis(Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

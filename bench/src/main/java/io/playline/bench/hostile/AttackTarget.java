@@ -1,0 +1,44 @@
+package io.playline.bench.hostile;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * Where and how hard the attackers hit: one node's player and admin ports, the secret player
+ * tokens are signed with, and the bounds every attacker obeys. Immutable.
+ *
+ * @param websocket {@code ws://127.x.x.x:port/path} of the player stream
+ * @param grpc the player gRPC port
+ * @param admin the admin HTTP port
+ * @param secret HS256 secret for player tokens
+ * @param uidBase first user id the attackers use (each attacker takes its own above it)
+ * @param connections K: connections per attacker kind (write flood: 16 when K is smaller)
+ * @param idleConnections idle HTTP/2 connections the idle attacker opens
+ * @param framesPerSecond frames per second per stream connection ("as fast as allowed")
+ * @param slowlorisInterval pause between two bytes of a slowloris request
+ * @param maxOperations an attacker stops after this many operations (frames, streams, cycles)
+ */
+public record AttackTarget(URI websocket, InetSocketAddress grpc, InetSocketAddress admin, String secret,
+    long uidBase, int connections, int idleConnections, int framesPerSecond, Duration slowlorisInterval,
+    long maxOperations) {
+
+  public AttackTarget {
+    for (String host : new String[] {websocket.getHost(), grpc.getHostString(), admin.getHostString()}) {
+      if (host == null || !host.startsWith("127.")) {
+        throw new IllegalArgumentException("target host " + host + " (expected: a 127.0.0.0/8 loopback address)");
+      }
+    }
+    if (connections <= 0 || idleConnections <= 0 || framesPerSecond <= 0 || maxOperations <= 0
+        || slowlorisInterval.isNegative() || slowlorisInterval.isZero()) {
+      throw new IllegalArgumentException("connections, idleConnections, framesPerSecond, maxOperations, "
+          + "slowlorisInterval: " + connections + ", " + idleConnections + ", " + framesPerSecond + ", "
+          + maxOperations + ", " + slowlorisInterval + " (expected: > 0)");
+    }
+  }
+
+  /** The WebSocket port as a socket address. */
+  public InetSocketAddress websocketAddress() {
+    return new InetSocketAddress(websocket.getHost(), websocket.getPort());
+  }
+}

@@ -1,0 +1,198 @@
+package io.playline.bench.hostile;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.gateway.session.JwtTokens;
+import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.DeleteItems;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.v1.ServerFrame;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The account-level attacks, over authenticated player WebSockets (one user id per attack, one
+ * token):
+ *
+ * <ul>
+ *   <li>{@link AttackKind#TOMBSTONES}: K connections each sending {@code DeleteItems} of
+ *       {@value #DELETE_ITEMS} never-played items (random oids above 10^9) at {@link
+ *       AttackTarget#framesPerSecond()}, at most {@value #WINDOW} unanswered;
+ *   <li>{@link AttackKind#WRITE_FLOOD}: {@value #WRITE_CONNECTIONS} connections (or K when more)
+ *       each sending heartbeats of {@value #EVENTS} events at that rate, {@value #WINDOW} unacked;
+ *   <li>{@link AttackKind#SESSION_CHURN}: K loops of connect, {@code Auth}, close on {@code AuthOk}.
+ * </ul>
+ *
+ * The frame rate defaults to just under the node's per-connection frame limit: "as fast as
+ * allowed", so what stops the attack is a per-user budget, not the per-connection one. Error
+ * frames count as refusals by code, close frames by close code.
+ */
+final class StreamAttacker extends Attacker {
+  static final int DELETE_ITEMS = 50;
+  static final int EVENTS = 100;
+  static final int WINDOW = 8;
+  static final int WRITE_CONNECTIONS = 16;
+
+  private final long uid;
+  private final String token;
+
+  StreamAttacker(AttackKind kind, AttackTarget target, EventLoopGroup group, boolean epoll, Duration length) {
+    super(kind, target, group, epoll, length);
+    this.uid = target.uidBase() + kind.ordinal();
+    this.token = JwtTokens.mint(target.secret(), uid, Duration.ofHours(1), Instant.now());
+  }
+
+  @Override
+  void begin() {
+    int n = stats.kind() == AttackKind.WRITE_FLOOD ? Math.max(WRITE_CONNECTIONS, target.connections())
+        : target.connections();
+    boolean churn = stats.kind() == AttackKind.SESSION_CHURN;
+    for (int i = 0; i < n; i++) {
+      open(target.websocketAddress(), "", true, churn ? Duration.ZERO : Duration.ofMillis(200));
+    }
+  }
+
+  @Override
+  void init(Channel ch, String label) {
+    ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(8192),
+        new WebSocketClientProtocolHandler(WebSocketClientProtocolConfig.newBuilder()
+            .webSocketUri(target.websocket()).handleCloseFrames(false).maxFramePayloadLength(1 << 20)
+            .handshakeTimeoutMillis(10_000).build()),
+        new Session(label));
+  }
+
+  /** One authenticated connection of the attack. Confined to the channel's event loop. */
+  private final class Session extends SimpleChannelInboundHandler<WebSocketFrame> {
+    private final String label;
+    private final String device = "hostile-" + ThreadLocalRandom.current().nextInt(1_000_000);
+    private long seq;
+    private int inFlight;
+    private @Nullable ScheduledFuture<?> pacer;
+
+    Session(String label) {
+      this.label = label;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+      if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
+        send(ctx, ClientFrame.newBuilder().setAuth(Auth.newBuilder().setToken(token).setDeviceId(device)
+            .setPlatform("hostile")));
+        if (stats.kind() == AttackKind.SESSION_CHURN) {
+          stats.sent(1);
+        }
+      } else if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
+        stats.refused(label + "handshake-timeout");
+      }
+      super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, WebSocketFrame frame) throws InvalidProtocolBufferException {
+      if (frame instanceof CloseWebSocketFrame close) {
+        stats.refused(label + "close-" + close.statusCode());
+        closeSelf(ctx.channel());
+        return;
+      }
+      if (!(frame instanceof BinaryWebSocketFrame)) {
+        return;
+      }
+      ServerFrame f = ServerFrame.parseFrom(ByteBufUtil.getBytes(frame.content()));
+      switch (f.getBodyCase()) {
+        case AUTH_OK -> onAuthenticated(ctx);
+        case HEARTBEAT_ACK, DONE -> {
+          stats.accepted();
+          inFlight = Math.max(0, inFlight - 1);
+        }
+        case ERROR -> {
+          stats.refused(label + f.getError().getCode().name());
+          if (f.getSeq() != 0) {
+            inFlight = Math.max(0, inFlight - 1);
+          }
+        }
+        default -> { }
+      }
+    }
+
+    private void onAuthenticated(ChannelHandlerContext ctx) {
+      if (stats.kind() == AttackKind.SESSION_CHURN) {
+        stats.accepted();
+        closeSelf(ctx.channel());
+        return;
+      }
+      long period = TimeUnit.SECONDS.toNanos(1) / target.framesPerSecond();
+      pacer = ctx.executor().scheduleAtFixedRate(() -> tick(ctx), period, period, TimeUnit.NANOSECONDS);
+    }
+
+    private void tick(ChannelHandlerContext ctx) {
+      if (!running() || !ctx.channel().isActive()) {
+        if (pacer != null) {
+          pacer.cancel(false);
+        }
+        return;
+      }
+      if (inFlight >= WINDOW || !ctx.channel().isWritable()) {
+        return;
+      }
+      ClientFrame.Builder b = ClientFrame.newBuilder();
+      ThreadLocalRandom r = ThreadLocalRandom.current();
+      if (stats.kind() == AttackKind.TOMBSTONES) {
+        DeleteItems.Builder d = DeleteItems.newBuilder();
+        for (int i = 0; i < DELETE_ITEMS; i++) {
+          d.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1_000_000_000L + r.nextLong(1L << 40)));
+        }
+        b.setDelete(d);
+      } else {
+        Heartbeat.Builder h = Heartbeat.newBuilder();
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < EVENTS; i++) {
+          h.addEvents(PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(1 + r.nextInt(100_000))
+              .setProgressMs(r.nextInt(600_000)).setDurationMs(600_000).setEventTimeMs(now));
+        }
+        b.setHeartbeat(h);
+      }
+      send(ctx, b);
+      inFlight++;
+      stats.sent(1);
+    }
+
+    private void send(ChannelHandlerContext ctx, ClientFrame.Builder frame) {
+      byte[] bytes = frame.setSeq(++seq).build().toByteArray();
+      ctx.writeAndFlush(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(bytes)), ctx.voidPromise());
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      if (pacer != null) {
+        pacer.cancel(false);
+      }
+      super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      stats.refused(label + "protocol-error");
+      ctx.close();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.playline.bench.hostile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HostileReportTest {
+  @Test
+  void aPhaseMeetsTheTargetsOnlyWithinEveryBound() {
+    assertThat(HostileReport.verdict(phase(0, 64L << 20, 1 << 20), 2.0, 1.0)).isEqualTo("met");
+    assertThat(HostileReport.verdict(phase(1, (64L << 20) + 1, (1 << 20) + 1), 2.01, 1.0))
+        .isEqualTo("missed: p99 errors RSS log");
+  }
+
+  @Test
+  void stalledAcksMissTheLatencyTargetEvenWhenTheAckedOnesWereFast() {
+    assertThat(HostileReport.verdict(phase(0, 0, 0), 1.0, 0.5)).isEqualTo("missed: p99 (acks stalled)");
+  }
+
+  @Test
+  void anAttackerIsCutOffOnlyWhenRefusedWithinOneSecond() {
+    assertThat(HostileReport.cutOff(attack(1_000_000_000L))).isTrue();
+    assertThat(HostileReport.cutOff(attack(1_000_000_001L))).isFalse();
+    assertThat(HostileReport.cutOff(attack(-1))).isFalse();
+  }
+
+  @Test
+  void attackNamesRoundTripAndUnknownOnesAreRefused() {
+    for (AttackKind k : AttackKind.values()) {
+      assertThat(AttackKind.parse(k.cliName())).isEqualTo(k);
+    }
+    assertThatThrownBy(() -> AttackKind.parse("syn-flood")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /** A 60 s phase, so log bytes are bytes per minute. */
+  private static PhaseResult phase(long errors, long rss, long logBytes) {
+    return new PhaseResult("p", 60, 1000, 1, 2, errors, "{}", rss, logBytes, Double.NaN, List.of());
+  }
+
+  private static AttackStats.Snapshot attack(long firstRefusalNanos) {
+    return new AttackStats.Snapshot(AttackKind.RAPID_RESET, 20_000_000_000L, 10, 0, 1, 1, firstRefusalNanos, 0,
+        Map.of());
+  }
+}
