@@ -80,12 +80,16 @@ public final class RedisSessionStore implements SessionStore {
     fields.put(EXP, bytes(Long.toString(session.tokenExpiresAtMs())));
     fields.put(BORN, bytes(Long.toString(session.createdAtMs())));
     long ttl = ttl(session.notAfterMs(maxAgeMs), nowMs);
+    // The index only after the hash is stored: its key and the index's lie in different cluster
+    // slots, so sent together a DEL of this session (a newer one replacing it) could land before
+    // the HSET and leave a hash no index names.
     redis.hset(key, fields).thenCompose(n -> redis.pexpire(key, ttl)).whenComplete((ok, error) -> {
       if (error != null) {
         log.warn("Storing session {}… failed: {}", shortId(identity.sessionId()), error.toString());
+      } else {
+        index(identity, nowMs);
       }
     });
-    index(identity, nowMs);
   }
 
   /** Enters the new session in its user's index and deletes the sessions it replaces or pushes over the cap. */
