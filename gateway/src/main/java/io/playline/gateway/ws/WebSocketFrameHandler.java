@@ -125,8 +125,14 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     }
     if (s.identity() == null) {
       services.metrics().controlBeforeAuth();
-      s.onBadFrame(Code.UNAUTHENTICATED, "only an auth frame is accepted before authentication (got a "
-          + control.kind() + ")");
+      if (s.authenticating()) {
+        // As any frame between Auth and its answer: not UNAUTHENTICATED, which clients take as a
+        // refused credential (and drop their session id).
+        s.onBadFrame(Code.PROTOCOL_VIOLATION, "wait for auth_ok before sending a " + control.kind());
+      } else {
+        s.onBadFrame(Code.UNAUTHENTICATED, "only an auth frame is accepted before authentication (got a "
+            + control.kind() + ")");
+      }
       return;
     }
     long now = System.nanoTime();
@@ -252,7 +258,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   }
 
   /**
-   * Sends the Error frame and the close frame, then stops reading frames (the WebSocket decoder is
+   * Sends the Error frame and the close frame and ends the session, then stops reading frames (the WebSocket decoder is
    * replaced by one that drops bytes, so nothing the client still sends can close the socket at
    * once). An admitted connection is then half-closed ({@link #halfClose}) and given {@link
    * #CLOSE_GRACE_MS} to take its last frames; a refused one (over a connection cap, so not counted)
@@ -262,6 +268,10 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   @Override
   public void closeWithError(long seq, Error error) {
     ChannelHandlerContext c = context();
+    if (!c.executor().inEventLoop()) {
+      c.executor().execute(() -> closeWithError(seq, error)); // e.g. the drain, from its own thread
+      return;
+    }
     if (closing) {
       return;
     }
@@ -281,6 +291,12 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
         c.close();
       }
     }, CLOSE_GRACE_MS, TimeUnit.MILLISECONDS);
+    StreamSession s = session;
+    if (s != null) {
+      // The session ends now, not when the socket closes: its push registration and its place in
+      // the per-user counts go at once (a drain closes every connection this way).
+      s.onTransportClosed();
+    }
   }
 
   /** From now on the client's bytes are released undecoded. */
