@@ -99,13 +99,19 @@ public final class RedisSessionStore implements SessionStore {
     Scripts.<List<Object>>eval(redis, redis, INDEX_SESSION, ScriptOutputType.MULTI, index,
         bytes(identity.deviceId()), bytes(identity.sessionId()), Scripts.num(nowMs), Scripts.num(maxPerUser),
         Scripts.num(maxAgeMs)).thenCompose(dropped -> {
-          int replaced = dropped.isEmpty() || ((byte[]) dropped.get(0)).length == 0 ? 0 : 1;
-          metrics.sessionsDropped(replaced, Math.max(0, dropped.size() - 1));
-          byte[][] sessions = dropped.stream().map(id -> (byte[]) id).filter(id -> id.length > 0)
-              .map(id -> keys.session(string(id))).toArray(byte[][]::new);
-          // One DEL per session: their keys lie in different cluster slots.
-          CompletableFuture<?>[] deletes = java.util.Arrays.stream(sessions)
-              .map(key -> redis.del(key).toCompletableFuture()).toArray(CompletableFuture[]::new);
+          // One DEL per session: their keys lie in different cluster slots. A session counts as
+          // dropped only when its DEL deleted it (one that had expired was not dropped by the cap).
+          CompletableFuture<?>[] deletes = new CompletableFuture<?>[dropped.size()];
+          for (int i = 0; i < dropped.size(); i++) {
+            byte[] id = (byte[]) dropped.get(i);
+            boolean replaced = i == 0;
+            deletes[i] = id.length == 0 ? CompletableFuture.completedFuture(null)
+                : redis.del(keys.session(string(id))).thenAccept(n -> {
+                  if (n != null && n == 1) {
+                    metrics.sessionsDropped(replaced ? 1 : 0, replaced ? 0 : 1);
+                  }
+                }).toCompletableFuture();
+          }
           return CompletableFuture.allOf(deletes);
         }).whenComplete((ok, error) -> {
           if (error != null) {

@@ -126,4 +126,27 @@ class SessionCapTest {
       assertThat(store.find(newer.identity().sessionId()).toCompletableFuture().get()).isEmpty();
     }
   }
+
+  @Test
+  void onlySessionsTheCapDeletedCountAsDropped(RedisNamespace ns) throws Exception {
+    try (TestGateway node = node(ns)) {
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      RedisSessionStore store = new RedisSessionStore(node.redis.shared(), node.keys, Duration.ofHours(1),
+          Duration.ofDays(1), 1, "test-node", new GatewayMetrics(registry));
+      long now = System.currentTimeMillis();
+      List<StoredSession> sessions = List.of(session(99_005, "tv", now), session(99_005, "tv", now + 1),
+          session(99_005, "tv", now + 2));
+      for (StoredSession s : sessions) {
+        store.create(s, s.createdAtMs());
+        String id = s.identity().sessionId();
+        await().atMost(Duration.ofSeconds(10)).until(() -> storedSessions(node) == 1
+            && store.find(id).toCompletableFuture().get().isPresent());
+        if (s == sessions.get(0)) {
+          // The first expires before the second replaces it: nothing left to drop.
+          node.redis.shared().del(node.keys.session(id)).get();
+        }
+      }
+      assertThat(registry.get("playline.sessions.dropped").tag("reason", "replaced").counter().count()).isEqualTo(1);
+    }
+  }
 }
