@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * history (hash tag {@code {uid}}): {@code <prefix>su:{uid}} (sorted set of device ids by the time of
  * their newest session) and {@code <prefix>sd:{uid}} (hash: device id to that session's id), kept
  * by {@code index_session.lua} on every new session. A device's new session replaces its old one;
- * past the cap the sessions of the devices that authenticated least recently are deleted. Each new
+ * past the cap the sessions of the devices whose newest session was created least recently are
+ * deleted (a resume does not move a device in the index). Each new
  * session costs O(log cap) in Redis, plus one DEL per session dropped; the index lives {@code
  * session.max.age} after the user's last new session, so it outlives every session it names.
  * Thread-safe; all calls are asynchronous.
