@@ -54,9 +54,7 @@ final class RawWebSocket implements AutoCloseable {
 
   /** Sends the upgrade request and reads the answer's head; returns its status line. */
   String upgrade() throws IOException {
-    out.write(("GET " + GatewayConfig.WS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII));
+    out.write(upgradeRequest());
     out.flush();
     StringBuilder head = new StringBuilder();
     while (!head.toString().endsWith("\r\n\r\n")) {
@@ -67,6 +65,13 @@ final class RawWebSocket implements AutoCloseable {
       head.append((char) b);
     }
     return head.substring(0, head.indexOf("\r\n"));
+  }
+
+  /** The WebSocket upgrade request this client sends. */
+  static byte[] upgradeRequest() {
+    return ("GET " + GatewayConfig.WS_PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
   }
 
   /** Upgrades and asserts it was accepted. */
@@ -123,8 +128,20 @@ final class RawWebSocket implements AutoCloseable {
     writeFrame(out, pong ? 0x8A : 0x89, payload, new byte[4]);
   }
 
-  /** Reads until the server closes the socket; true when it did (within the read timeout). */
+  /** Reads until the server closes the socket; true when it did (within the read timeout), by FIN or reset. */
   boolean closedByServer() {
+    return drainedUntilEnd(true);
+  }
+
+  /**
+   * Reads until the server's FIN: true on a clean end of stream only, false on a reset (which
+   * {@link #closedByServer} also accepts) or when no end came within the read timeout.
+   */
+  boolean endedCleanly() {
+    return drainedUntilEnd(false);
+  }
+
+  private boolean drainedUntilEnd(boolean resetCounts) {
     try {
       InputStream raw = socket.getInputStream();
       byte[] sink = new byte[4096];
@@ -133,7 +150,21 @@ final class RawWebSocket implements AutoCloseable {
       }
       return true;
     } catch (IOException e) {
-      return e.getMessage() != null && e.getMessage().contains("reset");
+      return resetCounts && e.getMessage() != null && e.getMessage().contains("reset");
+    }
+  }
+
+  /**
+   * True once the server has closed the socket itself, not only its sending side: a ping written
+   * now is answered with a reset, which a later write reports (a half-closed node reads and drops it).
+   */
+  boolean resetOnWrite() {
+    try {
+      sendControl(false, new byte[] {1});
+      out.flush();
+      return false;
+    } catch (IOException e) {
+      return true;
     }
   }
 

@@ -110,7 +110,7 @@ class WebSocketEdgeBudgetsTest {
           StandardCharsets.US_ASCII))).containsExactly("p0", "p1", "p2", "p3", "p4");
       closedWith(frames, Code.RATE_LIMITED);
       assertThat(gateway.counter("playline.connections.control.refused", "reason", "rate")).isEqualTo(1);
-      assertThat(socket.closedByServer()).isTrue();
+      assertThat(socket.endedCleanly()).isTrue();
     }
   }
 
@@ -186,7 +186,48 @@ class WebSocketEdgeBudgetsTest {
       closedWith(frames, Code.RATE_LIMITED);
       // Over twice the limit in one second (on a busy machine not in the first window).
       assertThat(frames.get(frames.size() - 2).serverFrame().getSeq()).isGreaterThan(2L * 100);
-      assertThat(socket.closedByServer()).isTrue();
+      assertThat(socket.endedCleanly()).isTrue();
+    }
+  }
+
+  @Test
+  void aClientSendingAnOversizedFrameThroughASmallWindowReadsTheErrorAndTheCloseFrame(RedisNamespace ns)
+      throws Exception {
+    // Netty's own handling closes the socket as soon as the decoder sees the frame's length, with
+    // the rest of the frame unread: a reset, and the client saw 1006.
+    try (TestGateway gateway = new TestGateway(ns, Map.of("auth.timeout", "10s"));
+        RawWebSocket socket = authenticated(gateway, 88_005, 1024)) {
+      // More than the socket buffers on both sides hold: the node must read the rest of the frame.
+      String reset = null;
+      try {
+        RawWebSocket.sendFrame(socket.out, new byte[gateway.config.maxFrameBytes() + 16 * 1024 * 1024]);
+        socket.out.flush();
+      } catch (IOException e) {
+        reset = e.toString(); // the node closed with the rest of the frame unread (the bug)
+      }
+      await().atMost(Duration.ofSeconds(30))
+          .until(() -> gateway.registry.get("playline.connections.open").gauge().value() == 0);
+      closedWith(untilClose(socket), Code.FRAME_TOO_LARGE);
+      assertThat(reset).as("the node read and dropped the rest of the frame").isNull();
+      assertThat(socket.endedCleanly()).isTrue();
+    }
+  }
+
+  @Test
+  void connectionsOverTheAddressCapAreClosedWithoutTheGrace(RedisNamespace ns) throws Exception {
+    try (TestGateway gateway = new TestGateway(ns, Map.of("connection.max.per.address", "1"));
+        RawWebSocket admitted = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> gateway.server.connectionLimiter().connections() == 1);
+      for (int i = 0; i < 3; i++) {
+        try (RawWebSocket refused = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
+          closedWith(untilClose(refused), Code.TOO_MANY_CONNECTIONS);
+          // Closed, not half-closed and drained for the grace: what it sends now meets a reset.
+          await().atMost(Duration.ofMillis(2_500)) // half the close grace (5 s)
+              .pollInterval(Duration.ofMillis(50)).until(refused::resetOnWrite);
+        }
+      }
+      assertThat(gateway.server.connectionLimiter().connections()).isEqualTo(1);
+      assertThat(admitted.socket.isClosed()).isFalse();
     }
   }
 }

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * history (hash tag {@code {uid}}): {@code <prefix>su:{uid}} (sorted set of device ids by the time of
  * their newest session) and {@code <prefix>sd:{uid}} (hash: device id to that session's id), kept
  * by {@code index_session.lua} on every new session. A device's new session replaces its old one;
- * past the cap the sessions of the devices that authenticated least recently are deleted. Each new
+ * past the cap the sessions of the devices whose newest session was created least recently are
+ * deleted (a resume does not move a device in the index). Each new
  * session costs O(log cap) in Redis, plus one DEL per session dropped; the index lives {@code
  * session.max.age} after the user's last new session, so it outlives every session it names.
  * Thread-safe; all calls are asynchronous.
@@ -80,12 +81,16 @@ public final class RedisSessionStore implements SessionStore {
     fields.put(EXP, bytes(Long.toString(session.tokenExpiresAtMs())));
     fields.put(BORN, bytes(Long.toString(session.createdAtMs())));
     long ttl = ttl(session.notAfterMs(maxAgeMs), nowMs);
+    // The index only after the hash is stored: its key and the index's lie in different cluster
+    // slots, so sent together a DEL of this session (a newer one replacing it) could land before
+    // the HSET and leave a hash no index names.
     redis.hset(key, fields).thenCompose(n -> redis.pexpire(key, ttl)).whenComplete((ok, error) -> {
       if (error != null) {
         log.warn("Storing session {}… failed: {}", shortId(identity.sessionId()), error.toString());
+      } else {
+        index(identity, nowMs);
       }
     });
-    index(identity, nowMs);
   }
 
   /** Enters the new session in its user's index and deletes the sessions it replaces or pushes over the cap. */
@@ -95,13 +100,19 @@ public final class RedisSessionStore implements SessionStore {
     Scripts.<List<Object>>eval(redis, redis, INDEX_SESSION, ScriptOutputType.MULTI, index,
         bytes(identity.deviceId()), bytes(identity.sessionId()), Scripts.num(nowMs), Scripts.num(maxPerUser),
         Scripts.num(maxAgeMs)).thenCompose(dropped -> {
-          int replaced = dropped.isEmpty() || ((byte[]) dropped.get(0)).length == 0 ? 0 : 1;
-          metrics.sessionsDropped(replaced, Math.max(0, dropped.size() - 1));
-          byte[][] sessions = dropped.stream().map(id -> (byte[]) id).filter(id -> id.length > 0)
-              .map(id -> keys.session(string(id))).toArray(byte[][]::new);
-          // One DEL per session: their keys lie in different cluster slots.
-          CompletableFuture<?>[] deletes = java.util.Arrays.stream(sessions)
-              .map(key -> redis.del(key).toCompletableFuture()).toArray(CompletableFuture[]::new);
+          // One DEL per session: their keys lie in different cluster slots. A session counts as
+          // dropped only when its DEL deleted it (one that had expired was not dropped by the cap).
+          CompletableFuture<?>[] deletes = new CompletableFuture<?>[dropped.size()];
+          for (int i = 0; i < dropped.size(); i++) {
+            byte[] id = (byte[]) dropped.get(i);
+            boolean replaced = i == 0;
+            deletes[i] = id.length == 0 ? CompletableFuture.completedFuture(null)
+                : redis.del(keys.session(string(id))).thenAccept(n -> {
+                  if (n != null && n == 1) {
+                    metrics.sessionsDropped(replaced ? 1 : 0, replaced ? 0 : 1);
+                  }
+                }).toCompletableFuture();
+          }
           return CompletableFuture.allOf(deletes);
         }).whenComplete((ok, error) -> {
           if (error != null) {

@@ -134,6 +134,11 @@ public final class StreamSession {
     }
   }
 
+  /** True between an Auth and its answer: the credential is being checked. */
+  public boolean authenticating() {
+    return state == State.AUTHENTICATING;
+  }
+
   /** The authenticated identity, or null before auth. */
   public @Nullable ConnectionIdentity identity() {
     return identity;

@@ -3,6 +3,8 @@ package io.playline.gateway.ws;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 
@@ -12,13 +14,28 @@ import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
  * connection.max.unsent.bytes} (one socket that never read queued 145 MiB of pongs). Sits between
  * the frame decoder and that handler and turns each into a {@link ControlFrame}, which Netty's
  * handlers pass on untouched, for {@link WebSocketFrameHandler} to refuse or answer within the
- * connection's budgets. Stateless; one per connection.
+ * connection's budgets. Framing failures of the decoder in front of it (an oversized or malformed
+ * frame) go the same way as a {@link BadFraming}: Netty's handler would close the socket at once on
+ * them, with the client's frame still unread, and the client would see a reset instead of the
+ * error and the close frame. Stateless; one per connection.
  */
 final class ControlFrameInterceptor extends ChannelInboundHandlerAdapter {
   /** A ping ({@code ping}) or pong from the client, with its payload (at most 125 bytes). */
   record ControlFrame(boolean ping, byte[] payload) {
     String kind() {
       return ping ? "ping" : "pong";
+    }
+  }
+
+  /** The WebSocket decoder refused the client's bytes: an oversized frame or broken framing. */
+  record BadFraming(Throwable cause) {}
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof CorruptedFrameException || cause instanceof TooLongFrameException) {
+      ctx.fireChannelRead(new BadFraming(cause));
+    } else {
+      ctx.fireExceptionCaught(cause);
     }
   }
 

@@ -4,7 +4,10 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DuplexChannel;
@@ -18,7 +21,11 @@ import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.Errors;
 import io.playline.gateway.session.SessionServices;
@@ -31,6 +38,7 @@ import io.playline.proto.v1.ServerFrame;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,13 +58,17 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
    * closed anyway: a client that does not read would otherwise keep it open forever.
    */
   static final long CLOSE_GRACE_MS = 5_000;
+  /** The name Netty's handshaker gives the WebSocket frame decoder. */
+  private static final String WS_DECODER = "wsdecoder";
 
   private final SessionServices services;
   private final ConnectionLimiter limiter;
   private @Nullable ChannelHandlerContext ctx;
   private @Nullable StreamSession session;
   private @Nullable InetAddress limitedAddress;
+  private boolean admitted;
   private boolean closing;
+  private @Nullable ScheduledFuture<?> grace;
   private long pingWindowStartNanos;
   private int pingsInWindow;
 
@@ -80,6 +92,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       InetAddress address = client == null ? null : client.getAddress();
       String refused = limiter.admit(address);
       if (refused == null) {
+        admitted = true;
         limitedAddress = address;
       } else {
         s.onBadFrame(Code.TOO_MANY_CONNECTIONS, refused);
@@ -93,6 +106,8 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (msg instanceof ControlFrameInterceptor.ControlFrame control) {
       onControl(ctx, control);
+    } else if (msg instanceof ControlFrameInterceptor.BadFraming bad) {
+      exceptionCaught(ctx, bad.cause());
     } else {
       super.channelRead(ctx, msg);
     }
@@ -110,12 +125,18 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     }
     if (s.identity() == null) {
       services.metrics().controlBeforeAuth();
-      s.onBadFrame(Code.UNAUTHENTICATED, "only an auth frame is accepted before authentication (got a "
-          + control.kind() + ")");
+      if (s.authenticating()) {
+        // As any frame between Auth and its answer: not UNAUTHENTICATED, which clients take as a
+        // refused credential (and drop their session id).
+        s.onBadFrame(Code.PROTOCOL_VIOLATION, "wait for auth_ok before sending a " + control.kind());
+      } else {
+        s.onBadFrame(Code.UNAUTHENTICATED, "only an auth frame is accepted before authentication (got a "
+            + control.kind() + ")");
+      }
       return;
     }
     long now = System.nanoTime();
-    if (now - pingWindowStartNanos >= java.util.concurrent.TimeUnit.SECONDS.toNanos(1)) {
+    if (now - pingWindowStartNanos >= TimeUnit.SECONDS.toNanos(1)) {
       pingWindowStartNanos = now;
       pingsInWindow = 0;
     }
@@ -150,6 +171,11 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    ScheduledFuture<?> g = grace;
+    if (g != null) {
+      g.cancel(false);
+      grace = null;
+    }
     if (session != null) {
       session.onTransportClosed();
     }
@@ -163,6 +189,9 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     StreamSession s = session;
+    if (closing && (cause instanceof CorruptedFrameException || cause instanceof TooLongFrameException)) {
+      return; // draining: the client's frames no longer matter
+    }
     if (s != null && (cause instanceof TooLongFrameException || isTooBig(cause))) {
       s.onBadFrame(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes() + " bytes");
     } else if (s != null && (cause instanceof CorruptedFrameException)) {
@@ -228,22 +257,54 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     return context().channel().isWritable();
   }
 
+  /**
+   * Sends the Error frame and the close frame and ends the session, then stops reading frames (the WebSocket decoder is
+   * replaced by one that drops bytes, so nothing the client still sends can close the socket at
+   * once). An admitted connection is then half-closed ({@link #halfClose}) and given {@link
+   * #CLOSE_GRACE_MS} to take its last frames; a refused one (over a connection cap, so not counted)
+   * is closed as soon as they are flushed: a grace there would let a client past the caps hold
+   * descriptors the caps do not see.
+   */
   @Override
   public void closeWithError(long seq, Error error) {
     ChannelHandlerContext c = context();
+    if (!c.executor().inEventLoop()) {
+      c.executor().execute(() -> closeWithError(seq, error)); // e.g. the drain, from its own thread
+      return;
+    }
     if (closing) {
       return;
     }
     c.write(new BinaryWebSocketFrame(encode(c, Errors.frame(seq, error))), c.voidPromise());
     closing = true;
-    c.writeAndFlush(new CloseWebSocketFrame(Errors.webSocketCloseCode(error.getCode()), truncate(error.getMessage())))
-        .addListener(written -> halfClose(c, written.isSuccess()));
-    c.executor().schedule(() -> {
+    dropInput(c);
+    ChannelFuture written = c.writeAndFlush(new CloseWebSocketFrame(Errors.webSocketCloseCode(error.getCode()),
+        truncate(error.getMessage())));
+    if (admitted) {
+      written.addListener(f -> halfClose(c, f.isSuccess()));
+    } else {
+      written.addListener(f -> c.close());
+    }
+    grace = c.executor().schedule(() -> {
       if (c.channel().isOpen()) {
         log.debug("Closing {}: its last frames were not taken within {} ms", remoteAddress(), CLOSE_GRACE_MS);
         c.close();
       }
-    }, CLOSE_GRACE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }, CLOSE_GRACE_MS, TimeUnit.MILLISECONDS);
+    StreamSession s = session;
+    if (s != null) {
+      // The session ends now, not when the socket closes: its push registration and its place in
+      // the per-user counts go at once (a drain closes every connection this way).
+      s.onTransportClosed();
+    }
+  }
+
+  /** From now on the client's bytes are released undecoded. */
+  private static void dropInput(ChannelHandlerContext c) {
+    ChannelPipeline p = c.pipeline();
+    if (p.get(WS_DECODER) != null) {
+      p.replace(WS_DECODER, "wsdrop", new InputDropper());
+    }
   }
 
   /**
@@ -251,17 +312,34 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
    * the client still sends is read and dropped until it closes (or the close grace ends). Closing
    * the socket with unread input would make the node's TCP send a reset and drop what it had not
    * sent yet: a client that pipelined frames (its window full) lost the error and the close frame
-   * and saw 1006.
+   * and saw 1006. Over TLS the close_notify goes first ({@code shutdownOutput()} bypasses the
+   * pipeline, so the SslHandler would never send it and a wss client would see a truncation).
    */
   private static void halfClose(ChannelHandlerContext c, boolean written) {
-    if (written && c.channel() instanceof DuplexChannel duplex && c.channel().isActive()) {
+    if (!written || !(c.channel() instanceof DuplexChannel duplex) || !c.channel().isActive()) {
+      c.close();
+      return;
+    }
+    SslHandler ssl = c.pipeline().get(SslHandler.class);
+    Future<?> notified = ssl == null ? c.newSucceededFuture() : ssl.closeOutbound();
+    notified.addListener(sent -> {
+      if (!sent.isSuccess() || !c.channel().isActive()) {
+        c.close();
+        return;
+      }
       duplex.shutdownOutput().addListener(shut -> {
         if (!shut.isSuccess()) {
           c.close();
         }
       });
-    } else {
-      c.close();
+    });
+  }
+
+  /** Takes the WebSocket decoder's place once the connection is closing: releases what arrives. */
+  private static final class InputDropper extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ReferenceCountUtil.release(msg);
     }
   }
 

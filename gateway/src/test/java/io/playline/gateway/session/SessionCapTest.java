@@ -3,6 +3,8 @@ package io.playline.gateway.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.TestGateway;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.ClientFrame;
@@ -95,6 +97,56 @@ class SessionCapTest {
       String other = authenticateAndClose(node, TestGateway.token(99_003), "device-0");
       await().atMost(Duration.ofSeconds(10)).until(() -> storedSessions(node) == CAP + 1);
       assertThat(resume(node, other, "device-0").hasAuthOk()).isTrue();
+    }
+  }
+
+  private static StoredSession session(long uid, String device, long nowMs) {
+    return new StoredSession(new ConnectionIdentity(uid, java.util.UUID.randomUUID().toString(), device, "web"),
+        nowMs + 3_600_000, nowMs);
+  }
+
+  @Test
+  void theNewestSessionSurvivesACapOfOneWhenClocksTieOrRunBehind(RedisNamespace ns) throws Exception {
+    try (TestGateway node = node(ns)) {
+      RedisSessionStore store = new RedisSessionStore(node.redis.shared(), node.keys, Duration.ofHours(1),
+          Duration.ofDays(1), 1, "test-node", new GatewayMetrics(new SimpleMeterRegistry()));
+      long now = System.currentTimeMillis();
+      // Same millisecond; the newer device sorts first by name, so a tie would rank it lowest.
+      StoredSession older = session(99_004, "phone", now);
+      StoredSession newer = session(99_004, "laptop", now);
+      // A node whose clock is a minute behind the stored score.
+      StoredSession behind = session(99_004, "console", now - 60_000);
+      for (StoredSession s : List.of(older, newer, behind)) {
+        store.create(s, s.createdAtMs());
+        String id = s.identity().sessionId();
+        await().atMost(Duration.ofSeconds(10)).until(() -> storedSessions(node) == 1
+            && store.find(id).toCompletableFuture().get().isPresent());
+      }
+      assertThat(store.find(older.identity().sessionId()).toCompletableFuture().get()).isEmpty();
+      assertThat(store.find(newer.identity().sessionId()).toCompletableFuture().get()).isEmpty();
+    }
+  }
+
+  @Test
+  void onlySessionsTheCapDeletedCountAsDropped(RedisNamespace ns) throws Exception {
+    try (TestGateway node = node(ns)) {
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      RedisSessionStore store = new RedisSessionStore(node.redis.shared(), node.keys, Duration.ofHours(1),
+          Duration.ofDays(1), 1, "test-node", new GatewayMetrics(registry));
+      long now = System.currentTimeMillis();
+      List<StoredSession> sessions = List.of(session(99_005, "tv", now), session(99_005, "tv", now + 1),
+          session(99_005, "tv", now + 2));
+      for (StoredSession s : sessions) {
+        store.create(s, s.createdAtMs());
+        String id = s.identity().sessionId();
+        await().atMost(Duration.ofSeconds(10)).until(() -> storedSessions(node) == 1
+            && store.find(id).toCompletableFuture().get().isPresent());
+        if (s == sessions.get(0)) {
+          // The first expires before the second replaces it: nothing left to drop.
+          node.redis.shared().del(node.keys.session(id)).get();
+        }
+      }
+      assertThat(registry.get("playline.sessions.dropped").tag("reason", "replaced").counter().count()).isEqualTo(1);
     }
   }
 }
