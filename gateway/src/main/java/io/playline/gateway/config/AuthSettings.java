@@ -41,7 +41,7 @@ public final class AuthSettings {
           + "was verified, however often it is used or refreshed (and never past its newest token's expiry)");
   public static final Setting<Integer> SESSION_MAX_PER_USER = Setting.intValue("session.max.per.user", 32, 1, 10_000,
       "resumable sessions stored per user: a new session of a device replaces that device's, past the cap the "
-          + "device authenticated least recently loses its session (counted in `playline_sessions_dropped_total`; "
+          + "device whose newest session was created least recently loses it (counted in `playline_sessions_dropped_total`; "
           + "its client resumes with a token instead)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Player authentication and sessions",
