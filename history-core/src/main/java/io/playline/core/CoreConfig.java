@@ -151,9 +151,8 @@ public record CoreConfig(
    */
   private static Duration tombstoneEvictionAge(ConfigSource c) {
     Duration flush = WriteBackSettings.FLUSH_INTERVAL.read(c);
-    Duration age = c.duration("recovery.age", flush.multipliedBy(3), Duration.ofSeconds(1), Duration.ofDays(1));
-    Duration interval = c.duration("recovery.interval", Duration.ofSeconds(30), Duration.ofMillis(100),
-        Duration.ofDays(1));
+    Duration age = WriteBackSettings.RECOVERY_AGE.read(c, flush.multipliedBy(3));
+    Duration interval = WriteBackSettings.RECOVERY_INTERVAL.read(c);
     Duration margin = flush.compareTo(Duration.ofMinutes(1)) > 0 ? flush : Duration.ofMinutes(1);
     return flush.plus(age).plus(interval).plus(margin);
   }
