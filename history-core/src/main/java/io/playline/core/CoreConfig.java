@@ -24,8 +24,12 @@ import java.time.ZoneId;
  * @param clampPast oldest accepted event time before now; older is clamped ({@code event.clamp.past}, 3d)
  * @param clampFuture newest accepted event time after now; newer is clamped ({@code event.clamp.future}, 60s)
  * @param tombstoneTtl how long delete/clear tombstones live in Redis ({@code history.tombstone.ttl}, clampPast + 1d)
- * @param maxTombstonesPerUser item delete tombstones kept per user in Redis, the oldest evicted past it
- *     ({@code history.tombstones.max.per.user}, 1000)
+ * @param maxTombstonesPerUser item delete tombstones kept per user in Redis ({@code
+ *     history.tombstones.max.per.user}, 1000): past it the oldest are evicted once older than
+ *     tombstoneEvictionAge, else the delete is refused
+ * @param tombstoneEvictionAge the age past which an item tombstone may be evicted: its delete is in
+ *     HBase by then, through the write-back or the recovery sweep ({@code writeback.flush.interval} +
+ *     {@code recovery.age} + {@code recovery.interval} + a margin of max(flush interval, 1 min); 5m30s)
  * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone}, UTC)
  * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards}, 1000)
  * @param firstTodayBitmapMaxUid largest uid counted in a first-today bitmap ({@code
@@ -68,6 +72,7 @@ public record CoreConfig(
     Duration clampFuture,
     Duration tombstoneTtl,
     int maxTombstonesPerUser,
+    Duration tombstoneEvictionAge,
     ZoneId zone,
     int firstTodayShards,
     long firstTodayBitmapMaxUid,
@@ -117,6 +122,7 @@ public record CoreConfig(
         CoreSettings.EVENT_CLAMP_FUTURE.read(c),
         CoreSettings.HISTORY_TOMBSTONE_TTL.read(c, past.plusDays(1)),
         CoreSettings.HISTORY_TOMBSTONES_MAX_PER_USER.read(c),
+        tombstoneEvictionAge(c),
         FirstTodaySettings.FLAG_ZONE.read(c),
         firstTodayShards,
         FirstTodaySettings.BITMAP_MAX_UID.read(c),
@@ -135,6 +141,20 @@ public record CoreConfig(
         FirstTodayOutboxConfig.from(c, firstTodayShards),
         HBaseLayout.from(c),
         QueryConfig.from(c));
+  }
+
+  /**
+   * When a delete is surely in HBase: its write-back flush, or else the job's sweep of its mark
+   * ({@code recovery.age} after it, found within one {@code recovery.interval}), plus a margin for a
+   * slow flush or sweep. Reads the job's two settings with the job's defaults (3 x flush interval,
+   * 30s), so every role computes the same age from the same file.
+   */
+  private static Duration tombstoneEvictionAge(ConfigSource c) {
+    Duration flush = WriteBackSettings.FLUSH_INTERVAL.read(c);
+    Duration age = WriteBackSettings.RECOVERY_AGE.read(c, flush.multipliedBy(3));
+    Duration interval = WriteBackSettings.RECOVERY_INTERVAL.read(c);
+    Duration margin = flush.compareTo(Duration.ofMinutes(1)) > 0 ? flush : Duration.ofMinutes(1);
+    return flush.plus(age).plus(interval).plus(margin);
   }
 
   /** The write-back topic's name ({@code kafka.topic.history}, playline.history.v1). */

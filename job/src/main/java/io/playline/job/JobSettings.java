@@ -4,6 +4,7 @@ import static io.playline.core.config.Setting.derived;
 
 import io.playline.core.config.Setting;
 import io.playline.core.config.SettingsCatalogue;
+import io.playline.core.config.WriteBackSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -39,13 +40,10 @@ public final class JobSettings {
   public static final Setting<Duration> HBASE_OPERATION_TIMEOUT = Setting.duration("hbase.operation.timeout",
       Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMinutes(30), "bound of one HBase call by the job, "
           + "its retries included (a longer outage is retried with back-off)");
-  public static final Setting<Duration> RECOVERY_INTERVAL = Setting.duration("recovery.interval",
-      Duration.ofSeconds(30), Duration.ofMillis(100), DAY,
-      "how often each job instance sweeps the recovery shards it leases");
-  public static final Setting<Duration> RECOVERY_AGE = Setting.duration("recovery.age",
-      derived("3 × `writeback.flush.interval`"), Duration.ofSeconds(1), DAY, "a mark older than this by the "
-          + "shard's Redis clock is persisted by the job's sweep (its write-back is taken as lost). Node clocks play "
-          + "no part: marks are stamped and aged by Redis").rangeNote("≥ `writeback.flush.interval`");
+  /** Defined in history-core, which derives the tombstone eviction age from it. */
+  public static final Setting<Duration> RECOVERY_INTERVAL = WriteBackSettings.RECOVERY_INTERVAL;
+  /** Defined in history-core, which derives the tombstone eviction age from it. */
+  public static final Setting<Duration> RECOVERY_AGE = WriteBackSettings.RECOVERY_AGE;
   public static final Setting<Integer> RECOVERY_BATCH_SIZE = Setting.intValue("recovery.batch.size", 1000, 1, 100_000,
       "recovery marks the sweep reads (and persists) per Redis page");
   public static final Setting<Duration> RECOVERY_LEASE_TTL = Setting.duration("recovery.lease.ttl",

@@ -1,6 +1,7 @@
 package io.playline.gateway.session;
 
 import io.playline.core.query.InvalidRequestException;
+import io.playline.core.query.RateLimitedException;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Error.Code;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one place that turns a failed history-core call into a client-facing {@code Error}: invalid
- * input keeps its (client-safe) message, backend trouble becomes a retryable UNAVAILABLE, anything
+ * input keeps its (client-safe) message, a refusal for now is RATE_LIMITED with its retry time, backend trouble becomes a retryable UNAVAILABLE, anything
  * else an INTERNAL with a fixed message — never an exception's text.
  */
 public final class ServiceErrors {
@@ -25,6 +26,11 @@ public final class ServiceErrors {
     Throwable cause = unwrap(failure);
     if (cause instanceof InvalidRequestException) {
       return Errors.of(Code.INVALID_ARGUMENT, cause.getMessage());
+    }
+    if (cause instanceof RateLimitedException limited) {
+      // The internal API answers it RESOURCE_EXHAUSTED (StatusMapper) with the same message.
+      return Error.newBuilder().setCode(Code.RATE_LIMITED).setMessage(cause.getMessage())
+          .setRetryAfterMs((int) Math.min(Integer.MAX_VALUE, limited.retryAfterMs())).build();
     }
     if (cause instanceof RetriableStoreException) {
       log.debug("{} failed transiently: {}", operation, cause.toString());

@@ -41,11 +41,13 @@ public final class CoreSettings {
       .rangeNote("> `event.clamp.past`");
   public static final Setting<Integer> HISTORY_TOMBSTONES_MAX_PER_USER = Setting.intValue(
       "history.tombstones.max.per.user", 1000, 16, 1_000_000,
-      "item delete tombstones kept per user in Redis; a delete past it evicts the oldest "
-          + "(`playline_query_tombstones_evicted_total`), so deleting never-played items cannot grow a user's hash, or the "
-          + "Redis time of a read that returns it, without bound. An evicted tombstone no longer stops an event "
-          + "older than its delete from bringing the item back in Redis (HBase already has the delete once the "
-          + "write-back flushed it); clears are never evicted");
+      "item delete tombstones kept per user in Redis, so deleting never-played items cannot grow a user's hash, or "
+          + "the Redis time of a read that returns it, without bound. A delete past it evicts the oldest only once "
+          + "older than `writeback.flush.interval` + `recovery.age` + `recovery.interval` + max(flush interval, 1m) "
+          + "(their delete is in HBase by then; `playline.query.tombstones.evicted`), else it is refused "
+          + "`RATE_LIMITED` with `retry_after_ms`, nothing applied; a delete naming more items is `INVALID_ARGUMENT`. "
+          + "Evictions raise a per-user floor that refuses events not after it for items with no record in Redis; "
+          + "clears are never evicted");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Redis and the write path", List.of(
       REDIS_KEY_PREFIX, REDIS_TIMEOUT, REDIS_CLUSTER, REDIS_CLUSTER_REFRESH_PERIOD,

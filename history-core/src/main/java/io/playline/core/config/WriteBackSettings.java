@@ -34,6 +34,16 @@ public final class WriteBackSettings {
       "Redis keys holding write-back recovery marks (`<prefix>wb:{shard}`, with the shard's last stamp in "
           + "`<prefix>wb:{shard}:c`); the same on every node");
 
+  // The job's sweep settings (listed in its catalogue), here because CoreConfig derives the tombstone
+  // eviction age from them.
+  public static final Setting<Duration> RECOVERY_INTERVAL = Setting.duration("recovery.interval",
+      Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofDays(1),
+      "how often each job instance sweeps the recovery shards it leases");
+  public static final Setting<Duration> RECOVERY_AGE = Setting.duration("recovery.age",
+      derived("3 × `writeback.flush.interval`"), Duration.ofSeconds(1), Duration.ofDays(1),
+      "a mark older than this by the shard's Redis clock is persisted by the job's sweep (its write-back is "
+          + "taken as lost). Node clocks play no part: marks are stamped and aged by Redis").rangeNote("≥ `writeback.flush.interval`");
+
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Write-back", List.of(
       FLUSH_INTERVAL, MAX_PENDING, MAX_PENDING_HARD, MAX_PENDING_TOMBSTONES, MAX_RECORD_BYTES, RETRY_BACKOFF_MAX,
       CLOSE_TIMEOUT, RECOVERY_SHARDS));

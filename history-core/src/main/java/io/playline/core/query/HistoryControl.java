@@ -61,18 +61,36 @@ final class HistoryControl {
     this.clock = clock;
   }
 
-  /** Deletes {@code items} (validated, distinct, non-empty) at server time. */
+  /**
+   * Deletes {@code items} (validated, distinct, non-empty) at server time. Refuses, applying nothing,
+   * a delete naming more items than {@code history.tombstones.max.per.user} ({@link
+   * InvalidRequestException}), and one that would push the user past it while too few of its
+   * tombstones are older than {@link CoreConfig#tombstoneEvictionAge()} ({@link
+   * RateLimitedException}, with the time until enough are).
+   */
   CompletionStage<Void> delete(long uid, List<ItemKey> items) {
+    int cap = config.maxTombstonesPerUser();
+    if (items.size() > cap) {
+      throw new InvalidRequestException("items: " + items.size() + " distinct entries (expected: at most "
+          + cap + ", history.tombstones.max.per.user)");
+    }
     long now = clock.getAsLong();
-    byte[][] args = new byte[4 + items.size()][];
+    byte[][] args = new byte[5 + items.size()][];
     args[0] = Scripts.num(now);
     args[1] = Scripts.num(config.tombstoneTtl().toMillis());
     args[2] = Scripts.num(config.maxItemsPerUser());
-    args[3] = Scripts.num(config.maxTombstonesPerUser());
+    args[3] = Scripts.num(cap);
+    args[4] = Scripts.num(config.tombstoneEvictionAge().toMillis());
     for (int i = 0; i < items.size(); i++) {
-      args[4 + i] = RedisKeys.member(items.get(i));
+      args[5 + i] = RedisKeys.member(items.get(i));
     }
     return control(uid, "delete", RedisScript.DELETE_HISTORY, args, (mark, evicted) -> {
+      if (evicted < 0) {
+        // Refused by the script before it applied anything; the mark alone is harmless to the sweep.
+        metrics.deletesRefused();
+        throw new RateLimitedException("delete refused: it would keep more than " + cap + " recent item "
+            + "deletes for this user; retry after " + -evicted + " ms", -evicted);
+      }
       sink.delete(uid, items, now, mark);
       metrics.deleted(items.size());
       metrics.tombstonesEvicted(evicted);

@@ -24,6 +24,7 @@ final class QueryMetrics {
   private final Counter hbaseReads;
   private final Counter deletedItems;
   private final Counter tombstonesEvicted;
+  private final Counter deletesRefused;
   private final Counter clearsAll;
   private final Counter clearsBusinesses;
   private final Counter plainPageReads;
@@ -48,6 +49,10 @@ final class QueryMetrics {
         .description("Items named by applied deletes").register(registry);
     tombstonesEvicted = Counter.builder("playline.query.tombstones.evicted")
         .description("Item delete tombstones evicted from Redis by history.tombstones.max.per.user (oldest first)")
+        .register(registry);
+    deletesRefused = Counter.builder("playline.query.deletes.refused")
+        .description("Deletes refused RATE_LIMITED: past history.tombstones.max.per.user with too few tombstones old "
+            + "enough to evict")
         .register(registry);
     clearsAll = Counter.builder("playline.query.clears").tag("scope", "all")
         .description("Applied clears of a whole history").register(registry);
@@ -136,6 +141,10 @@ final class QueryMetrics {
     if (evicted > 0) {
       tombstonesEvicted.increment(evicted);
     }
+  }
+
+  void deletesRefused() {
+    deletesRefused.increment();
   }
 
   void cleared(boolean everything) {

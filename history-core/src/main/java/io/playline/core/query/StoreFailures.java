@@ -26,7 +26,8 @@ final class StoreFailures {
   /** The exception to complete a {@code kind} query with for {@code error}. */
   static Throwable map(String kind, Throwable error) {
     Throwable e = unwrap(error);
-    if (e instanceof InvalidRequestException || e instanceof RetriableStoreException) {
+    if (e instanceof InvalidRequestException || e instanceof RetriableStoreException
+        || e instanceof RateLimitedException) {
       return e;
     }
     if (e instanceof RedisCommandExecutionException redis) {

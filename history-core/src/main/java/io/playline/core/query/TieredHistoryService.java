@@ -141,7 +141,7 @@ public final class TieredHistoryService implements HistoryService {
       metrics.finished(kind, outcome(mapped), start);
       if (mapped instanceof RetriableStoreException) {
         log.debug("History {} failed, retriable: {}", kind, mapped.toString());
-      } else if (!(mapped instanceof InvalidRequestException)) {
+      } else if (!(mapped instanceof InvalidRequestException) && !(mapped instanceof RateLimitedException)) {
         log.warn("History {} failed", kind, mapped);
       }
       result.completeExceptionally(mapped);
@@ -152,6 +152,9 @@ public final class TieredHistoryService implements HistoryService {
   private static String outcome(Throwable mapped) {
     if (mapped instanceof InvalidRequestException) {
       return "invalid";
+    }
+    if (mapped instanceof RateLimitedException) {
+      return "rate_limited";
     }
     return mapped instanceof RetriableStoreException ? "unavailable" : "error";
   }

@@ -7,7 +7,7 @@
 -- cover, so readers need not look there.
 -- Pruning is O(tombstones it removes), never an HGETALL: item tombstones through the order index
 -- (KEYS[4], see delete_history.lua; at most history.tombstones.max.per.user of them), clear
--- tombstones by name ('*', 'b1'..'b16').
+-- tombstones and the eviction floor by name ('*', 'b1'..'b16', '~e').
 -- KEYS: 1 timeline zset, 2 records hash, 3 tombstones hash, 4 tombstone order zset
 -- ARGV: 1 clear time ms, 2 tombstone ttl ms, 3 max items of a timeline, 4 history ttl ms, then
 --   business numbers (none = everything)
@@ -29,7 +29,7 @@ local function prune(limit, keep)
     redis.call('HDEL', tombstones, unpack(items, j, last))
     redis.call('ZREM', order, unpack(items, j, last))
   end
-  local names = {'*'}
+  local names = {'*', '~e'}
   for b = 1, 16 do
     names[#names + 1] = 'b' .. b
   end

@@ -4,37 +4,91 @@
 -- an item whose view time is not after its tombstone.
 -- Redis time is O(items of this call), never O(tombstones held): the order index (KEYS[4], item
 -- member scored by its tombstone time) finds expired and oldest tombstones by rank. A user keeps at
--- most ARGV[4] item tombstones; past that the oldest are evicted (clear tombstones '*' and
--- 'b<business>' are never evicted, and never indexed). A tombstones hash written before the index
--- existed is indexed once, by HSCAN, on its user's first delete.
+-- most ARGV[4] item tombstones. Past that, only tombstones older than ARGV[5] (the safe age: by then
+-- the delete is in HBase through its write-back or the recovery sweep) are evicted, never one this
+-- call names; if that is not enough the whole delete is refused before anything is applied. An
+-- eviction raises the user's floor '~e' (never indexed, never evicted) to the newest evicted delete
+-- time: write_history.lua refuses an event not after it for an item with no record in Redis, as the
+-- evicted tombstone did. Clear tombstones '*' and 'b<business>' are never evicted, and never
+-- indexed. A tombstones hash written before the index existed is indexed once, by HSCAN, on its
+-- user's first delete.
 -- KEYS: 1 timeline zset, 2 records hash, 3 tombstones hash, 4 tombstone order zset
 -- ARGV: 1 delete time ms, 2 tombstone ttl ms, 3 max items of a timeline, 4 max item tombstones,
---   then members
--- Returns the number of item tombstones evicted by the cap (expired ones not counted).
+--   5 safe age ms, then members (at most ARGV[4] of them, distinct)
+-- Returns the number of item tombstones evicted by the cap (expired ones not counted), or, when the
+-- delete is refused (nothing applied), minus the milliseconds until enough tombstones reach the
+-- safe age (at least 1).
 local timeline, records, tombstones, order = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local now, ttl, maxItems, cap = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
--- A full timeline may have been trimmed into HBase: once smaller it must not claim completeness.
-if redis.call('ZSCORE', timeline, '~c') and redis.call('ZCARD', timeline) >= maxItems then
-  redis.call('ZREM', timeline, '~c')
-  redis.call('ZADD', timeline, '+inf', '~w')
+local now, ttl, maxItems = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local cap, safeAge = tonumber(ARGV[4]), tonumber(ARGV[5])
+local first = 6
+if #ARGV - first + 1 > cap then
+  return redis.error_reply('delete_history: ' .. (#ARGV - first + 1) .. ' items, more than the cap ' .. cap)
 end
+
+-- Applies redis.call(command, key, ...) to list[1..#list] 500 at a time (unpack's limit is ~8000).
+local function chunked(command, key, list)
+  for j = 1, #list, 500 do
+    redis.call(command, key, unpack(list, j, math.min(j + 499, #list)))
+  end
+end
+
 if redis.call('EXISTS', order) == 0 and redis.call('EXISTS', tombstones) == 1 then
-  -- No index: a hash from before it (or holding only clear tombstones, at most 7 fields).
+  -- No index: a hash from before it (or holding only clear tombstones and the floor).
   local cursor = '0'
   repeat
     local reply = redis.call('HSCAN', tombstones, cursor, 'COUNT', 1000)
     cursor = reply[1]
     local fields = reply[2]
     for i = 1, #fields, 2 do
-      local field = fields[i]
-      local first = string.sub(field, 1, 1)
-      if first ~= '*' and first ~= 'b' then
-        redis.call('ZADD', order, fields[i + 1], field)
+      if string.match(fields[i], '^%d+:') then
+        redis.call('ZADD', order, fields[i + 1], fields[i])
       end
     end
   until cursor == '0'
 end
-for i = 5, #ARGV do
+-- Expired tombstones cover nothing any more (events older than the TTL are clamped past them).
+local expired = redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. (now - ttl), 'LIMIT', 0, #ARGV + 16)
+chunked('HDEL', tombstones, expired)
+chunked('ZREM', order, expired)
+
+-- The cap, decided before anything of this call is applied.
+local named, fresh = {}, 0
+for i = first, #ARGV do
+  named[ARGV[i]] = true
+  if not redis.call('ZSCORE', order, ARGV[i]) then
+    fresh = fresh + 1
+  end
+end
+local excess = redis.call('ZCARD', order) + fresh - cap
+local victims = {}
+if excess > 0 then
+  -- The oldest excess tombstones this call does not name; excess <= the index's size (fresh <= cap).
+  local oldest = redis.call('ZRANGE', order, 0, excess + (#ARGV - first + 1) - 1, 'WITHSCORES')
+  local last = nil
+  for i = 1, #oldest, 2 do
+    if #victims == excess then break end
+    if not named[oldest[i]] then
+      victims[#victims + 1] = oldest[i]
+      last = tonumber(oldest[i + 1])
+    end
+  end
+  if #victims < excess or last >= now - safeAge then
+    return -math.max(1, (last or now) + safeAge - now + 1)
+  end
+  chunked('HDEL', tombstones, victims)
+  chunked('ZREM', order, victims)
+  if last > tonumber(redis.call('HGET', tombstones, '~e') or '-1') then
+    redis.call('HSET', tombstones, '~e', last)
+  end
+end
+
+-- A full timeline may have been trimmed into HBase: once smaller it must not claim completeness.
+if redis.call('ZSCORE', timeline, '~c') and redis.call('ZCARD', timeline) >= maxItems then
+  redis.call('ZREM', timeline, '~c')
+  redis.call('ZADD', timeline, '+inf', '~w')
+end
+for i = first, #ARGV do
   local member = ARGV[i]
   if now > tonumber(redis.call('HGET', tombstones, member) or '-1') then
     redis.call('HSET', tombstones, member, ARGV[1])
@@ -43,24 +97,6 @@ for i = 5, #ARGV do
   redis.call('ZREM', timeline, member)
   redis.call('HDEL', records, member)
 end
--- Expired tombstones: at most a few more than this call added, so the work stays O(call).
-local expired = redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. (now - ttl), 'LIMIT', 0, #ARGV + 16)
-if #expired > 0 then
-  redis.call('HDEL', tombstones, unpack(expired))
-  redis.call('ZREM', order, unpack(expired))
-end
--- The cap: the index held at most cap before this call, so at most this call's items go (more only
--- once, for a hash indexed above).
-local evicted = 0
-local excess = redis.call('ZCARD', order) - cap
-if excess > 0 then
-  for start = 0, excess - 1, 500 do
-    local oldest = redis.call('ZRANGE', order, 0, math.min(499, excess - 1 - start))
-    redis.call('HDEL', tombstones, unpack(oldest))
-    redis.call('ZREM', order, unpack(oldest))
-  end
-  evicted = excess
-end
 redis.call('PEXPIRE', tombstones, ttl)
 redis.call('PEXPIRE', order, ttl)
-return evicted
+return #victims

@@ -6,7 +6,8 @@
 -- record
 -- Returns, per user in KEYS order, {paused, code_1 .. code_n} flattened into one array: paused is 1
 -- when the user paused recording (nothing written); code is 0 when the event lost (older than the
--- stored record, or not after a delete/clear tombstone of its item), 1 when it replaced the stored
+-- stored record, or not after a delete/clear tombstone of its item, or, for an item with no record,
+-- not after the user's eviction floor '~e' of delete_history.lua), 1 when it replaced the stored
 -- record, 2 when it created it.
 local maxItems = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
@@ -24,9 +25,10 @@ local function apply(timeline, records, tombstones, paused, n, a)
   out[#out + 1] = 0
   -- Read business tombstones once per business.
   local hasTombstones = special and redis.call('EXISTS', tombstones) == 1
-  local clearAll = -1
+  local clearAll, floor = -1, -1
   if hasTombstones then
-    clearAll = tonumber(redis.call('HGET', tombstones, '*') or '-1')
+    local times = redis.call('HMGET', tombstones, '*', '~e')
+    clearAll, floor = tonumber(times[1] or '-1'), tonumber(times[2] or '-1')
   end
   local businessTombs = {}
   local changed = false
@@ -48,8 +50,11 @@ local function apply(timeline, records, tombstones, paused, n, a)
     if viewTime > tomb then
       local current = redis.call('ZSCORE', timeline, member)
       if not current then
-        code = 2
-        grew = true
+        -- Not after the floor '~e' (delete_history.lua): its item's tombstone may have been evicted.
+        if viewTime > floor then
+          code = 2
+          grew = true
+        end
       elseif viewTime >= tonumber(current) then
         code = 1
       end

@@ -5,6 +5,7 @@ import static io.playline.core.query.QueryTestEnv.join;
 import static io.playline.core.query.QueryTestEnv.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ItemKey;
 import io.playline.testing.HBaseNamespace;
@@ -15,6 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,17 +27,35 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Tombstone amplification (issue 28): deleting never-played items keeps a user's tombstones within
- * {@code history.tombstones.max.per.user}, and no delete reads the whole tombstones hash.
+ * {@code history.tombstones.max.per.user}, and no delete reads the whole tombstones hash; yet no
+ * acked delete is lost to the cap: only tombstones older than the eviction age (their delete is in
+ * HBase by then) are evicted, a delete that would need a younger one is refused with nothing
+ * applied, and the eviction floor keeps refusing late events of the evicted items. The service runs
+ * on a test clock that starts hours in the past, so heartbeats (on the real clock) are never clamped.
  */
 @ExtendWith({RealRedisExtension.class, RealHBaseExtension.class})
 class TombstoneBoundTest {
   private static final long UID = 2828;
   private static final int CAP = 32;
   private QueryTestEnv env;
+  private final AtomicLong clock = new AtomicLong();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private TieredHistoryService service;
+  private long evictionAge;
 
   @BeforeEach
   void setUp(RedisNamespace redis, HBaseNamespace hbase) {
-    env = new QueryTestEnv(redis, hbase, Map.of("history.tombstones.max.per.user", Integer.toString(CAP)));
+    start(redis, hbase, Map.of("history.tombstones.max.per.user", Integer.toString(CAP)));
+  }
+
+  private void start(RedisNamespace redis, HBaseNamespace hbase, Map<String, String> settings) {
+    if (env != null) {
+      env.close();
+    }
+    env = new QueryTestEnv(redis, hbase, settings);
+    evictionAge = env.config.tombstoneEvictionAge().toMillis();
+    clock.set(env.now - TimeUnit.HOURS.toMillis(6));
+    service = new TieredHistoryService(env.config, env.redis, env.asyncHBase, env.sink, registry, clock::get);
   }
 
   @AfterEach
@@ -41,53 +64,135 @@ class TombstoneBoundTest {
   }
 
   @Test
+  void theEvictionAgeCoversTheFlushTheSweepAndAMargin() {
+    // 60s flush + 180s recovery.age + 30s recovery.interval + 60s margin.
+    assertThat(env.config.tombstoneEvictionAge()).hasSeconds(330);
+  }
+
+  @Test
   void deletingNeverPlayedItemsKeepsTheTombstonesWithinTheirCapWithoutReadingTheHash() {
     join(env.redis.shared().configResetstat());
     for (int call = 0; call < 50; call++) {
-      join(env.service.delete(UID, items(call * 10, 10)));
+      join(service.delete(UID, items(call * 10, 10)));
+      clock.addAndGet(evictionAge + 1);
     }
 
-    assertThat(join(env.redis.shared().hlen(env.keys.tombstones(UID)))).isEqualTo(CAP);
+    assertThat(join(env.redis.shared().hlen(env.keys.tombstones(UID)))).isEqualTo(CAP + 1); // + the floor
     assertThat(join(env.redis.shared().zcard(env.keys.tombstoneOrder(UID)))).isEqualTo(CAP);
-    assertThat(env.registry.get("playline.query.tombstones.evicted").counter().count()).isEqualTo(500 - CAP);
+    assertThat(registry.get("playline.query.tombstones.evicted").counter().count()).isEqualTo(500 - CAP);
     // Each delete touched its own items and the index by rank: nothing walked the hash.
     assertThat(commandStats()).doesNotContain("cmdstat_hgetall", "cmdstat_hscan", "cmdstat_hkeys", "cmdstat_hvals");
   }
 
   @Test
-  void theNewestTombstonesStayAndStillRefuseLateEvents() {
-    for (int call = 0; call < 10; call++) {
-      join(env.service.delete(UID, items(call * 10, 10)));
-    }
-    long late = env.now - 60_000;
+  void aDeleteOverTheCapWhileEveryTombstoneIsYoungIsRefusedWithNothingApplied() {
+    long first = clock.get();
+    join(service.delete(UID, items(0, CAP)));
+    clock.addAndGet(1000);
+    env.heartbeat(record(UID, Business.VIDEO, 500, 1, env.now - 1000));
+    int sent = env.sink.ops().size();
 
-    var newest = env.heartbeat(record(UID, Business.VIDEO, 100, 1, late));
-    assertThat(newest.writes().get(0).applied(0)).isFalse();
-    var evicted = env.heartbeat(record(UID, Business.VIDEO, 1, 1, late));
-    assertThat(evicted.writes().get(0).applied(0)).isTrue();
+    Throwable refused = failure(service.delete(UID, List.of(item(Business.VIDEO, 500))));
+
+    assertThat(refused).isInstanceOf(RateLimitedException.class).hasMessageContaining("retry after");
+    assertThat(((RateLimitedException) refused).retryAfterMs()).isEqualTo(first + evictionAge - clock.get() + 1);
+    assertThat(join(env.redis.shared().hlen(env.keys.tombstones(UID)))).isEqualTo(CAP);
+    assertThat(join(env.redis.shared().hexists(env.keys.tombstones(UID), bytes("1:500")))).isFalse();
+    assertThat(join(env.redis.shared().zscore(env.keys.timeline(UID), bytes("1:500")))).isNotNull();
+    assertThat(env.sink.ops()).hasSize(sent);
+    assertThat(registry.get("playline.query.deletes.refused").counter().count()).isEqualTo(1);
+    // Every one of the first deletes still refuses its late events.
+    assertThat(env.heartbeat(record(UID, Business.VIDEO, 1, 1, first - 1)).writes().get(0).applied(0)).isFalse();
+
+    // Once the oldest is old enough, the same delete goes through and evicts exactly one.
+    clock.set(first + evictionAge + 1);
+    join(service.delete(UID, List.of(item(Business.VIDEO, 500))));
+    assertThat(join(env.redis.shared().zscore(env.keys.timeline(UID), bytes("1:500")))).isNull();
+    assertThat(registry.get("playline.query.tombstones.evicted").counter().count()).isEqualTo(1);
+  }
+
+  @Test
+  void anEvictedTombstoneLeavesAFloorThatStillRefusesLateEventsOfItsItem() {
+    long deleted = clock.get();
+    join(service.delete(UID, items(0, CAP)));
+    env.heartbeat(record(UID, Business.VIDEO, 3000, 1, deleted - 120_000));
+    clock.addAndGet(evictionAge + 1);
+    join(service.delete(UID, items(1000, 10)));
+
+    assertThat(join(env.redis.shared().hexists(env.keys.tombstones(UID), bytes("1:1")))).isFalse();
+    assertThat(join(env.redis.shared().hget(env.keys.tombstones(UID), bytes("~e"))))
+        .isEqualTo(bytes(Long.toString(deleted)));
+    // A client resending an old event of an evicted item: refused, as its tombstone did.
+    assertThat(env.heartbeat(record(UID, Business.VIDEO, 1, 1, deleted - 60_000)).writes().get(0).applied(0)).isFalse();
+    // Played after the delete: accepted.
+    assertThat(env.heartbeat(record(UID, Business.VIDEO, 2, 1, deleted + 1)).writes().get(0).applied(0)).isTrue();
+    // An item with a record keeps taking updates older than the floor.
+    assertThat(env.heartbeat(record(UID, Business.VIDEO, 3000, 2, deleted - 60_000)).writes().get(0).applied(0))
+        .isTrue();
+  }
+
+  @Test
+  void aDeleteNamingMoreItemsThanTheCapIsRefused() {
+    Throwable refused = failure(service.delete(UID, items(0, CAP + 1)));
+
+    assertThat(refused).isInstanceOf(InvalidRequestException.class)
+        .hasMessageContaining("history.tombstones.max.per.user");
+    assertThat(join(env.redis.shared().exists(env.keys.tombstones(UID)))).isZero();
+  }
+
+  @Test
+  void aDeleteFindingMoreExpiredTombstonesThanLuaCanUnpackSucceeds(RedisNamespace redis, HBaseNamespace hbase) {
+    int n = 9000; // Lua's unpack stops near 8000 values
+    start(redis, hbase, Map.of("history.tombstones.max.per.user", "20000", "query.max.items", Integer.toString(n)));
+    byte[] tombstones = env.keys.tombstones(UID);
+    byte[] order = env.keys.tombstoneOrder(UID);
+    long expired = clock.get() - env.config.tombstoneTtl().toMillis() - 1;
+    Map<byte[], byte[]> fields = new java.util.HashMap<>();
+    Map<byte[], Double> scores = new java.util.HashMap<>();
+    for (int oid = 0; oid < n; oid++) {
+      byte[] member = bytes("2:" + (oid + 1));
+      fields.put(member, bytes(Long.toString(expired)));
+      scores.put(member, (double) expired);
+    }
+    join(env.redis.shared().hset(tombstones, fields));
+    List<Object> scoresAndMembers = new ArrayList<>();
+    scores.forEach((m, s) -> {
+      scoresAndMembers.add(s);
+      scoresAndMembers.add(m);
+    });
+    join(env.redis.shared().zadd(order, scoresAndMembers.toArray()));
+
+    join(service.delete(UID, items(0, n)));
+
+    assertThat(join(env.redis.shared().hlen(tombstones))).isEqualTo(n);
+    assertThat(join(env.redis.shared().hexists(tombstones, bytes("2:1")))).isFalse();
   }
 
   @Test
   void aHashFromBeforeTheIndexIsIndexedOnceAndCapped() {
     byte[] tombstones = env.keys.tombstones(UID);
+    long old = clock.get() - evictionAge - 1000;
     for (int oid = 0; oid < 200; oid++) {
-      join(env.redis.shared().hset(tombstones, bytes("1:" + (oid + 1)), bytes(Long.toString(env.now - 1000 + oid))));
+      join(env.redis.shared().hset(tombstones, bytes("1:" + (oid + 1)), bytes(Long.toString(old - 1000 + oid))));
     }
-    join(env.redis.shared().hset(tombstones, bytes("b3"), bytes(Long.toString(env.now - 5000))));
+    join(env.redis.shared().hset(tombstones, bytes("b3"), bytes(Long.toString(old - 5000))));
 
-    join(env.service.delete(UID, List.of(item(Business.VIDEO, 1000))));
+    join(service.delete(UID, List.of(item(Business.VIDEO, 1000))));
 
-    assertThat(join(env.redis.shared().hlen(tombstones))).isEqualTo(CAP + 1);
+    assertThat(join(env.redis.shared().hlen(tombstones))).isEqualTo(CAP + 2); // + b3 and the floor
     assertThat(join(env.redis.shared().hexists(tombstones, bytes("b3")))).isTrue();
     assertThat(join(env.redis.shared().hexists(tombstones, bytes("1:1000")))).isTrue();
     assertThat(join(env.redis.shared().hexists(tombstones, bytes("1:1")))).isFalse();
   }
 
   @Test
-  void aClearOfEverythingDropsTheItemTombstonesAndTheirIndex() {
-    join(env.service.delete(UID, items(0, 20)));
+  void aClearOfEverythingDropsTheItemTombstonesTheirIndexAndTheFloor() {
+    join(service.delete(UID, items(0, CAP)));
+    clock.addAndGet(evictionAge + 1);
+    join(service.delete(UID, items(100, 1)));
+    assertThat(join(env.redis.shared().hexists(env.keys.tombstones(UID), bytes("~e")))).isTrue();
 
-    join(env.service.clear(UID, List.of()));
+    join(service.clear(UID, List.of()));
 
     assertThat(join(env.redis.shared().hkeys(env.keys.tombstones(UID))))
         .extracting(k -> new String(k, StandardCharsets.US_ASCII)).containsExactly("*");
@@ -100,6 +205,14 @@ class TombstoneBoundTest {
       items.add(item(Business.VIDEO, oid + 1));
     }
     return items;
+  }
+
+  private static Throwable failure(CompletionStage<?> stage) {
+    Throwable e = join(stage.handle((v, error) -> error));
+    while (e instanceof CompletionException && e.getCause() != null) {
+      e = e.getCause();
+    }
+    return e;
   }
 
   private String commandStats() {

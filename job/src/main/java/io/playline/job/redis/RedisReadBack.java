@@ -212,6 +212,9 @@ public final class RedisReadBack {
     HistoryChange.Builder change = HistoryChange.newBuilder().setUid(uid);
     fields.forEach((f, v) -> {
       String field = new String(f, StandardCharsets.US_ASCII);
+      if (field.startsWith("~")) {
+        return; // '~e', the eviction floor of delete_history.lua: not a tombstone of its own
+      }
       try {
         long time = Long.parseLong(new String(v, StandardCharsets.US_ASCII).trim());
         if (field.equals("*")) {
