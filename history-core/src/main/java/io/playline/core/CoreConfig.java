@@ -27,9 +27,9 @@ import java.time.ZoneId;
  * @param maxTombstonesPerUser item delete tombstones kept per user in Redis ({@code
  *     history.tombstones.max.per.user}, 1000): past it the oldest are evicted once older than
  *     tombstoneEvictionAge, else the delete is refused
- * @param tombstoneEvictionAge the age past which an item tombstone may be evicted: its delete is in
- *     HBase by then, through the write-back or the recovery sweep ({@code writeback.flush.interval} +
- *     {@code recovery.age} + {@code recovery.interval} + a margin of max(flush interval, 1 min); 5m30s)
+ * @param tombstoneEvictionAge the age past which an item tombstone may be evicted for a user over the
+ *     cap ({@code history.tombstone.eviction.age}; by default the tombstone TTL, so never: nothing
+ *     confirms yet that an evicted delete reached HBase)
  * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone}, UTC)
  * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards}, 1000)
  * @param firstTodayBitmapMaxUid largest uid counted in a first-today bitmap ({@code
@@ -112,6 +112,7 @@ public record CoreConfig(
 
   public static CoreConfig from(ConfigSource c) {
     Duration past = CoreSettings.EVENT_CLAMP_PAST.read(c);
+    Duration tombstoneTtl = CoreSettings.HISTORY_TOMBSTONE_TTL.read(c, past.plusDays(1));
     int maxPending = WriteBackSettings.MAX_PENDING.read(c);
     int firstTodayShards = FirstTodaySettings.SHARDS.read(c);
     return new CoreConfig(
@@ -120,9 +121,9 @@ public record CoreConfig(
         CoreSettings.HISTORY_REDIS_TTL.read(c),
         past,
         CoreSettings.EVENT_CLAMP_FUTURE.read(c),
-        CoreSettings.HISTORY_TOMBSTONE_TTL.read(c, past.plusDays(1)),
+        tombstoneTtl,
         CoreSettings.HISTORY_TOMBSTONES_MAX_PER_USER.read(c),
-        tombstoneEvictionAge(c),
+        CoreSettings.HISTORY_TOMBSTONE_EVICTION_AGE.read(c, tombstoneTtl),
         FirstTodaySettings.FLAG_ZONE.read(c),
         firstTodayShards,
         FirstTodaySettings.BITMAP_MAX_UID.read(c),
@@ -141,20 +142,6 @@ public record CoreConfig(
         FirstTodayOutboxConfig.from(c, firstTodayShards),
         HBaseLayout.from(c),
         QueryConfig.from(c));
-  }
-
-  /**
-   * When a delete is surely in HBase: its write-back flush, or else the job's sweep of its mark
-   * ({@code recovery.age} after it, found within one {@code recovery.interval}), plus a margin for a
-   * slow flush or sweep. Reads the job's two settings with the job's defaults (3 x flush interval,
-   * 30s), so every role computes the same age from the same file.
-   */
-  private static Duration tombstoneEvictionAge(ConfigSource c) {
-    Duration flush = WriteBackSettings.FLUSH_INTERVAL.read(c);
-    Duration age = WriteBackSettings.RECOVERY_AGE.read(c, flush.multipliedBy(3));
-    Duration interval = WriteBackSettings.RECOVERY_INTERVAL.read(c);
-    Duration margin = flush.compareTo(Duration.ofMinutes(1)) > 0 ? flush : Duration.ofMinutes(1);
-    return flush.plus(age).plus(interval).plus(margin);
   }
 
   /** The write-back topic's name ({@code kafka.topic.history}, playline.history.v1). */

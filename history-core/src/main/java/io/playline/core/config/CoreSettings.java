@@ -43,16 +43,24 @@ public final class CoreSettings {
       "history.tombstones.max.per.user", 1000, 16, 1_000_000,
       "item delete tombstones kept per user in Redis, so deleting never-played items cannot grow a user's hash, or "
           + "the Redis time of a read that returns it, without bound. A delete past it evicts the oldest only once "
-          + "older than `writeback.flush.interval` + `recovery.age` + `recovery.interval` + max(flush interval, 1m) "
-          + "(their delete is in HBase by then; `playline.query.tombstones.evicted`), else it is refused "
+          + "older than `history.tombstone.eviction.age` (`playline.query.tombstones.evicted`), else it is refused "
           + "`RATE_LIMITED` with `retry_after_ms`, nothing applied; a delete naming more items is `INVALID_ARGUMENT`. "
           + "Evictions raise a per-user floor that refuses events not after it for items with no record in Redis; "
           + "clears are never evicted");
+  public static final Setting<Duration> HISTORY_TOMBSTONE_EVICTION_AGE = Setting.duration(
+      "history.tombstone.eviction.age", derived("`history.tombstone.ttl` (never evicted: past the cap, deletes wait "
+          + "for the oldest to expire)"), Duration.ofMinutes(1), Duration.ofDays(366),
+      "age past which a user over `history.tombstones.max.per.user` may lose an item tombstone to a new delete. "
+          + "Nothing confirms yet that the evicted delete reached HBase: set it below the tombstone TTL only above "
+          + "the longest time a delete can take to get there (`writeback.flush.interval` + `recovery.age` + "
+          + "`recovery.interval` + the job's worst lag or outage), or an acked delete can be lost or show again "
+          + "from HBase");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Redis and the write path", List.of(
       REDIS_KEY_PREFIX, REDIS_TIMEOUT, REDIS_CLUSTER, REDIS_CLUSTER_REFRESH_PERIOD,
       REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT, HISTORY_REDIS_MAX_ITEMS, HISTORY_REDIS_TTL, USERS_PER_SCRIPT,
-      EVENT_CLAMP_PAST, EVENT_CLAMP_FUTURE, HISTORY_TOMBSTONE_TTL, HISTORY_TOMBSTONES_MAX_PER_USER));
+      EVENT_CLAMP_PAST, EVENT_CLAMP_FUTURE, HISTORY_TOMBSTONE_TTL, HISTORY_TOMBSTONES_MAX_PER_USER,
+      HISTORY_TOMBSTONE_EVICTION_AGE));
 
   private CoreSettings() {}
 }

@@ -45,7 +45,9 @@ class TombstoneBoundTest {
 
   @BeforeEach
   void setUp(RedisNamespace redis, HBaseNamespace hbase) {
-    start(redis, hbase, Map.of("history.tombstones.max.per.user", Integer.toString(CAP)));
+    // The eviction path needs an age below the tombstone TTL (by default nothing is evicted).
+    start(redis, hbase, Map.of("history.tombstones.max.per.user", Integer.toString(CAP),
+        "history.tombstone.eviction.age", "330s"));
   }
 
   private void start(RedisNamespace redis, HBaseNamespace hbase, Map<String, String> settings) {
@@ -64,9 +66,21 @@ class TombstoneBoundTest {
   }
 
   @Test
-  void theEvictionAgeCoversTheFlushTheSweepAndAMargin() {
-    // 60s flush + 180s recovery.age + 30s recovery.interval + 60s margin.
-    assertThat(env.config.tombstoneEvictionAge()).hasSeconds(330);
+  void byDefaultATombstoneIsNeverEvictedAndADeleteOverTheCapWaitsForTheOldestToExpire(RedisNamespace redis,
+      HBaseNamespace hbase) {
+    start(redis, hbase, Map.of("history.tombstones.max.per.user", Integer.toString(CAP)));
+    assertThat(env.config.tombstoneEvictionAge()).isEqualTo(env.config.tombstoneTtl());
+    long first = clock.get();
+    join(service.delete(UID, items(0, CAP)));
+    clock.addAndGet(TimeUnit.HOURS.toMillis(1));
+
+    Throwable refused = failure(service.delete(UID, List.of(item(Business.VIDEO, 500))));
+
+    assertThat(refused).isInstanceOf(RateLimitedException.class);
+    assertThat(((RateLimitedException) refused).retryAfterMs())
+        .isEqualTo(first + env.config.tombstoneTtl().toMillis() - clock.get() + 1);
+    assertThat(join(env.redis.shared().hlen(env.keys.tombstones(UID)))).isEqualTo(CAP);
+    assertThat(registry.get("playline.query.tombstones.evicted").counter().count()).isZero();
   }
 
   @Test
@@ -143,7 +157,8 @@ class TombstoneBoundTest {
   @Test
   void aDeleteFindingMoreExpiredTombstonesThanLuaCanUnpackSucceeds(RedisNamespace redis, HBaseNamespace hbase) {
     int n = 9000; // Lua's unpack stops near 8000 values
-    start(redis, hbase, Map.of("history.tombstones.max.per.user", "20000", "query.max.items", Integer.toString(n)));
+    start(redis, hbase, Map.of("history.tombstones.max.per.user", "20000", "query.max.items", Integer.toString(n),
+        "history.tombstone.eviction.age", "330s"));
     byte[] tombstones = env.keys.tombstones(UID);
     byte[] order = env.keys.tombstoneOrder(UID);
     long expired = clock.get() - env.config.tombstoneTtl().toMillis() - 1;
