@@ -105,17 +105,6 @@ class CrossDevicePushTest {
   }
 
   @Test
-  void withoutDeviceIdsOnlyTheSendingConnectionIsSkipped() throws Exception {
-    long uid = UIDS.incrementAndGet();
-    try (WsPlayerClient first = a.connect(uid, ""); WsPlayerClient second = b.connect(uid, "")) {
-      awaitRegistered(uid, "node-a", "node-b");
-      heartbeatAcked(first, 2, event(6, 3_000, now));
-      assertThat(expectSync(second).getProgressMs()).isEqualTo(3_000);
-      expectNothingPending(first, 3);
-    }
-  }
-
-  @Test
   void userWithOneDeviceGetsNothingAndNothingIsPublished() throws Exception {
     long uid = UIDS.incrementAndGet();
     try (WsPlayerClient phone = a.connect(uid, "phone")) {
