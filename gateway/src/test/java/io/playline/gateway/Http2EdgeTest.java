@@ -84,32 +84,44 @@ class Http2EdgeTest {
     }
   }
 
+  /** TCP connections on the player port counted now. */
+  private double counted() {
+    return gateway.registry.get("playline.grpc.connections").tag("server", "player").gauge().value();
+  }
+
+  /** Connects and waits until the server counted the connection: connections race to accept on different loops. */
+  private RawHttp2Client admitted(int port, int countedAfter) {
+    RawHttp2Client c = RawHttp2Client.tcp(port);
+    await().atMost(Duration.ofSeconds(5)).until(() -> counted() == countedAfter);
+    return c;
+  }
+
   @Test
   void tcpConnectionsOverThePerAddressCapAreClosedAtAccept(RedisNamespace ns) {
     int port = start(ns, Map.of("connection.max.per.address", "2", "handshake.timeout", "1m"));
-    RawHttp2Client first = RawHttp2Client.tcp(port);
-    try (RawHttp2Client second = RawHttp2Client.tcp(port)) {
+    RawHttp2Client first = admitted(port, 1);
+    try (RawHttp2Client second = admitted(port, 2)) {
       try (RawHttp2Client third = RawHttp2Client.tcp(port)) {
         await().atMost(Duration.ofSeconds(5)).until(third::closed);
       }
       assertThat(gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address"))
           .isEqualTo(1);
+      assertThat(counted()).isEqualTo(2);
       assertThat(first.closed()).isFalse();
       assertThat(second.closed()).isFalse();
       first.close();
-      // The slot is given back: a new connection is let in (and the next one refused again).
-      await().atMost(Duration.ofSeconds(5)).until(() -> {
-        RawHttp2Client again = RawHttp2Client.tcp(port);
-        try (RawHttp2Client over = RawHttp2Client.tcp(port)) {
-          await().atMost(Duration.ofSeconds(5)).until(over::closed);
-          return !again.closed();
-        } finally {
-          again.close();
-        }
-      });
+      // The slot is given back: a new connection is let in, and the next one refused again.
+      await().atMost(Duration.ofSeconds(5)).until(() -> counted() == 1);
+      try (RawHttp2Client again = admitted(port, 2); RawHttp2Client over = RawHttp2Client.tcp(port)) {
+        await().atMost(Duration.ofSeconds(5)).until(over::closed);
+        assertThat(again.closed()).isFalse();
+      }
+      assertThat(gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address"))
+          .isEqualTo(2);
     } finally {
       first.close();
     }
+    await().atMost(Duration.ofSeconds(5)).until(() -> counted() == 0);
   }
 
   @Test

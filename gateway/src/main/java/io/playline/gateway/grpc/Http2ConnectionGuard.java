@@ -51,6 +51,9 @@ public final class Http2ConnectionGuard {
     this.connections = connections;
     this.addressFromProxyHeader = addressFromProxyHeader;
     this.metrics = metrics;
+    if (connections != null) {
+      metrics.countedBy(connections);
+    }
   }
 
   /** {@code next}, with this guard in front of it on every connection. */
