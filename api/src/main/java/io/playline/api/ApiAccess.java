@@ -6,16 +6,18 @@ import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.session.Hs256;
 
 /**
- * Who may call the internal API and where it listens: service tokens signed with {@code
- * api.secret} ({@code PLAYLINE_API_SECRET}), and {@code api.bind.host} (default: {@code
+ * Who may call the internal API, where it listens and how many may connect: service tokens signed
+ * with {@code api.secret} ({@code PLAYLINE_API_SECRET}), {@code api.bind.host} (default: {@code
  * bind.host}), separate from the players' bind address so the API can stay on an internal
- * interface.
+ * interface, and caps on its TCP connections.
  *
  * @param secret the HS256 key service tokens are signed with (at least 32 bytes, and not the
  *     player-token key {@code auth.secret}: a key that signs player tokens must not open the API)
  * @param bindHost the address the API binds
+ * @param maxConnections TCP connections open on the API port of this node ({@code api.max.connections})
+ * @param maxConnectionsPerAddress of those, from one address ({@code api.max.connections.per.address})
  */
-public record ApiAccess(String secret, String bindHost) {
+public record ApiAccess(String secret, String bindHost, int maxConnections, int maxConnectionsPerAddress) {
   public static final String SECRET_KEY = ApiSettings.SECRET.key();
 
   public ApiAccess {
@@ -27,19 +29,31 @@ public record ApiAccess(String secret, String bindHost) {
     if (bindHost.isBlank()) {
       throw new ConfigException("api.bind.host: blank (expected: an address to bind)");
     }
+    if (maxConnections <= 0 || maxConnectionsPerAddress <= 0) {
+      throw new ConfigException("api.max.connections / api.max.connections.per.address: " + maxConnections + " / "
+          + maxConnectionsPerAddress + " (expected: each > 0)");
+    }
   }
 
-  /** Reads {@code api.bind.host}; {@code secret} is the already-resolved {@code api.secret}. */
+  /** With the default connection caps. */
+  public ApiAccess(String secret, String bindHost) {
+    this(secret, bindHost, ApiSettings.MAX_CONNECTIONS.defaultValue().orElseThrow(),
+        ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.defaultValue().orElseThrow());
+  }
+
+  /** Reads {@code api.bind.host} and the caps; {@code secret} is the already-resolved {@code api.secret}. */
   public static ApiAccess from(ConfigSource c, String secret, String playerSecret) {
     if (secret.equals(playerSecret)) {
       throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
           + "can sign player tokens must not be able to sign service tokens for the internal API)");
     }
-    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)));
+    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)),
+        ApiSettings.MAX_CONNECTIONS.read(c), ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c));
   }
 
   @Override
   public String toString() {
-    return "ApiAccess[bindHost=" + bindHost + ", secret=<" + secret.length() + " chars>]";
+    return "ApiAccess[bindHost=" + bindHost + ", secret=<" + secret.length() + " chars>, maxConnections="
+        + maxConnections + ", maxConnectionsPerAddress=" + maxConnectionsPerAddress + "]";
   }
 }

@@ -9,6 +9,7 @@ import io.playline.core.query.HistoryService;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
 import io.playline.gateway.GrpcServers;
+import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.proto.v1.HistoryGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * The internal API server on {@code api.bind.host}:{@code api.port}: {@code playline.v1.History},
  * standard health ({@code grpc.health.v1.Health}, overall and per service) and server reflection,
  * on a {@link GatewayNode}'s event loops. Every call but health needs a service token ({@link
- * ServiceAuthInterceptor}). Reports go through the node's heartbeat batcher (the same write
+ * ServiceAuthInterceptor}); its TCP connections are capped per node and per address ({@code
+ * api.max.connections}, {@code api.max.connections.per.address}), closed at accept past either. Reports go through the node's heartbeat batcher (the same write
  * path, first-today and push as players); queries and controls through its history service.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
@@ -56,7 +58,9 @@ public final class ApiServer implements AutoCloseable {
     HealthStatusManager health = new HealthStatusManager();
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
             new InetSocketAddress(access.bindHost(), config.apiPort()), config,
-            node.tls() == null ? null : node.tls().api(), node.registry(), "api")
+            node.tls() == null ? null : node.tls().api(), node.registry(), "api",
+            new GrpcServers.Admission(new ConnectionLimiter(access.maxConnections(), access.maxConnectionsPerAddress()),
+                null, false))
         .intercept(new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
             node.registry(), node.tls() != null && node.tls().mutual()))
         .addService(health.getHealthService())

@@ -15,8 +15,17 @@ public final class ApiSettings {
       .rangeNote("≥ 32 bytes, HS256, not `auth.secret`'s key");
   public static final Setting<String> BIND_HOST = Setting.string("api.bind.host", derived("`bind.host`"),
       "address the internal API binds: keep it on an internal interface");
+  public static final Setting<Integer> MAX_CONNECTIONS = Setting.intValue("api.max.connections", 4_096, 1,
+      10_000_000, "TCP connections open on the internal API port of this node: more are closed at accept, before "
+          + "TLS or HTTP/2 (`playline_grpc_connections_refused_total{server=\"api\", reason=\"node\"}`; counted now: "
+          + "`playline_grpc_connections{server=\"api\"}`)");
+  public static final Setting<Integer> MAX_CONNECTIONS_PER_ADDRESS = Setting.intValue(
+      "api.max.connections.per.address", 1_024, 1, 10_000_000, "TCP connections open on the internal API port from "
+          + "one address (a backend's channel pool): more are closed at accept "
+          + "(`playline_grpc_connections_refused_total{server=\"api\", reason=\"address\"}`)");
 
-  public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, BIND_HOST));
+  public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, BIND_HOST,
+      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS));
 
   private ApiSettings() {}
 }

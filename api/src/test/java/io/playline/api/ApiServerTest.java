@@ -2,6 +2,7 @@ package io.playline.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.grpc.ManagedChannel;
@@ -40,6 +41,9 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -63,6 +67,14 @@ class ApiServerTest {
 
   @BeforeEach
   void start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"));
+    channel = channel("Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5),
+        Instant.now()));
+    bare = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext().build();
+  }
+
+  /** Starts {@link #node} (it accepts no players) and the internal API on it with {@code access}. */
+  private ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access) {
     ConfigSource source = ConfigSource.empty().with(Map.of(
         "bind.host", "127.0.0.1", "api.port", "0", "admin.port", "0", "node.id", "api-test",
         "redis.key.prefix", redis.keyPrefix(), "kafka.topic.history", kafka.topic("history"),
@@ -72,10 +84,69 @@ class ApiServerTest {
     node = GatewayNode.builder(config).players(false)
         .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
         .start();
-    api = ApiServer.attach(node, new ApiAccess(API_SECRET, "127.0.0.1"));
-    channel = channel("Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5),
-        Instant.now()));
-    bare = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext().build();
+    return ApiServer.attach(node, access);
+  }
+
+  /** TCP connections on the API port counted now. */
+  private double apiConnections() {
+    return node.registry().get("playline.grpc.connections").tag("server", "api").gauge().value();
+  }
+
+  private double apiRefused(String reason) {
+    return node.registry().get("playline.grpc.connections.refused").tags("server", "api", "reason", reason).counter()
+        .count();
+  }
+
+  /** A TCP connection to the API port from {@code local} (a loopback address), waited for until the node counted it. */
+  private Socket counted(String local, int countedAfter) throws IOException {
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), api.address().getPort(), InetAddress.getByName(local), 0);
+    await().atMost(Duration.ofSeconds(5)).until(() -> apiConnections() == countedAfter);
+    return s;
+  }
+
+  /** Whether the node closed {@code s} (end of stream or reset) within 5 s. */
+  private static boolean closedByNode(Socket s) throws IOException {
+    s.setSoTimeout(5_000);
+    try {
+      byte[] sink = new byte[256];
+      while (s.getInputStream().read(sink) >= 0) {
+        // what the node sent before closing
+      }
+      return true;
+    } catch (java.net.SocketTimeoutException e) {
+      return false;
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  @Test
+  void tcpConnectionsOverTheApiCapsAreClosedAtAccept(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    node.close();
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 3, 2));
+    List<Socket> admitted = new java.util.ArrayList<>();
+    try {
+      admitted.add(counted("127.0.0.1", 1));
+      admitted.add(counted("127.0.0.1", 2));
+      try (Socket a3 = new Socket(InetAddress.getLoopbackAddress(), api.address().getPort())) {
+        assertThat(closedByNode(a3)).isTrue();
+      }
+      assertThat(apiRefused("address")).isEqualTo(1);
+      // Another address is let in up to the node's cap of three, then refused for the node.
+      admitted.add(counted("127.0.0.2", 3));
+      try (Socket b2 = new Socket(InetAddress.getLoopbackAddress(), api.address().getPort(),
+          InetAddress.getByName("127.0.0.2"), 0)) {
+        assertThat(closedByNode(b2)).isTrue();
+      }
+      assertThat(apiRefused("node")).isEqualTo(1);
+      assertThat(apiConnections()).isEqualTo(3);
+    } finally {
+      for (Socket s : admitted) {
+        s.close();
+      }
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> apiConnections() == 0);
   }
 
   /** A channel whose calls carry {@code authorization} (null: none). */

@@ -43,6 +43,8 @@ import java.time.Duration;
  *     a slow reader with SLOW_CONSUMER ({@code connection.max.unsent.bytes}, 1 MiB)
  * @param maxConnections concurrent player connections on this node ({@code connection.max}, 200000)
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
+ * @param addresses new connections per remote IP and the penalty after abuse ({@code
+ *     connection.max.new.per.address.*}, {@code connection.abuse.penalty}; {@link AddressLimits})
  * @param proxyProtocol the WebSocket port expects a PROXY protocol (v1 or v2) header first and takes
  *     the client's address from it ({@code proxy.protocol}, false)
  * @param proxyTrusted the peers allowed to send that header; others are closed at accept ({@code
@@ -53,6 +55,8 @@ import java.time.Duration;
  *     this node ({@code user.max.events.per.second}, 100)
  * @param maxUserDeletesPerMinute items deleted (a clear counts one) per minute by one user over the
  *     player stream, across its connections on this node ({@code user.max.deletes.per.minute}, 120)
+ * @param maxUserAuthsPerMinute authentications of one user per minute on this node ({@code
+ *     user.max.auths.per.minute}, 60)
  * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
  *     ({@code device.id.max.bytes}, 64); it is copied into every record, Kafka message and HBase cell
  * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes}, 32)
@@ -99,11 +103,13 @@ public record GatewayConfig(
     int maxUnsentBytes,
     int maxConnections,
     int maxConnectionsPerAddress,
+    AddressLimits addresses,
     boolean proxyProtocol,
     TrustedProxies proxyTrusted,
     int maxConnectionsPerUser,
     int maxUserEventsPerSecond,
     int maxUserDeletesPerMinute,
+    int maxUserAuthsPerMinute,
     int maxDeviceIdBytes,
     int maxPlatformBytes,
     Duration sessionTtl,
@@ -184,11 +190,13 @@ public record GatewayConfig(
         LimitSettings.MAX_UNSENT_BYTES.read(c),
         LimitSettings.MAX_CONNECTIONS.read(c),
         LimitSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
+        AddressLimits.from(c),
         GatewaySettings.PROXY_PROTOCOL.read(c),
         TrustedProxies.parse(GatewaySettings.PROXY_TRUSTED_CIDRS.read(c)),
         LimitSettings.MAX_CONNECTIONS_PER_USER.read(c),
         LimitSettings.USER_MAX_EVENTS_PER_SECOND.read(c),
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
+        LimitSettings.USER_MAX_AUTHS_PER_MINUTE.read(c),
         LimitSettings.DEVICE_ID_MAX_BYTES.read(c),
         LimitSettings.PLATFORM_MAX_BYTES.read(c),
         AuthSettings.SESSION_TTL.read(c),

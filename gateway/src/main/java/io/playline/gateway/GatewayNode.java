@@ -247,7 +247,8 @@ public final class GatewayNode implements AutoCloseable {
           b, calendar, rules, metrics, clock, p.connections(), c.history(),
           new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
               config.maxConnectionsPerUser()),
-          new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(), registry, System::nanoTime));
+          new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
+              config.maxUserAuthsPerMinute(), registry, System::nanoTime));
       players = GatewayServer.start(config, services, l, readiness, t, demo);
     }
     log.info("Node {} up: players {}, queries {}, cross-node push {}, admin {}", config.nodeId(),

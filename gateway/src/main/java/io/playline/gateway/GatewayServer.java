@@ -10,6 +10,7 @@ import io.netty.channel.ChannelOption;
 import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.grpc.GatewayGrpcService;
 import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.gateway.session.AddressBudgets;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.Errors;
 import io.playline.gateway.session.SessionServices;
@@ -82,11 +83,14 @@ final class GatewayServer implements AutoCloseable {
       throws IOException, InterruptedException {
     ConnectionLimiter limiter = services.limiter();
     this.limiter = limiter;
+    // One budget per address across both ports: a client cut on one must not reconnect on the other.
+    AddressBudgets addresses = new AddressBudgets(config.addresses(), services.metrics().registry(), System::nanoTime);
     Channel ws = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())
         .option(ChannelOption.SO_BACKLOG, 4096)
-        .childHandler(new WebSocketChannelInitializer(services, limiter, tls == null ? null : tls.webSocket(), demo))
+        .childHandler(new WebSocketChannelInitializer(services, limiter, addresses,
+            tls == null ? null : tls.webSocket(), demo))
         .bind(new InetSocketAddress(config.bindHost(), config.wsPort()))
         .sync()
         .channel();
@@ -99,7 +103,8 @@ final class GatewayServer implements AutoCloseable {
     ConnectionLimiter tcp = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
         config.maxConnectionsPerUser());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()),
-        config, tls == null ? null : tls.grpc(), services.metrics().registry(), "player", tcp, config.proxyProtocol());
+        config, tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
+        new GrpcServers.Admission(tcp, addresses, config.proxyProtocol()));
     Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))

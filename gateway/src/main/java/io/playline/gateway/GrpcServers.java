@@ -10,6 +10,7 @@ import io.playline.gateway.grpc.GrpcEdgeMetrics;
 import io.playline.gateway.grpc.GrpcProxyProtocol;
 import io.playline.gateway.grpc.Http2ConnectionGuard;
 import io.playline.gateway.grpc.StreamErrorLog;
+import io.playline.gateway.session.AddressBudgets;
 import io.playline.gateway.session.ConnectionLimiter;
 import org.jspecify.annotations.Nullable;
 import java.net.InetSocketAddress;
@@ -26,24 +27,26 @@ public final class GrpcServers {
   private GrpcServers() {}
 
   /**
-   * A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code
-   * config}'s {@code frame.max.bytes}, closing connections that do not finish the HTTP/2 handshake
-   * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}; over
-   * TLS when {@code tls} is given (from {@link io.playline.gateway.tls.ServerTls}); what it refuses
-   * and cuts is counted on {@code registry} tagged {@code server}.
+   * Who a server lets connect before any HTTP/2.
+   *
+   * @param connections the TCP connections' caps, per node and per address (null: not counted)
+   * @param addresses the per-address new-connection budgets and abuse penalties (null: none)
+   * @param proxyProtocol a PROXY protocol header is read first ({@link GrpcProxyProtocol}) and its
+   *     address is the one counted
    */
-  public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config,
-      @Nullable SslContext tls, MeterRegistry registry, String server) {
-    return builder(loops, address, config, tls, registry, server, null, false);
-  }
+  public record Admission(@Nullable ConnectionLimiter connections, @Nullable AddressBudgets addresses,
+      boolean proxyProtocol) {}
 
   /**
-   * As above, with the TCP connections counted against {@code connections} (null: not counted) and,
-   * with {@code proxyProtocol}, a PROXY protocol header read first ({@link GrpcProxyProtocol}).
+   * A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code
+   * config}'s {@code frame.max.bytes}, closing connections that do not finish the HTTP/2 handshake
+   * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}, letting
+   * connections in by {@code admission}; over TLS when {@code tls} is given (from {@link
+   * io.playline.gateway.tls.ServerTls}); what it refuses and cuts is counted on {@code registry}
+   * tagged {@code server}.
    */
-  static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config,
-      @Nullable SslContext tls, MeterRegistry registry, String server, @Nullable ConnectionLimiter connections,
-      boolean proxyProtocol) {
+  public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GatewayConfig config,
+      @Nullable SslContext tls, MeterRegistry registry, String server, Admission admission) {
     GrpcLimits limits = config.grpc();
     StreamErrorLog.install(registry);
     NettyServerBuilder b = NettyServerBuilder.forAddress(address)
@@ -66,9 +69,9 @@ public final class GrpcServers {
     }
     InternalProtocolNegotiator.ProtocolNegotiator negotiation = tls == null
         ? InternalProtocolNegotiators.serverPlaintext() : InternalProtocolNegotiators.serverTls(tls);
-    negotiation = new Http2ConnectionGuard(limits.firstStreamTimeout(), connections, proxyProtocol,
-        new GrpcEdgeMetrics(registry, server)).wrap(negotiation);
-    if (proxyProtocol) {
+    negotiation = new Http2ConnectionGuard(limits.firstStreamTimeout(), admission.connections(),
+        admission.addresses(), admission.proxyProtocol(), new GrpcEdgeMetrics(registry, server)).wrap(negotiation);
+    if (admission.proxyProtocol()) {
       negotiation = GrpcProxyProtocol.wrap(b, negotiation, config.proxyTrusted(), registry);
     }
     b.protocolNegotiator(negotiation);

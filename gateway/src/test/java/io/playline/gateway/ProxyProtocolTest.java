@@ -35,7 +35,7 @@ class ProxyProtocolTest {
     gateway.close();
   }
 
-  private static byte[] v1(String source) {
+  static byte[] v1(String source) {
     return ("PROXY TCP4 " + source + " 127.0.0.1 40000 8080\r\n").getBytes(StandardCharsets.US_ASCII);
   }
 
@@ -186,7 +186,7 @@ class ProxyProtocolTest {
    * A load balancer in miniature: accepts one connection on a loopback port, connects to the
    * gateway, writes {@code header}, then relays bytes both ways.
    */
-  private static final class HeaderRelay implements AutoCloseable {
+  static final class HeaderRelay implements AutoCloseable {
     private final java.net.ServerSocket listener = new java.net.ServerSocket(0, 1,
         java.net.InetAddress.getLoopbackAddress());
     private final java.util.List<java.net.Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();

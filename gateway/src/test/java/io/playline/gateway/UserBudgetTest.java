@@ -37,7 +37,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Per-user budgets across connections (issue 28): one user on several connections gets its events
  * per second and deletes per minute, answered RATE_LIMITED with retry_after_ms past them on open
- * connections, while another user is not slowed.
+ * connections, while another user is not slowed; one user churning connect+auth+close gets its
+ * authentications per minute.
  */
 @ExtendWith(RealRedisExtension.class)
 class UserBudgetTest {
@@ -179,6 +180,27 @@ class UserBudgetTest {
   private static ClientFrame delete(long seq, long oid) {
     return ClientFrame.newBuilder().setSeq(seq).setDelete(DeleteItems.newBuilder()
         .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid))).build();
+  }
+
+  @Test
+  void oneUserChurningConnectAuthCloseGetsItsAuthBudgetAndAnotherUserAuthenticates(RedisNamespace ns)
+      throws Exception {
+    gateway = new TestGateway(ns, Map.of("user.max.auths.per.minute", "3"));
+    long churner = UIDS.incrementAndGet();
+    for (int i = 0; i < 3; i++) {
+      authed(churner, "phone").close();
+    }
+    WsPlayerClient refused = gateway.ws();
+    clients.add(refused);
+    refused.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(churner))
+        .setDeviceId("phone").setPlatform("web")).build());
+    ServerFrame answer = refused.next();
+    assertThat(answer.getError().getCode()).as("%s", answer).isEqualTo(Code.RATE_LIMITED);
+    // One token per 20 s regained: the wait is up to that, never zero.
+    assertThat(answer.getError().getRetryAfterMs()).isBetween(1, 20_000);
+    assertThat(refused.awaitClose().code()).isEqualTo(4000 + Code.RATE_LIMITED.getNumber());
+    assertThat(gateway.counter("playline.user.budget.refusals", "budget", "auths")).isEqualTo(1);
+    authed(UIDS.incrementAndGet(), "phone");
   }
 
   private WsPlayerClient authed(long uid, String device) throws Exception {

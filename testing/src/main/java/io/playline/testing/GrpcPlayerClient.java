@@ -68,6 +68,11 @@ public final class GrpcPlayerClient implements StreamObserver<ServerFrame>, Auto
     return f;
   }
 
+  /** The next frame from the server, or null when none came within {@code millis}. */
+  public @org.jspecify.annotations.Nullable ServerFrame poll(long millis) throws InterruptedException {
+    return frames.poll(millis, TimeUnit.MILLISECONDS);
+  }
+
   /** The final status, failing after 10 s. */
   public Status awaitEnd() throws Exception {
     return end.get(10, TimeUnit.SECONDS);

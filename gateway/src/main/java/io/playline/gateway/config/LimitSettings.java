@@ -38,6 +38,25 @@ public final class LimitSettings {
           + "start, close 4009");
   public static final Setting<Integer> MAX_CONNECTIONS_PER_ADDRESS = Setting.intValue("connection.max.per.address",
       10_000, 1, 1_000_000, "connections per remote address: `TOO_MANY_CONNECTIONS`, close 4009");
+  public static final Setting<Integer> MAX_NEW_CONNECTIONS_PER_ADDRESS = Setting.intValue(
+      "connection.max.new.per.address.per.second", 100, 1, 1_000_000, "new connections per second from one address, "
+          + "both player ports together (a token bucket holding `connection.max.new.per.address.burst`): past it a "
+          + "connection is closed at accept, before TLS or HTTP/2 (`playline_connections_refused_total{reason=\"rate\"}`). "
+          + "A NAT of honest players reconnects far slower: even 10 000 players behind one address, each reconnecting "
+          + "every few minutes, open under 50 a second");
+  public static final Setting<Integer> NEW_CONNECTIONS_PER_ADDRESS_BURST = Setting.intValue(
+      "connection.max.new.per.address.burst", 1_000, 1, 10_000_000, "new connections one address may open at once "
+          + "before `connection.max.new.per.address.per.second` applies: the players of one NAT that arrive together "
+          + "when another node drains");
+  public static final Setting<Duration> ABUSE_PENALTY = Setting.duration("connection.abuse.penalty",
+      Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1), "an address whose connection was cut for abuse "
+          + "(gRPC `GOAWAY ENHANCE_YOUR_CALM` for rapid reset or a ping flood, an HTTP/2 `PROTOCOL_ERROR`; a WebSocket "
+          + "ping flood or invalid framing) has its new connections closed at accept this long "
+          + "(`playline_connections_refused_total{reason=\"penalty\"}`); 0 = off");
+  public static final Setting<Integer> MAX_TRACKED_ADDRESSES = Setting.intValue("connection.max.tracked.addresses",
+      65_536, 1, 10_000_000, "addresses whose new-connection budget and penalty are remembered (about 200 bytes "
+          + "each); an address is forgotten once its bucket is full and its penalty over, and past the cap the least "
+          + "recently seen is (`playline_connections_addresses`)");
   public static final Setting<Integer> MAX_CONNECTIONS_PER_USER = Setting.intValue("connection.max.per.user", 32, 1,
       100_000, "authenticated connections of one user on this node: `TOO_MANY_CONNECTIONS` in answer to `Auth`, "
           + "close 4009");
@@ -51,6 +70,11 @@ public final class LimitSettings {
           + "its connections on this node (a token bucket holding one minute): over it `RATE_LIMITED` with "
           + "`retry_after_ms`, nothing applied, the connection stays open "
           + "(`playline_user_budget_refusals_total{budget=\"deletes\"}`). The internal API is not budgeted");
+  public static final Setting<Integer> USER_MAX_AUTHS_PER_MINUTE = Setting.intValue("user.max.auths.per.minute", 60,
+      1, 1_000_000, "authentications (token or resumed session) of one user per minute on this node, checked once "
+          + "the credential is verified and before any session is written to Redis (a token bucket holding one "
+          + "minute): over it `RATE_LIMITED` with `retry_after_ms`, then close 4003 "
+          + "(`playline_user_budget_refusals_total{budget=\"auths\"}`)");
   public static final Setting<Integer> DEVICE_ID_MAX_BYTES = Setting.intValue("device.id.max.bytes", 64, 1, 1024,
       "longest `device_id` (UTF-8 bytes; copied into every record, Kafka message and HBase cell): "
           + "`INVALID_ARGUMENT` at auth, close 4002; a `Report` gets gRPC `INVALID_ARGUMENT`");
@@ -86,8 +110,9 @@ public final class LimitSettings {
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
       HANDSHAKE_TIMEOUT, HEARTBEAT_INTERVAL, IDLE_TIMEOUT, FRAME_MAX_BYTES, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND,
-      MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER,
-      USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, DEVICE_ID_MAX_BYTES,
+      MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_NEW_CONNECTIONS_PER_ADDRESS,
+      NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, MAX_TRACKED_ADDRESSES, MAX_CONNECTIONS_PER_USER,
+      USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE, DEVICE_ID_MAX_BYTES,
       PLATFORM_MAX_BYTES, GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE,
       GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES, GRPC_RST_WINDOW,
       GRPC_FIRST_STREAM_TIMEOUT));

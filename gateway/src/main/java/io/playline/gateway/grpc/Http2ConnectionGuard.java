@@ -5,13 +5,13 @@ import io.grpc.netty.InternalProtocolNegotiator;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.gateway.session.AddressBudgets;
 import io.playline.gateway.session.ConnectionLimiter;
+import io.playline.gateway.ws.AdmitOnFirstRead;
 import io.playline.gateway.ws.ProxyProtocolHandler;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -25,30 +25,35 @@ import org.slf4j.LoggerFactory;
 /**
  * What one HTTP/2 connection of a gRPC server may spend before and below its calls: it must open a
  * stream within {@code grpc.first.stream.timeout} of connecting (else it is closed: a socket that
- * only finished the handshake holds a descriptor for nothing), and, on the player port, the TCP
- * connection itself is counted against {@code connection.max} and {@code connection.max.per.address}
- * (a separate count from the player streams, with the same caps): over either it is closed right
- * after accept, before any HTTP/2. GOAWAYs with {@code ENHANCE_YOUR_CALM} that gRPC sends (rapid
- * reset, ping flood) are counted. Built on gRPC's protocol-negotiator hook, in front of the given
- * negotiation (and behind a PROXY header, whose address is the one counted). Thread-safe; each
- * connection's part runs on its event loop.
+ * only finished the handshake holds a descriptor for nothing); the TCP connection itself is
+ * counted against caps per node and per address (the player port: {@code connection.max} and {@code
+ * connection.max.per.address}, a separate count from the player streams; the API port: {@code
+ * api.max.connections} and {@code api.max.connections.per.address}), and, on the player port, its
+ * address's new-connection budget is taken ({@link AddressBudgets}): over any it is closed right
+ * after accept, before any HTTP/2. GOAWAYs with {@code ENHANCE_YOUR_CALM} that gRPC sends (rapid reset, ping flood) are
+ * counted and, like a {@code PROTOCOL_ERROR}, put the address in its abuse penalty. Built on gRPC's
+ * protocol-negotiator hook, in front of the given negotiation (and behind a PROXY header, whose
+ * address is the one counted). Thread-safe; each connection's part runs on its event loop.
  */
 public final class Http2ConnectionGuard {
   private static final Logger log = LoggerFactory.getLogger(Http2ConnectionGuard.class);
 
   private final Duration firstStreamTimeout;
   private final @Nullable ConnectionLimiter connections;
+  private final @Nullable AddressBudgets addresses;
   private final boolean addressFromProxyHeader;
   private final GrpcEdgeMetrics metrics;
 
   /**
-   * {@code connections}: the TCP connections' caps (null: not counted); with {@code
+   * {@code connections}: the TCP connections' caps (null: not counted); {@code addresses}: the
+   * per-address new-connection budgets and penalties (null: none); with {@code
    * addressFromProxyHeader} a connection is counted once its PROXY header named its address.
    */
   public Http2ConnectionGuard(Duration firstStreamTimeout, @Nullable ConnectionLimiter connections,
-      boolean addressFromProxyHeader, GrpcEdgeMetrics metrics) {
+      @Nullable AddressBudgets addresses, boolean addressFromProxyHeader, GrpcEdgeMetrics metrics) {
     this.firstStreamTimeout = firstStreamTimeout;
     this.connections = connections;
+    this.addresses = addresses;
     this.addressFromProxyHeader = addressFromProxyHeader;
     this.metrics = metrics;
     if (connections != null) {
@@ -62,9 +67,9 @@ public final class Http2ConnectionGuard {
     // gRPC's graceful shutdown (GOAWAY, then a PING the client may never answer for 10 s).
     return InFrontOfNegotiation.wrap(next, (front, grpcHandler) -> {
       watch(front, grpcHandler);
-      if (connections != null) {
+      if (connections != null || addresses != null) {
         if (addressFromProxyHeader) {
-          front.pipeline().addAfter(front.name(), null, new AdmitOnFirstRead(front));
+          front.pipeline().addAfter(front.name(), null, new AdmitOnFirstRead(() -> admit(front)));
         } else {
           admit(front);
         }
@@ -93,6 +98,9 @@ public final class Http2ConnectionGuard {
       public void onGoAwaySent(int lastStreamId, long errorCode, ByteBuf debugData) {
         if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()) {
           metrics.calmDown(debugData.toString(StandardCharsets.US_ASCII));
+          penalize(channel);
+        } else if (errorCode == Http2Error.PROTOCOL_ERROR.code()) {
+          penalize(channel);
         }
       }
     });
@@ -101,13 +109,20 @@ public final class Http2ConnectionGuard {
   /** Counts the connection of {@code front} or closes it; false when it was refused. */
   private boolean admit(ChannelHandlerContext front) {
     Channel channel = front.channel();
-    ConnectionLimiter limiter = connections;
     InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
     InetAddress address = remote == null ? null : remote.getAddress();
-    String refused = limiter == null ? null : limiter.admit(address);
+    AddressBudgets.Refusal overBudget = addresses == null || address == null ? null
+        : addresses.admit(address, AddressBudgets.Transport.GRPC);
+    if (overBudget != null) {
+      log.debug("Closing {}: {} of its address", remote, overBudget);
+      front.close();
+      return false;
+    }
+    ConnectionLimiter limiter = connections;
     if (limiter == null) {
       return true;
     }
+    String refused = limiter.admit(address);
     if (refused != null) {
       metrics.refused(refused.endsWith("on this node"));
       log.debug("Closing {}: {}", remote, refused);
@@ -118,22 +133,10 @@ public final class Http2ConnectionGuard {
     return true;
   }
 
-  /** Behind a PROXY header: counts the connection when the bytes after the header arrive. */
-  private final class AdmitOnFirstRead extends ChannelInboundHandlerAdapter {
-    private final ChannelHandlerContext front;
-
-    AdmitOnFirstRead(ChannelHandlerContext front) {
-      this.front = front;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      ctx.pipeline().remove(this);
-      if (admit(front)) {
-        ctx.fireChannelRead(msg);
-      } else {
-        ReferenceCountUtil.release(msg);
-      }
+  private void penalize(Channel channel) {
+    InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
+    if (addresses != null && remote != null && remote.getAddress() != null) {
+      addresses.penalize(remote.getAddress(), AddressBudgets.Transport.GRPC);
     }
   }
 }

@@ -30,6 +30,11 @@ public final class ConnectionLimiter {
     this.maxPerUser = maxPerUser;
   }
 
+  /** Caps of connections that never authenticate as a user (the internal API's). */
+  public ConnectionLimiter(int maxPerNode, int maxPerAddress) {
+    this(maxPerNode, maxPerAddress, Integer.MAX_VALUE);
+  }
+
   /**
    * Counts a new connection from {@code address} (null: unknown); null when admitted, else why not
    * (client-safe), and nothing is counted.

@@ -1,5 +1,7 @@
 package io.playline.gateway.session;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A resumable server-side session.
  *
@@ -12,5 +14,22 @@ public record StoredSession(ConnectionIdentity identity, long tokenExpiresAtMs, 
   public long notAfterMs(long maxAgeMs) {
     long aged = createdAtMs > Long.MAX_VALUE - maxAgeMs ? Long.MAX_VALUE : createdAtMs + maxAgeMs;
     return Math.min(tokenExpiresAtMs, aged);
+  }
+
+  /**
+   * Why {@code session} (null: not found) cannot be resumed at {@code nowMs} by a device named {@code
+   * deviceId} (client-safe), or null when it can.
+   */
+  static @Nullable String resumeRefusal(@Nullable StoredSession session, String deviceId, long nowMs, long maxAgeMs) {
+    if (session == null) {
+      return "session expired or unknown";
+    }
+    if (nowMs >= session.notAfterMs(maxAgeMs)) {
+      return "session expired (its token expired or it reached its maximum age)";
+    }
+    if (!session.identity().deviceId().equals(deviceId)) {
+      return "session belongs to another device";
+    }
+    return null;
   }
 }

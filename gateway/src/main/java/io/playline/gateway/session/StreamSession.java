@@ -166,7 +166,8 @@ public final class StreamSession {
         if (state != State.AUTHENTICATING) {
           return;
         }
-        String refused = error != null ? null : resumeRefusal(found.orElse(null), auth);
+        String refused = error != null ? null : StoredSession.resumeRefusal(found.orElse(null),
+            auth.getDeviceId(), services.clock().millis(), services.config().sessionMaxAge().toMillis());
         if (error == null && refused == null) {
           services.metrics().sessionResumed();
           StoredSession session = found.orElseThrow();
@@ -187,20 +188,6 @@ public final class StreamSession {
     } else {
       verifyToken(seq, auth);
     }
-  }
-
-  /** Why this session cannot be resumed by this Auth (client-safe), or null when it can. */
-  private @Nullable String resumeRefusal(@Nullable StoredSession session, Auth auth) {
-    if (session == null) {
-      return "session expired or unknown";
-    }
-    if (services.clock().millis() >= session.notAfterMs(services.config().sessionMaxAge().toMillis())) {
-      return "session expired (its token expired or it reached its maximum age)";
-    }
-    if (!session.identity().deviceId().equals(auth.getDeviceId())) {
-      return "session belongs to another device";
-    }
-    return null;
   }
 
   private void verifyToken(long seq, Auth auth) {
@@ -239,6 +226,11 @@ public final class StreamSession {
 
   private void open(long seq, Auth auth, ConnectionIdentity id, long tokenExpiresAtMs, long createdAtMs,
       boolean newSession) {
+    io.playline.proto.v1.Error overBudget = services.budgets().takeAuth(id.uid());
+    if (overBudget != null) {
+      fail(seq, overBudget);
+      return;
+    }
     if (!services.limiter().admitUser(id.uid())) {
       fail(seq, Code.TOO_MANY_CONNECTIONS, "more than " + services.limiter().maxPerUser()
           + " connections of this user on this node");
@@ -390,12 +382,16 @@ public final class StreamSession {
 
   /** Sends a last error and closes the connection. */
   private void fail(long seq, Code code, String message) {
+    fail(seq, Errors.of(code, message));
+  }
+
+  private void fail(long seq, io.playline.proto.v1.Error error) {
     if (state == State.CLOSED) {
       return;
     }
-    services.metrics().error(code);
-    log.debug("Closing {} with {}: {}", transport.remoteAddress(), code, message);
-    transport.closeWithError(seq, Errors.of(code, message));
+    services.metrics().error(error.getCode());
+    log.debug("Closing {} with {}: {}", transport.remoteAddress(), error.getCode(), error.getMessage());
+    transport.closeWithError(seq, error);
     onTransportClosed();
   }
 }

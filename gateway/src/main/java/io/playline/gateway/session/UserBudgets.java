@@ -13,19 +13,21 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What one user may make this node spend across all of its connections: heartbeat events per
- * second ({@code user.max.events.per.second}) and deleted items per minute over the player stream
- * ({@code user.max.deletes.per.minute}, a clear counts one). Each is a token bucket per uid: the
+ * second ({@code user.max.events.per.second}), deleted items per minute over the player stream
+ * ({@code user.max.deletes.per.minute}, a clear counts one) and authentications per minute ({@code
+ * user.max.auths.per.minute}: each writes a session to Redis). Each is a token bucket per uid: the
  * events bucket holds {@value #EVENTS_BURST_SECONDS} seconds' worth (an honest client that
  * reconnects resends up to its whole unacked buffer at once: the SDKs keep 1 000 events), the
- * deletes bucket one minute's; a steady flood gets the budget, no matter how many connections carry
- * it. Refusals are {@code RATE_LIMITED} with {@code retry_after_ms}, counted in {@code
+ * deletes and auths buckets one minute's; a steady flood gets the budget, no matter how many
+ * connections carry it. Refusals are {@code RATE_LIMITED} with {@code retry_after_ms}, counted in {@code
  * playline.user.budget.refusals}.
  *
  * <p>Bounded: a user has buckets while connected to this node ({@link #join} on auth, {@link #leave}
  * when each connection closes) and for {@link #IDLE_RETENTION_NANOS} after its last connection
- * closed — by then both buckets are full again, so closing and reconnecting buys no fresh budget.
- * Users who left are forgotten in the order they left, a few at each join or leave. Enforced per
- * node: a user connected to k nodes gets up to k budgets (see docs/security.md).
+ * closed or its last authentication while it had none — by then every bucket is full again, so
+ * closing and reconnecting buys no fresh budget. Users who left are forgotten in the order they
+ * left, a few at each join, leave or authentication. Enforced per node: a user connected to k nodes
+ * gets up to k budgets (see docs/security.md).
  *
  * <p>Thread-safe: a user's connections may sit on different event loops; each bucket is a short
  * synchronized section, uncontended unless one user floods from several loops.
@@ -40,25 +42,31 @@ public final class UserBudgets {
 
   private final int eventsPerSecond;
   private final int deletesPerMinute;
+  private final int authsPerMinute;
   private final LongSupplier nanoClock;
   private final ConcurrentHashMap<Long, User> users = new ConcurrentHashMap<>();
   /** Users whose last connection closed, oldest first, with when. */
   private final ConcurrentLinkedQueue<Left> left = new ConcurrentLinkedQueue<>();
   private final Counter eventsRefused;
   private final Counter deletesRefused;
+  private final Counter authsRefused;
 
-  public UserBudgets(int eventsPerSecond, int deletesPerMinute, MeterRegistry registry, LongSupplier nanoClock) {
-    if (eventsPerSecond <= 0 || deletesPerMinute <= 0) {
+  public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, MeterRegistry registry,
+      LongSupplier nanoClock) {
+    if (eventsPerSecond <= 0 || deletesPerMinute <= 0 || authsPerMinute <= 0) {
       throw new IllegalArgumentException("user budgets: " + eventsPerSecond + " events/s, " + deletesPerMinute
-          + " deletes/min (expected: each > 0)");
+          + " deletes/min, " + authsPerMinute + " auths/min (expected: each > 0)");
     }
     this.eventsPerSecond = eventsPerSecond;
     this.deletesPerMinute = deletesPerMinute;
+    this.authsPerMinute = authsPerMinute;
     this.nanoClock = nanoClock;
     String description = "Frames refused RATE_LIMITED because the user spent its budget across its connections";
     eventsRefused = Counter.builder("playline.user.budget.refusals").tag("budget", "events")
         .description(description).register(registry);
     deletesRefused = Counter.builder("playline.user.budget.refusals").tag("budget", "deletes")
+        .description(description).register(registry);
+    authsRefused = Counter.builder("playline.user.budget.refusals").tag("budget", "auths")
         .description(description).register(registry);
     registry.gaugeMapSize("playline.user.budget.users", List.of(), users);
   }
@@ -113,6 +121,26 @@ public final class UserBudgets {
     return wait == 0 ? null : refusal(wait, deletesRefused, "more than " + deletesPerMinute + " deleted items per minute");
   }
 
+  /**
+   * Takes one authentication from the user's budget, once its credential is verified and before its
+   * session is written: null when granted, else the refusal to send. A user without a connection
+   * here gets buckets that are kept a minute after this authentication, refused or not.
+   */
+  public @Nullable Error takeAuth(long uid) {
+    long now = nanoClock.getAsLong();
+    forgetIdle(now);
+    User user = users.compute(uid, (u, known) -> {
+      User v = known == null ? new User(now) : known;
+      if (v.connections == 0) {
+        v.leftAt = now;
+        left.add(new Left(uid, now));
+      }
+      return v;
+    });
+    long wait = user.auths.take(1, now);
+    return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsPerMinute + " authentications per minute");
+  }
+
   /** A user not joined (its last connection just closed) is not charged: it has nothing left to flood with. */
   private long take(@Nullable TokenBucket bucket, int n) {
     return bucket == null ? 0 : bucket.take(n, nanoClock.getAsLong());
@@ -135,6 +163,7 @@ public final class UserBudgets {
   private final class User {
     final TokenBucket events;
     final TokenBucket deletes;
+    final TokenBucket auths;
     int connections;
     long leftAt;
 
@@ -142,6 +171,7 @@ public final class UserBudgets {
       events = new TokenBucket((long) eventsPerSecond * EVENTS_BURST_SECONDS, eventsPerSecond,
           TimeUnit.SECONDS.toNanos(1), now);
       deletes = new TokenBucket(deletesPerMinute, deletesPerMinute, TimeUnit.MINUTES.toNanos(1), now);
+      auths = new TokenBucket(authsPerMinute, authsPerMinute, TimeUnit.MINUTES.toNanos(1), now);
     }
   }
 

@@ -12,11 +12,15 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.session.AddressBudgets;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
+import java.net.InetSocketAddress;
 
 /**
- * The pipeline of one WebSocket connection: HTTP upgrade on {@code /v1/stream} (within {@code
+ * The pipeline of one WebSocket connection: admission at accept (the address's new-connection budget
+ * and abuse penalty, {@link AddressBudgets}: a refused connection is closed before TLS or HTTP, for
+ * the PROXY header's address when there is one), HTTP upgrade on {@code /v1/stream} (within {@code
  * handshake.timeout} of connecting, {@link UpgradeDeadline}), frame decoding
  * with the configured payload limit (violations are handed to {@link WebSocketFrameHandler}, which
  * answers with an Error and a 4000-range close code instead of Netty's default close), fragment
@@ -31,15 +35,17 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
   private final SessionServices services;
   private final @Nullable SslContext tls;
   private final ConnectionLimiter limiter;
+  private final AddressBudgets addresses;
   private final WebSocketServerProtocolConfig protocolConfig;
   private final @Nullable DemoPage demo;
   private final Counter proxyRefused;
 
   /** With {@code demo} (null: off) the pipeline also serves the demo web player's files. */
-  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter, @Nullable SslContext tls,
-      @Nullable DemoPage demo) {
+  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter, AddressBudgets addresses,
+      @Nullable SslContext tls, @Nullable DemoPage demo) {
     this.services = services;
     this.limiter = limiter;
+    this.addresses = addresses;
     this.tls = tls;
     this.demo = demo;
     GatewayConfig config = services.config();
@@ -63,16 +69,19 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
 
   @Override
   protected void initChannel(Channel ch) {
-    if (tls != null) {
-      // A new engine per connection from the current context: a reloaded certificate serves the
-      // next handshake, open connections keep theirs.
-      ch.pipeline().addLast(tls.newHandler(ch.alloc()));
-    }
     if (services.config().proxyProtocol()) {
       if (!ProxyProtocolHandler.admits(ch, services.config().proxyTrusted(), proxyRefused)) {
         return;
       }
       ProxyProtocolHandler.install(ch); // in front of TLS: the balancer's header comes first
+      ch.pipeline().addLast(new AdmitOnFirstRead(() -> admit(ch)));
+    } else if (!admit(ch)) {
+      return;
+    }
+    if (tls != null) {
+      // A new engine per connection from the current context: a reloaded certificate serves the
+      // next handshake, open connections keep theirs.
+      ch.pipeline().addLast(tls.newHandler(ch.alloc()));
     }
     ch.pipeline()
         .addLast(new HttpServerCodec())
@@ -86,6 +95,17 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
     }
     ch.pipeline()
         .addLast(new NotFoundHandler())
-        .addLast(new WebSocketFrameHandler(services, limiter));
+        .addLast(new WebSocketFrameHandler(services, limiter, addresses));
+  }
+
+  /** Takes a new connection from the client address's budget, or closes the channel; false when refused. */
+  private boolean admit(Channel ch) {
+    InetSocketAddress client = ProxyProtocolHandler.clientAddress(ch);
+    if (client == null || client.getAddress() == null
+        || addresses.admit(client.getAddress(), AddressBudgets.Transport.WS) == null) {
+      return true;
+    }
+    ch.close();
+    return false;
   }
 }

@@ -26,6 +26,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.gateway.session.AddressBudgets;
 import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.Errors;
 import io.playline.gateway.session.SessionServices;
@@ -47,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * Adapts one WebSocket channel to a {@link StreamSession}: each binary frame is one {@code
  * ClientFrame}, each {@code ServerFrame} goes out as one binary frame; text frames, malformed
  * protobuf and oversized frames close the connection with an Error frame and close code 4000 +
- * {@link Code} number, and so do pings and pongs before authentication or past their rate. Every
+ * {@link Code} number, and so do pings and pongs before authentication or past their rate; a ping
+ * flood, invalid framing or a malformed frame also puts the address in its abuse penalty ({@link
+ * AddressBudgets#penalize}). Every
  * frame it writes, pongs included, counts against {@code connection.max.unsent.bytes}. Confined
  * to the channel's event loop.
  */
@@ -63,6 +66,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
 
   private final SessionServices services;
   private final ConnectionLimiter limiter;
+  private final AddressBudgets addresses;
   private @Nullable ChannelHandlerContext ctx;
   private @Nullable StreamSession session;
   private @Nullable InetAddress limitedAddress;
@@ -72,9 +76,10 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   private long pingWindowStartNanos;
   private int pingsInWindow;
 
-  WebSocketFrameHandler(SessionServices services, ConnectionLimiter limiter) {
+  WebSocketFrameHandler(SessionServices services, ConnectionLimiter limiter, AddressBudgets addresses) {
     this.services = services;
     this.limiter = limiter;
+    this.addresses = addresses;
   }
 
   @Override
@@ -143,6 +148,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     int limit = services.config().maxPingsPerSecond();
     if (++pingsInWindow > limit) {
       services.metrics().pingRateExceeded();
+      penalize(ctx);
       s.onBadFrame(Code.RATE_LIMITED, "more than " + limit + " pings and pongs per second");
     } else if (control.ping()) {
       write(ctx, new PongWebSocketFrame(Unpooled.wrappedBuffer(control.payload())));
@@ -163,6 +169,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     try {
       decoded = ClientFrame.parseFrom(frame.content().nioBuffer());
     } catch (InvalidProtocolBufferException e) {
+      penalize(ctx);
       s.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: not a protobuf ClientFrame");
       return;
     }
@@ -195,6 +202,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     if (s != null && (cause instanceof TooLongFrameException || isTooBig(cause))) {
       s.onBadFrame(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes() + " bytes");
     } else if (s != null && (cause instanceof CorruptedFrameException)) {
+      penalize(ctx);
       s.onBadFrame(Code.PROTOCOL_VIOLATION, "invalid WebSocket framing");
     } else if (cause instanceof IOException || cause instanceof PrematureChannelClosureException) {
       // The peer went away, possibly in the middle of a fragmented message: nothing to answer.
@@ -207,6 +215,14 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       } else {
         ctx.close();
       }
+    }
+  }
+
+  /** The client abused the connection: its address is refused new connections for a while. */
+  private void penalize(ChannelHandlerContext ctx) {
+    InetSocketAddress client = ProxyProtocolHandler.clientAddress(ctx.channel());
+    if (client != null && client.getAddress() != null) {
+      addresses.penalize(client.getAddress(), AddressBudgets.Transport.WS);
     }
   }
 

@@ -13,7 +13,7 @@ class UserBudgetsTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
   private final AtomicLong now = new AtomicLong(1_000 * SECOND);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final UserBudgets budgets = new UserBudgets(100, 120, registry, now::get);
+  private final UserBudgets budgets = new UserBudgets(100, 120, 60, registry, now::get);
 
   @Test
   void anHonestClientsResendOfItsWholeUnackedBufferPassesThenTheRateHolds() {

@@ -1,0 +1,138 @@
+package io.playline.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.playline.gateway.ProxyProtocolTest.HeaderRelay;
+import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Per-address budgets of new connections at accept, one across both player ports: a reconnect storm
+ * from one address is refused past its burst while another address connects; an address whose
+ * connection was cut for abuse is refused during its penalty and admitted after. Distinct addresses
+ * on loopback are PROXY protocol headers sent by a relay, as a load balancer would.
+ */
+@ExtendWith(RealRedisExtension.class)
+class ConnectionRateTest {
+  private static final AtomicLong UIDS = new AtomicLong(29_000);
+  private TestGateway gateway;
+
+  @AfterEach
+  void stop() {
+    gateway.close();
+  }
+
+  private double refused(String transport, String reason) {
+    return gateway.counter("playline.connections.refused", "transport", transport, "reason", reason);
+  }
+
+  /** A WebSocket upgrade, behind a PROXY header naming {@code address} when given: true when it was accepted. */
+  private boolean upgrades(@Nullable String address) {
+    try (RawWebSocket c = new RawWebSocket(gateway.server.wsAddress().getPort(), 0)) {
+      if (address != null) {
+        c.raw(ProxyProtocolTest.v1(address));
+      }
+      return c.upgrade().startsWith("HTTP/1.1 101");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** A gRPC stream from {@code address} through a header relay: true when it authenticated, false when closed. */
+  private boolean grpcAuthenticates(String address) throws Exception {
+    try (HeaderRelay relay = new HeaderRelay(gateway.server.grpcAddress().getPort(), ProxyProtocolTest.v1(address));
+        GrpcPlayerClient c = GrpcPlayerClient.connect(relay.port())) {
+      c.send(WebSocketStreamTest.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+      AtomicReference<ServerFrame> answer = new AtomicReference<>();
+      await().atMost(Duration.ofSeconds(10)).until(() -> {
+        answer.compareAndSet(null, c.poll(20));
+        return answer.get() != null || c.end.isDone();
+      });
+      return answer.get() != null && answer.get().hasAuthOk();
+    }
+  }
+
+  @Test
+  void aReconnectStormFromOneAddressIsRefusedPastItsBudgetOnBothPortsWhileAnotherAddressConnects(RedisNamespace ns)
+      throws Exception {
+    gateway = new TestGateway(ns, Map.of("proxy.protocol", "true", "connection.max.new.per.address.per.second", "1",
+        "connection.max.new.per.address.burst", "5"));
+    long start = System.nanoTime();
+    int admitted = 0;
+    for (int i = 0; i < 20; i++) {
+      if (upgrades("203.0.113.40")) {
+        admitted++;
+      }
+    }
+    long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+    // The burst, plus what one token a second brought back meanwhile.
+    assertThat(admitted).isBetween(5, 5 + (int) seconds + 1);
+    assertThat(refused("ws", "rate")).isEqualTo(20 - admitted);
+    // The gRPC port draws on the same budget: it does not get a burst of its own.
+    int grpcAdmitted = 0;
+    while (grpcAuthenticates("203.0.113.40")) {
+      grpcAdmitted++;
+      assertThat(grpcAdmitted).as("gRPC streams let in from the exhausted address").isLessThan(5);
+    }
+    assertThat(refused("grpc", "rate")).isEqualTo(1);
+    // Another address behind the same balancer is served on both ports.
+    assertThat(upgrades("203.0.113.41")).isTrue();
+    assertThat(grpcAuthenticates("203.0.113.41")).isTrue();
+  }
+
+  @Test
+  void anAddressCutForRapidResetIsRefusedDuringItsPenaltyAndAdmittedAfter(RedisNamespace ns) {
+    gateway = new TestGateway(ns, Map.of("grpc.max.rst.frames.per.window", "50", "connection.abuse.penalty", "5s"));
+    int port = gateway.server.grpcAddress().getPort();
+    try (RawHttp2Client attacker = RawHttp2Client.connect(port)) {
+      for (int sent = 0; sent < 20_000 && !attacker.closed(); sent += 10) {
+        attacker.streams(10, true);
+      }
+      await().atMost(Duration.ofSeconds(5)).until(attacker::closed);
+    }
+    assertThat(gateway.counter("playline.connections.penalized", "transport", "grpc")).isEqualTo(1);
+    // Its next connections, on either port, are closed at accept.
+    try (RawHttp2Client again = RawHttp2Client.tcp(port)) {
+      await().atMost(Duration.ofSeconds(5)).until(again::closed);
+    }
+    assertThat(refused("grpc", "penalty")).isEqualTo(1);
+    assertThat(upgrades(null)).isFalse();
+    assertThat(refused("ws", "penalty")).isEqualTo(1);
+    // The penalty over, it is let in again.
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> upgrades(null));
+    assertThat(refused("ws", "rate")).isZero();
+  }
+
+  @Test
+  void aWebSocketPingFloodPenalizesItsAddress(RedisNamespace ns) throws Exception {
+    gateway = new TestGateway(ns, Map.of("connection.max.pings.per.second", "2", "connection.abuse.penalty", "1m"));
+    try (RawWebSocket flooder = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
+      flooder.send(WebSocketStreamTest.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+      assertThat(flooder.next().hasAuthOk()).isTrue();
+      for (int i = 0; i < 5; i++) {
+        flooder.sendControl(false, new byte[] {1});
+      }
+      RawWebSocket.Frame answer = flooder.nextFrame();
+      while (answer.opcode() == 0xA) { // the pongs within the limit
+        answer = flooder.nextFrame();
+      }
+      assertThat(ServerFrame.parseFrom(answer.payload()).getError().getCode()).isEqualTo(Code.RATE_LIMITED);
+    }
+    assertThat(gateway.counter("playline.connections.penalized", "transport", "ws")).isEqualTo(1);
+    assertThat(upgrades(null)).isFalse();
+    assertThat(refused("ws", "penalty")).isEqualTo(1);
+  }
+}
