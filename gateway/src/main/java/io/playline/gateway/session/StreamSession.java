@@ -4,6 +4,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.AuthOk;
 import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Refresh;
 import io.playline.proto.v1.RefreshOk;
 import io.playline.proto.v1.Error.Code;
@@ -139,6 +140,11 @@ public final class StreamSession {
     return state == State.AUTHENTICATING;
   }
 
+  /** Whether a heartbeat with events would be refused now, undecoded (this connection was told to wait). */
+  public boolean refusesEvents() {
+    return heartbeats != null && heartbeats.waiting(System.nanoTime());
+  }
+
   /** The authenticated identity, or null before auth. */
   public @Nullable ConnectionIdentity identity() {
     return identity;
@@ -257,7 +263,7 @@ public final class StreamSession {
           }
         });
     lease = l;
-    heartbeats = new HeartbeatHandler(transport, services, id);
+    heartbeats = new HeartbeatHandler(transport, services, id, this::closeWith);
     pushRegistration = services.connections().register(id, transport);
     String today = services.calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());
@@ -390,12 +396,16 @@ public final class StreamSession {
 
   /** Sends a last error and closes the connection. */
   private void fail(long seq, Code code, String message) {
+    closeWith(seq, Errors.of(code, message));
+  }
+
+  private void closeWith(long seq, Error error) {
     if (state == State.CLOSED) {
       return;
     }
-    services.metrics().error(code);
-    log.debug("Closing {} with {}: {}", transport.remoteAddress(), code, message);
-    transport.closeWithError(seq, Errors.of(code, message));
+    services.metrics().error(error.getCode());
+    log.debug("Closing {} with {}: {}", transport.remoteAddress(), error.getCode(), error.getMessage());
+    transport.closeWithError(seq, error);
     onTransportClosed();
   }
 }
