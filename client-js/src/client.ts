@@ -27,9 +27,14 @@ export type ConnectionState = "connecting" | "connected" | "reconnecting" | "clo
 
 /** A failure the gateway (or the client) reported; `code` is the protocol's Error.Code. */
 export class PlaylineError extends Error {
+  /**
+   * @param retryAfterMs for RATE_LIMITED, how long the gateway asked to wait before sending again
+   *     (the client holds the refused events back that long and resends them itself); 0 otherwise
+   */
   constructor(
     readonly code: Error_Code,
     message: string,
+    readonly retryAfterMs = 0,
   ) {
     super(`${Error_Code[code] ?? "INTERNAL"}: ${message}`);
     this.name = "PlaylineError";
@@ -112,6 +117,8 @@ export interface PlaylineClientOptions {
 const DEFAULT_HEARTBEAT_INTERVAL_MS = 15_000;
 const MIN_HEARTBEAT_INTERVAL_MS = 100;
 const MAX_FRAMES_PER_SEND = 8;
+/** The wait after a RATE_LIMITED without retry_after_ms (an older gateway). */
+const MIN_RATE_LIMITED_WAIT_MS = 1_000;
 const MIN_DRAIN_WAIT_MS = 1_000;
 const MAX_DRAIN_WAIT_MS = 5_000;
 const OPEN = 1;
@@ -165,6 +172,12 @@ export class PlaylineClient {
   private failures = 0;
   private retryAtOnce = false;
   private reconnectAtMs = -1;
+  /** No events are sent before this (Date.now()), the end of the last RATE_LIMITED's retry_after_ms. */
+  private holdUntilMs = 0;
+  /** Since a RATE_LIMITED, until nothing waits: one heartbeat with events at a time, each after the last's ack plus paceMs. */
+  private paced = false;
+  /** The last RATE_LIMITED's wait: the pace of heartbeats while paced. */
+  private paceMs = 0;
   private lastCause: unknown;
   private timer?: ReturnType<typeof setTimeout>;
   private heartbeatTimer?: ReturnType<typeof setTimeout>;
@@ -479,7 +492,7 @@ export class PlaylineClient {
         }
         break;
       case "error":
-        this.onError(seq, new PlaylineError(f.body.value.code, f.body.value.message), f);
+        this.onError(seq, new PlaylineError(f.body.value.code, f.body.value.message, f.body.value.retryAfterMs), f);
         break;
       case "sync":
         if (f.body.value.record !== undefined) {
@@ -500,6 +513,10 @@ export class PlaylineClient {
       return;
     }
     this.stats.eventsAcked += sent.length;
+    if (this.paced && sent.length > 0) { // a keep-alive's ack says nothing about the budget
+      this.paced = this.buffer.hasWaiting();
+      this.holdUntilMs = this.paced ? Date.now() + this.paceMs : this.holdUntilMs;
+    }
     this.remember(ack.flagDate);
     const events = sent.map((s, i) => ({ event: s.event, firstView: ack.firstView[i] ?? false }));
     this.emit("ack", { events, flagDate: ack.flagDate, firstToday: ack.firstToday });
@@ -536,6 +553,11 @@ export class PlaylineClient {
         this.stats.eventsDropped += this.buffer.reject(seq); // resending cannot help
       } else {
         this.stats.eventsResent += this.buffer.retry(seq);
+        if (error.code === Error_Code.RATE_LIMITED) {
+          this.paceMs = Math.max(error.retryAfterMs, MIN_RATE_LIMITED_WAIT_MS);
+          this.holdUntilMs = Math.max(this.holdUntilMs, Date.now() + this.paceMs);
+          this.paced = true;
+        }
       }
       this.completeFlushes();
       this.emit("error", error);
@@ -589,8 +611,11 @@ export class PlaylineClient {
     if (ws === undefined || ws.readyState !== OPEN) {
       return;
     }
+    // While a RATE_LIMITED's wait runs nothing is sent; while paced, one heartbeat at a time.
+    const maxFrames = Date.now() < this.holdUntilMs ? 0
+      : this.paced ? (this.buffer.hasInFlight() ? 0 : 1) : MAX_FRAMES_PER_SEND;
     let frames = 0;
-    while (this.buffer.hasWaiting() && frames < MAX_FRAMES_PER_SEND) {
+    while (this.buffer.hasWaiting() && frames < maxFrames) {
       const seq = this.nextSeq();
       const events = this.buffer.send(seq, this.opts.maxEventsPerHeartbeat, Date.now());
       this.send({ case: "heartbeat", value: { events, flagDate: this.flagDate } }, seq);
@@ -737,7 +762,10 @@ export class PlaylineClient {
     }
     const why = this.lastCause ?? cause;
     this.lastCause = undefined;
-    const delay = this.nextDelayMs(was === "connected" || was === "draining");
+    let delay = this.nextDelayMs(was === "connected" || was === "draining");
+    if (delay >= 0) {
+      delay = Math.max(delay, this.holdUntilMs - Date.now()); // closed RATE_LIMITED: no sooner than told
+    }
     if (delay < 0) {
       this.terminate(why);
       return;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { WebSocket } from "ws";
-import { type Ack, Business, type HistoryRecord, MemoryFlagStore, PlaylineClient, type PlaylineClientOptions } from "../src/index.js";
+import { type Ack, Business, ErrorCode, type HistoryRecord, MemoryFlagStore, PlaylineClient, type PlaylineClientOptions,
+  type PlaylineError } from "../src/index.js";
 import { demoTests } from "./demo.js";
 import { metric, Relay, type Stack, startStack, token, until } from "./stack.js";
 
@@ -36,7 +37,8 @@ async function allHistory(c: PlaylineClient): Promise<HistoryRecord[]> {
 }
 
 before(async () => {
-  stack = await startStack(["--set", "heartbeat.interval=1s", "--set", "auth.expiry.grace=0s", "--set", "drain.grace=1s"]);
+  stack = await startStack(["--set", "heartbeat.interval=1s", "--set", "auth.expiry.grace=0s", "--set", "drain.grace=1s",
+    "--set", "user.max.events.per.second=10"]);
 }, { timeout: 300_000 });
 
 after(async () => {
@@ -177,6 +179,39 @@ describe("PlaylineClient against a real standalone", () => {
     assert.deepEqual(errors, []);
     assert.equal(c.stats.connections, 1, "the same connection all along");
     assert.ok(tokens >= 2, `tokens fetched: ${tokens}`);
+  });
+
+  it("waits retry_after_ms over the user's events budget, then every event is acked once", { timeout: 60_000 }, async () => {
+    const uid = ++nextUid;
+    const c = client(uid, "phone", { maxEventsPerHeartbeat: 10 });
+    const acked: number[] = [];
+    const errors: PlaylineError[] = [];
+    c.on("ack", (a) => acked.push(...a.events.map((e) => Number(e.event.oid))));
+    c.on("error", (e) => errors.push(e));
+    const refusals = () => metric(stack.admin, "playline_user_budget_refusals_total", 'budget="events"');
+    const closes = () => metric(stack.admin, "playline_user_budget_closes_total", 'budget="events"');
+    const [refusedBefore, closedBefore] = [await refusals(), await closes()];
+    for (let oid = 1; oid <= 130; oid++) {
+      c.report(Business.VIDEO, oid, 1_000, 60_000);
+    }
+    // A chatty app flushes every 50 ms: the first 100 events (the bucket at 10/s) pass, the rest are refused.
+    await until(() => {
+      c.flush().catch(() => undefined);
+      return c.stats.eventsAcked >= 130;
+    }, 50_000, "every event acked");
+
+    assert.deepEqual(acked.sort((a, b) => a - b), Array.from({ length: 130 }, (_, i) => i + 1));
+    assert.ok(errors.length > 0, "refused at least once");
+    for (const e of errors) {
+      assert.equal(e.code, ErrorCode.RATE_LIMITED);
+      assert.ok(e.retryAfterMs >= 1 && e.retryAfterMs <= 1_000, `retryAfterMs ${e.retryAfterMs}`);
+    }
+    // Flushes during the wait sent nothing: a handful of refusals, never closed for ignoring them.
+    const refused = (await refusals()) - refusedBefore;
+    assert.ok(refused >= 1 && refused <= 8, `refusals: ${refused}`);
+    assert.equal((await closes()) - closedBefore, 0);
+    assert.equal(c.stats.connections, 1, "the same connection all along");
+    assert.equal(c.stats.eventsDropped, 0);
   });
 });
 

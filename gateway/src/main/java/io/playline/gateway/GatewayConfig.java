@@ -57,6 +57,9 @@ import java.time.Duration;
  *     player stream, across its connections on this node ({@code user.max.deletes.per.minute}, 120)
  * @param maxUserAuthsPerMinute authentications of one user per minute on this node ({@code
  *     user.max.auths.per.minute}, 60)
+ * @param maxUserRefusalsBeforeClose heartbeats with events one connection may send during the
+ *     retry_after_ms of its last events refusal before it is closed RATE_LIMITED ({@code
+ *     user.max.refusals.before.close}, 10)
  * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
  *     ({@code device.id.max.bytes}, 64); it is copied into every record, Kafka message and HBase cell
  * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes}, 32)
@@ -110,6 +113,7 @@ public record GatewayConfig(
     int maxUserEventsPerSecond,
     int maxUserDeletesPerMinute,
     int maxUserAuthsPerMinute,
+    int maxUserRefusalsBeforeClose,
     int maxDeviceIdBytes,
     int maxPlatformBytes,
     Duration sessionTtl,
@@ -197,6 +201,7 @@ public record GatewayConfig(
         LimitSettings.USER_MAX_EVENTS_PER_SECOND.read(c),
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_AUTHS_PER_MINUTE.read(c),
+        LimitSettings.USER_MAX_REFUSALS_BEFORE_CLOSE.read(c),
         LimitSettings.DEVICE_ID_MAX_BYTES.read(c),
         LimitSettings.PLATFORM_MAX_BYTES.read(c),
         AuthSettings.SESSION_TTL.read(c),

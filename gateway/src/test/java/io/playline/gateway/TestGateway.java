@@ -70,9 +70,11 @@ public final class TestGateway implements AutoCloseable {
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
         "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", keyPrefix, "drain.grace", "0s"));
     // Every test client comes from 127.0.0.1: one address's new-connection budget would throttle
-    // a whole test class, and one test's abuse would penalize the next. Tests of those set them.
+    // a whole test class, and one test's abuse would penalize the next; most tests authenticate
+    // the same few uids again and again. Tests of those budgets set them.
     values.putAll(Map.of("connection.max.new.per.address.per.second", "1000000",
-        "connection.max.new.per.address.burst", "1000000", "connection.abuse.penalty", "0s"));
+        "connection.max.new.per.address.burst", "1000000", "connection.abuse.penalty", "0s",
+        "user.max.auths.per.minute", "1000000"));
     values.putAll(overrides);
     ConfigSource source = ConfigSource.empty().with(values);
     // "auth.secret" set to "" in the overrides: no HS256 key (a node verifying JWKS tokens only).

@@ -16,7 +16,9 @@ import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ItemStats;
+import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -28,6 +30,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import io.grpc.Status;
 import org.jspecify.annotations.Nullable;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +61,7 @@ class UserBudgetTest {
   @Test
   void oneUserOnManyConnectionsGetsItsEventBudgetAndAnotherUserIsUnaffected(RedisNamespace ns) throws Exception {
     gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "2",
-        "connection.max.frames.per.second", "1000"));
+        "connection.max.frames.per.second", "1000", "user.max.refusals.before.close", "1000"));
     long flooder = UIDS.incrementAndGet();
     List<WsPlayerClient> floods = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -133,6 +137,85 @@ class UserBudgetTest {
     assertThat(gateway.counter("playline.user.budget.refusals", "budget", "deletes")).isEqualTo(4);
     assertThat(a.closed).isNotDone();
     assertThat(b.closed).isNotDone();
+  }
+
+  @Test
+  void aWebSocketThatIgnoresRetryAfterIsClosedAfterTheNamedRefusalsAndOneThatWaitsIsNot(RedisNamespace ns)
+      throws Exception {
+    gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1", "user.max.refusals.before.close", "3"));
+    WsPlayerClient ignoring = authed(UIDS.incrementAndGet(), "phone");
+    WsPlayerClient waiting = authed(UIDS.incrementAndGet(), "phone");
+    WsPlayerClient honest = authed(UIDS.incrementAndGet(), "phone");
+
+    sendsAfterEachRetryAfterAndIsAcked(waiting::send, () -> answers(waiting, 1).get(0));
+    refusedThenClosed(ignoring::send, () -> answers(ignoring, 1).get(0));
+    assertThat(ignoring.awaitClose().code()).isEqualTo(4000 + Code.RATE_LIMITED.getNumber());
+
+    assertThat(waiting.closed).isNotDone();
+    for (int seq = 2; seq < 5; seq++) {
+      honest.send(heartbeat(seq, "", event(seq, 1, System.currentTimeMillis())));
+      assertThat(answers(honest, 1).get(0).hasHeartbeatAck()).isTrue();
+    }
+    assertThat(gateway.counter("playline.user.budget.closes", "budget", "events")).isEqualTo(1);
+  }
+
+  @Test
+  void aGrpcStreamThatIgnoresRetryAfterEndsResourceExhausted(RedisNamespace ns) throws Exception {
+    gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1", "user.max.refusals.before.close", "3"));
+    try (GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
+      stream.send(WebSocketStreamTest.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+      assertThat(stream.next().hasAuthOk()).isTrue();
+
+      refusedThenClosed(stream::send, stream::next);
+      assertThat(stream.awaitEnd().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    }
+    assertThat(gateway.counter("playline.user.budget.closes", "budget", "events")).isEqualTo(1);
+  }
+
+  /** Spends the user's whole bucket (ten events at 1/s), then sends a heartbeat at once after each refusal. */
+  private static void refusedThenClosed(Consumer<ClientFrame> send, Answer next) throws Exception {
+    long now = System.currentTimeMillis();
+    send.accept(tenEvents(2, now));
+    assertThat(next.get().hasHeartbeatAck()).isTrue();
+    // One refusal by the bucket, three while told to wait (user.max.refusals.before.close), then the close.
+    for (int seq = 3; seq <= 7; seq++) {
+      send.accept(heartbeat(seq, "", event(seq, 1, now)));
+      ServerFrame refused = next.get();
+      assertThat(refused.getSeq()).isEqualTo(seq);
+      assertThat(refused.getError().getCode()).isEqualTo(Code.RATE_LIMITED);
+      assertThat(refused.getError().getRetryAfterMs()).isBetween(1, 1000);
+    }
+  }
+
+  /** Spends the bucket, then twice: refused, waits retry_after_ms, sends again and is acked. */
+  private static void sendsAfterEachRetryAfterAndIsAcked(Consumer<ClientFrame> send, Answer next) throws Exception {
+    long now = System.currentTimeMillis();
+    send.accept(tenEvents(2, now));
+    assertThat(next.get().hasHeartbeatAck()).isTrue();
+    long seq = 3;
+    for (int round = 0; round < 2; round++) {
+      send.accept(heartbeat(seq, "", event(seq, 1, now)));
+      ServerFrame refused = next.get();
+      assertThat(refused.getError().getCode()).as("%s", refused).isEqualTo(Code.RATE_LIMITED);
+      long waitUntil = System.nanoTime() + refused.getError().getRetryAfterMs() * 1_000_000L;
+      Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= waitUntil);
+      send.accept(heartbeat(seq, "", event(seq, 1, now)));
+      assertThat(next.get().hasHeartbeatAck()).isTrue();
+      seq++;
+    }
+  }
+
+  private static ClientFrame tenEvents(long seq, long now) {
+    PlayEvent[] events = new PlayEvent[10];
+    for (int i = 0; i < events.length; i++) {
+      events[i] = event(1_000 + i, 1, now);
+    }
+    return heartbeat(seq, "", events);
+  }
+
+  /** The next answer of a stream under test. */
+  private interface Answer {
+    ServerFrame get() throws InterruptedException;
   }
 
   /** The history service of a node without HBase: counts the deletes and clears that reach it. */

@@ -214,7 +214,7 @@ public final class ClientSession {
         }
       }
       case HEARTBEAT_ACK -> {
-        heartbeats.onAck(f.getSeq(), f.getHeartbeatAck());
+        heartbeats.onAck(f.getSeq(), f.getHeartbeatAck(), loop.nowMs());
         answered();
       }
       case PROGRESS, HISTORY_PAGE, DONE -> {
@@ -230,7 +230,8 @@ public final class ClientSession {
   }
 
   private void onError(ServerFrame f) {
-    PlaylineException error = new PlaylineException(f.getError().getCode(), f.getError().getMessage());
+    PlaylineException error = new PlaylineException(f.getError().getCode(), f.getError().getMessage(),
+        f.getError().getRetryAfterMs());
     long seq = f.getSeq();
     if (phase == Phase.AUTHENTICATING && seq == authSeq) {
       authRejected(error);
@@ -239,7 +240,7 @@ public final class ClientSession {
       if (error.code() != Code.UNAVAILABLE) {
         credentials.forgetSession(); // the gateway refused the token and closes: reconnect with a fresh one
       }
-    } else if (seq != 0 && heartbeats.onError(seq, f.getError())) {
+    } else if (seq != 0 && heartbeats.onError(seq, f.getError(), loop.nowMs())) {
       callbacks.error(error);
       answered();
     } else if (seq != 0 && requests.onAnswer(f)) {
@@ -321,6 +322,9 @@ public final class ClientSession {
     Throwable why = lastCause != null ? lastCause : cause;
     lastCause = null;
     long delay = reconnects.nextDelayMs(was == Phase.CONNECTED || was == Phase.DRAINING);
+    if (delay != ReconnectPolicy.GIVE_UP) {
+      delay = Math.max(delay, heartbeats.holdMs(loop.nowMs())); // closed RATE_LIMITED: no sooner than told
+    }
     if (delay == ReconnectPolicy.GIVE_UP) {
       log.warn("Giving up after {} failed connection attempts: {}", reconnects.failures(), why.toString());
       terminate(why);

@@ -21,7 +21,11 @@ import org.slf4j.LoggerFactory;
  * The heartbeat half of a session: turns the {@link EventBuffer} into {@code Heartbeat} frames
  * (each echoing the user's first-today date), applies acks and heartbeat errors, keeps the date in
  * the {@link FlagStore}, tells the caller once per date about {@code first_today}, and completes
- * flush futures once every event reported before the flush is acked.
+ * flush futures once every event reported before the flush is acked. A {@code RATE_LIMITED}
+ * heartbeat (the user's budget is spent) keeps its events queued and holds every event back until
+ * its {@code retry_after_ms} has passed; then, until nothing waits, one heartbeat at a time, each
+ * after the previous one's ack plus that same wait: the waiting events drain at about the budget's
+ * pace instead of as a pipeline of refusals.
  *
  * <p>Confined to the client's loop.
  */
@@ -29,6 +33,8 @@ final class HeartbeatSender {
   private static final Logger log = LoggerFactory.getLogger(HeartbeatSender.class);
   /** Frames per send, well under the gateway's default 20 frames/s; the rest go with the next one. */
   static final int MAX_FRAMES_PER_SEND = 8;
+  /** The wait after a RATE_LIMITED without retry_after_ms (an older gateway). */
+  static final long MIN_RATE_LIMITED_WAIT_MS = 1_000;
 
   private record FlushWaiter(long version, CompletableFuture<Void> future) {}
 
@@ -41,6 +47,12 @@ final class HeartbeatSender {
   private long uid;
   private String flagDate = "";
   private String notifiedDay = "";
+  /** No events are sent before this (loop time), the end of the last RATE_LIMITED's retry_after_ms. */
+  private long holdUntilMs;
+  /** Since a RATE_LIMITED, until nothing waits: one heartbeat with events at a time, paced. */
+  private boolean paced;
+  /** The last RATE_LIMITED's wait: the pace of heartbeats while {@link #paced}. */
+  private long paceMs;
 
   HeartbeatSender(ClientConfig config, Callbacks callbacks, ClientCounters counters) {
     this.buffer = new EventBuffer(config.maxUnackedEvents());
@@ -80,12 +92,14 @@ final class HeartbeatSender {
   }
 
   /**
-   * Sends every waiting event (at most {@value #MAX_FRAMES_PER_SEND} frames), or an empty
-   * keep-alive when nothing waits and {@code keepAlive} is set.
+   * Sends every waiting event (at most {@value #MAX_FRAMES_PER_SEND} frames; none while a
+   * RATE_LIMITED's wait runs, one at a time while paced), or an empty keep-alive when nothing was
+   * sent and {@code keepAlive} is set.
    */
   void send(Transport.Connection conn, Seqs seqs, boolean keepAlive, long nowMs) {
+    int maxFrames = nowMs < holdUntilMs ? 0 : paced ? (buffer.hasInFlight() ? 0 : 1) : MAX_FRAMES_PER_SEND;
     int frames = 0;
-    while (buffer.hasWaiting() && frames < MAX_FRAMES_PER_SEND) {
+    while (buffer.hasWaiting() && frames < maxFrames) {
       long seq = seqs.next();
       conn.send(frame(seq, buffer.send(seq, maxEventsPerHeartbeat, nowMs)));
       frames++;
@@ -107,13 +121,17 @@ final class HeartbeatSender {
     return buffer.isInFlight(seq);
   }
 
-  /** Heartbeat {@code seq} was acked: releases its events, keeps the date, tells the listeners. */
-  void onAck(long seq, HeartbeatAck ack) {
+  /** Heartbeat {@code seq} was acked at {@code nowMs}: releases its events, keeps the date, tells the listeners. */
+  void onAck(long seq, HeartbeatAck ack, long nowMs) {
     EventBuffer.Released released = buffer.ack(seq);
     if (released == null) {
       return;
     }
     counters.eventsAcked.addAndGet(released.released());
+    if (paced && released.released() > 0) { // a keep-alive's ack says nothing about the budget
+      paced = buffer.hasWaiting();
+      holdUntilMs = paced ? nowMs + paceMs : holdUntilMs;
+    }
     remember(ack.getFlagDate());
     List<AckedEvent> events = new ArrayList<>(released.events().size());
     for (int i = 0; i < released.events().size(); i++) {
@@ -129,10 +147,11 @@ final class HeartbeatSender {
   }
 
   /**
-   * Heartbeat {@code seq} was answered with {@code error}: invalid events are dropped (resending
-   * them cannot help), anything else waits to be resent. False when {@code seq} is not a heartbeat.
+   * Heartbeat {@code seq} was answered with {@code error} at {@code nowMs}: invalid events are
+   * dropped (resending them cannot help), anything else waits to be resent; after RATE_LIMITED no
+   * sooner than its retry_after_ms. False when {@code seq} is not a heartbeat.
    */
-  boolean onError(long seq, Error error) {
+  boolean onError(long seq, Error error, long nowMs) {
     if (!buffer.isInFlight(seq)) {
       return false;
     }
@@ -142,9 +161,19 @@ final class HeartbeatSender {
       log.warn("Gateway rejected a heartbeat ({} events dropped): {} {}", dropped, error.getCode(), error.getMessage());
     } else {
       counters.eventsResent.addAndGet(buffer.retry(seq));
+      if (error.getCode() == Code.RATE_LIMITED) {
+        paceMs = Math.max(error.getRetryAfterMs(), MIN_RATE_LIMITED_WAIT_MS);
+        holdUntilMs = Math.max(holdUntilMs, nowMs + paceMs);
+        paced = true;
+      }
     }
     completeFlushes();
     return true;
+  }
+
+  /** How long events are still held back at {@code nowMs} by a RATE_LIMITED, 0 when they are not. */
+  long holdMs(long nowMs) {
+    return Math.max(0, holdUntilMs - nowMs);
   }
 
   /** The connection is gone: everything in flight waits to be resent on the next one. */

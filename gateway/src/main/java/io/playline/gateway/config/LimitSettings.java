@@ -75,6 +75,12 @@ public final class LimitSettings {
           + "the credential is verified and before any session is written to Redis (a token bucket holding one "
           + "minute): over it `RATE_LIMITED` with `retry_after_ms`, then close 4003 "
           + "(`playline_user_budget_refusals_total{budget=\"auths\"}`)");
+  public static final Setting<Integer> USER_MAX_REFUSALS_BEFORE_CLOSE = Setting.intValue(
+      "user.max.refusals.before.close", 10, 1, 10_000, "heartbeats with events one connection may send while "
+          + "the `retry_after_ms` of its last events refusal runs (each answered `RATE_LIMITED` at once: its events "
+          + "neither validated nor applied, the user's bucket not touched; room for what a client had in flight when the "
+          + "refusal reached it): one more gets a last `RATE_LIMITED` and close 4003 "
+          + "(`playline_user_budget_closes_total{budget=\"events\"}`)");
   public static final Setting<Integer> DEVICE_ID_MAX_BYTES = Setting.intValue("device.id.max.bytes", 64, 1, 1024,
       "longest `device_id` (UTF-8 bytes; copied into every record, Kafka message and HBase cell): "
           + "`INVALID_ARGUMENT` at auth, close 4002; a `Report` gets gRPC `INVALID_ARGUMENT`");
@@ -112,7 +118,8 @@ public final class LimitSettings {
       HANDSHAKE_TIMEOUT, HEARTBEAT_INTERVAL, IDLE_TIMEOUT, FRAME_MAX_BYTES, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND,
       MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_NEW_CONNECTIONS_PER_ADDRESS,
       NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, MAX_TRACKED_ADDRESSES, MAX_CONNECTIONS_PER_USER,
-      USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE, DEVICE_ID_MAX_BYTES,
+      USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE, USER_MAX_REFUSALS_BEFORE_CLOSE,
+      DEVICE_ID_MAX_BYTES,
       PLATFORM_MAX_BYTES, GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE,
       GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES, GRPC_RST_WINDOW,
       GRPC_FIRST_STREAM_TIMEOUT));

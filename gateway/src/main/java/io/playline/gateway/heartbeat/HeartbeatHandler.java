@@ -7,32 +7,63 @@ import io.playline.gateway.session.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamTransport;
 import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One authenticated connection's heartbeats: validates and clamps events, decides whether the
  * first-today flag needs Redis (not when the client echoes today's date, nor once this
  * connection was counted today), hands the heartbeat to the {@link HeartbeatBatcher}, and sends
- * the {@code HeartbeatAck} once the batch is written.
+ * the {@code HeartbeatAck} once the batch is written. Events sent while the retry_after_ms of this
+ * connection's last budget refusal runs are refused first thing, before they are validated or the
+ * user's bucket is touched; past {@code user.max.refusals.before.close} such refusals in one wait
+ * the connection is closed RATE_LIMITED.
  *
  * <p>Confined to the connection's executor; batch results hop back onto it.
  */
 public final class HeartbeatHandler {
+  /**
+   * Stands for events a transport did not decode because {@link #waiting} said they would be
+   * refused: always refused as sent while waiting, whatever the time when it arrives.
+   */
+  private static final Heartbeat UNDECODED = Heartbeat.newBuilder().addEvents(PlayEvent.getDefaultInstance()).build();
+
   private final StreamTransport transport;
   private final SessionServices services;
   private final ConnectionIdentity identity;
+  private final BiConsumer<Long, io.playline.proto.v1.Error> closeWith;
   private String countedDay = "";
+  /** When the last budget refusal told this connection to send events again ({@link System#nanoTime}). */
+  private long waitUntilNanos;
+  private int refusalsWhileWaiting;
   private boolean closed;
 
-  public HeartbeatHandler(StreamTransport transport, SessionServices services, ConnectionIdentity identity) {
+  /** @param closeWith sends a last error (for the frame's seq) and closes the connection */
+  public HeartbeatHandler(StreamTransport transport, SessionServices services, ConnectionIdentity identity,
+      BiConsumer<Long, io.playline.proto.v1.Error> closeWith) {
     this.transport = transport;
     this.services = services;
     this.identity = identity;
+    this.closeWith = closeWith;
+    this.waitUntilNanos = System.nanoTime();
+  }
+
+  /** A heartbeat frame {@code seq} whose events were left undecoded; see {@link #waiting}. */
+  public static ClientFrame undecoded(long seq) {
+    return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(UNDECODED).build();
+  }
+
+  /** Whether events arriving at {@code nowNanos} are refused undecoded: the last refusal's wait runs. */
+  public boolean waiting(long nowNanos) {
+    return nowNanos - waitUntilNanos < 0;
   }
 
   /** Remembers that the user is known to be counted on {@code day} (e.g. the client echoed it in Auth). */
@@ -43,6 +74,10 @@ public final class HeartbeatHandler {
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
     long received = System.nanoTime();
     services.connections().touch(identity.uid());
+    if (heartbeat == UNDECODED || (heartbeat.getEventsCount() > 0 && waiting(received))) {
+      refuseWhileWaiting(seq, received);
+      return;
+    }
     String problem = EventRecords.problem(heartbeat.getEventsList(), services.config().maxEventsPerHeartbeat());
     if (problem != null) {
       reject(seq, problem);
@@ -58,6 +93,8 @@ public final class HeartbeatHandler {
     }
     io.playline.proto.v1.Error refused = services.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
     if (refused != null) {
+      waitUntilNanos = received + TimeUnit.MILLISECONDS.toNanos(refused.getRetryAfterMs());
+      refusalsWhileWaiting = 0;
       services.metrics().error(Code.RATE_LIMITED);
       transport.send(Errors.frame(seq, refused));
       return;
@@ -81,6 +118,17 @@ public final class HeartbeatHandler {
       services.metrics().error(Code.UNAVAILABLE);
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
     }
+  }
+
+  private void refuseWhileWaiting(long seq, long now) {
+    io.playline.proto.v1.Error refusal = services.budgets().refuseWaiting(waitUntilNanos - now);
+    if (++refusalsWhileWaiting > services.config().maxUserRefusalsBeforeClose()) {
+      services.budgets().closedForNotWaiting();
+      closeWith.accept(seq, refusal);
+      return;
+    }
+    services.metrics().error(Code.RATE_LIMITED);
+    transport.send(Errors.frame(seq, refusal));
   }
 
   private void onWritten(long seq, @Nullable WriteOutcome outcome, boolean firstToday, FlagCalendar.Day day,

@@ -4,6 +4,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.AuthOk;
 import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Refresh;
 import io.playline.proto.v1.RefreshOk;
 import io.playline.proto.v1.Error.Code;
@@ -139,6 +140,11 @@ public final class StreamSession {
     return state == State.AUTHENTICATING;
   }
 
+  /** Whether a heartbeat with events would be refused now, undecoded (this connection was told to wait). */
+  public boolean refusesEvents() {
+    return heartbeats != null && heartbeats.waiting(System.nanoTime());
+  }
+
   /** The authenticated identity, or null before auth. */
   public @Nullable ConnectionIdentity identity() {
     return identity;
@@ -249,7 +255,7 @@ public final class StreamSession {
           }
         });
     lease = l;
-    heartbeats = new HeartbeatHandler(transport, services, id);
+    heartbeats = new HeartbeatHandler(transport, services, id, this::fail);
     pushRegistration = services.connections().register(id, transport);
     String today = services.calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());
@@ -385,7 +391,7 @@ public final class StreamSession {
     fail(seq, Errors.of(code, message));
   }
 
-  private void fail(long seq, io.playline.proto.v1.Error error) {
+  private void fail(long seq, Error error) {
     if (state == State.CLOSED) {
       return;
     }

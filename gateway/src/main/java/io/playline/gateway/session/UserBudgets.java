@@ -20,7 +20,10 @@ import org.jspecify.annotations.Nullable;
  * reconnects resends up to its whole unacked buffer at once: the SDKs keep 1 000 events), the
  * deletes and auths buckets one minute's; a steady flood gets the budget, no matter how many
  * connections carry it. Refusals are {@code RATE_LIMITED} with {@code retry_after_ms}, counted in {@code
- * playline.user.budget.refusals}.
+ * playline.user.budget.refusals}. A connection that keeps sending events while told to wait is
+ * refused without touching the bucket ({@link #refuseWaiting}) and, past {@code
+ * user.max.refusals.before.close}, closed ({@link #closedForNotWaiting}, counted in {@code
+ * playline.user.budget.closes}).
  *
  * <p>Bounded: a user has buckets while connected to this node ({@link #join} on auth, {@link #leave}
  * when each connection closes) and for {@link #IDLE_RETENTION_NANOS} after its last connection
@@ -50,6 +53,7 @@ public final class UserBudgets {
   private final Counter eventsRefused;
   private final Counter deletesRefused;
   private final Counter authsRefused;
+  private final Counter eventsCloses;
 
   public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, MeterRegistry registry,
       LongSupplier nanoClock) {
@@ -68,6 +72,9 @@ public final class UserBudgets {
         .description(description).register(registry);
     authsRefused = Counter.builder("playline.user.budget.refusals").tag("budget", "auths")
         .description(description).register(registry);
+    eventsCloses = Counter.builder("playline.user.budget.closes").tag("budget", "events")
+        .description("Connections closed RATE_LIMITED for sending events while told to wait (retry_after_ms)")
+        .register(registry);
     registry.gaugeMapSize("playline.user.budget.users", List.of(), users);
   }
 
@@ -139,6 +146,16 @@ public final class UserBudgets {
     });
     long wait = user.auths.take(1, now);
     return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsPerMinute + " authentications per minute");
+   * The refusal of events sent {@code waitNanos} before the connection's last refusal said to send
+   * them again: counted as a refusal of the events budget, the bucket untouched.
+   */
+  public Error refuseWaiting(long waitNanos) {
+    return refusal(waitNanos, eventsRefused, "events sent again before retry_after_ms");
+  }
+
+  /** A connection was closed for sending events while told to wait. */
+  public void closedForNotWaiting() {
+    eventsCloses.increment();
   }
 
   /** A user not joined (its last connection just closed) is not charged: it has nothing left to flood with. */

@@ -116,16 +116,19 @@ final class ChangeResolver {
    * {@code RedisReadBack} answers): one change per user with anything to write.
    */
   List<HistoryChange> resolve(Map<Long, Map<ItemKey, HistoryRecord>> current) {
-    return resolve(current, Map.of());
+    return resolve(current, Map.of(), Map.of());
   }
 
   /**
    * As above, also dropping every upsert not newer than a Redis tombstone of its item ({@code
    * redisTombstones}: uid to item to delete/clear time), so a delete or clear that an earlier poll
-   * applied still sticks against an older snapshot arriving later.
+   * applied still sticks against an older snapshot arriving later; and, for an item Redis holds no
+   * record of, every upsert not newer than the user's eviction floor ({@code floors}: uid to the
+   * {@code ~e} time of delete_history.lua), as write_history.lua refuses it: the delete that
+   * covered it may be one whose tombstone was evicted.
    */
   List<HistoryChange> resolve(Map<Long, Map<ItemKey, HistoryRecord>> current,
-      Map<Long, Map<ItemKey, Long>> redisTombstones) {
+      Map<Long, Map<ItemKey, Long>> redisTombstones, Map<Long, Long> floors) {
     List<HistoryChange> writes = new ArrayList<>(users.size());
     for (UserChanges user : users.values()) {
       HistoryChange.Builder change = HistoryChange.newBuilder().setUid(user.uid);
@@ -133,12 +136,16 @@ final class ChangeResolver {
       // A user Redis could not answer for: the poll persists its snapshot but leaves its marks.
       user.readBack = current.containsKey(user.uid);
       Map<ItemKey, Long> tombs = redisTombstones.getOrDefault(user.uid, Map.of());
+      long floor = floors.getOrDefault(user.uid, -1L);
       for (Map.Entry<ItemKey, HistoryRecord> e : user.snapshots.entrySet()) {
         HistoryRecord snapshot = e.getValue();
         HistoryRecord redis = inRedis.get(e.getKey());
         boolean redisNewer = redis != null && redis.getViewTimeMs() > snapshot.getViewTimeMs();
         HistoryRecord newest = redisNewer ? redis : snapshot;
         long tomb = Math.max(user.tombstone(e.getKey()), tombs.getOrDefault(e.getKey(), -1L));
+        if (redis == null) {
+          tomb = Math.max(tomb, floor);
+        }
         if (newest.getViewTimeMs() <= tomb) {
           metrics.droppedUpsert();
           continue;

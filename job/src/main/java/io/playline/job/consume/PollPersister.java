@@ -75,7 +75,7 @@ final class PollPersister implements AutoCloseable {
       resolver.add(p.batch());
     }
     RedisReadBack.Current current = readBack.readWithTombstones(resolver.itemsToRead());
-    List<HistoryChange> writes = resolver.resolve(current.records(), current.tombstones());
+    List<HistoryChange> writes = resolver.resolve(current.records(), current.tombstones(), current.floors());
     if (!writes.isEmpty()) {
       sink.write(writes);
     }

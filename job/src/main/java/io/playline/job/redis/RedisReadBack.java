@@ -110,8 +110,12 @@ public final class RedisReadBack {
    * clear that covers it ({@code *} clear-all, business clear, item delete), from the user's
    * tombstones hash. A snapshot not newer than its tombstone must not be persisted: that is what
    * keeps a business clear sticking in HBase, where it leaves no marker for items it did not find.
+   * And per user its eviction floor ({@code ~e} of delete_history.lua: the newest delete whose
+   * item tombstone was evicted), when it has one: an item with no record in Redis may have been
+   * deleted at up to that time, its own tombstone gone.
    */
-  public record Current(Map<Long, Map<ItemKey, HistoryRecord>> records, Map<Long, Map<ItemKey, Long>> tombstones) {}
+  public record Current(Map<Long, Map<ItemKey, HistoryRecord>> records, Map<Long, Map<ItemKey, Long>> tombstones,
+      Map<Long, Long> floors) {}
 
   /** As {@link #read}, plus the tombstones covering each asked item, in the same round trip. */
   public Current readWithTombstones(Map<Long, List<ItemKey>> items) {
@@ -123,29 +127,38 @@ public final class RedisReadBack {
     }
     Map<Long, Map<ItemKey, HistoryRecord>> records = read(items); // flushes the queued HMGETs too
     if (tombReplies.isEmpty()) {
-      return new Current(records, Map.of());
+      return new Current(records, Map.of(), Map.of());
     }
     long deadline = System.nanoTime() + timeout.toNanos();
     Map<Long, Map<ItemKey, Long>> tombstones = new HashMap<>();
+    Map<Long, Long> floors = new HashMap<>();
     for (Map.Entry<Long, CompletionStage<List<KeyValue<byte[], byte[]>>>> e : tombReplies.entrySet()) {
       try {
         List<KeyValue<byte[], byte[]>> values =
             RedisFailures.await(e.getValue(), deadline, "HMGET of " + tombReplies.size() + " users' tombstones");
         tombstones.put(e.getKey(), coverage(items.get(e.getKey()), values));
+        long floor = time(values, 1);
+        if (floor >= 0) {
+          floors.put(e.getKey(), floor);
+        }
       } catch (RedisFailures.ErrorReply permanent) {
         log.warn("Reading uid {}'s tombstones from Redis failed; relying on the batch's own deletes", e.getKey());
       }
     }
-    return new Current(records, tombstones);
+    return new Current(records, tombstones, floors);
   }
 
-  /** Fields asked of a tombstones hash: {@code *}, then one per item: {@code b<business>}, {@code business:oid}. */
+  /**
+   * Fields asked of a tombstones hash: {@code *}, the floor {@code ~e}, then one pair per item:
+   * {@code b<business>}, {@code business:oid}.
+   */
   private static byte[][] tombstoneFields(List<ItemKey> asked) {
-    byte[][] fields = new byte[1 + 2 * asked.size()][];
+    byte[][] fields = new byte[2 + 2 * asked.size()][];
     fields[0] = RedisKeys.bytes("*");
+    fields[1] = RedisKeys.bytes("~e");
     for (int i = 0; i < asked.size(); i++) {
-      fields[1 + 2 * i] = RedisKeys.bytes("b" + asked.get(i).getBusinessValue());
-      fields[2 + 2 * i] = RedisKeys.member(asked.get(i));
+      fields[2 + 2 * i] = RedisKeys.bytes("b" + asked.get(i).getBusinessValue());
+      fields[3 + 2 * i] = RedisKeys.member(asked.get(i));
     }
     return fields;
   }
@@ -154,7 +167,7 @@ public final class RedisReadBack {
     long clearAll = time(values, 0);
     Map<ItemKey, Long> covered = new HashMap<>();
     for (int i = 0; i < asked.size(); i++) {
-      long t = Math.max(clearAll, Math.max(time(values, 1 + 2 * i), time(values, 2 + 2 * i)));
+      long t = Math.max(clearAll, Math.max(time(values, 2 + 2 * i), time(values, 3 + 2 * i)));
       if (t >= 0) {
         covered.put(asked.get(i), t);
       }

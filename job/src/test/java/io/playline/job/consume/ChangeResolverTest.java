@@ -67,7 +67,7 @@ class ChangeResolverTest {
         .addUpserts(record(UID, Business.ARTICLE, 2, 5, 1_500))
         .addUpserts(record(UID, Business.VIDEO, 3, 5, 1_500)).build()));
 
-    HistoryChange out = resolver.resolve(Map.of(), Map.of(UID, Map.of(item(Business.ARTICLE, 2), 2_000L))).get(0);
+    HistoryChange out = resolver.resolve(Map.of(), Map.of(UID, Map.of(item(Business.ARTICLE, 2), 2_000L)), Map.of()).get(0);
     assertThat(out.getUpsertsList()).extracting(HistoryRecord::getOid).containsExactly(3L);
   }
 

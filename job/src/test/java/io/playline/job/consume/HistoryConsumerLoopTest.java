@@ -180,6 +180,23 @@ class HistoryConsumerLoopTest {
   }
 
   @Test
+  void itemWithoutARedisRecordIsNotPersistedAtOrBeforeTheEvictionFloor() {
+    // delete_history.lua evicted item tombstones up to base + 2_000: their items' deletes left only the floor.
+    tombstone("~e", base + 2_000);
+    HistoryRecord inRedis = record(UID, Business.VIDEO, 3, 5, base + 1_000);
+    env.putRedisRecord(inRedis);
+    env.produce(batch(base + 2_600, change(UID)
+        .addUpserts(record(UID, Business.VIDEO, 1, 5, base + 2_000))
+        .addUpserts(record(UID, Business.VIDEO, 2, 5, base + 2_500))
+        .addUpserts(inRedis).build()));
+    env.awaitCommitted(UID, 1);
+
+    assertThat(env.stored(UID, Business.VIDEO, 1)).isNull();
+    assertThat(env.stored(UID, Business.VIDEO, 2)).isNotNull();
+    assertThat(env.stored(UID, Business.VIDEO, 3)).isEqualTo(inRedis);
+  }
+
+  @Test
   void garbageRecordIsCountedAndSkippedAndTheLoopKeepsGoing() {
     env.produceRaw(partitionOf(UID), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01, 0x02});
     env.produce(batch(base + 200, change(UID).addUpserts(record(UID, Business.COMIC, 9, 1, base + 100)).build()));
