@@ -82,9 +82,11 @@ public final class BenchOptions {
       description = "Measure Kafka and HBase per heartbeat over N whole write-back flush cycles (one gateway only).")
   int flushCycles;
 
-  @Option(names = "--per-address", paramLabel = "N", defaultValue = "5000",
-      description = "Connections per loopback source address 127.0.0.x (keep below connection.max.per.address).")
-  int perAddress = 5000;
+  @Option(names = "--per-address", paramLabel = "N", defaultValue = "1000",
+      description = "Connections per loopback source address 127.0.0.x: keep at or below the node's "
+          + "connection.max.new.per.address.burst (1000) and connection.max.per.address, as a real fleet of players "
+          + "comes from many addresses.")
+  int perAddress = 1000;
 
   @Option(names = "--per-process", paramLabel = "N", defaultValue = "18000",
       description = "Connections one generator process holds; above it, child generator JVMs share the load.")
