@@ -3,8 +3,10 @@ package io.playline.standalone;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
+import io.playline.core.CoreConfig;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.RedisConnections;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.GatewayNode;
@@ -96,8 +98,12 @@ final class StandaloneLauncher implements AutoCloseable {
     ApiServer api = ApiServer.attach(node, access);
     this.api = api;
     BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
-    PlaylineJob job = parts.add(new PlaylineJob(JobConfig.from(config, node.core().config()), node.core().config(),
-        node.core().redis(), hbase, endpoints.kafkaBootstrapServers(), registry));
+    CoreConfig core = node.core().config();
+    JobConfig jobConfig = JobConfig.from(config, core);
+    RedisConnections jobRedis = parts.add(PlaylineJob.connectRedis(jobConfig, endpoints.redisUri(), core.redisCluster(),
+        core.redisTopology()));
+    PlaylineJob job = parts.add(new PlaylineJob(jobConfig, core, jobRedis, hbase, endpoints.kafkaBootstrapServers(),
+        registry));
     job.start();
     // Players and backends need Redis only: the job (and Kafka, HBase) are reported, not required.
     health.watch("job", job::readiness, false);

@@ -66,7 +66,8 @@ class RolesTest {
     }
   }
 
-  private static ConfigSource config(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, String nodeId) {
+  /** A role's config against the test JVM's servers, isolated by the namespaces. */
+  static ConfigSource config(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, String nodeId) {
     Map<String, String> values = new HashMap<>();
     values.put("bind.host", "127.0.0.1");
     values.put("ws.port", "0");
