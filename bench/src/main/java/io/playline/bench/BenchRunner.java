@@ -6,12 +6,13 @@ import io.playline.bench.load.Fleet;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSpec;
 import io.playline.bench.load.LoadSpec.FlagMode;
-import io.playline.bench.probe.Endpoints;
+import io.playline.bench.probe.LoadTarget;
 import io.playline.bench.probe.ProcStats;
 import io.playline.bench.probe.ServerProbe;
 import io.playline.bench.report.BenchReport;
 import io.playline.bench.report.ReportMath;
 import io.playline.bench.report.RunResult;
+import io.playline.core.config.ConfigSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -71,20 +72,20 @@ public final class BenchRunner {
       out.printf("WARNING: %.1f heartbeats/s per connection is near the server's limit of %d frames/s: expect "
           + "RATE_LIMITED errors; use more --connections%n", rate / connections, o.frameLimit);
     }
-    String secret = o.secret != null ? o.secret : System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", env.devSecret());
+    ConfigSource config = BenchSettings.load(Map.of());
+    String secret = o.secret != null ? o.secret : BenchSettings.authSecret(config, env.devSecret());
     Path logDir = o.logDir != null ? o.logDir : Path.of(System.getProperty("java.io.tmpdir"));
-    Path endpointsFile = o.endpoints != null ? o.endpoints
-        : Path.of(System.getenv().getOrDefault("PLAYLINE_DATA_DIR", "data")).resolve("endpoints.json");
-    Endpoints standalone = Endpoints.read(endpointsFile);
+    Path endpointsFile = BenchSettings.endpointsFile(o.endpoints, config);
+    LoadTarget standalone = LoadTarget.read(endpointsFile);
     long uidBase = o.uidBase != null ? o.uidBase : 1 + ThreadLocalRandom.current().nextInt(50) * 200_000L;
 
-    List<Endpoints> gateways = new ArrayList<>();
+    List<LoadTarget> gateways = new ArrayList<>();
     if (!o.excludeStandalone) {
       gateways.add(o.serverPid == null ? standalone
-          : new Endpoints(o.serverPid, standalone.websocket(), standalone.grpc(), standalone.admin(), standalone.redisUri()));
+          : new LoadTarget(o.serverPid, standalone.websocket(), standalone.grpc(), standalone.admin(), standalone.redisUri()));
     }
     for (Path p : o.gatewayEndpoints) {
-      gateways.add(Endpoints.read(p));
+      gateways.add(LoadTarget.read(p));
     }
     String redisUri = o.redisUri != null ? o.redisUri : standalone.redisUri();
     ServerProbe redis = redisProbe(redisUri);
@@ -107,11 +108,11 @@ public final class BenchRunner {
       }
       for (int pass = 1; pass <= passes; pass++) {
         for (boolean tls : tlsModes) {
-          List<Endpoints> set = tls ? tlsGateways.endpoints() : gateways;
+          List<LoadTarget> set = tls ? tlsGateways.endpoints() : gateways;
           List<ServerProbe> probes = new ArrayList<>();
           List<URI> targets = new ArrayList<>();
           for (int i = 0; i < set.size(); i++) {
-            Endpoints e = set.get(i);
+            LoadTarget e = set.get(i);
             probes.add(e.probe(tls ? "gateway-tls-" + i : i == 0 && !o.excludeStandalone ? "playline" : "gateway-" + i));
             targets.add(o.transport.equals("grpc") ? e.grpc() : e.websocket());
           }

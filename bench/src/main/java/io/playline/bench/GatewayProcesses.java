@@ -1,6 +1,6 @@
 package io.playline.bench;
 
-import io.playline.bench.probe.Endpoints;
+import io.playline.bench.probe.LoadTarget;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ final class GatewayProcesses implements AutoCloseable {
   private static final long START_TIMEOUT_MS = 180_000;
 
   private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final List<Endpoints> endpoints = new ArrayList<>();
+  private final List<LoadTarget> endpoints = new ArrayList<>();
   // A bench killed mid-run must not leave gateways behind (they do not watch their parent).
   private final Thread reaper = new Thread(() -> processes.forEach(Process::destroy), "bench-gateway-reaper");
 
@@ -66,11 +66,11 @@ final class GatewayProcesses implements AutoCloseable {
     return g;
   }
 
-  private static Endpoints await(Process p, Path file, int i, String name) throws IOException {
+  private static LoadTarget await(Process p, Path file, int i, String name) throws IOException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
     while (System.nanoTime() < deadline) {
       if (Files.isRegularFile(file)) {
-        return Endpoints.read(file);
+        return LoadTarget.read(file);
       }
       if (!p.isAlive()) {
         throw new IOException(name + i + " exited with " + p.exitValue() + " (see " + name + i + ".log)");
@@ -85,7 +85,7 @@ final class GatewayProcesses implements AutoCloseable {
     throw new IOException("gateway " + i + " did not write " + file + " within " + START_TIMEOUT_MS / 1000 + " s");
   }
 
-  List<Endpoints> endpoints() {
+  List<LoadTarget> endpoints() {
     return endpoints;
   }
 

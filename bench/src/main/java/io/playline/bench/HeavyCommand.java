@@ -1,7 +1,5 @@
 package io.playline.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
@@ -19,6 +17,8 @@ import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
+import io.playline.standalone.endpoints.Endpoints;
+import io.playline.standalone.endpoints.Endpoints.Field;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -93,15 +93,9 @@ final class HeavyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path file = endpoints != null ? endpoints
-        : Path.of(System.getenv().getOrDefault("PLAYLINE_DATA_DIR", "data")).resolve("endpoints.json");
-    JsonNode root = new ObjectMapper().readTree(file.toFile());
-    String redisUri = root.path("redis").path("uri").asText(null);
-    String quorum = root.path("hbase").path("zookeeperQuorum").asText(null);
-    int zkPort = root.path("hbase").path("zookeeperPort").asInt(-1);
-    if (redisUri == null || quorum == null || zkPort <= 0) {
-      throw new IOException(file + " names no redis.uri or hbase zookeeper: is it a standalone's endpoints file?");
-    }
+    Endpoints root = Endpoints.read(BenchSettings.endpointsFile(endpoints, BenchSettings.load(settings)),
+        Field.REDIS_URI, Field.HBASE_ZOOKEEPER_QUORUM, Field.HBASE_ZOOKEEPER_PORT);
+    String redisUri = root.redisUri().orElseThrow();
     String run = "benchheavy" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);
     Map<String, String> all = new java.util.HashMap<>(settings);
     all.putIfAbsent("hbase.table", run + ":history");
@@ -111,8 +105,8 @@ final class HeavyCommand implements Callable<Integer> {
     CoreConfig core = CoreConfig.from(source);
     JobConfig job = JobConfig.from(source, core);
     Configuration conf = HBaseConfiguration.create();
-    conf.set(HConstants.ZOOKEEPER_QUORUM, quorum);
-    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zkPort);
+    conf.set(HConstants.ZOOKEEPER_QUORUM, root.hbaseZookeeperQuorum().orElseThrow());
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, root.hbaseZookeeperPort().orElseThrow());
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     System.out.printf("Playline bench heavy: heavy user %d items, ordinary %d, over %d days; pages of %d, %d samples "
         + "per kind; roll-up threshold %d keep %d chunk %d B; redis.max.items %d, query.hbase.max.items %d; tables %s%n",

@@ -15,8 +15,9 @@ import io.playline.bench.hostile.PhaseResult;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
-import io.playline.bench.probe.Endpoints;
+import io.playline.bench.probe.LoadTarget;
 import io.playline.bench.probe.ProcStats;
+import io.playline.core.config.ConfigSource;
 import io.playline.standalone.PlaylineCli;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -125,11 +126,11 @@ final class HostileCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path file = endpoints != null ? endpoints
-        : Path.of(System.getenv().getOrDefault("PLAYLINE_DATA_DIR", "data")).resolve("endpoints.json");
-    Endpoints node = Endpoints.read(file);
+    ConfigSource config = BenchSettings.load(Map.of());
+    Path file = BenchSettings.endpointsFile(endpoints, config);
+    LoadTarget node = LoadTarget.read(file);
     Path logs = logDir != null ? logDir : file.toAbsolutePath().getParent().resolve("logs");
-    String key = secret != null ? secret : System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
+    String key = secret != null ? secret : BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
     keepOwnLinesOutOf(logs);
     List<AttackKind> kinds = attacks.stream().map(AttackKind::parse).toList();
     AttackTarget target = new AttackTarget(node.websocket(), address(node.grpc()), address(node.admin()), key,

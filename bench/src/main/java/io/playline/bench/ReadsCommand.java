@@ -1,7 +1,5 @@
 package io.playline.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
@@ -16,6 +14,7 @@ import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
 import io.playline.bench.load.StreamQueries;
 import io.playline.bench.probe.ProcStats;
+import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.proto.v1.Business;
@@ -28,7 +27,9 @@ import io.playline.proto.v1.ListHistoryResponse;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ReportRequest;
 import io.playline.standalone.PlaylineCli;
-import java.io.IOException;
+import io.playline.standalone.endpoints.Endpoints;
+import io.playline.standalone.endpoints.Endpoints.Field;
+import io.playline.standalone.endpoints.Endpoints.Serves;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -109,8 +110,9 @@ final class ReadsCommand implements Callable<Integer> {
       + "history.redis.max.items and, for deep-chunks, than history.compact.threshold (default: ${DEFAULT-VALUE}).")
   int deepItems;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A setting the standalone runs with that the "
-      + "HBase reads depend on (hbase.table, history.redis.max.items, history.compact.*, retention).")
+  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A setting the standalone runs with, on top of "
+      + "its environment: data.dir, auth.secret, api.secret, and what the HBase reads depend on (hbase.table, "
+      + "history.redis.max.items, history.compact.*, retention).")
   Map<String, String> settings = Map.of();
 
   @Option(names = "--major-compact", defaultValue = "true", negatable = true, description = "After writing the "
@@ -162,6 +164,9 @@ final class ReadsCommand implements Callable<Integer> {
   /** The heartbeat load beside the reads (--heartbeats), or null. */
   private @Nullable LoadGenerator heartbeats;
 
+  /** The key player tokens are signed with ({@code auth.secret}, else the standalone's development secret). */
+  private String authSecret = PlaylineCli.DEV_SECRET;
+
   /** Queries per second a stream player offers at most: under the gateway's default 20 frames/s per connection. */
   private static final double STREAM_QUERIES_PER_PLAYER = 15;
 
@@ -182,17 +187,17 @@ final class ReadsCommand implements Callable<Integer> {
     if (!List.of("alone", "redis", "none").contains(baselines)) {
       throw new IllegalArgumentException("--baselines " + baselines + " is none of alone, none");
     }
-    Path file = endpoints != null ? endpoints
-        : Path.of(System.getenv().getOrDefault("PLAYLINE_DATA_DIR", "data")).resolve("endpoints.json");
-    JsonNode root = new ObjectMapper().readTree(file.toFile());
-    String api = root.path("playline").path("api").asText(null);
-    String redisUri = root.path("redis").path("uri").asText(null);
-    long serverPid = root.path("pid").asLong(-1);
-    if (api == null || redisUri == null) {
-      throw new IOException(file + " names no playline.api or redis.uri: is it a standalone's endpoints file?");
-    }
+    List<String> reads = kinds.stream().map(ReadsCommand::read).distinct().toList();
+    boolean stored = reads.stream().anyMatch(HBASE_KINDS::contains);
+    ConfigSource config = BenchSettings.load(settings);
+    Endpoints root = Endpoints.read(BenchSettings.endpointsFile(endpoints, config), needs(stored));
+    String api = root.serves(Serves::api).orElseThrow();
+    String redisUri = root.redisUri().orElseThrow();
+    Long pid = root.pid();
+    long serverPid = pid == null ? -1 : pid;
     long redisPid = redisPid(redisUri);
-    String secret = System.getenv().getOrDefault("PLAYLINE_API_SECRET", PlaylineCli.DEV_API_SECRET);
+    String secret = BenchSettings.apiSecret(config);
+    authSecret = BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
     long base = uidBase != null ? uidBase : 50_000_000L + ThreadLocalRandom.current().nextInt(1000) * 100_000L;
     Duration warm = BenchOptions.duration(warmup, Duration.ofSeconds(5), "--warmup");
     Duration window = BenchOptions.duration(measure, Duration.ofSeconds(10), "--measure");
@@ -217,11 +222,9 @@ final class ReadsCommand implements Callable<Integer> {
     ReadLoops loops = new ReadLoops(concurrency, serverPid, redisPid,
         () -> heartbeats == null ? null : heartbeats.snapshot());
     List<ReadLoops.Result> results = new ArrayList<>();
-    List<String> reads = kinds.stream().map(ReadsCommand::read).distinct().toList();
-    boolean stored = reads.stream().anyMatch(HBASE_KINDS::contains);
     RedisKeys keys = new RedisKeys(keyPrefix);
     try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
-        StoredReads hbase = stored ? new StoredReads(root, settings, base, coldUsers, items, deepUsers, deepItems,
+        StoredReads hbase = stored ? new StoredReads(root, config, base, coldUsers, items, deepUsers, deepItems,
             page, redis, keys) : null) {
       if (reads.stream().anyMatch(k -> !HBASE_KINDS.contains(k))) {
         seed(stubs, base);
@@ -282,12 +285,24 @@ final class ReadsCommand implements Callable<Integer> {
    * With --heartbeats, opens that many player connections (users {@code base + 10 000 000 ...}, not
    * the readers') sending one-event heartbeats at the interval, and waits (bounded) until all are open.
    */
-  private void startHeartbeats(JsonNode root, long base) throws InterruptedException {
+  /** The fields of the endpoints file a run needs: the API and Redis, the gateway for players, HBase for stored reads. */
+  private Field[] needs(boolean stored) {
+    List<Field> needed = new ArrayList<>(List.of(Field.API, Field.REDIS_URI));
+    if (heartbeatConnections > 0 || kinds.stream().anyMatch(k -> k.startsWith("stream-"))) {
+      needed.add(Field.WEBSOCKET);
+    }
+    if (stored) {
+      needed.addAll(List.of(Field.HBASE_ZOOKEEPER_QUORUM, Field.HBASE_ZOOKEEPER_PORT));
+    }
+    return needed.toArray(Field[]::new);
+  }
+
+  private void startHeartbeats(Endpoints root, long base) throws InterruptedException {
     if (heartbeatConnections <= 0) {
       return;
     }
     long interval = BenchOptions.duration(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval").toMillis();
-    heartbeats = players(root, "--heartbeats", heartbeatConnections, base + 10_000_000L, 1, 4, interval,
+    heartbeats = players(root, heartbeatConnections, base + 10_000_000L, 1, 4, interval,
         LoadSpec.Query.NONE, null, Duration.ofMinutes(2));
     System.out.printf("  heartbeats: %d of %d connections open, one event every %d ms each%n",
         heartbeats.snapshot().open(), heartbeatConnections, interval);
@@ -295,18 +310,14 @@ final class ReadsCommand implements Callable<Integer> {
 
   /**
    * Starts {@code count} player WebSockets to the endpoints file's gateway (users {@code uidBase ...},
-   * tokens signed with {@code $PLAYLINE_AUTH_SECRET}, else the standalone's development secret) and
+   * tokens signed with {@code auth.secret}, else the standalone's development secret) and
    * waits, at most {@code openWithin}, until all are open. {@code intervalMs} 0 = rate pacing.
    */
-  private static LoadGenerator players(JsonNode root, String purpose, int count, long uidBase, int events, int window,
+  private LoadGenerator players(Endpoints root, int count, long uidBase, int events, int window,
       long intervalMs, LoadSpec.Query query, @Nullable StreamQueries queries, Duration openWithin)
       throws InterruptedException {
-    String ws = root.path("playline").path("websocket").asText(null);
-    if (ws == null) {
-      throw new IllegalStateException("the endpoints file names no playline.websocket for " + purpose);
-    }
-    String secret = System.getenv().getOrDefault("PLAYLINE_AUTH_SECRET", PlaylineCli.DEV_SECRET);
-    LoadGenerator fleet = LoadGenerator.start(new LoadSpec("ws", List.of(URI.create(ws)), 0, count, 5000, 2, secret,
+    URI ws = URI.create(root.serves(Serves::websocket).orElseThrow());
+    LoadGenerator fleet = LoadGenerator.start(new LoadSpec("ws", List.of(ws), 0, count, 5000, 2, authSecret,
         uidBase, LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), events, window, 2000, 1, intervalMs, intervalMs,
         query), queries);
     long deadline = System.nanoTime() + openWithin.toNanos();
@@ -454,11 +465,11 @@ final class ReadsCommand implements Callable<Integer> {
    * limit ({@code connection.max.frames.per.second}, 20), as real players stay.
    */
   private ReadLoops.Result streamRun(ReadLoops loops, String kind, int pass, double rate, Duration warm,
-      Duration window, JsonNode root, StoredReads.StreamPlayers who) throws InterruptedException {
+      Duration window, Endpoints root, StoredReads.StreamPlayers who) throws InterruptedException {
     int players = who.count();
     who.prepare().run();
     LoadSpec.Query query = kind.contains("stream-progress") ? LoadSpec.Query.PROGRESS : LoadSpec.Query.PAGE;
-    try (LoadGenerator fleet = players(root, kind, players, who.uidBase(), 0, 1, 0, query, who.queries(),
+    try (LoadGenerator fleet = players(root, players, who.uidBase(), 0, 1, 0, query, who.queries(),
         Duration.ofSeconds(60))) {
       double offered = rate > 0 ? rate : players * STREAM_QUERIES_PER_PLAYER;
       fleet.setRate(offered, Duration.ZERO);

@@ -1,6 +1,5 @@
 package io.playline.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.bench.load.StreamQueries;
 import io.playline.core.CoreConfig;
@@ -23,6 +22,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ListHistoryResponse;
+import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,17 +100,11 @@ final class StoredReads implements AutoCloseable {
   private final long now = System.currentTimeMillis();
 
   /**
-   * @param root the standalone's endpoints (HBase's ZooKeeper)
-   * @param settings Playline settings the standalone runs with ({@code hbase.table}, retention, …)
+   * @param root the standalone's endpoints, read with HBase's ZooKeeper required
+   * @param source the settings the standalone runs with ({@code hbase.table}, retention, …)
    */
-  StoredReads(JsonNode root, Map<String, String> settings, long uidBase, int coldUsers, int coldItems, int deepUsers,
+  StoredReads(Endpoints root, ConfigSource source, long uidBase, int coldUsers, int coldItems, int deepUsers,
       int deepItems, int page, RedisConnections redis, RedisKeys keys) throws Exception {
-    String quorum = root.path("hbase").path("zookeeperQuorum").asText(null);
-    int zkPort = root.path("hbase").path("zookeeperPort").asInt(-1);
-    if (quorum == null || zkPort <= 0) {
-      throw new IOException("the endpoints file names no hbase.zookeeperQuorum/zookeeperPort, needed for cold and "
-          + "deep reads and their HBase-alone baselines");
-    }
     this.coldUsers = coldUsers;
     this.coldItems = coldItems;
     this.deepUsers = deepUsers;
@@ -121,13 +115,12 @@ final class StoredReads implements AutoCloseable {
     this.chunkedBase = uidBase + 40_000_000L;
     this.redis = redis;
     this.keys = keys;
-    ConfigSource source = ConfigSource.empty().with(settings);
     this.core = CoreConfig.from(source);
     this.job = JobConfig.from(source, core);
     this.family = job.layout().familyBytes();
     Configuration conf = HBaseConfiguration.create();
-    conf.set(HConstants.ZOOKEEPER_QUORUM, quorum);
-    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zkPort);
+    conf.set(HConstants.ZOOKEEPER_QUORUM, root.hbaseZookeeperQuorum().orElseThrow());
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, root.hbaseZookeeperPort().orElseThrow());
     this.hbase = ConnectionFactory.createConnection(conf);
     this.async = ConnectionFactory.createAsyncConnection(conf).get(60, TimeUnit.SECONDS);
     this.history = async.getTable(job.table());

@@ -7,7 +7,9 @@ import io.playline.core.config.FirstTodaySettings;
 import io.playline.core.config.WriteBackSettings;
 import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.core.kafka.KafkaTopicConfig;
+import io.playline.core.publish.KafkaProducerSettings;
 import io.playline.core.query.QueryConfig;
+import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.HBaseLayout;
 import io.playline.core.write.FirstTodayOutboxConfig;
 import java.time.Duration;
@@ -15,54 +17,60 @@ import java.time.ZoneId;
 
 /**
  * history-core settings: the Redis layout, event time clamping, the first-today calendar, the
- * write-back to Kafka, the HBase layout readers share with the job, and the query paths. Every
- * field names its config key; validated here.
+ * write-back to Kafka, the HBase layout readers share with the job, the query paths, and the
+ * process's Redis and Kafka clients. Every field names its config key, whose default and range are
+ * in docs/configuration.md (generated from the {@code *Settings} catalogues); validated here.
  *
- * @param redisKeyPrefix prefix of every Redis key ({@code redis.key.prefix}, "pl:")
- * @param maxItemsPerUser newest items kept per user in Redis ({@code history.redis.max.items}, 1000)
- * @param redisHistoryTtl idle time after which a user's Redis history expires ({@code history.redis.ttl}, 30d)
- * @param clampPast oldest accepted event time before now; older is clamped ({@code event.clamp.past}, 3d)
- * @param clampFuture newest accepted event time after now; newer is clamped ({@code event.clamp.future}, 60s)
- * @param tombstoneTtl how long delete/clear tombstones live in Redis ({@code history.tombstone.ttl}, clampPast + 1d)
+ * @param redisKeyPrefix prefix of every Redis key ({@code redis.key.prefix})
+ * @param maxItemsPerUser newest items kept per user in Redis ({@code history.redis.max.items})
+ * @param redisHistoryTtl idle time after which a user's Redis history expires ({@code history.redis.ttl})
+ * @param clampPast oldest accepted event time before now; older is clamped ({@code event.clamp.past})
+ * @param clampFuture newest accepted event time after now; newer is clamped ({@code event.clamp.future})
+ * @param tombstoneTtl how long delete/clear tombstones live in Redis ({@code history.tombstone.ttl})
  * @param maxTombstonesPerUser item delete tombstones kept per user in Redis ({@code
- *     history.tombstones.max.per.user}, 1000): past it the oldest are evicted once older than
+ *     history.tombstones.max.per.user}): past it the oldest are evicted once older than
  *     tombstoneEvictionAge, else the delete is refused
  * @param tombstoneEvictionAge the age past which an item tombstone may be evicted for a user over the
  *     cap ({@code history.tombstone.eviction.age}; by default the tombstone TTL, so never: nothing
  *     confirms yet that an evicted delete reached HBase)
- * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone}, UTC)
- * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards}, 1000)
+ * @param zone the zone whose calendar day the first-today flag counts ({@code flag.zone})
+ * @param firstTodayShards first-today bitmap keys per day ({@code first.today.shards})
  * @param firstTodayBitmapMaxUid largest uid counted in a first-today bitmap ({@code
- *     first.today.bitmap.max.uid}, 2^32 - 1): up to it each shard's bitmap is split into chunks of
+ *     first.today.bitmap.max.uid}): up to it each shard's bitmap is split into chunks of
  *     2^16 bits (8 KiB), so a lone uid costs one chunk; above it uids go to a set per shard (about 60
  *     bytes each), so memory follows the users counted, never the largest uid
- * @param recoveryShards Redis keys that hold write-back recovery marks ({@code recovery.shards}, 16)
+ * @param recoveryShards Redis keys that hold write-back recovery marks ({@code recovery.shards})
  * @param usersPerScript users whose events one {@code write_history} call applies ({@code
- *     redis.write.users.per.script}, 64): fewer calls cost Redis and the client less per event, more
+ *     redis.write.users.per.script}): fewer calls cost Redis and the client less per event, more
  *     users per call hold other Redis clients back longer (about 25 us per user); in Redis Cluster a
  *     call only carries users of one hash slot
  * @param kafkaTopics the write-back and first-today topics, as created or checked at start-up ({@code
  *     kafka.topic.*}, {@code kafka.admin.timeout}); see {@link #historyTopic()}, {@link #firstTodayTopic()}
  * @param kafkaClients Kafka client properties passed through to every Kafka client ({@code
  *     kafka.common.*}, {@code kafka.producer.*}, {@code kafka.consumer.*}, {@code kafka.admin.*})
- * @param flushInterval write-back flush period ({@code writeback.flush.interval}, 60s)
- * @param maxPendingItems changed items held before an early flush ({@code writeback.max.pending}, 200000)
- * @param maxRecordBytes largest write-back Kafka record ({@code writeback.max.record.bytes}, 512 KiB)
+ * @param flushInterval write-back flush period ({@code writeback.flush.interval})
+ * @param maxPendingItems changed items held before an early flush ({@code writeback.max.pending})
+ * @param maxRecordBytes largest write-back Kafka record ({@code writeback.max.record.bytes})
  * @param maxPendingHardItems pending upserts above which the oldest are dropped while Kafka is down
- *     ({@code writeback.max.pending.hard}, 4 x writeback.max.pending); dropped items are persisted
+ *     ({@code writeback.max.pending.hard}); dropped items are persisted
  *     from their Redis recovery marks
  * @param maxPendingTombstones pending deletes and clears above which new ones are refused
- *     ({@code writeback.max.pending.tombstones}, 100000); they are never dropped
- * @param flushRetryBackoffMax longest pause between write-back send retries ({@code writeback.retry.backoff.max}, 10s)
+ *     ({@code writeback.max.pending.tombstones}); they are never dropped
+ * @param flushRetryBackoffMax longest pause between write-back send retries ({@code writeback.retry.backoff.max})
  * @param flushCloseTimeout how long closing waits for the last write-back flush, and for the first-today
- *     queue to drain ({@code writeback.close.timeout}, 30s)
+ *     queue to drain ({@code writeback.close.timeout})
  * @param firstTodayQueueCapacity first-today events waiting in memory for the node's Kafka send
- *     ({@code first.today.queue.capacity}, 10000); past it an event waits in its outbox for the sweep
+ *     ({@code first.today.queue.capacity}); past it an event waits in its outbox for the sweep
  * @param firstTodayOutbox the Redis outbox that keeps first-today events until Kafka acked them
  *     ({@code first.today.outbox.*})
  * @param hbase the HBase table, family and (per-business) retention ({@code hbase.table}, {@code
  *     hbase.family}, {@code history.retention}, {@code history.retention.<business>})
  * @param query the read and user-control settings ({@code query.*})
+ * @param redisTimeout command timeout of the process's Redis client ({@code redis.timeout}); the
+ *     job's own client uses {@code job.redis.timeout} instead
+ * @param redisCluster whether the Redis URI is one seed node of a Redis Cluster ({@code redis.cluster})
+ * @param redisTopology how a Redis Cluster client follows the cluster ({@code redis.cluster.refresh.*})
+ * @param kafkaProducer the process's Kafka producer ({@code kafka.client.id}, {@code kafka.producer.*})
  */
 public record CoreConfig(
     String redisKeyPrefix,
@@ -90,7 +98,11 @@ public record CoreConfig(
     int firstTodayQueueCapacity,
     FirstTodayOutboxConfig firstTodayOutbox,
     HBaseLayout hbase,
-    QueryConfig query) {
+    QueryConfig query,
+    Duration redisTimeout,
+    boolean redisCluster,
+    ClusterTopologySettings redisTopology,
+    KafkaProducerSettings kafkaProducer) {
 
   public CoreConfig {
     if (tombstoneTtl.compareTo(clampPast) <= 0) {
@@ -141,15 +153,19 @@ public record CoreConfig(
         FirstTodaySettings.QUEUE_CAPACITY.read(c),
         FirstTodayOutboxConfig.from(c, firstTodayShards),
         HBaseLayout.from(c),
-        QueryConfig.from(c));
+        QueryConfig.from(c),
+        CoreSettings.REDIS_TIMEOUT.read(c),
+        CoreSettings.REDIS_CLUSTER.read(c),
+        ClusterTopologySettings.from(c),
+        KafkaProducerSettings.from(c));
   }
 
-  /** The write-back topic's name ({@code kafka.topic.history}, playline.history.v1). */
+  /** The write-back topic's name ({@code kafka.topic.history}). */
   public String historyTopic() {
     return kafkaTopics.history().name();
   }
 
-  /** The first-today topic's name ({@code kafka.topic.first.today}, playline.first-today.v1). */
+  /** The first-today topic's name ({@code kafka.topic.first.today}). */
   public String firstTodayTopic() {
     return kafkaTopics.firstToday().name();
   }

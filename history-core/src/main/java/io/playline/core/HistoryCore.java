@@ -5,16 +5,13 @@ import io.netty.channel.EventLoop;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.config.CoreSettings;
 import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.publish.FirstTodayMetrics;
 import io.playline.core.publish.FirstTodayOutbox;
 import io.playline.core.publish.FirstTodayPublisher;
-import io.playline.core.publish.KafkaProducerSettings;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.query.HistoryService;
 import io.playline.core.query.TieredHistoryService;
-import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.write.RedisHistoryWriter;
@@ -88,16 +85,15 @@ public final class HistoryCore implements AutoCloseable {
     CoreConfig config = CoreConfig.from(source);
     // Before anything that needs closing: the producer must not auto-create a 1-partition topic.
     KafkaTopics.ensure(kafkaBootstrapServers, config.kafkaClients(), config.kafkaTopics(), config.kafkaTopics().all());
-    Duration timeout = redisTimeout(source);
-    RedisConnections redis = RedisConnections.connect(redisUri, CoreSettings.REDIS_CLUSTER.read(source), timeout,
-        redisLoop, ClusterTopologySettings.from(source));
+    RedisConnections redis = RedisConnections.connect(redisUri, config.redisCluster(), config.redisTimeout(),
+        redisLoop, config.redisTopology());
     KafkaProducer<byte[], byte[]> producer = null;
     WriteBackAggregator aggregator = null;
     try {
-      producer = KafkaProducers.create(kafkaBootstrapServers, KafkaProducerSettings.from(source), config.kafkaClients());
+      producer = KafkaProducers.create(kafkaBootstrapServers, config.kafkaProducer(), config.kafkaClients());
       aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId);
       FirstTodayOutbox outbox = new FirstTodayOutbox(redis.shared(), new RedisKeys(config.redisKeyPrefix()),
-          config.firstTodayShards(), config.firstTodayOutbox(), timeout);
+          config.firstTodayShards(), config.firstTodayOutbox(), config.redisTimeout());
       FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, outbox, new FirstTodayMetrics(registry));
       RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry));
       log.info("history-core up: write-back every {} to {}, first-today to {}", config.flushInterval(),
@@ -113,11 +109,6 @@ public final class HistoryCore implements AutoCloseable {
       redis.close();
       throw e;
     }
-  }
-
-  /** {@code redis.timeout}: the bound of every Redis command of a process (5s; 100ms..1m). */
-  public static Duration redisTimeout(ConfigSource source) {
-    return CoreSettings.REDIS_TIMEOUT.read(source);
   }
 
   public CoreConfig config() {

@@ -15,40 +15,43 @@ import org.apache.hadoop.hbase.TableName;
 /**
  * Settings of the job role: how it consumes the write-back topic, where and how long it keeps
  * history in HBase, how it retries, and how it recovers what a crash left unflushed. Every field
- * names its config key; validated in the compact constructor. Immutable and thread-safe. The HBase
- * table, family and retention are history-core's {@link HBaseLayout} (readers need them too); see
- * {@link #layout()}.
+ * names its config key; defaults and ranges are in docs/configuration.md (generated from {@link
+ * JobSettings}, which the compact constructor checks each field against). Immutable and
+ * thread-safe. The HBase table, family and retention are history-core's {@link HBaseLayout}
+ * (readers need them too); see {@link #layout()}.
  *
- * @param groupId Kafka consumer group of every job process ({@code job.group.id}, playline-job)
- * @param maxPollRecords Kafka records handled per poll, and so per HBase commit ({@code job.max.poll.records}, 500)
- * @param pollTimeout longest wait of one Kafka poll ({@code job.poll.timeout}, 1s)
- * @param table HBase table ({@code hbase.table}, playline:history)
- * @param family the table's one column family ({@code hbase.family}, h)
- * @param tableRegions regions a created table is pre-split into ({@code hbase.table.regions}, 16)
- * @param hbaseBatchSize mutations per HBase batch call ({@code hbase.batch.size}, 1000)
- * @param hbaseOperationTimeout bound of one HBase call, retries included ({@code hbase.operation.timeout}, 30s)
- * @param clearPageSize cells scanned per page when clearing some businesses of a heavy row ({@code hbase.clear.page.size}, 1000)
- * @param retention how long history is kept ({@code history.retention}, 90d)
+ * @param groupId Kafka consumer group of every job process ({@code job.group.id})
+ * @param maxPollRecords Kafka records handled per poll, and so per HBase commit ({@code job.max.poll.records})
+ * @param pollTimeout longest wait of one Kafka poll ({@code job.poll.timeout})
+ * @param table HBase table ({@code hbase.table})
+ * @param family the table's one column family ({@code hbase.family})
+ * @param tableRegions regions a created table is pre-split into ({@code hbase.table.regions})
+ * @param hbaseBatchSize mutations per HBase batch call ({@code hbase.batch.size})
+ * @param hbaseOperationTimeout bound of one HBase call, retries included ({@code hbase.operation.timeout})
+ * @param clearPageSize cells scanned per page when clearing some businesses of a heavy row ({@code hbase.clear.page.size})
+ * @param retention how long history is kept ({@code history.retention})
  * @param retentionOverrides per-business retention ({@code history.retention.<business>}, e.g. {@code
  *     history.retention.live=7d}); readers apply it, the HBase family TTL is the longest retention
- * @param redisTimeout bound of one Redis round trip of the job ({@code job.redis.timeout}, 10s)
- * @param retryBackoffBase first delay before retrying a failed poll ({@code job.retry.backoff.base}, 200ms)
- * @param retryBackoffCap longest delay between retries ({@code job.retry.backoff.cap}, 30s)
- * @param recoveryInterval period of the recovery sweep ({@code recovery.interval}, 30s)
- * @param recoveryAge recovery marks older than this are swept ({@code recovery.age}, 3 x writeback.flush.interval)
- * @param recoveryBatchSize marks read per Redis page of the sweep ({@code recovery.batch.size}, 1000)
+ * @param redisTimeout bound of one Redis round trip of the job, and the command timeout of its Redis
+ *     client ({@code job.redis.timeout}; {@link PlaylineJob#connectRedis})
+ * @param retryBackoffBase first delay before retrying a failed poll ({@code job.retry.backoff.base})
+ * @param retryBackoffCap longest delay between retries ({@code job.retry.backoff.cap})
+ * @param recoveryInterval period of the recovery sweep ({@code recovery.interval})
+ * @param recoveryAge recovery marks older than this are swept ({@code recovery.age}; at least
+ *     writeback.flush.interval)
+ * @param recoveryBatchSize marks read per Redis page of the sweep ({@code recovery.batch.size})
  * @param recoveryLeaseTtl how long a job instance's lease on a recovery shard lasts unless renewed, and
- *     how long an instance counts as live after its last sweep tick ({@code recovery.lease.ttl}, 3 x
- *     recovery.interval; must exceed recovery.interval): the longest a dead instance's shards go
- *     unswept; a lease is renewed every tick and before every page of its shard
+ *     how long an instance counts as live after its last sweep tick ({@code recovery.lease.ttl}; must
+ *     exceed recovery.interval): the longest a dead instance's shards go unswept; a lease is renewed
+ *     every tick and before every page of its shard
  * @param instanceId names this process among the job instances sharing the sweep ({@code
- *     job.instance.id}, host-pid); each sweeper adds a random suffix, so equal ids cannot share a lease
- * @param shutdownTimeout bound of {@code close()} ({@code job.shutdown.timeout}, 30s)
- * @param itemStats whether the consumer keeps the per-item counters ({@code item.stats.enabled}, true)
+ *     job.instance.id}); each sweeper adds a random suffix, so equal ids cannot share a lease
+ * @param shutdownTimeout bound of {@code close()} ({@code job.shutdown.timeout})
+ * @param itemStats whether the consumer keeps the per-item counters ({@code item.stats.enabled})
  * @param itemStatsFinishPercent share of a known duration from which a record counts as finished
- *     ({@code item.stats.finish.percent}, 95)
+ *     ({@code item.stats.finish.percent})
  * @param itemStatsLastViewGranularity how far an item's last view time moves before a poll that adds
- *     nobody writes it ({@code item.stats.last.view.granularity}, 5 min)
+ *     nobody writes it ({@code item.stats.last.view.granularity})
  * @param compaction whether and how heavy users are rolled up into chunks ({@code history.compact.*})
  */
 public record JobConfig(
@@ -91,25 +94,29 @@ public record JobConfig(
   public JobConfig {
     // Validates table, family and retention the way readers see them.
     retentionOverrides = new HBaseLayout(table, family, retention, retentionOverrides).retentionOverrides();
-    check(!groupId.isBlank(), "job.group.id", groupId, "a non-empty group id");
-    check(maxPollRecords > 0, "job.max.poll.records", maxPollRecords, "> 0");
-    check(tableRegions >= 1 && tableRegions <= 256, "hbase.table.regions", tableRegions, "1..256");
-    check(hbaseBatchSize > 0, "hbase.batch.size", hbaseBatchSize, "> 0");
-    check(clearPageSize > 0, "hbase.clear.page.size", clearPageSize, "> 0");
-    check(recoveryBatchSize > 0, "recovery.batch.size", recoveryBatchSize, "> 0");
-    check(positive(pollTimeout), "job.poll.timeout", pollTimeout, "> 0");
-    check(positive(hbaseOperationTimeout) && hbaseOperationTimeout.toMillis() <= Integer.MAX_VALUE,
-        "hbase.operation.timeout", hbaseOperationTimeout, "> 0 and < 24d");
-    check(positive(redisTimeout), "job.redis.timeout", redisTimeout, "> 0");
-    check(positive(retryBackoffBase), "job.retry.backoff.base", retryBackoffBase, "> 0");
-    check(retryBackoffCap.compareTo(retryBackoffBase) >= 0, "job.retry.backoff.cap", retryBackoffCap,
-        "at least job.retry.backoff.base " + retryBackoffBase);
-    check(positive(recoveryInterval), "recovery.interval", recoveryInterval, "> 0");
-    check(positive(recoveryAge), "recovery.age", recoveryAge, "> 0");
-    check(recoveryLeaseTtl.compareTo(recoveryInterval) > 0, "recovery.lease.ttl", recoveryLeaseTtl,
-        "longer than recovery.interval " + recoveryInterval + ", or every lease would lapse between ticks");
-    check(!instanceId.isBlank(), "job.instance.id", instanceId, "a non-empty id");
-    check(positive(shutdownTimeout), "job.shutdown.timeout", shutdownTimeout, "> 0");
+    ConfigException.check(!groupId.isBlank(), JobSettings.GROUP_ID.key(), groupId, "a non-empty group id");
+    JobSettings.MAX_POLL_RECORDS.check(maxPollRecords);
+    JobSettings.POLL_TIMEOUT.check(pollTimeout);
+    JobSettings.HBASE_TABLE_REGIONS.check(tableRegions);
+    JobSettings.HBASE_BATCH_SIZE.check(hbaseBatchSize);
+    JobSettings.HBASE_OPERATION_TIMEOUT.check(hbaseOperationTimeout);
+    JobSettings.HBASE_CLEAR_PAGE_SIZE.check(clearPageSize);
+    JobSettings.REDIS_TIMEOUT.check(redisTimeout);
+    JobSettings.RETRY_BACKOFF_BASE.check(retryBackoffBase);
+    JobSettings.RETRY_BACKOFF_CAP.check(retryBackoffCap);
+    ConfigException.check(retryBackoffCap.compareTo(retryBackoffBase) >= 0, JobSettings.RETRY_BACKOFF_CAP.key(),
+        retryBackoffCap, "at least job.retry.backoff.base " + retryBackoffBase);
+    JobSettings.RECOVERY_INTERVAL.check(recoveryInterval);
+    JobSettings.RECOVERY_AGE.check(recoveryAge);
+    JobSettings.RECOVERY_BATCH_SIZE.check(recoveryBatchSize);
+    JobSettings.RECOVERY_LEASE_TTL.check(recoveryLeaseTtl);
+    ConfigException.check(recoveryLeaseTtl.compareTo(recoveryInterval) > 0, JobSettings.RECOVERY_LEASE_TTL.key(),
+        recoveryLeaseTtl, "longer than recovery.interval " + recoveryInterval + ", or every lease would lapse "
+            + "between ticks");
+    ConfigException.check(!instanceId.isBlank(), JobSettings.INSTANCE_ID.key(), instanceId, "a non-empty id");
+    JobSettings.SHUTDOWN_TIMEOUT.check(shutdownTimeout);
+    JobSettings.ITEM_STATS_FINISH_PERCENT.check(itemStatsFinishPercent);
+    JobSettings.ITEM_STATS_LAST_VIEW_GRANULARITY.check(itemStatsLastViewGranularity);
   }
 
   /**
@@ -204,13 +211,4 @@ public record JobConfig(
     return HBaseLayout.retentionKey(business);
   }
 
-  private static boolean positive(Duration d) {
-    return !d.isNegative() && !d.isZero();
-  }
-
-  private static void check(boolean ok, String key, Object value, String expected) {
-    if (!ok) {
-      throw new ConfigException(key + ": " + value + " (expected: " + expected + ")");
-    }
-  }
 }

@@ -27,7 +27,9 @@ public final class JobSettings {
       Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofMinutes(10), "longest pause of that back-off")
       .rangeNote("≥ `job.retry.backoff.base`");
   public static final Setting<Duration> REDIS_TIMEOUT = Setting.duration("job.redis.timeout", Duration.ofSeconds(10),
-      Duration.ofMillis(100), Duration.ofMinutes(5), "the job's Redis commands (read-back, recovery marks, leases)");
+      Duration.ofMillis(100), Duration.ofMinutes(5), "the job's Redis commands (read-back, recovery marks, leases): "
+          + "the command timeout of the job's own Redis client, in the job role and in standalone (`redis.timeout` "
+          + "is the other processes')");
   public static final Setting<Duration> SHUTDOWN_TIMEOUT = Setting.duration("job.shutdown.timeout",
       Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10), "how long a stopping job waits for its "
           + "in-flight poll to finish (it is committed) before abandoning it uncommitted (redelivered)");

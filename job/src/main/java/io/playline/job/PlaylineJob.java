@@ -2,6 +2,7 @@ package io.playline.job;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.CoreConfig;
+import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.job.compact.Compactions;
@@ -57,6 +58,19 @@ public final class PlaylineJob implements AutoCloseable {
         : null;
     this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, counters, redis, metrics);
     this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared);
+  }
+
+  /**
+   * Connects the job's Redis client, whose command timeout is {@code job.redis.timeout}: the bound
+   * the job's read-back, recovery marks and leases wait for, which a client built with another
+   * process's {@code redis.timeout} would cut short. Blocks while connecting: call at start-up.
+   *
+   * @param cluster whether {@code uri} is one seed node of a Redis Cluster
+   * @param topology how a cluster client follows the cluster's topology
+   */
+  public static RedisConnections connectRedis(JobConfig config, String uri, boolean cluster,
+      ClusterTopologySettings topology) {
+    return RedisConnections.connect(uri, cluster, config.redisTimeout(), null, topology);
   }
 
   /** Starts the consumer loop and the recovery sweep; returns without waiting for backends. Once only. */

@@ -2,10 +2,8 @@ package io.playline.standalone;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.CoreConfig;
-import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.kafka.KafkaTopics;
-import io.playline.core.store.ClusterTopologySettings;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.RedisConnections;
 import io.playline.gateway.EventLoops;
@@ -16,7 +14,6 @@ import io.playline.gateway.config.GatewaySettings;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
 import io.playline.standalone.RoleBackends.Need;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +33,7 @@ final class JobRole implements Role {
   private final RoleParts parts = new RoleParts();
   private final PlaylineJob job;
   private final AdminHttpServer admin;
+  private final PrometheusMeterRegistry registry;
 
   private JobRole(ConfigSource source, RoleBackends backends) {
     try {
@@ -43,15 +41,14 @@ final class JobRole implements Role {
       JobConfig jobConfig = JobConfig.from(source, core);
       AdminAccess adminAccess = AdminAccess.from(source);
       int adminPort = GatewaySettings.ADMIN_PORT.read(source);
-      Duration redisTimeout = HistoryCore.redisTimeout(source);
       // A history topic with another partition count refuses the process here, as it does a gateway's:
       // a job that started anyway would sit unready forever. Kafka down is retried in the background.
       ensureHistoryTopic(core, backends.kafkaBootstrapServers());
-      PrometheusMeterRegistry registry = parts.meters();
+      registry = parts.meters();
       Readiness readiness = new Readiness();
       EventLoops loops = parts.add(EventLoops.create(1));
-      RedisConnections redis = parts.add(RedisConnections.connect(backends.redisUri(), backends.redisCluster(),
-          redisTimeout, null, ClusterTopologySettings.from(source)));
+      RedisConnections redis = parts.add(PlaylineJob.connectRedis(jobConfig, backends.redisUri(),
+          backends.redisCluster(), core.redisTopology()));
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
       BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(),
           core.kafkaClients(), hbase, readiness));
@@ -85,6 +82,11 @@ final class JobRole implements Role {
 
   PlaylineJob job() {
     return job;
+  }
+
+  /** The process's meters, for tests. */
+  PrometheusMeterRegistry registry() {
+    return registry;
   }
 
   @Override

@@ -1,12 +1,10 @@
 package io.playline.standalone;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreSettings;
 import io.playline.core.config.Setting;
+import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -90,31 +88,21 @@ record RoleBackends(String redisUri, boolean redisCluster, String kafkaBootstrap
     }
   }
 
-  /** Reads the backend addresses of an {@code endpoints.json}. */
+  /** The backend addresses an {@code endpoints.json} holds, by the key that would set each. */
   private static Map<String, String> read(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new StartupException("--backends " + file + ": no such file (a running standalone writes "
-          + "<data dir>/endpoints.json; the local topology writes deploy/local/run/endpoints.json)");
-    }
-    JsonNode root;
+    Endpoints e;
     try {
-      root = new ObjectMapper().readTree(file.toFile());
-    } catch (IOException e) {
-      throw new StartupException("--backends " + file + ": not readable JSON (" + e.getMessage() + ")", e);
+      e = Endpoints.read(file);
+    } catch (IOException ex) {
+      throw new StartupException("--backends " + ex.getMessage(), ex);
     }
     Map<String, String> values = new LinkedHashMap<>();
-    put(values, StandaloneSettings.REDIS_URI, root.path("redis").path("uri"));
-    put(values, CoreSettings.REDIS_CLUSTER, root.path("redis").path("cluster"));
-    put(values, StandaloneSettings.KAFKA_BOOTSTRAP_SERVERS, root.path("kafka").path("bootstrapServers"));
-    put(values, StandaloneSettings.HBASE_ZOOKEEPER_QUORUM, root.path("hbase").path("zookeeperQuorum"));
-    put(values, StandaloneSettings.HBASE_ZOOKEEPER_PORT, root.path("hbase").path("zookeeperPort"));
+    e.redisUri().ifPresent(v -> values.put(StandaloneSettings.REDIS_URI.key(), v));
+    e.redisCluster().ifPresent(v -> values.put(CoreSettings.REDIS_CLUSTER.key(), v.toString()));
+    e.kafkaBootstrapServers().ifPresent(v -> values.put(StandaloneSettings.KAFKA_BOOTSTRAP_SERVERS.key(), v));
+    e.hbaseZookeeperQuorum().ifPresent(v -> values.put(StandaloneSettings.HBASE_ZOOKEEPER_QUORUM.key(), v));
+    e.hbaseZookeeperPort().ifPresent(v -> values.put(StandaloneSettings.HBASE_ZOOKEEPER_PORT.key(), v.toString()));
     return values;
-  }
-
-  private static void put(Map<String, String> values, Setting<?> setting, JsonNode node) {
-    if (!node.isMissingNode() && !node.isNull() && !node.asText().isEmpty()) {
-      values.put(setting.key(), node.asText());
-    }
   }
 
   /** {@code config} with {@code redis.cluster} as resolved here (it may have come from the backends file). */

@@ -2,10 +2,10 @@ package io.playline.standalone;
 
 import io.playline.core.config.ConfigSource;
 import io.playline.standalone.RoleBackends.Need;
+import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -93,13 +93,8 @@ abstract class RoleCommand implements Callable<Integer> {
   }
 
   private void write(Path out, Map<String, String> own, RoleBackends b) throws IOException {
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("pid", ProcessHandle.current().pid());
-    root.put("role", name());
-    root.put("redis", Map.of("uri", b.redisUri(), "cluster", b.redisCluster()));
-    root.put("kafka", Map.of("bootstrapServers", b.kafkaBootstrapServers()));
-    root.put("hbase", Map.of("zookeeperQuorum", b.hbaseQuorum(), "zookeeperPort", b.hbaseZookeeperPort()));
-    root.put("playline", own);
-    EndpointsFile.writeJson(out, root);
+    new Endpoints(ProcessHandle.current().pid(), name(), null, null, Endpoints.Redis.of(b.redisUri(), b.redisCluster()),
+        new Endpoints.Kafka(b.kafkaBootstrapServers(), null),
+        new Endpoints.HBase(b.hbaseQuorum(), b.hbaseZookeeperPort(), null), Endpoints.Serves.of(own), null).write(out);
   }
 }

@@ -3,8 +3,10 @@ package io.playline.standalone;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
+import io.playline.core.CoreConfig;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.RedisConnections;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.GatewayNode;
@@ -12,10 +14,12 @@ import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
+import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -39,7 +43,7 @@ final class StandaloneLauncher implements AutoCloseable {
   private final AtomicBoolean closing = new AtomicBoolean();
   private final Readiness readiness = new Readiness();
   private Duration shutdownTimeout = Duration.ofSeconds(60);
-  private Path endpointsFile = Path.of("endpoints.json");
+  private Path endpointsFile = Path.of(Endpoints.FILE_NAME);
   private @Nullable GatewayNode node;
   private @Nullable ApiServer api;
   private @Nullable PrometheusMeterRegistry meterRegistry;
@@ -96,8 +100,12 @@ final class StandaloneLauncher implements AutoCloseable {
     ApiServer api = ApiServer.attach(node, access);
     this.api = api;
     BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
-    PlaylineJob job = parts.add(new PlaylineJob(JobConfig.from(config, node.core().config()), node.core().config(),
-        node.core().redis(), hbase, endpoints.kafkaBootstrapServers(), registry));
+    CoreConfig core = node.core().config();
+    JobConfig jobConfig = JobConfig.from(config, core);
+    RedisConnections jobRedis = parts.add(PlaylineJob.connectRedis(jobConfig, endpoints.redisUri(), core.redisCluster(),
+        core.redisTopology()));
+    PlaylineJob job = parts.add(new PlaylineJob(jobConfig, core, jobRedis, hbase, endpoints.kafkaBootstrapServers(),
+        registry));
     job.start();
     // Players and backends need Redis only: the job (and Kafka, HBase) are reported, not required.
     health.watch("job", job::readiness, false);
@@ -109,9 +117,24 @@ final class StandaloneLauncher implements AutoCloseable {
     }
     awaitReady(Duration.ofSeconds(60));
     // Written last: tools (and tests) take its presence as "up".
-    endpointsFile = EndpointsFile.write(standalone.dataDir(), backends.endpoints(), own);
+    endpointsFile = writeEndpoints(standalone.dataDir().resolve(Endpoints.FILE_NAME), backends.endpoints(), own);
     banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
         Duration.ofNanos(System.nanoTime() - t0), loopbackOnly);
+  }
+
+  /** Writes {@code target}: the backends' addresses (which are embedded) and Playline's own. */
+  private static Path writeEndpoints(Path target, BackendEndpoints b, Map<String, String> own) {
+    Endpoints endpoints = new Endpoints(ProcessHandle.current().pid(), null, Instant.now().toString(), null,
+        new Endpoints.Redis(b.redisUri(), null, b.embedded().contains("redis"), null, null),
+        new Endpoints.Kafka(b.kafkaBootstrapServers(), b.embedded().contains("kafka")),
+        new Endpoints.HBase(b.hbaseZookeeperQuorum(), b.hbaseZookeeperPort(), b.embedded().contains("hbase")),
+        Endpoints.Serves.of(own), null);
+    try {
+      endpoints.write(target);
+    } catch (IOException e) {
+      throw new StartupException("cannot write " + target + ": " + e.getMessage(), e);
+    }
+    return target;
   }
 
   /**

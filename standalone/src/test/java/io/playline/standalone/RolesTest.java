@@ -66,7 +66,8 @@ class RolesTest {
     }
   }
 
-  private static ConfigSource config(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, String nodeId) {
+  /** A role's config against the test JVM's servers, isolated by the namespaces. */
+  static ConfigSource config(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, String nodeId) {
     Map<String, String> values = new HashMap<>();
     values.put("bind.host", "127.0.0.1");
     values.put("ws.port", "0");
@@ -212,9 +213,15 @@ class RolesTest {
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, """
         {"redis": {"uri": "redis://r:1", "cluster": "maybe"}, "kafka": {"bootstrapServers": "k:1"},
+         "hbase": {"zookeeperQuorum": "z", "zookeeperPort": 2181}}""");
+    assertThatThrownBy(() -> RoleBackends.resolve(ConfigSource.empty(), "gateway", GatewayRole.NEEDS, bad))
+        .isInstanceOf(StartupException.class).hasMessageContaining(bad + ": field redis.cluster");
+    // Values from the file go through the settings' range checks, as config values do.
+    Files.writeString(bad, """
+        {"redis": {"uri": "redis://r:1", "cluster": true}, "kafka": {"bootstrapServers": "k:1"},
          "hbase": {"zookeeperQuorum": "z", "zookeeperPort": 99999}}""");
     assertThatThrownBy(() -> RoleBackends.resolve(ConfigSource.empty(), "gateway", GatewayRole.NEEDS, bad))
-        .isInstanceOf(io.playline.core.config.ConfigException.class).hasMessageContaining("redis.cluster: 'maybe'");
+        .isInstanceOf(io.playline.core.config.ConfigException.class).hasMessageContaining("hbase.zookeeper.port");
   }
 
   @Test

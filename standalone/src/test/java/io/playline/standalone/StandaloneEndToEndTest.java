@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.playline.core.config.ConfigSource;
@@ -27,6 +25,7 @@ import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.standalone.endpoints.Endpoints;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.WsPlayerClient;
 import java.util.ArrayList;
@@ -185,10 +184,10 @@ class StandaloneEndToEndTest {
     }
   }
 
-  private static Configuration hbaseConf(JsonNode endpoints) {
+  private static Configuration hbaseConf(Endpoints endpoints) {
     Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", endpoints.at("/hbase/zookeeperQuorum").asText());
-    conf.setInt("hbase.zookeeper.property.clientPort", endpoints.at("/hbase/zookeeperPort").asInt());
+    conf.set("hbase.zookeeper.quorum", endpoints.hbaseZookeeperQuorum().orElseThrow());
+    conf.setInt("hbase.zookeeper.property.clientPort", endpoints.hbaseZookeeperPort().orElseThrow());
     return conf;
   }
 
@@ -205,8 +204,8 @@ class StandaloneEndToEndTest {
     }
   }
 
-  private static JsonNode endpoints(Path dataDir) throws Exception {
-    return new ObjectMapper().readTree(dataDir.resolve("endpoints.json").toFile());
+  private static Endpoints endpoints(Path dataDir) throws Exception {
+    return Endpoints.read(dataDir.resolve(Endpoints.FILE_NAME));
   }
 
   @Test
@@ -214,7 +213,7 @@ class StandaloneEndToEndTest {
     Path dataDir = freshDataDir();
     StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir));
     try {
-      JsonNode endpoints = endpoints(dataDir);
+      Endpoints endpoints = endpoints(dataDir);
       int admin = launcher.node().adminAddress().getPort();
       HttpResponse<String> ready = HttpClient.newHttpClient().send(
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin + "/readyz")).build(),
@@ -235,14 +234,14 @@ class StandaloneEndToEndTest {
         awaitCell(hbase, 43, 8, true);
         assertThat(HistoryRecord.parseFrom(CellUtil.cloneValue(cell(hbase, 43, 8))).getDeviceId()).isEqualTo("tv");
       }
-      assertThat(firstTodayEvents(endpoints.at("/kafka/bootstrapServers").asText()))
+      assertThat(firstTodayEvents(endpoints.kafkaBootstrapServers().orElseThrow()))
           .anySatisfy(e -> {
             assertThat(e.getUid()).isEqualTo(42);
             assertThat(e.getDeviceId()).isEqualTo("phone");
             assertThat(e.getDay()).isEqualTo(ack.getFlagDate());
           });
       try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-          endpoints.at("/kafka/bootstrapServers").asText()))) {
+          endpoints.kafkaBootstrapServers().orElseThrow()))) {
         assertThat(kafka.describeCluster().nodes().get()).hasSize(1);
       }
       queriesOverTheStreamTheApiAndTheCli(launcher);
@@ -255,11 +254,11 @@ class StandaloneEndToEndTest {
 
     StandaloneLauncher again = StandaloneLauncher.start(config(dataDir));
     try {
-      JsonNode endpoints = endpoints(dataDir);
+      Endpoints endpoints = endpoints(dataDir);
       try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints))) {
         assertThat(cell(hbase, 42, 7)).as("HBase cell after restart").isNotNull();
       }
-      RedisClient client = RedisClient.create(endpoints.at("/redis/uri").asText());
+      RedisClient client = RedisClient.create(endpoints.redisUri().orElseThrow());
       try (StatefulRedisConnection<String, String> redis = client.connect()) {
         assertThat(redis.sync().hexists("pl:h:{42}:r", new String(RedisKeys.member(Business.VIDEO, 7))))
             .as("Redis record after restart (AOF)").isTrue();
@@ -267,7 +266,7 @@ class StandaloneEndToEndTest {
         client.shutdown();
       }
       try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-          endpoints.at("/kafka/bootstrapServers").asText()))) {
+          endpoints.kafkaBootstrapServers().orElseThrow()))) {
         assertThat(kafka.listConsumerGroupOffsets("playline-job").partitionsToOffsetAndMetadata().get())
             .as("committed job offsets after restart").isNotEmpty();
       }

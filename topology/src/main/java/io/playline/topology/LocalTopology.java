@@ -4,7 +4,7 @@ import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.embedded.HBaseProcess;
 import io.playline.embedded.KafkaClusterProcesses;
 import io.playline.embedded.LeftoverRedis;
-import io.playline.standalone.EndpointsFile;
+import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -167,42 +167,32 @@ public final class LocalTopology implements AutoCloseable {
   }
 
   private Path writeBackends() throws IOException {
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("redis", Map.of("uri", redis.seedUri(), "cluster", true));
-    root.put("kafka", Map.of("bootstrapServers", kafka.bootstrapServers()));
-    root.put("hbase", Map.of("zookeeperQuorum", hbase.zookeeperQuorum(), "zookeeperPort", hbase.zookeeperPort()));
     Path file = options.dir().resolve("backends.json");
-    EndpointsFile.writeJson(file, root);
+    new Endpoints(null, null, null, null, Endpoints.Redis.of(redis.seedUri(), true), kafkaEntry(), hbaseEntry(), null,
+        null).write(file);
     return file;
   }
 
   private void writeEndpoints() throws IOException {
-    Map<String, Object> root = new LinkedHashMap<>();
-    root.put("backends", backendsFile.toString());
-    List<Map<String, Object>> nodes = new ArrayList<>();
+    List<Endpoints.RedisNode> nodes = new ArrayList<>();
     for (EmbeddedRedisCluster.Node n : redis.nodes()) {
-      nodes.add(Map.of("uri", n.uri()));
+      nodes.add(new Endpoints.RedisNode(n.uri()));
     }
-    root.put("redis", Map.of("seed", redis.seedUri(), "nodes", nodes));
-    root.put("kafka", Map.of("bootstrapServers", kafka.bootstrapServers()));
-    root.put("hbase", Map.of("zookeeperQuorum", hbase.zookeeperQuorum(), "zookeeperPort", hbase.zookeeperPort()));
-    List<Map<String, Object>> roles = new ArrayList<>();
+    List<Endpoints.RoleEntry> roles = new ArrayList<>();
     for (RoleProcess p : allRoles()) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("name", p.name());
-      r.put("role", p.role());
-      r.put("pid", p.pid());
-      for (String kind : List.of("websocket", "grpc", "api", "admin")) {
-        try {
-          r.put(kind, p.address(kind));
-        } catch (IllegalStateException e) {
-          // This role does not serve that.
-        }
-      }
-      roles.add(r);
+      roles.add(Endpoints.RoleEntry.of(p.name(), p.role(), p.pid(), p.serves()));
     }
-    root.put("roles", roles);
-    EndpointsFile.writeJson(options.dir().resolve("endpoints.json"), root);
+    new Endpoints(null, null, null, backendsFile.toString(),
+        new Endpoints.Redis(null, null, null, redis.seedUri(), nodes), kafkaEntry(), hbaseEntry(), null, roles)
+        .write(options.dir().resolve(Endpoints.FILE_NAME));
+  }
+
+  private Endpoints.Kafka kafkaEntry() {
+    return new Endpoints.Kafka(kafka.bootstrapServers(), null);
+  }
+
+  private Endpoints.HBase hbaseEntry() {
+    return new Endpoints.HBase(hbase.zookeeperQuorum(), hbase.zookeeperPort(), null);
   }
 
   private List<RoleProcess> allRoles() {

@@ -1,7 +1,6 @@
 package io.playline.topology;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +37,7 @@ public final class RoleProcess implements AutoCloseable {
   private final Map<String, String> secrets;
   private final Duration startTimeout;
   private @Nullable Process process;
-  private @Nullable JsonNode endpoints;
+  private Endpoints.@Nullable Serves serves;
 
   private RoleProcess(String role, String name, List<String> command, Path logFile, Path endpointsFile, Map<String, String> secrets,
       Duration startTimeout) {
@@ -82,13 +81,15 @@ public final class RoleProcess implements AutoCloseable {
     long deadline = System.nanoTime() + startTimeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (Files.isRegularFile(endpointsFile)) {
+        Endpoints.Serves own;
         try {
-          endpoints = new ObjectMapper().readTree(endpointsFile.toFile());
+          own = Endpoints.read(endpointsFile).playline();
         } catch (IOException e) {
           started.destroyForcibly();
-          throw new IOException(role + " " + name + " wrote an unreadable " + endpointsFile, e);
+          throw new IOException(role + " " + name + " wrote an unreadable endpoints file: " + e.getMessage(), e);
         }
-        log.info("{} {} up: pid {}, {}", role, name, started.pid(), endpoints.path("playline"));
+        serves = own;
+        log.info("{} {} up: pid {}, {}", role, name, started.pid(), own == null ? "serves nothing" : own.byName());
         return;
       }
       if (!started.isAlive()) {
@@ -133,13 +134,19 @@ public final class RoleProcess implements AutoCloseable {
     return p != null && p.isAlive();
   }
 
+  /** What it serves, from its endpoints file (nothing before it served). */
+  public Endpoints.Serves serves() {
+    Endpoints.Serves s = serves;
+    return s == null ? new Endpoints.Serves(null, null, null, null, null) : s;
+  }
+
   /** One of its addresses from its endpoints file: {@code websocket}, {@code grpc}, {@code api}, {@code admin}. */
   public String address(String kind) {
-    JsonNode e = endpoints;
-    if (e == null || e.path("playline").path(kind).isMissingNode()) {
+    String a = serves().byName().get(kind);
+    if (a == null) {
       throw new IllegalStateException(name + " serves no " + kind);
     }
-    return e.path("playline").path(kind).asText();
+    return a;
   }
 
   /** The port of {@link #address(String)}. */

@@ -1,5 +1,9 @@
 package io.playline.topology;
 
+import io.playline.api.ApiSettings;
+import io.playline.core.config.ConfigSource;
+import io.playline.gateway.config.AuthSettings;
+import io.playline.standalone.ConfigOptions;
 import io.playline.standalone.PlaylineCli;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -54,10 +58,10 @@ public final class TopologyCli implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    String envSecret = System.getenv("PLAYLINE_AUTH_SECRET");
-    String secret = envSecret == null || envSecret.isBlank() ? DEV_SECRET : envSecret;
-    String envApiSecret = System.getenv("PLAYLINE_API_SECRET");
-    String apiSecret = envApiSecret == null || envApiSecret.isBlank() ? DEV_API_SECRET : envApiSecret;
+    // The roles' secrets, read as the roles read them (PLAYLINE_AUTH_SECRET, --set auth.secret=...).
+    ConfigSource config = new ConfigOptions().load(settings);
+    String secret = AuthSettings.SECRET.read(config).orElse(DEV_SECRET);
+    String apiSecret = ApiSettings.SECRET.read(config).orElse(DEV_API_SECRET);
     LocalTopology.Options standard = LocalTopology.Options.standard(dir.toAbsolutePath(),
         System.getProperty("java.class.path"), secret, apiSecret, settings);
     LocalTopology.Options options = new LocalTopology.Options(standard.dir(), standard.classpath(), gateways, apis, jobs,

@@ -3,10 +3,10 @@ package io.playline.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.playline.embedded.LeftoverRedis;
+import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,7 +87,7 @@ class StandaloneCrashTest {
   }
 
   private static String redisUri(Path data) throws IOException {
-    return new ObjectMapper().readTree(data.resolve("endpoints.json").toFile()).at("/redis/uri").asText();
+    return Endpoints.read(data.resolve(Endpoints.FILE_NAME), Endpoints.Field.REDIS_URI).redisUri().orElseThrow();
   }
 
   private static long redisPid(Path data) throws IOException {

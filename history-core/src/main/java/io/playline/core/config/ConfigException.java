@@ -10,4 +10,16 @@ public final class ConfigException extends RuntimeException {
   public ConfigException(String message) {
     super(message);
   }
+
+  /**
+   * Throws unless {@code ok}: for what a {@link Setting}'s range cannot say (a bound set by another
+   * key, a name's syntax), checked where a config record is built.
+   *
+   * @throws ConfigException {@code "<key>: <value> (expected: <expected>)"}
+   */
+  public static void check(boolean ok, String key, Object value, String expected) {
+    if (!ok) {
+      throw new ConfigException(key + ": " + value + " (expected: " + expected + ")");
+    }
+  }
 }

@@ -197,6 +197,30 @@ public final class Setting<T> {
     return reader.read(source, key, derivedDefault);
   }
 
+  /**
+   * {@code value}, checked against this key's range: a config record's compact constructor checks
+   * its fields here, so a record built in code is held to the ranges a configured value is.
+   *
+   * @throws ConfigException naming the key, the value and the range
+   */
+  public T check(T value) {
+    if (min != null && compare(value, min) < 0 || max != null && compare(value, max) > 0) {
+      throw new ConfigException(key + ": " + value + " (expected: " + shown(min) + ".." + shown(max) + ")");
+    }
+    return value;
+  }
+
+  private static int compare(Object a, Object b) {
+    if (a instanceof Duration d && b instanceof Duration e) {
+      return d.compareTo(e);
+    }
+    return Long.compare(((Number) a).longValue(), ((Number) b).longValue());
+  }
+
+  private static String shown(@Nullable Object v) {
+    return v instanceof Duration d ? duration(d) : String.valueOf(v);
+  }
+
   /** The value when some layer sets the key, validated as by {@link #read}; empty otherwise. */
   public Optional<T> readIfSet(ConfigSource source) {
     if (source.raw(key).isEmpty()) {

@@ -17,12 +17,12 @@ import java.util.Optional;
  * with another partition count is refused. The first-today topic carries independent daily flags:
  * a different partition count is only logged.
  *
- * @param history the write-back topic ({@code kafka.topic.history}, playline.history.v1), with
- *     {@code kafka.topic.history.partitions} partitions (default {@code kafka.topic.partitions}, 12)
- * @param firstToday the first-today topic ({@code kafka.topic.first.today}, playline.first-today.v1),
+ * @param history the write-back topic ({@code kafka.topic.history}), with
+ *     {@code kafka.topic.history.partitions} partitions (default {@code kafka.topic.partitions})
+ * @param firstToday the first-today topic ({@code kafka.topic.first.today}),
  *     with {@code kafka.topic.first.today.partitions} partitions (default {@code kafka.topic.partitions})
  * @param adminTimeout bound of creating or checking the topics, from connecting to the brokers to
- *     the last answer ({@code kafka.admin.timeout}, 30s); both topics share the replication factor
+ *     the last answer ({@code kafka.admin.timeout}); both topics share the replication factor
  *     {@code kafka.topic.replication.factor} (default: the brokers' {@code default.replication.factor})
  */
 public record KafkaTopicConfig(KafkaTopic history, KafkaTopic firstToday, Duration adminTimeout) {

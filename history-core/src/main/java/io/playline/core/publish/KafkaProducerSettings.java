@@ -9,15 +9,15 @@ import java.time.Duration;
  * Settings of the process's one Kafka producer; immutable, validated on construction. Every field
  * names its config key and default.
  *
- * @param clientId producer client id, seen in broker logs and quotas ({@code kafka.client.id}, playline)
- * @param linger how long the producer waits to fill a batch ({@code kafka.producer.linger}, 10ms)
- * @param batchBytes largest producer batch per partition ({@code kafka.producer.batch.bytes}, 256 KiB)
+ * @param clientId producer client id, seen in broker logs and quotas ({@code kafka.client.id})
+ * @param linger how long the producer waits to fill a batch ({@code kafka.producer.linger})
+ * @param batchBytes largest producer batch per partition ({@code kafka.producer.batch.bytes})
  * @param maxBlock longest {@code send}/{@code partitionsFor} block on metadata or a full buffer
- *     ({@code kafka.producer.max.block}, 5s)
- * @param requestTimeout how long one produce request may wait for the broker ({@code kafka.producer.request.timeout}, 15s)
+ *     ({@code kafka.producer.max.block})
+ * @param requestTimeout how long one produce request may wait for the broker ({@code kafka.producer.request.timeout})
  * @param deliveryTimeout how long a record may take from {@code send} to its ack, retries included
- *     ({@code kafka.producer.delivery.timeout}, 60s); at least linger + request timeout
- * @param maxRequestBytes largest produce request ({@code kafka.producer.max.request.bytes}, 1 MiB);
+ *     ({@code kafka.producer.delivery.timeout}); at least linger + request timeout
+ * @param maxRequestBytes largest produce request ({@code kafka.producer.max.request.bytes});
  *     must exceed writeback.max.record.bytes
  */
 public record KafkaProducerSettings(

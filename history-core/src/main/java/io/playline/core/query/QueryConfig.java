@@ -6,20 +6,21 @@ import io.playline.core.config.QuerySettings;
 import java.time.Duration;
 
 /**
- * Settings of the read and user-control paths. Every field names its config key; validated in the
- * compact constructor. Immutable and thread-safe.
+ * Settings of the read and user-control paths. Every field names its config key, whose default and
+ * range are in docs/configuration.md (generated from {@link QuerySettings}); validated in the
+ * compact constructor against those ranges. Immutable and thread-safe.
  *
  * @param maxItems most items one progress query or delete may name, and most businesses one list or
- *     clear may name ({@code query.max.items}, 100)
- * @param listDefaultLimit page size of a list whose limit is 0 ({@code query.list.default.limit}, 20)
- * @param listMaxLimit largest page size a list may ask for ({@code query.list.max.limit}, 100)
+ *     clear may name ({@code query.max.items})
+ * @param listDefaultLimit page size of a list whose limit is 0 ({@code query.list.default.limit})
+ * @param listMaxLimit largest page size a list may ask for ({@code query.list.max.limit})
  * @param progressHBaseFallback whether a progress miss in Redis is looked up in HBase ({@code
- *     query.progress.hbase.fallback}, false: a miss is "no record", misses being the common case)
- * @param hbaseMaxItems newest cells of a user's HBase row one read keeps ({@code query.hbase.max.items},
- *     1000); the row is streamed in pages, so memory and each RPC stay bounded for heavy users
- * @param hbaseTimeout bound of one HBase read, retries included ({@code query.hbase.timeout}, 5s)
+ *     query.progress.hbase.fallback}; off by default, a miss being "no record" and misses the common case)
+ * @param hbaseMaxItems newest cells of a user's HBase row one read keeps ({@code query.hbase.max.items});
+ *     the row is streamed in pages, so memory and each RPC stay bounded for heavy users
+ * @param hbaseTimeout bound of one HBase read, retries included ({@code query.hbase.timeout})
  * @param itemStatsCacheTtl how long an item's counters are cached in Redis ({@code
- *     item.stats.cache.ttl}, 30s; 0 = not cached)
+ *     item.stats.cache.ttl}; 0 = not cached)
  */
 public record QueryConfig(
     int maxItems,
@@ -31,12 +32,14 @@ public record QueryConfig(
     Duration itemStatsCacheTtl) {
 
   public QueryConfig {
-    check(maxItems > 0, "query.max.items", maxItems, "> 0");
-    check(listMaxLimit > 0, "query.list.max.limit", listMaxLimit, "> 0");
-    check(listDefaultLimit > 0 && listDefaultLimit <= listMaxLimit, "query.list.default.limit", listDefaultLimit,
-        "1..query.list.max.limit " + listMaxLimit);
-    check(hbaseMaxItems > 0, "query.hbase.max.items", hbaseMaxItems, "> 0");
-    check(!hbaseTimeout.isNegative() && !hbaseTimeout.isZero(), "query.hbase.timeout", hbaseTimeout, "> 0");
+    QuerySettings.MAX_ITEMS.check(maxItems);
+    QuerySettings.LIST_MAX_LIMIT.check(listMaxLimit);
+    QuerySettings.LIST_DEFAULT_LIMIT.check(listDefaultLimit);
+    ConfigException.check(listDefaultLimit <= listMaxLimit, QuerySettings.LIST_DEFAULT_LIMIT.key(), listDefaultLimit,
+        "at most query.list.max.limit " + listMaxLimit);
+    QuerySettings.HBASE_MAX_ITEMS.check(hbaseMaxItems);
+    QuerySettings.HBASE_TIMEOUT.check(hbaseTimeout);
+    QuerySettings.ITEM_STATS_CACHE_TTL.check(itemStatsCacheTtl);
   }
 
   /**
@@ -53,11 +56,5 @@ public record QueryConfig(
         QuerySettings.HBASE_MAX_ITEMS.read(c),
         QuerySettings.HBASE_TIMEOUT.read(c),
         QuerySettings.ITEM_STATS_CACHE_TTL.read(c));
-  }
-
-  private static void check(boolean ok, String key, Object value, String expected) {
-    if (!ok) {
-      throw new ConfigException(key + ": " + value + " (expected: " + expected + ")");
-    }
   }
 }

@@ -1,6 +1,5 @@
 package io.playline.core.store;
 
-import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreSettings;
 import java.time.Duration;
@@ -10,25 +9,19 @@ import java.time.Duration;
  * it re-reads the topology every {@code refreshPeriod}, and at once when a command is redirected
  * ({@code MOVED}/{@code ASK}), a node keeps refusing reconnects, a slot has no master or a node is
  * unknown, but at most once per {@code adaptiveRefreshTimeout}. Ignored without {@code
- * redis.cluster}. Immutable.
+ * redis.cluster}. Defaults and ranges are in docs/configuration.md, checked on construction. Immutable.
  *
- * @param refreshPeriod periodic topology refresh ({@code redis.cluster.refresh.period}, 30s,
- *     1s..1h): the latest a change nothing else noticed is followed
+ * @param refreshPeriod periodic topology refresh ({@code redis.cluster.refresh.period}): the latest
+ *     a change nothing else noticed is followed
  * @param adaptiveRefreshTimeout least time between two refreshes triggered by events ({@code
- *     redis.cluster.refresh.adaptive.timeout}, 2s, 100ms..5m). A killed master triggers one at
+ *     redis.cluster.refresh.adaptive.timeout}). A killed master triggers one at
  *     once, before its replica is promoted; the next trigger is taken at the earliest this much
  *     later, so it bounds how long after the promotion commands to those slots keep failing
  */
 public record ClusterTopologySettings(Duration refreshPeriod, Duration adaptiveRefreshTimeout) {
-  static final Duration MIN_PERIOD = CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.min().orElseThrow();
-  static final Duration MAX_PERIOD = CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.max().orElseThrow();
-  static final Duration MIN_ADAPTIVE = CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.min().orElseThrow();
-  static final Duration MAX_ADAPTIVE = CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.max().orElseThrow();
-
   public ClusterTopologySettings {
-    check(CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.key(), refreshPeriod, MIN_PERIOD, MAX_PERIOD);
-    check(CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.key(), adaptiveRefreshTimeout, MIN_ADAPTIVE,
-        MAX_ADAPTIVE);
+    CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.check(refreshPeriod);
+    CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.check(adaptiveRefreshTimeout);
   }
 
   /** Reads {@code redis.cluster.refresh.period} and {@code redis.cluster.refresh.adaptive.timeout}. */
@@ -41,11 +34,5 @@ public record ClusterTopologySettings(Duration refreshPeriod, Duration adaptiveR
   /** The defaults: refresh every 30 s, adaptive refreshes at most every 2 s. */
   public static ClusterTopologySettings defaults() {
     return from(ConfigSource.empty());
-  }
-
-  private static void check(String key, Duration value, Duration min, Duration max) {
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw new ConfigException(key + ": " + value + " (expected: " + min + ".." + max + ")");
-    }
   }
 }

@@ -19,11 +19,12 @@ import org.apache.hadoop.hbase.TableName;
  * Where and how long history lives in HBase (SPEC §5), shared by the job that writes it and the
  * readers of history-core: the table, its one column family, and the retention, which may be
  * overridden per business. Row keys and qualifiers are {@link HistoryRowKeys}. Validated in the
- * compact constructor; immutable and thread-safe.
+ * compact constructor against the ranges of {@link QuerySettings}; defaults and ranges are in
+ * docs/configuration.md. Immutable and thread-safe.
  *
- * @param table HBase table ({@code hbase.table}, playline:history)
- * @param family the table's one column family ({@code hbase.family}, h)
- * @param retention how long history is kept ({@code history.retention}, 90d)
+ * @param table HBase table ({@code hbase.table})
+ * @param family the table's one column family ({@code hbase.family})
+ * @param retention how long history is kept ({@code history.retention})
  * @param retentionOverrides per-business retention ({@code history.retention.<business>}, e.g. {@code
  *     history.retention.live=7d}); readers apply it, the HBase family TTL is the longest retention
  */
@@ -33,15 +34,15 @@ public record HBaseLayout(TableName table, String family, Duration retention, Ma
 
   public HBaseLayout {
     Objects.requireNonNull(table, "table");
-    check(!family.isEmpty() && family.indexOf(':') < 0, "hbase.family", family, "a non-empty name without ':'");
-    check(positive(retention) && retention.toSeconds() <= Integer.MAX_VALUE, "history.retention", retention,
-        "> 0 and < 68 years (HBase TTLs are int seconds)");
+    ConfigException.check(!family.isEmpty() && family.indexOf(':') < 0, QuerySettings.HBASE_FAMILY.key(), family,
+        "a non-empty name without ':'");
+    // The range is shorter than HBase's TTLs can be (int seconds, 68 years).
+    QuerySettings.HISTORY_RETENTION.check(retention);
     retentionOverrides = Map.copyOf(retentionOverrides);
     for (Map.Entry<Business, Duration> e : retentionOverrides.entrySet()) {
-      check(e.getKey() != Business.BUSINESS_UNSPECIFIED && e.getKey() != Business.UNRECOGNIZED,
-          RETENTION_PREFIX + "<business>", e.getKey(), "a known business");
-      check(positive(e.getValue()) && e.getValue().toSeconds() <= Integer.MAX_VALUE,
-          retentionKey(e.getKey()), e.getValue(), "> 0 and < 68 years");
+      ConfigException.check(e.getKey() != Business.BUSINESS_UNSPECIFIED && e.getKey() != Business.UNRECOGNIZED,
+          QuerySettings.HISTORY_RETENTION_BUSINESS.key(), e.getKey(), "a known business");
+      retentionSetting(e.getKey()).check(e.getValue());
     }
   }
 
@@ -126,16 +127,6 @@ public record HBaseLayout(TableName table, String family, Duration retention, Ma
       return TableName.valueOf(name);
     } catch (IllegalArgumentException e) {
       throw new ConfigException("hbase.table: '" + name + "' (expected: namespace:table, " + e.getMessage() + ")");
-    }
-  }
-
-  private static boolean positive(Duration d) {
-    return !d.isNegative() && !d.isZero();
-  }
-
-  private static void check(boolean ok, String key, Object value, String expected) {
-    if (!ok) {
-      throw new ConfigException(key + ": " + value + " (expected: " + expected + ")");
     }
   }
 }

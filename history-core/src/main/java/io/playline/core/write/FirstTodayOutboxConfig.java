@@ -7,37 +7,32 @@ import java.time.Duration;
 
 /**
  * The first-today outbox: where a user's first check of the day leaves its event until Kafka acked
- * it, and how stragglers are swept. Immutable; validated on construction. Every field names its
- * config key and default.
+ * it, and how stragglers are swept. Immutable; validated on construction against the ranges of
+ * {@link FirstTodaySettings}. Every field names its config key; defaults and ranges are in
+ * docs/configuration.md.
  *
  * @param shards outbox keys; the day's bitmap shard {@code s} shares a hash tag (and so a Redis
- *     Cluster slot) with outbox {@code s mod shards} ({@code first.today.outbox.shards}, 16 or
- *     first.today.shards if fewer;
- *     1..1024, at most {@code first.today.shards}); every sweep reads each of them once
- * @param capacity events all outboxes hold together, split evenly ({@code first.today.outbox.capacity},
- *     1000000): a first check that finds its outbox full still counts the user, but its event is
- *     published from memory only, at most once (counted as {@code playline.first.today.outbox.full})
+ *     Cluster slot) with outbox {@code s mod shards} ({@code first.today.outbox.shards}, at most
+ *     {@code first.today.shards}); every sweep reads each of them once
+ * @param capacity events all outboxes hold together, split evenly ({@code first.today.outbox.capacity}):
+ *     a first check that finds its outbox full still counts the user, but its event is published
+ *     from memory only, at most once (counted as {@code playline.first.today.outbox.full})
  * @param age how long an event may wait for the node that counted it before any node's sweep sends it
- *     ({@code first.today.outbox.age}, 2m; 1s..1d); longer than {@code kafka.producer.delivery.timeout}
- *     keeps a slow but successful send from being repeated
- * @param sweepInterval how often each process sweeps the outboxes ({@code first.today.outbox.sweep.interval},
- *     30s; 100ms..1h)
- * @param sweepBatch events one sweep claims per outbox ({@code first.today.outbox.sweep.batch}, 500; 1..100000)
+ *     ({@code first.today.outbox.age}); longer than {@code kafka.producer.delivery.timeout} keeps a
+ *     slow but successful send from being repeated
+ * @param sweepInterval how often each process sweeps the outboxes ({@code first.today.outbox.sweep.interval})
+ * @param sweepBatch events one sweep claims per outbox ({@code first.today.outbox.sweep.batch})
  */
 public record FirstTodayOutboxConfig(int shards, int capacity, Duration age, Duration sweepInterval, int sweepBatch) {
 
   public FirstTodayOutboxConfig {
-    if (shards < 1 || shards > 1024) {
-      throw new ConfigException("first.today.outbox.shards: " + shards + " (expected: 1..1024)");
-    }
-    if (capacity < shards) {
-      throw new ConfigException("first.today.outbox.capacity: " + capacity
-          + " (expected: at least first.today.outbox.shards " + shards + ")");
-    }
-    if (age.isNegative() || age.isZero() || sweepInterval.isNegative() || sweepInterval.isZero() || sweepBatch < 1) {
-      throw new ConfigException("first.today.outbox.age " + age + ", .sweep.interval " + sweepInterval
-          + ", .sweep.batch " + sweepBatch + " (expected: all > 0)");
-    }
+    FirstTodaySettings.OUTBOX_SHARDS.check(shards);
+    FirstTodaySettings.OUTBOX_CAPACITY.check(capacity);
+    ConfigException.check(capacity >= shards, FirstTodaySettings.OUTBOX_CAPACITY.key(), capacity,
+        "at least first.today.outbox.shards " + shards);
+    FirstTodaySettings.OUTBOX_AGE.check(age);
+    FirstTodaySettings.OUTBOX_SWEEP_INTERVAL.check(sweepInterval);
+    FirstTodaySettings.OUTBOX_SWEEP_BATCH.check(sweepBatch);
   }
 
   /** Reads the settings from {@code c}, validating each range, for {@code bitmapShards} first-today bitmaps. */

@@ -90,4 +90,17 @@ class SettingTest {
     assertThat(Setting.string("s", "pl:", "d").documentedDefault()).isEqualTo("`pl:`");
     assertThat(Setting.optional("o", "unset (plain text)", "d").documentedDefault()).isEqualTo("unset (plain text)");
   }
+
+  @Test
+  void checkHoldsAValueBuiltInCodeToTheKeysRange() {
+    Setting<Duration> timeout = Setting.duration("x.timeout", Duration.ofSeconds(5), Duration.ofMillis(100),
+        Duration.ofMinutes(1), "a timeout");
+    assertThat(timeout.check(Duration.ofSeconds(1))).isEqualTo(Duration.ofSeconds(1));
+    assertThatThrownBy(() -> timeout.check(Duration.ofMillis(10))).isInstanceOf(ConfigException.class)
+        .hasMessage("x.timeout: PT0.01S (expected: 100ms..1m)");
+    Setting<Integer> count = Setting.intValue("x.count", 5, 1, 10, "a count");
+    assertThat(count.check(10)).isEqualTo(10);
+    assertThatThrownBy(() -> count.check(11)).hasMessage("x.count: 11 (expected: 1..10)");
+    assertThat(Setting.string("x.name", "n", "a name").check("anything")).isEqualTo("anything");
+  }
 }

@@ -29,4 +29,12 @@ class QueryConfigTest {
         "query.list.default.limit", "30", "query.list.max.limit", "20"))))
         .isInstanceOf(ConfigException.class).hasMessageContaining("query.list.default.limit");
   }
+
+  @Test
+  void aConfigBuiltInCodeIsHeldToTheKeysRanges() {
+    assertThatThrownBy(() -> new QueryConfig(100, 20, 100, false, 1000, Duration.ofSeconds(5), Duration.ofHours(2)))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("item.stats.cache.ttl: PT2H (expected: 0..1h)");
+    assertThatThrownBy(() -> new QueryConfig(100, 20, 100, false, 1000, Duration.ofMillis(10), Duration.ZERO))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("query.hbase.timeout");
+  }
 }
