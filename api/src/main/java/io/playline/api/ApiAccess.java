@@ -14,8 +14,9 @@ import io.playline.gateway.session.Hs256;
  * @param secret the HS256 key service tokens are signed with (at least 32 bytes, and not the
  *     player-token key {@code auth.secret}: a key that signs player tokens must not open the API)
  * @param bindHost the address the API binds
+ * @param http the HTTP (Connect) port and its budgets
  */
-public record ApiAccess(String secret, String bindHost) {
+public record ApiAccess(String secret, String bindHost, HttpAccess http) {
   public static final String SECRET_KEY = ApiSettings.SECRET.key();
 
   public ApiAccess {
@@ -29,17 +30,23 @@ public record ApiAccess(String secret, String bindHost) {
     }
   }
 
-  /** Reads {@code api.bind.host}; {@code secret} is the already-resolved {@code api.secret}. */
+  /** HTTP on any free port with the default budgets (tests, tools). */
+  public ApiAccess(String secret, String bindHost) {
+    this(secret, bindHost, HttpAccess.anyPort());
+  }
+
+  /** Reads {@code api.bind.host} and {@code api.http.*}; {@code secret} is the already-resolved {@code api.secret}. */
   public static ApiAccess from(ConfigSource c, String secret, String playerSecret) {
     if (secret.equals(playerSecret)) {
       throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
           + "can sign player tokens must not be able to sign service tokens for the internal API)");
     }
-    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)));
+    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)),
+        HttpAccess.from(c, GatewaySettings.API_PORT.read(c)));
   }
 
   @Override
   public String toString() {
-    return "ApiAccess[bindHost=" + bindHost + ", secret=<" + secret.length() + " chars>]";
+    return "ApiAccess[bindHost=" + bindHost + ", http=" + http + ", secret=<" + secret.length() + " chars>]";
   }
 }
