@@ -16,8 +16,10 @@ import io.playline.gateway.session.Hs256;
  * @param bindHost the address the API binds
  * @param maxConnections TCP connections open on the API port of this node ({@code api.max.connections})
  * @param maxConnectionsPerAddress of those, from one address ({@code api.max.connections.per.address})
+ * @param http the HTTP (Connect) port and its budgets
  */
-public record ApiAccess(String secret, String bindHost, int maxConnections, int maxConnectionsPerAddress) {
+public record ApiAccess(String secret, String bindHost, int maxConnections, int maxConnectionsPerAddress,
+    HttpAccess http) {
   public static final String SECRET_KEY = ApiSettings.SECRET.key();
 
   public ApiAccess {
@@ -35,25 +37,26 @@ public record ApiAccess(String secret, String bindHost, int maxConnections, int 
     }
   }
 
-  /** With the default connection caps. */
+  /** With the default connection caps, HTTP on any free port with its default budgets (tests, tools). */
   public ApiAccess(String secret, String bindHost) {
     this(secret, bindHost, ApiSettings.MAX_CONNECTIONS.defaultValue().orElseThrow(),
-        ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.defaultValue().orElseThrow());
+        ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.defaultValue().orElseThrow(), HttpAccess.anyPort());
   }
 
-  /** Reads {@code api.bind.host} and the caps; {@code secret} is the already-resolved {@code api.secret}. */
+  /** Reads {@code api.bind.host}, the caps and {@code api.http.*}; {@code secret} is the already-resolved {@code api.secret}. */
   public static ApiAccess from(ConfigSource c, String secret, String playerSecret) {
     if (secret.equals(playerSecret)) {
       throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
           + "can sign player tokens must not be able to sign service tokens for the internal API)");
     }
     return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)),
-        ApiSettings.MAX_CONNECTIONS.read(c), ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c));
+        ApiSettings.MAX_CONNECTIONS.read(c), ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
+        HttpAccess.from(c, GatewaySettings.API_PORT.read(c)));
   }
 
   @Override
   public String toString() {
     return "ApiAccess[bindHost=" + bindHost + ", secret=<" + secret.length() + " chars>, maxConnections="
-        + maxConnections + ", maxConnectionsPerAddress=" + maxConnectionsPerAddress + "]";
+        + maxConnections + ", maxConnectionsPerAddress=" + maxConnectionsPerAddress + ", http=" + http + "]";
   }
 }

@@ -1,10 +1,12 @@
 package io.playline.api;
 
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.playline.api.connect.ConnectServer;
 import io.playline.core.query.HistoryService;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
@@ -14,15 +16,19 @@ import io.playline.proto.v1.HistoryGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The internal API server on {@code api.bind.host}:{@code api.port}: {@code playline.v1.History},
  * standard health ({@code grpc.health.v1.Health}, overall and per service) and server reflection,
- * on a {@link GatewayNode}'s event loops. Every call but health needs a service token ({@link
- * ServiceAuthInterceptor}); its TCP connections are capped per node and per address ({@code
- * api.max.connections}, {@code api.max.connections.per.address}), closed at accept past either. Reports go through the node's heartbeat batcher (the same write
+ * on a {@link GatewayNode}'s event loops; and {@code playline.v1.History} over HTTP/1.1 as the
+ * Connect protocol on {@code api.http.port} ({@link ConnectServer}: the same service and
+ * interceptor instances). Every call but health needs a service token ({@link
+ * ServiceAuthInterceptor}); the gRPC port's TCP connections are capped per node and per address
+ * ({@code api.max.connections}, {@code api.max.connections.per.address}), closed at accept past
+ * either. Reports go through the node's heartbeat batcher (the same write
  * path, first-today and push as players); queries and controls through its history service.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
@@ -32,12 +38,15 @@ public final class ApiServer implements AutoCloseable {
   public static final String READINESS_COMPONENT = "api";
 
   private final Server server;
+  private final @Nullable ConnectServer http;
   private final HealthStatusManager health;
   private final GatewayNode node;
   private final ApiAccess access;
 
-  private ApiServer(Server server, HealthStatusManager health, GatewayNode node, ApiAccess access) {
+  private ApiServer(Server server, @Nullable ConnectServer http, HealthStatusManager health, GatewayNode node,
+      ApiAccess access) {
     this.server = server;
+    this.http = http;
     this.health = health;
     this.node = node;
     this.access = access;
@@ -56,17 +65,19 @@ public final class ApiServer implements AutoCloseable {
     }
     GatewayConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
+    ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
+        node.registry(), node.tls() != null && node.tls().mutual());
+    HistoryGrpcService service = new HistoryGrpcService(history, node.batcher(), node.eventRules(), config,
+        Clock.systemUTC());
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
             new InetSocketAddress(access.bindHost(), config.apiPort()), config,
             node.tls() == null ? null : node.tls().api(), node.registry(), "api",
             new GrpcServers.Admission(new ConnectionLimiter(access.maxConnections(), access.maxConnectionsPerAddress()),
                 null, false))
-        .intercept(new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
-            node.registry(), node.tls() != null && node.tls().mutual()))
+        .intercept(auth)
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(new HistoryGrpcService(history, node.batcher(), node.eventRules(), config,
-            Clock.systemUTC()));
+        .addService(service);
     Server server;
     try {
       server = builder.build().start();
@@ -74,13 +85,30 @@ public final class ApiServer implements AutoCloseable {
       throw new IllegalStateException("internal API failed to bind " + access.bindHost() + ":" + config.apiPort()
           + ": " + e.getMessage(), e);
     }
+    ConnectServer http = null;
+    if (access.http().enabled()) {
+      try {
+        http = ConnectServer.start(node.loops(), access.bindHost(), access.http(), config.maxFrameBytes(),
+            node.tls() == null ? null : node.tls().apiHttp(), node.registry(),
+            ServerInterceptors.intercept(service, auth));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        server.shutdownNow();
+        throw new IllegalStateException("interrupted while binding the internal API's HTTP port", e);
+      } catch (Exception e) { // the bind's exception, thrown unchecked by Netty
+        server.shutdownNow();
+        throw new IllegalStateException("internal API failed to bind its HTTP port " + access.bindHost() + ":"
+            + access.http().port() + " (api.http.port; api.http.enabled=false turns it off): " + e.getMessage(), e);
+      }
+    }
     health.setStatus("", ServingStatus.SERVING);
     health.setStatus(HistoryGrpc.SERVICE_NAME, ServingStatus.SERVING);
-    ApiServer api = new ApiServer(server, health, node, access);
+    ApiServer api = new ApiServer(server, http, health, node, access);
     node.readiness().register(READINESS_COMPONENT);
     node.readiness().set(READINESS_COMPONENT, true);
     node.attach(api);
-    log.info("Internal API listening on {} ({}, health open)", api.address(), node.tls() == null
+    log.info("Internal API listening on {}{} ({}, health open)", api.address(),
+        http == null ? "" : " and HTTP (Connect) " + http.address(), node.tls() == null
         ? "plain text, service tokens required"
         : node.tls().mutual() ? "TLS, client certificates required" : "TLS, service tokens required");
     return api;
@@ -90,11 +118,19 @@ public final class ApiServer implements AutoCloseable {
     return new InetSocketAddress(access.bindHost(), server.getPort());
   }
 
+  /** The HTTP (Connect) port's address; null when {@code api.http.enabled} is false. */
+  public @Nullable InetSocketAddress httpAddress() {
+    return http == null ? null : http.address();
+  }
+
   /** Reports NOT_SERVING to health checkers, then stops (bounded). */
   @Override
   public void close() {
     node.readiness().set(READINESS_COMPONENT, false);
     health.enterTerminalState();
+    if (http != null) {
+      http.close();
+    }
     try {
       GrpcServers.stop(server);
     } catch (InterruptedException e) {

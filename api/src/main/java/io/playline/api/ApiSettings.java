@@ -4,6 +4,7 @@ import static io.playline.core.config.Setting.derived;
 
 import io.playline.core.config.Setting;
 import io.playline.core.config.SettingsCatalogue;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,8 +25,26 @@ public final class ApiSettings {
           + "one address (a backend's channel pool): more are closed at accept "
           + "(`playline_grpc_connections_refused_total{server=\"api\", reason=\"address\"}`)");
 
+  public static final Setting<Boolean> HTTP_ENABLED = Setting.bool("api.http.enabled", true,
+      "serve the History API over HTTP/1.1 too, as the Connect protocol (`POST /playline.v1.History/<Method>`, JSON "
+          + "or binary; [api](api.md#http-and-json-the-connect-protocol)), on `api.http.port` with the same credentials");
+  public static final Setting<Integer> HTTP_PORT = Setting.intValue("api.http.port",
+      derived("9095; any free port (0) when `api.port` is 0"), 0, 65_535,
+      "the internal API's HTTP (Connect) port; 0 = any free port");
+  public static final Setting<Integer> HTTP_MAX_CONNECTIONS = Setting.intValue("api.http.max.connections", 1024, 1,
+      1_000_000, "open connections on the API's HTTP port; more are closed at accept "
+          + "(`playline_api_http_refused_total{reason=\"connections\"}`)");
+  public static final Setting<Duration> HTTP_REQUEST_TIMEOUT = Setting.duration("api.http.request.timeout",
+      Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "an HTTP connection to the API must "
+          + "deliver a whole request this soon after connecting or after its previous answer, else it is closed "
+          + "(`playline_api_http_refused_total{reason=\"timeout\"}`): slowloris and idle keep-alive connections are cut");
+  public static final Setting<Integer> HTTP_MAX_PIPELINED = Setting.intValue("api.http.max.pipelined", 8, 1, 1024,
+      "requests one HTTP connection may send before the answers to the earlier ones (HTTP/1.1 pipelining); one "
+          + "more closes the connection (`playline_api_http_refused_total{reason=\"pipelined\"}`)");
+
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, BIND_HOST,
-      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS));
+      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HTTP_ENABLED, HTTP_PORT, HTTP_MAX_CONNECTIONS, HTTP_REQUEST_TIMEOUT,
+      HTTP_MAX_PIPELINED));
 
   private ApiSettings() {}
 }

@@ -124,7 +124,7 @@ class ApiServerTest {
   void tcpConnectionsOverTheApiCapsAreClosedAtAccept(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
       throws Exception {
     node.close();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 3, 2));
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 3, 2, HttpAccess.anyPort()));
     List<Socket> admitted = new java.util.ArrayList<>();
     try {
       admitted.add(counted("127.0.0.1", 1));

@@ -9,10 +9,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import io.playline.core.config.ConfigSource;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayNode;
-import io.playline.gateway.TestGateway;
 import io.playline.proto.v1.GetPausedRequest;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.testing.HBaseNamespace;
@@ -26,7 +22,6 @@ import io.playline.testing.TestCertificates.Issued;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -37,36 +32,20 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The internal API over TLS: with {@code tls.cert}/{@code tls.key} it needs TLS and a service
  * token; with {@code api.tls.client.ca} as well, a client certificate from that CA is the
- * credential, and a client without one (or with another CA's) does not get in.
+ * credential, and a client without one (or with another CA's) does not get in. The same holds on
+ * the HTTP (Connect) port, called with curl.
  */
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class ApiTlsTest {
   static final String API_SECRET = ApiServerTest.API_SECRET;
 
-  private record Api(GatewayNode node, ApiServer api) implements AutoCloseable {
-    @Override
-    public void close() {
-      node.close();
-    }
-  }
-
-  private static Api start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, Map<String, String> tls) {
-    Map<String, String> values = new HashMap<>(Map.of(
-        "bind.host", "127.0.0.1", "api.port", "0", "admin.port", "0", "node.id", "api-tls-test",
-        "redis.key.prefix", redis.keyPrefix(), "kafka.topic.history", kafka.topic("history"),
-        "kafka.topic.first.today", kafka.topic("first-today"), "hbase.table", hbase.table("history").getNameAsString(),
-        "kafka.topic.partitions", Integer.toString(KafkaNamespace.PARTITIONS)));
-    values.putAll(tls);
-    ConfigSource source = ConfigSource.empty().with(values);
-    GatewayNode node = GatewayNode.builder(GatewayConfig.from(source, TestGateway.SECRET)).players(false)
-        .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-tls-test",
-            hbase.connection()))
-        .start();
-    return new Api(node, ApiServer.attach(node, new ApiAccess(API_SECRET, "127.0.0.1")));
+  private static TestApi start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase,
+      Map<String, String> tls) {
+    return TestApi.start(redis, kafka, hbase, tls);
   }
 
   /** GetPaused over TLS to localhost, trusting {@code ca}, with {@code client} and/or a service token. */
-  private static boolean call(Api api, Issued ca, @Nullable Issued client, boolean token) throws Exception {
+  private static boolean call(TestApi api, Issued ca, @Nullable Issued client, boolean token) throws Exception {
     NettyChannelBuilder b = NettyChannelBuilder.forAddress("localhost", api.api().address().getPort())
         .sslContext(TestCertificates.grpcClientContext(ca.certFile(), client));
     if (token) {
@@ -90,9 +69,14 @@ class ApiTlsTest {
       @TempDir Path dir) throws Exception {
     Issued ca = TestCertificates.authority(dir, "ca");
     Issued server = TestCertificates.server(dir, "api", ca);
-    try (Api api = start(redis, kafka, hbase, Map.of("tls.cert", server.certFile().toString(),
+    try (TestApi api = start(redis, kafka, hbase, Map.of("tls.cert", server.certFile().toString(),
         "tls.key", server.keyFile().toString()))) {
       assertThat(call(api, ca, null, true)).isTrue();
+      String url = "https://localhost:" + api.api().httpAddress().getPort() + "/playline.v1.History/GetPaused";
+      assertThat(Curl.run("--cacert", ca.certFile().toString(), "-H", "Authorization: " + TestApi.bearer(), "-H",
+          "Content-Type: application/json", "-d", "{\"uid\":\"42\"}", url).status()).isEqualTo(200);
+      assertThat(Curl.run("--cacert", ca.certFile().toString(), "-H", "Content-Type: application/json", "-d",
+          "{\"uid\":\"42\"}", url).status()).isEqualTo(401);
       assertThatThrownBy(() -> call(api, ca, null, false)).isInstanceOf(StatusRuntimeException.class)
           .extracting(e -> ((StatusRuntimeException) e).getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
       // A client certificate is no credential where the API does not ask for one.
@@ -111,9 +95,18 @@ class ApiTlsTest {
     Issued billing = TestCertificates.client(dir.resolve("clients"), "billing", clientCa);
     Issued stranger = TestCertificates.client(dir.resolve("strangers"), "stranger",
         TestCertificates.authority(dir.resolve("strangers"), "stranger-ca"));
-    try (Api api = start(redis, kafka, hbase, Map.of("tls.cert", server.certFile().toString(),
+    try (TestApi api = start(redis, kafka, hbase, Map.of("tls.cert", server.certFile().toString(),
         "tls.key", server.keyFile().toString(), "api.tls.client.ca", clientCa.certFile().toString()))) {
       assertThat(call(api, ca, billing, false)).isTrue();
+      // The HTTP (Connect) port asks for the same certificate: curl with it gets in without a token.
+      String url = "https://localhost:" + api.api().httpAddress().getPort() + "/playline.v1.History/GetPaused";
+      Curl.Answer withCertificate = Curl.run("--cacert", ca.certFile().toString(), "--cert",
+          billing.certFile().toString(), "--key", billing.keyFile().toString(), "-H", "Content-Type: application/json",
+          "-d", "{\"uid\":\"42\"}", url);
+      assertThat(withCertificate.status()).isEqualTo(200);
+      assertThatThrownBy(() -> Curl.run("--cacert", ca.certFile().toString(), "-H", "Authorization: "
+          + TestApi.bearer(), "-H", "Content-Type: application/json", "-d", "{}", url))
+          .as("no client certificate: refused in the handshake").hasMessageStartingWith("curl exited");
       assertThatThrownBy(() -> call(api, ca, null, true)).isInstanceOf(StatusRuntimeException.class)
           .extracting(e -> ((StatusRuntimeException) e).getStatus().getCode())
           .isIn(Status.Code.UNAVAILABLE, Status.Code.UNKNOWN); // refused in the handshake, or on the first read (TLS 1.3)

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admin HTTP port (default 9100): metrics, liveness and readiness for operators and probes,
- * within the port's budgets ({@link AdminBudget}: {@code admin.max.connections}, {@code
+ * within the port's budgets ({@link HttpBudget}: {@code admin.max.connections}, {@code
  * admin.request.timeout}). Warns at start when it is reachable beyond loopback with an open {@code
  * /metrics}.
  */
@@ -42,7 +42,7 @@ public final class AdminHttpServer implements AutoCloseable {
       PrometheusMeterRegistry registry, Readiness readiness) throws InterruptedException {
     InetSocketAddress address = new InetSocketAddress(access.bindHost(), port);
     AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched, access);
-    AdminBudget budget = new AdminBudget(access, registry);
+    HttpBudget budget = HttpBudget.admin(access, registry);
     readiness.bindTo(registry);
     Channel channel = new ServerBootstrap()
         .group(loops.boss(), loops.workers())

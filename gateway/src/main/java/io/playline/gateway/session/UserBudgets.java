@@ -146,6 +146,9 @@ public final class UserBudgets {
     });
     long wait = user.auths.take(1, now);
     return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsPerMinute + " authentications per minute");
+  }
+
+  /**
    * The refusal of events sent {@code waitNanos} before the connection's last refusal said to send
    * them again: counted as a refusal of the events budget, the bucket untouched.
    */

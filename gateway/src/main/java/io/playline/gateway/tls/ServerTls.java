@@ -51,6 +51,7 @@ public final class ServerTls implements AutoCloseable {
   private final SslContext webSocket;
   private final SslContext grpc;
   private final SslContext api;
+  private final SslContext apiHttp;
   private final Counter reloaded;
   private final Counter reloadFailed;
   private byte[] identityDigest;
@@ -79,6 +80,8 @@ public final class ServerTls implements AutoCloseable {
     grpc = GrpcSslContexts.configure(SslContextBuilder.forServer(keys), provider).build();
     api = clientCas == null ? grpc : GrpcSslContexts.configure(SslContextBuilder.forServer(keys)
         .trustManager(clientCas).clientAuth(ClientAuth.REQUIRE), provider).build();
+    SslContextBuilder http = SslContextBuilder.forServer(keys).sslProvider(provider).protocols("TLSv1.3", "TLSv1.2");
+    apiHttp = (clientCas == null ? http : http.trustManager(clientCas).clientAuth(ClientAuth.REQUIRE)).build();
     reloaded = Counter.builder("playline.tls.reloads").tag("result", "ok")
         .description("Certificate files that changed and were loaded").register(registry);
     reloadFailed = Counter.builder("playline.tls.reloads").tag("result", "failed")
@@ -130,6 +133,11 @@ public final class ServerTls implements AutoCloseable {
   /** For the internal API: requires a client certificate when {@code api.tls.client.ca} is set. */
   public SslContext api() {
     return api;
+  }
+
+  /** For the internal API's HTTP/1.1 port: as {@link #api()}, without gRPC's ALPN. */
+  public SslContext apiHttp() {
+    return apiHttp;
   }
 
   /** Whether the internal API requires client certificates. */

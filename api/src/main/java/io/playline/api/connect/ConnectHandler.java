@@ -1,0 +1,285 @@
+package io.playline.api.connect;
+
+import static io.playline.api.connect.ConnectRequests.JSON;
+import static io.playline.api.connect.ConnectRequests.PROTO;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import io.grpc.Attributes;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.api.connect.ConnectRoutes.Route;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One HTTP/1.1 connection of the Connect port: reads each whole request, finds its method, decodes
+ * its message (JSON by the proto3 mapping, or binary), runs it as a {@link UnaryCall} and answers
+ * in the order the requests came (pipelining), at most {@code maxPipelined} ahead. {@code
+ * Connect-Timeout-Ms} bounds a call ({@code deadline_exceeded}); a closed connection cancels its
+ * calls. Confined to the connection's event loop (answers arrive from any thread and are handed
+ * back to it).
+ */
+final class ConnectHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger log = LoggerFactory.getLogger(ConnectHandler.class);
+  private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+
+  /** Marks a request the aggregator refused for its size. */
+  enum TooLarge { INSTANCE }
+
+  /** A request read and not yet answered on the wire. */
+  private static final class Pending {
+    final boolean keepAlive;
+    @Nullable FullHttpResponse response;
+    @Nullable UnaryCall<?, ?> call;
+    @Nullable ScheduledFuture<?> deadline;
+
+    Pending(boolean keepAlive) {
+      this.keepAlive = keepAlive;
+    }
+  }
+
+  private final ConnectRoutes routes;
+  private final ConnectMetrics metrics;
+  private final int maxPipelined;
+  private final int maxRequestBytes;
+  private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+
+  ConnectHandler(ConnectRoutes routes, ConnectMetrics metrics, int maxPipelined, int maxRequestBytes) {
+    this.routes = routes;
+    this.metrics = metrics;
+    this.maxPipelined = maxPipelined;
+    this.maxRequestBytes = maxRequestBytes;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (pending.size() >= maxPipelined) {
+      ReferenceCountUtil.release(msg);
+      metrics.refusedPipelined();
+      log.debug("Closing API HTTP connection {}: more than api.http.max.pipelined {} requests ahead of their answers",
+          ctx.channel().remoteAddress(), maxPipelined);
+      ctx.close();
+      return;
+    }
+    if (msg == TooLarge.INSTANCE) {
+      Pending p = new Pending(false);
+      pending.add(p);
+      p.response = error(Status.RESOURCE_EXHAUSTED.withDescription("request larger than " + maxRequestBytes
+          + " bytes (frame.max.bytes)"), "unknown");
+      flushAnswered(ctx);
+      return;
+    }
+    if (!(msg instanceof FullHttpRequest request)) {
+      ReferenceCountUtil.release(msg);
+      return;
+    }
+    try {
+      Pending p = new Pending(HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess());
+      pending.add(p);
+      handle(ctx, request, p);
+    } finally {
+      request.release();
+    }
+    flushAnswered(ctx);
+  }
+
+  private void handle(ChannelHandlerContext ctx, FullHttpRequest request, Pending p) {
+    if (!request.decoderResult().isSuccess()) {
+      p.response = plain(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request");
+      return;
+    }
+    QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+    Route route = routes.route(uri.path());
+    if (route == null) {
+      p.response = error(Status.UNIMPLEMENTED.withDescription("no method " + uri.path()
+          + " (methods are POST /playline.v1.History/<Method>)"), "unknown", HttpResponseStatus.NOT_FOUND);
+      return;
+    }
+    boolean get = request.method().equals(HttpMethod.GET);
+    if (!get && !request.method().equals(HttpMethod.POST) || get && !route.get()) {
+      p.response = plain(HttpResponseStatus.METHOD_NOT_ALLOWED, route.name() + " takes " + (route.get() ? "POST or GET"
+          : "POST"));
+      p.response.headers().set(HttpHeaderNames.ALLOW, route.get() ? "POST, GET" : "POST");
+      return;
+    }
+    Message message;
+    String codec;
+    try {
+      String version = get ? ConnectRequests.first(uri.parameters(), "connect") : request.headers().get("connect-protocol-version");
+      if (version != null && !version.equals(get ? "v1" : "1")) {
+        throw new ConnectRequests.Refused(Status.INVALID_ARGUMENT.withDescription("unsupported Connect protocol version " + version));
+      }
+      if (get) {
+        codec = ConnectRequests.getCodec(uri.parameters());
+        message = ConnectRequests.decode(route, codec, ConnectRequests.getBody(uri.parameters()));
+      } else {
+        codec = ConnectRequests.postCodec(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+        if (codec == null) {
+          p.response = plain(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be " + JSON + " or " + PROTO);
+          return;
+        }
+        String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+        if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
+          throw new ConnectRequests.Refused(Status.UNIMPLEMENTED.withDescription("Content-Encoding " + encoding
+              + " is not supported: send identity"));
+        }
+        message = ConnectRequests.decode(route, codec, ByteBufUtil.getBytes(request.content()));
+      }
+    } catch (ConnectRequests.Refused e) {
+      p.response = error(e.status, route.name());
+      return;
+    }
+    Long timeoutMs = ConnectRequests.timeoutMs(request.headers().get("connect-timeout-ms"));
+    if (timeoutMs != null && timeoutMs < 0) {
+      p.response = error(Status.INVALID_ARGUMENT.withDescription("Connect-Timeout-Ms: expected 1 to 10 digits"),
+          route.name());
+      return;
+    }
+    UnaryCall<Object, Object> call = UnaryCall.start(route.definition(), message, ConnectRequests.metadata(request),
+        attributes(ctx), request.headers().get(HttpHeaderNames.HOST));
+    p.call = call;
+    if (timeoutMs != null) {
+      p.deadline = ctx.executor().schedule(() -> call.cancel(Status.DEADLINE_EXCEEDED.withDescription(
+          "no answer within Connect-Timeout-Ms " + timeoutMs)), timeoutMs, TimeUnit.MILLISECONDS);
+    }
+    String name = route.name();
+    call.result().whenComplete((result, failure) -> ctx.executor().execute(() -> {
+      if (p.deadline != null) {
+        p.deadline.cancel(false);
+      }
+      p.response = failure != null ? error(Status.UNKNOWN.withDescription("the service failed"), name)
+          : answer(result, codec, name);
+      flushAnswered(ctx);
+    }));
+  }
+
+  /** Writes the answers at the head of the line, in request order; closes after one that does not keep alive. */
+  private void flushAnswered(ChannelHandlerContext ctx) {
+    boolean wrote = false;
+    while (!pending.isEmpty() && pending.peek().response != null) {
+      Pending p = pending.poll();
+      FullHttpResponse response = p.response;
+      HttpUtil.setContentLength(response, response.content().readableBytes());
+      if (!p.keepAlive) {
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        cancelAll(Status.CANCELLED.withDescription("connection closed"));
+        return;
+      }
+      ctx.write(response);
+      wrote = true;
+    }
+    if (wrote) {
+      ctx.flush();
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    cancelAll(Status.CANCELLED.withDescription("the client closed the connection"));
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    log.debug("API HTTP connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+
+  private void cancelAll(Status status) {
+    for (Pending p; (p = pending.poll()) != null; ) {
+      if (p.deadline != null) {
+        p.deadline.cancel(false);
+      }
+      if (p.call != null) {
+        p.call.cancel(status);
+      }
+      ReferenceCountUtil.release(p.response);
+    }
+  }
+
+  private FullHttpResponse answer(UnaryCall.Result result, String codec, String method) {
+    if (!result.status().isOk() || !(result.response() instanceof Message response)) {
+      return error(result.status().isOk() ? Status.INTERNAL.withDescription("no response") : result.status(), method);
+    }
+    byte[] body;
+    try {
+      body = codec.equals(JSON) ? PRINTER.print(response).getBytes(StandardCharsets.UTF_8) : response.toByteArray();
+    } catch (InvalidProtocolBufferException e) {
+      return error(Status.INTERNAL.withDescription("the response does not print as JSON"), method);
+    }
+    metrics.answered(method, Status.Code.OK);
+    FullHttpResponse http = response(HttpResponseStatus.OK, codec, body);
+    for (String key : result.trailers().keys()) {
+      if (!key.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
+        String value = result.trailers().get(Metadata.Key.of(key, Metadata.ASCII_STRING_MARSHALLER));
+        if (value != null) {
+          http.headers().add("trailer-" + key, value);
+        }
+      }
+    }
+    return http;
+  }
+
+  private FullHttpResponse error(Status status, String method) {
+    return error(status, method, ConnectErrors.httpStatus(status.getCode()));
+  }
+
+  private FullHttpResponse error(Status status, String method, HttpResponseStatus http) {
+    metrics.answered(method, status.getCode());
+    return response(http, JSON, ConnectErrors.body(status));
+  }
+
+  private static FullHttpResponse plain(HttpResponseStatus status, String text) {
+    return response(status, "text/plain; charset=utf-8", (text + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static FullHttpResponse response(HttpResponseStatus status, String contentType, byte[] body) {
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    return response;
+  }
+
+  private static Attributes attributes(ChannelHandlerContext ctx) {
+    SocketAddress remote = ctx.channel().remoteAddress();
+    SocketAddress local = ctx.channel().localAddress();
+    Attributes.Builder a = Attributes.newBuilder();
+    if (remote != null) {
+      a.set(Grpc.TRANSPORT_ATTR_REMOTE_ADDR, remote);
+    }
+    if (local != null) {
+      a.set(Grpc.TRANSPORT_ATTR_LOCAL_ADDR, local);
+    }
+    SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+    if (ssl != null) {
+      a.set(Grpc.TRANSPORT_ATTR_SSL_SESSION, ssl.engine().getSession());
+    }
+    return a.build();
+  }
+}

@@ -1,0 +1,94 @@
+package io.playline.api.connect;
+
+import io.grpc.ServerServiceDefinition;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
+import io.playline.api.HttpAccess;
+import io.playline.gateway.EventLoops;
+import io.playline.gateway.admin.HttpBudget;
+import java.net.InetSocketAddress;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The internal API's HTTP/1.1 port ({@code api.http.port}): the given service definitions — the
+ * very ones the gRPC port serves, interceptors included — as the Connect protocol, within the
+ * port's budgets ({@code api.http.max.connections}, {@code api.http.request.timeout}, {@code
+ * api.http.max.pipelined}; requests up to {@code frame.max.bytes}, the gRPC port's message limit).
+ * With TLS, the same certificate as the gRPC port and, with {@code api.tls.client.ca}, the same
+ * client-certificate requirement. Runs on a node's event loops.
+ */
+public final class ConnectServer implements AutoCloseable {
+  private static final int MAX_INITIAL_LINE = 4096;
+  private static final int MAX_HEADERS = 8192;
+
+  private final Channel channel;
+
+  private ConnectServer(Channel channel) {
+    this.channel = channel;
+  }
+
+  /** Binds {@code bindHost}:{@code access.port()}; fails with the bind's exception when the address is in use. */
+  public static ConnectServer start(EventLoops loops, String bindHost, HttpAccess access, int maxRequestBytes,
+      @Nullable SslContext tls, MeterRegistry registry, ServerServiceDefinition... services) throws InterruptedException {
+    ConnectRoutes routes = new ConnectRoutes(services);
+    ConnectMetrics metrics = new ConnectMetrics(registry);
+    HttpBudget budget = new HttpBudget("API HTTP", ConnectMetrics.REFUSED, "api.http.max.connections",
+        access.maxConnections(), "api.http.request.timeout", access.requestTimeout(), registry);
+    Gauge.builder("playline.api.http.connections", budget, HttpBudget::open)
+        .description("Open connections on the internal API's HTTP port").register(registry);
+    Channel channel = new ServerBootstrap()
+        .group(loops.boss(), loops.workers())
+        .channel(loops.serverChannelType())
+        .option(ChannelOption.SO_BACKLOG, 1024)
+        .childHandler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            if (!budget.admit(ch)) {
+              return;
+            }
+            if (tls != null) {
+              ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+            }
+            ch.pipeline()
+                .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
+                .addLast(new Aggregator(maxRequestBytes))
+                .addLast(budget.deadline())
+                .addLast(new ConnectHandler(routes, metrics, access.maxPipelined(), maxRequestBytes));
+          }
+        })
+        .bind(new InetSocketAddress(bindHost, access.port()))
+        .sync()
+        .channel();
+    return new ConnectServer(channel);
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) channel.localAddress();
+  }
+
+  @Override
+  public void close() {
+    channel.close().awaitUninterruptibly();
+  }
+
+  /** Aggregates whole requests; one too large is handed on as {@link ConnectHandler.TooLarge} (answered, then closed). */
+  private static final class Aggregator extends HttpObjectAggregator {
+    Aggregator(int maxContentLength) {
+      super(maxContentLength);
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+      ctx.fireChannelRead(ConnectHandler.TooLarge.INSTANCE);
+    }
+  }
+}

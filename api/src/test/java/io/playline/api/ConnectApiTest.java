@@ -1,0 +1,293 @@
+package io.playline.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.GetProgressRequest;
+import io.playline.proto.v1.GetProgressResponse;
+import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.ItemKey;
+import io.playline.proto.v1.ReportRequest;
+import io.playline.testing.HBaseNamespace;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RealHBaseExtension;
+import io.playline.testing.RealKafkaExtension;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The History API over HTTP as the Connect protocol, on a real api node: every method in JSON (the
+ * proto3 mapping: 64-bit ids as strings, enums by name), binary, GET for the reads, errors with the
+ * codes the gRPC port gives the same call, and the port's budgets — with the JDK's HTTP client,
+ * curl and raw sockets.
+ */
+@ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
+class ConnectApiTest {
+  private static final String HISTORY = "/playline.v1.History/";
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+  private TestApi api;
+
+  private void start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, Map<String, String> settings) {
+    api = TestApi.start(redis, kafka, hbase, settings);
+  }
+
+  @AfterEach
+  void stop() {
+    if (api != null) {
+      api.close();
+    }
+  }
+
+  private int port() {
+    return api.api().httpAddress().getPort();
+  }
+
+  private HttpResponse<String> post(String method, String contentType, byte[] body, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + HISTORY + method))
+        .timeout(Duration.ofSeconds(20)).header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (headers.length > 0) {
+      b.headers(headers);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A JSON call with a service token. */
+  private HttpResponse<String> json(String method, String body) throws Exception {
+    return post(method, "application/json", body.getBytes(StandardCharsets.UTF_8), "Authorization", TestApi.bearer(),
+        "Connect-Protocol-Version", "1");
+  }
+
+  private static String event(String business, long oid, long progressMs) {
+    return "{\"business\":\"" + business + "\",\"oid\":\"" + oid + "\",\"progressMs\":\"" + progressMs
+        + "\",\"durationMs\":\"60000\",\"eventTimeMs\":\"" + System.currentTimeMillis() + "\"}";
+  }
+
+  @Test
+  void everyMethodAnswersInJson(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of());
+    HttpResponse<String> report = json("Report", "{\"uid\":\"42\",\"deviceId\":\"tv\",\"platform\":\"web\",\"events\":["
+        + event("ARTICLE", 9, 3000) + "," + event("VIDEO", 12345678901234L, 500) + "]}");
+    assertThat(report.statusCode()).isEqualTo(200);
+    assertThat(report.headers().firstValue("content-type")).hasValue("application/json");
+    assertThat(report.body()).contains("\"firstToday\":true", "\"firstView\":[true,true]", "\"flagDate\":\"");
+
+    HttpResponse<String> progress = json("GetProgress",
+        "{\"uid\":\"42\",\"items\":[{\"business\":\"ARTICLE\",\"oid\":\"9\"},{\"business\":\"VIDEO\",\"oid\":\"12345678901234\"}]}");
+    assertThat(progress.statusCode()).isEqualTo(200);
+    assertThat(progress.body()).contains("\"uid\":\"42\"", "\"business\":\"ARTICLE\"", "\"progressMs\":\"3000\"",
+        "\"oid\":\"12345678901234\"", "\"deviceId\":\"tv\"");
+
+    HttpResponse<String> page = json("ListHistory", "{\"uid\":\"42\",\"limit\":1}");
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("\"hasMore\":true", "\"next\":{");
+
+    assertThat(json("SetPaused", "{\"uid\":\"42\",\"paused\":true}").body()).isEqualTo("{\"paused\":true}");
+    assertThat(json("GetPaused", "{\"uid\":\"42\"}").body()).isEqualTo("{\"paused\":true}");
+    assertThat(json("SetPaused", "{\"uid\":\"42\",\"paused\":false}").body()).isEqualTo("{}");
+
+    HttpResponse<String> stats = json("GetItemStats", "{\"items\":[{\"business\":\"VIDEO\",\"oid\":\"5\"}]}");
+    assertThat(stats.statusCode()).isEqualTo(200);
+    assertThat(stats.body()).isEqualTo("{\"stats\":[{\"item\":{\"business\":\"VIDEO\",\"oid\":\"5\"}}]}");
+
+    assertThat(json("DeleteHistory", "{\"uid\":\"42\",\"items\":[{\"business\":\"ARTICLE\",\"oid\":\"9\"}]}").body())
+        .isEqualTo("{}");
+    assertThat(json("GetProgress", "{\"uid\":\"42\",\"items\":[{\"business\":\"ARTICLE\",\"oid\":\"9\"}]}").body())
+        .isEqualTo("{}");
+    assertThat(json("ClearHistory", "{\"uid\":\"42\"}").statusCode()).isEqualTo(200);
+    assertThat(json("ListHistory", "{\"uid\":\"42\"}").body()).isEqualTo("{}");
+    assertThat(api.node().registry().get("playline.api.http.requests").tag("method", "GetProgress").tag("code", "ok")
+        .counter().count()).isEqualTo(2);
+  }
+
+  @Test
+  void binaryBodiesAndGetForTheReads(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of());
+    assertThat(json("Report", "{\"uid\":\"7\",\"events\":[" + event("COMIC", 3, 1500) + "]}").statusCode())
+        .isEqualTo(200);
+    GetProgressRequest request = GetProgressRequest.newBuilder().setUid(7)
+        .addItems(ItemKey.newBuilder().setBusiness(Business.COMIC).setOid(3)).build();
+    HttpResponse<byte[]> binary = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + HISTORY
+            + "GetProgress")).header("Content-Type", "application/proto").header("Authorization", TestApi.bearer())
+        .POST(HttpRequest.BodyPublishers.ofByteArray(request.toByteArray())).build(), HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(binary.statusCode()).isEqualTo(200);
+    assertThat(binary.headers().firstValue("content-type")).hasValue("application/proto");
+    assertThat(GetProgressResponse.parseFrom(binary.body()).getRecords(0).getProgressMs()).isEqualTo(1500);
+
+    String query = "?connect=v1&encoding=json&message=" + URLEncoder.encode(
+        "{\"uid\":\"7\",\"items\":[{\"business\":\"COMIC\",\"oid\":\"3\"}]}", StandardCharsets.UTF_8);
+    HttpResponse<String> get = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + HISTORY
+        + "GetProgress" + query)).header("Authorization", TestApi.bearer()).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(get.statusCode()).isEqualTo(200);
+    assertThat(get.body()).contains("\"progressMs\":\"1500\"");
+
+    String base64 = Base64.getUrlEncoder().withoutPadding().encodeToString(request.toByteArray());
+    HttpResponse<byte[]> getBinary = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + HISTORY
+            + "GetProgress?encoding=proto&base64=1&message=" + base64)).header("Authorization", TestApi.bearer()).GET()
+        .build(), HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(GetProgressResponse.parseFrom(getBinary.body()).getRecords(0).getProgressMs()).isEqualTo(1500);
+
+    // A write has side effects: POST only.
+    HttpResponse<String> getReport = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + HISTORY
+        + "Report?encoding=json&message=%7B%7D")).header("Authorization", TestApi.bearer()).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(getReport.statusCode()).isEqualTo(405);
+    assertThat(getReport.headers().firstValue("allow")).hasValue("POST");
+  }
+
+  @Test
+  void errorsCarryTheCodeTheGrpcPortGives(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    start(redis, kafka, hbase, Map.of());
+    HttpResponse<String> noToken = post("GetPaused", "application/json", "{\"uid\":\"1\"}".getBytes(StandardCharsets.UTF_8));
+    assertThat(noToken.statusCode()).isEqualTo(401);
+    assertThat(noToken.body()).startsWith("{\"code\":\"unauthenticated\",\"message\":\"missing credentials");
+
+    String invalid = "{\"uid\":\"0\",\"events\":[" + event("VIDEO", 1, 1) + "]}";
+    HttpResponse<String> overHttp = json("Report", invalid);
+    assertThat(overHttp.statusCode()).isEqualTo(400);
+    Metadata headers = new Metadata();
+    headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
+    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", api.api().address().getPort()).usePlaintext()
+        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+    try {
+      ReportRequest.Builder same = ReportRequest.newBuilder();
+      com.google.protobuf.util.JsonFormat.parser().merge(invalid, same);
+      assertThatThrownBy(() -> HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS)
+          .report(same.build())).isInstanceOfSatisfying(StatusRuntimeException.class, e ->
+          assertThat(overHttp.body()).isEqualTo("{\"code\":\"invalid_argument\",\"message\":\""
+              + e.getStatus().getDescription() + "\"}"));
+    } finally {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    assertThat(json("NoSuchMethod", "{}").statusCode()).isEqualTo(404);
+    assertThat(post("GetPaused", "text/plain", new byte[0], "Authorization", TestApi.bearer()).statusCode())
+        .isEqualTo(415);
+    HttpResponse<String> badJson = json("GetPaused", "{\"uid\":");
+    assertThat(badJson.statusCode()).isEqualTo(400);
+    assertThat(badJson.body()).contains("invalid_argument", "playline.v1.GetPausedRequest in JSON");
+    assertThat(post("GetPaused", "application/json", "{}".getBytes(StandardCharsets.UTF_8), "Authorization",
+        TestApi.bearer(), "Content-Encoding", "br").body()).contains("\"code\":\"unimplemented\"");
+    assertThat(post("GetPaused", "application/json", "{}".getBytes(StandardCharsets.UTF_8), "Authorization",
+        TestApi.bearer(), "Connect-Timeout-Ms", "soon").statusCode()).isEqualTo(400);
+    assertThat(post("GetPaused", "application/json", "{}".getBytes(StandardCharsets.UTF_8), "Authorization",
+        TestApi.bearer(), "Connect-Protocol-Version", "2").statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void curlReportsAndReadsBack(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of());
+    String url = "http://127.0.0.1:" + port() + HISTORY;
+    Curl.Answer report = Curl.run("-H", "Authorization: " + TestApi.bearer(), "-H", "Content-Type: application/json",
+        "-d", "{\"uid\":\"77\",\"events\":[" + event("AUDIO", 4, 2500) + "]}", url + "Report");
+    assertThat(report.status()).isEqualTo(200);
+    assertThat(report.body()).contains("\"firstToday\":true");
+    Curl.Answer read = Curl.run("-G", "-H", "Authorization: " + TestApi.bearer(), "--data-urlencode", "encoding=json",
+        "--data-urlencode", "message={\"uid\":\"77\",\"items\":[{\"business\":\"AUDIO\",\"oid\":\"4\"}]}",
+        url + "GetProgress");
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.body()).contains("\"progressMs\":\"2500\"");
+    assertThat(Curl.run("-d", "{}", "-H", "Content-Type: application/json", url + "GetPaused").status()).isEqualTo(401);
+  }
+
+  private double refused(String reason) {
+    return api.node().registry().get("playline.api.http.refused").tag("reason", reason).counter().count();
+  }
+
+  @Test
+  void thePortsBudgetsHold(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of("frame.max.bytes", "4096", "api.http.max.connections", "3",
+        "api.http.request.timeout", "1s", "api.http.max.pipelined", "2"));
+    // Too large: resource_exhausted, then closed.
+    HttpResponse<String> large = json("GetPaused", "{\"uid\":\"1\",\"pad\":\"" + "x".repeat(5000) + "\"}");
+    assertThat(large.statusCode()).isEqualTo(429);
+    assertThat(large.body()).contains("resource_exhausted", "larger than 4096 bytes");
+
+    // A slowloris trickling its headers is cut at the request deadline.
+    try (Socket slow = new Socket("127.0.0.1", port())) {
+      slow.getOutputStream().write("POST /playline.v1.History/GetPaused HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+      slow.setSoTimeout(10_000);
+      assertThat(slow.getInputStream().read()).as("closed without an answer").isEqualTo(-1);
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> refused("timeout") >= 1);
+
+    // Two requests ahead of their answers are answered in order; a third ahead closes the connection.
+    String getPaused = "POST /playline.v1.History/GetPaused HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        + "Authorization: " + TestApi.bearer() + "\r\nContent-Length: 12\r\n\r\n{\"uid\":\"42\"}";
+    try (Socket two = new Socket("127.0.0.1", port())) {
+      two.setSoTimeout(10_000);
+      two.getOutputStream().write((getPaused + getPaused).getBytes(StandardCharsets.US_ASCII));
+      String answers = readAtLeast(two.getInputStream(), 2);
+      assertThat(answers).startsWith("HTTP/1.1 200 OK");
+    }
+    try (Socket three = new Socket("127.0.0.1", port())) {
+      three.setSoTimeout(10_000);
+      three.getOutputStream().write((getPaused + getPaused + getPaused).getBytes(StandardCharsets.US_ASCII));
+      InputStream in = three.getInputStream();
+      while (in.read() != -1) {
+        // whatever was answered before the close
+      }
+    }
+    assertThat(refused("pipelined")).isEqualTo(1);
+
+    // More connections than api.http.max.connections: the extra one is closed at accept.
+    await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == 0);
+    try (Socket a = new Socket("127.0.0.1", port()); Socket b = new Socket("127.0.0.1", port());
+        Socket c = new Socket("127.0.0.1", port())) {
+      await().atMost(Duration.ofSeconds(5)).until(() -> openConnections() == 3);
+      try (Socket d = new Socket("127.0.0.1", port())) {
+        d.setSoTimeout(10_000);
+        assertThat(d.getInputStream().read()).isEqualTo(-1);
+      }
+      assertThat(refused("connections")).isEqualTo(1);
+      assertThat(b.isClosed() || c.isClosed()).isFalse();
+      OutputStream out = a.getOutputStream();
+      out.write(getPaused.getBytes(StandardCharsets.US_ASCII));
+      a.setSoTimeout(10_000);
+      assertThat(readAtLeast(a.getInputStream(), 1)).startsWith("HTTP/1.1 200 OK");
+    }
+  }
+
+  private double openConnections() {
+    return api.node().registry().get("playline.api.http.connections").gauge().value();
+  }
+
+  /** Reads until {@code answers} HTTP status lines arrived. */
+  private static String readAtLeast(InputStream in, int answers) throws Exception {
+    StringBuilder seen = new StringBuilder();
+    byte[] buffer = new byte[4096];
+    while (seen.toString().split("HTTP/1.1 ", -1).length - 1 < answers || !seen.toString().endsWith("}")) {
+      int n = in.read(buffer);
+      if (n < 0) {
+        break;
+      }
+      seen.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
+    }
+    return seen.toString();
+  }
+}

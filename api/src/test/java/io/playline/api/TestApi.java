@@ -1,0 +1,67 @@
+package io.playline.api;
+
+import io.playline.core.config.ConfigSource;
+import io.playline.core.store.HBaseLayout;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.GatewayNode;
+import io.playline.gateway.TestGateway;
+import io.playline.testing.HBaseNamespace;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RedisNamespace;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A node that serves only the internal API, as the api role runs it (settings read through {@link
+ * ApiAccess#from}), on real Redis, Kafka and HBase (its history table created as the job would);
+ * every port on a free one.
+ */
+record TestApi(GatewayNode node, ApiServer api) implements AutoCloseable {
+  static final String API_SECRET = "api-server-test-secret-0123456789-abcdef";
+
+  /** Starts with {@code settings} over the test defaults. */
+  static TestApi start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, Map<String, String> settings) {
+    Map<String, String> values = new HashMap<>(Map.of(
+        "bind.host", "127.0.0.1", "api.port", "0", "admin.port", "0", "node.id", "api-test",
+        "redis.key.prefix", redis.keyPrefix(), "kafka.topic.history", kafka.topic("history"),
+        "kafka.topic.first.today", kafka.topic("first-today"), "hbase.table", hbase.table("history").getNameAsString(),
+        "kafka.topic.partitions", Integer.toString(KafkaNamespace.PARTITIONS)));
+    values.putAll(settings);
+    ConfigSource source = ConfigSource.empty().with(values);
+    HBaseLayout layout = HBaseLayout.from(source);
+    try (Admin admin = hbase.connection().getAdmin()) {
+      if (!admin.tableExists(layout.table())) { // the job creates it in a deployment
+        admin.createTable(TableDescriptorBuilder.newBuilder(layout.table())
+            .setColumnFamily(ColumnFamilyDescriptorBuilder.of(layout.family())).build());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    GatewayNode node = GatewayNode.builder(GatewayConfig.from(source, TestGateway.SECRET)).players(false)
+        .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
+        .start();
+    try {
+      return new TestApi(node, ApiServer.attach(node, ApiAccess.from(source, API_SECRET, TestGateway.SECRET)));
+    } catch (RuntimeException e) {
+      node.close();
+      throw e;
+    }
+  }
+
+  /** An {@code authorization} value with a fresh service token. */
+  static String bearer() {
+    return "Bearer " + ServiceTokens.mint(API_SECRET, "api-test", Duration.ofMinutes(5), Instant.now());
+  }
+
+  @Override
+  public void close() {
+    node.close();
+  }
+}
