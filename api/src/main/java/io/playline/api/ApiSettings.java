@@ -41,10 +41,14 @@ public final class ApiSettings {
   public static final Setting<Integer> HTTP_MAX_PIPELINED = Setting.intValue("api.http.max.pipelined", 8, 1, 1024,
       "requests one HTTP connection may send before the answers to the earlier ones (HTTP/1.1 pipelining); one "
           + "more closes the connection (`playline_api_http_refused_total{reason=\"pipelined\"}`)");
+  public static final Setting<Duration> HTTP_CALL_TIMEOUT = Setting.duration("api.http.call.timeout",
+      Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofMinutes(10), "the longest a call over the API's HTTP "
+          + "port may run: past it the answer is `deadline_exceeded` (a shorter `Connect-Timeout-Ms` from the client wins), "
+          + "so a call that never ends cannot hold its connection");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, BIND_HOST,
       MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HTTP_ENABLED, HTTP_PORT, HTTP_MAX_CONNECTIONS, HTTP_REQUEST_TIMEOUT,
-      HTTP_MAX_PIPELINED));
+      HTTP_MAX_PIPELINED, HTTP_CALL_TIMEOUT));
 
   private ApiSettings() {}
 }

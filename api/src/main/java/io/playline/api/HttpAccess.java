@@ -12,8 +12,10 @@ import java.time.Duration;
  * @param maxConnections open connections at most
  * @param requestTimeout a whole request within this of connecting or of the previous answer
  * @param maxPipelined requests sent ahead of their answers at most
+ * @param callTimeout the longest a call may run (a shorter {@code Connect-Timeout-Ms} wins)
  */
-public record HttpAccess(boolean enabled, int port, int maxConnections, Duration requestTimeout, int maxPipelined) {
+public record HttpAccess(boolean enabled, int port, int maxConnections, Duration requestTimeout, int maxPipelined,
+    Duration callTimeout) {
   /** The port when {@code api.port} is not 0. */
   static final int DEFAULT_PORT = 9095;
 
@@ -21,7 +23,7 @@ public record HttpAccess(boolean enabled, int port, int maxConnections, Duration
   public static HttpAccess from(ConfigSource c, int apiPort) {
     return new HttpAccess(ApiSettings.HTTP_ENABLED.read(c), ApiSettings.HTTP_PORT.read(c, apiPort == 0 ? 0 : DEFAULT_PORT),
         ApiSettings.HTTP_MAX_CONNECTIONS.read(c), ApiSettings.HTTP_REQUEST_TIMEOUT.read(c),
-        ApiSettings.HTTP_MAX_PIPELINED.read(c));
+        ApiSettings.HTTP_MAX_PIPELINED.read(c), ApiSettings.HTTP_CALL_TIMEOUT.read(c));
   }
 
   /** Served on any free port with the default budgets. */

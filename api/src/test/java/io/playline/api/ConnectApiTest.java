@@ -166,6 +166,16 @@ class ConnectApiTest {
     HttpResponse<String> noToken = post("GetPaused", "application/json", "{\"uid\":\"1\"}".getBytes(StandardCharsets.UTF_8));
     assertThat(noToken.statusCode()).isEqualTo(401);
     assertThat(noToken.body()).startsWith("{\"code\":\"unauthenticated\",\"message\":\"missing credentials");
+    // Credentials are checked before the body is read, as on the gRPC port.
+    assertThat(post("GetPaused", "application/json", "{\"uid\":".getBytes(StandardCharsets.UTF_8)).statusCode())
+        .isEqualTo(401);
+    try (Socket raw = new Socket("127.0.0.1", port())) {
+      raw.setSoTimeout(10_000);
+      raw.getOutputStream().write(("GET " + HISTORY + "GetPaused?encoding=json&message=%zz HTTP/1.1\r\nHost: x\r\n"
+          + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      assertThat(new String(raw.getInputStream().readAllBytes(), StandardCharsets.US_ASCII))
+          .as("a malformed escape").startsWith("HTTP/1.1 400").contains("invalid_argument");
+    }
 
     String invalid = "{\"uid\":\"0\",\"events\":[" + event("VIDEO", 1, 1) + "]}";
     HttpResponse<String> overHttp = json("Report", invalid);
@@ -213,6 +223,44 @@ class ConnectApiTest {
     assertThat(read.status()).isEqualTo(200);
     assertThat(read.body()).contains("\"progressMs\":\"2500\"");
     assertThat(Curl.run("-d", "{}", "-H", "Content-Type: application/json", url + "GetPaused").status()).isEqualTo(401);
+  }
+
+  @Test
+  void nothingSentAfterAnAnswerThatClosesTheConnectionIsRun(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of());
+    String close = request("GetPaused", "{\"uid\":\"42\"}", "Connection: close\r\n");
+    String pause = request("SetPaused", "{\"uid\":\"4242\",\"paused\":true}", "");
+    try (Socket socket = new Socket("127.0.0.1", port())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write((close + pause).getBytes(StandardCharsets.US_ASCII));
+      String answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertThat(answers.split("HTTP/1.1 ", -1)).as("one answer, then the close").hasSize(2);
+    }
+    assertThat(json("GetPaused", "{\"uid\":\"4242\"}").body()).as("the request after the close was not run")
+        .isEqualTo("{}");
+  }
+
+  @Test
+  void aCallThatOutlivesItsBudgetIsAnsweredDeadlineExceeded(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of("api.http.call.timeout", "500ms"));
+    api.node().core().redis().shared().clientPause(4_000).get(5, TimeUnit.SECONDS);
+    HttpResponse<String> capped = json("GetPaused", "{\"uid\":\"42\"}");
+    assertThat(capped.statusCode()).isEqualTo(504);
+    assertThat(capped.body()).contains("deadline_exceeded", "api.http.call.timeout");
+    HttpResponse<String> asked = post("GetPaused", "application/json", "{\"uid\":\"42\"}".getBytes(StandardCharsets.UTF_8),
+        "Authorization", TestApi.bearer(), "Connect-Timeout-Ms", "200");
+    assertThat(asked.statusCode()).isEqualTo(504);
+    assertThat(asked.body()).contains("Connect-Timeout-Ms 200");
+    await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+        .until(() -> json("GetPaused", "{\"uid\":\"42\"}").statusCode() == 200);
+  }
+
+  /** A raw HTTP/1.1 request with a service token and {@code extraHeaders} (each ending in CRLF). */
+  private static String request(String method, String json, String extraHeaders) {
+    return "POST " + HISTORY + method + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: "
+        + TestApi.bearer() + "\r\n" + extraHeaders + "Content-Length: " + json.length() + "\r\n\r\n" + json;
   }
 
   private double refused(String reason) {

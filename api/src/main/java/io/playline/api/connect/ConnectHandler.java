@@ -32,6 +32,8 @@ import io.playline.api.connect.ConnectRoutes.Route;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -68,17 +70,26 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
   private final ConnectMetrics metrics;
   private final int maxPipelined;
   private final int maxRequestBytes;
+  private final long callTimeoutMs;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+  /** An answer that closes the connection is queued: later requests are not run (RFC 9112 9.6). */
+  private boolean closing;
 
-  ConnectHandler(ConnectRoutes routes, ConnectMetrics metrics, int maxPipelined, int maxRequestBytes) {
+  ConnectHandler(ConnectRoutes routes, ConnectMetrics metrics, int maxPipelined, int maxRequestBytes,
+      long callTimeoutMs) {
     this.routes = routes;
     this.metrics = metrics;
     this.maxPipelined = maxPipelined;
     this.maxRequestBytes = maxRequestBytes;
+    this.callTimeoutMs = callTimeoutMs;
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (closing) {
+      ReferenceCountUtil.release(msg);
+      return;
+    }
     if (pending.size() >= maxPipelined) {
       ReferenceCountUtil.release(msg);
       metrics.refusedPipelined();
@@ -88,8 +99,7 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     if (msg == TooLarge.INSTANCE) {
-      Pending p = new Pending(false);
-      pending.add(p);
+      Pending p = queue(ctx, false);
       p.response = error(Status.RESOURCE_EXHAUSTED.withDescription("request larger than " + maxRequestBytes
           + " bytes (frame.max.bytes)"), "unknown");
       flushAnswered(ctx);
@@ -100,8 +110,7 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     try {
-      Pending p = new Pending(HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess());
-      pending.add(p);
+      Pending p = queue(ctx, HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess());
       handle(ctx, request, p);
     } finally {
       request.release();
@@ -109,15 +118,36 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
     flushAnswered(ctx);
   }
 
+  /** A new request's place in the line; one that does not keep the connection alive is the last read. */
+  private Pending queue(ChannelHandlerContext ctx, boolean keepAlive) {
+    Pending p = new Pending(keepAlive);
+    pending.add(p);
+    if (!keepAlive) {
+      closing = true;
+      ctx.channel().config().setAutoRead(false);
+    }
+    return p;
+  }
+
   private void handle(ChannelHandlerContext ctx, FullHttpRequest request, Pending p) {
     if (!request.decoderResult().isSuccess()) {
       p.response = plain(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request");
       return;
     }
-    QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-    Route route = routes.route(uri.path());
+    String path;
+    Map<String, List<String>> query;
+    try {
+      QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+      path = uri.path();
+      query = uri.parameters();
+    } catch (IllegalArgumentException e) {
+      p.response = error(Status.INVALID_ARGUMENT.withDescription("malformed request target: " + e.getMessage()),
+          "unknown", HttpResponseStatus.BAD_REQUEST);
+      return;
+    }
+    Route route = routes.route(path);
     if (route == null) {
-      p.response = error(Status.UNIMPLEMENTED.withDescription("no method " + uri.path()
+      p.response = error(Status.UNIMPLEMENTED.withDescription("no method " + path
           + " (methods are POST /playline.v1.History/<Method>)"), "unknown", HttpResponseStatus.NOT_FOUND);
       return;
     }
@@ -128,16 +158,16 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
       p.response.headers().set(HttpHeaderNames.ALLOW, route.get() ? "POST, GET" : "POST");
       return;
     }
-    Message message;
     String codec;
+    Long timeoutMs;
     try {
-      String version = get ? ConnectRequests.first(uri.parameters(), "connect") : request.headers().get("connect-protocol-version");
+      String version = get ? ConnectRequests.first(query, "connect") : request.headers().get("connect-protocol-version");
       if (version != null && !version.equals(get ? "v1" : "1")) {
-        throw new ConnectRequests.Refused(Status.INVALID_ARGUMENT.withDescription("unsupported Connect protocol version " + version));
+        throw new ConnectRequests.Refused(Status.INVALID_ARGUMENT.withDescription("unsupported Connect protocol version "
+            + version));
       }
       if (get) {
-        codec = ConnectRequests.getCodec(uri.parameters());
-        message = ConnectRequests.decode(route, codec, ConnectRequests.getBody(uri.parameters()));
+        codec = ConnectRequests.getCodec(query);
       } else {
         codec = ConnectRequests.postCodec(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
         if (codec == null) {
@@ -149,34 +179,55 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
           throw new ConnectRequests.Refused(Status.UNIMPLEMENTED.withDescription("Content-Encoding " + encoding
               + " is not supported: send identity"));
         }
-        message = ConnectRequests.decode(route, codec, ByteBufUtil.getBytes(request.content()));
+      }
+      timeoutMs = ConnectRequests.timeoutMs(request.headers().get("connect-timeout-ms"));
+      if (timeoutMs != null && timeoutMs < 0) {
+        throw new ConnectRequests.Refused(Status.INVALID_ARGUMENT.withDescription(
+            "Connect-Timeout-Ms: expected 1 to 10 digits"));
       }
     } catch (ConnectRequests.Refused e) {
       p.response = error(e.status, route.name());
       return;
     }
-    Long timeoutMs = ConnectRequests.timeoutMs(request.headers().get("connect-timeout-ms"));
-    if (timeoutMs != null && timeoutMs < 0) {
-      p.response = error(Status.INVALID_ARGUMENT.withDescription("Connect-Timeout-Ms: expected 1 to 10 digits"),
-          route.name());
-      return;
-    }
-    UnaryCall<Object, Object> call = UnaryCall.start(route.definition(), message, ConnectRequests.metadata(request),
+    // The interceptors (credentials) run before the body is decoded, as on the gRPC port.
+    UnaryCall<Object, Object> call = UnaryCall.start(route.definition(), ConnectRequests.metadata(request),
         attributes(ctx), request.headers().get(HttpHeaderNames.HOST));
     p.call = call;
-    if (timeoutMs != null) {
-      p.deadline = ctx.executor().schedule(() -> call.cancel(Status.DEADLINE_EXCEEDED.withDescription(
-          "no answer within Connect-Timeout-Ms " + timeoutMs)), timeoutMs, TimeUnit.MILLISECONDS);
-    }
+    long limitMs = timeoutMs == null ? callTimeoutMs : Math.min(timeoutMs, callTimeoutMs);
+    String why = timeoutMs != null && timeoutMs <= callTimeoutMs ? "Connect-Timeout-Ms " + timeoutMs
+        : "api.http.call.timeout " + callTimeoutMs + " ms";
+    p.deadline = ctx.executor().schedule(() -> call.cancel(Status.DEADLINE_EXCEEDED.withDescription(
+        "no answer within " + why)), limitMs, TimeUnit.MILLISECONDS);
     String name = route.name();
-    call.result().whenComplete((result, failure) -> ctx.executor().execute(() -> {
-      if (p.deadline != null) {
-        p.deadline.cancel(false);
+    call.result().whenComplete((result, failure) -> ctx.executor().execute(() -> answered(ctx, p, result, failure,
+        codec, name)));
+    if (!call.result().isDone()) {
+      try {
+        call.send(ConnectRequests.decode(route, codec, get ? ConnectRequests.getBody(query)
+            : ByteBufUtil.getBytes(request.content())));
+      } catch (ConnectRequests.Refused e) {
+        call.cancel(e.status);
       }
-      p.response = failure != null ? error(Status.UNKNOWN.withDescription("the service failed"), name)
+    }
+  }
+
+  /** On the loop: a call ended; its answer joins the line. */
+  private void answered(ChannelHandlerContext ctx, Pending p, UnaryCall.@Nullable Result result,
+      @Nullable Throwable failure, String codec, String name) {
+    if (p.deadline != null) {
+      p.deadline.cancel(false);
+    }
+    if (!ctx.channel().isActive()) {
+      return; // cancelled with its connection: nobody to answer
+    }
+    try {
+      p.response = failure != null || result == null ? error(Status.UNKNOWN.withDescription("the service failed"), name)
           : answer(result, codec, name);
-      flushAnswered(ctx);
-    }));
+    } catch (RuntimeException e) {
+      log.warn("Answering {} failed: {}", name, e.toString());
+      p.response = error(Status.INTERNAL.withDescription("the answer could not be encoded"), name);
+    }
+    flushAnswered(ctx);
   }
 
   /** Writes the answers at the head of the line, in request order; closes after one that does not keep alive. */

@@ -8,9 +8,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SslContext;
 import io.playline.api.HttpAccess;
 import io.playline.gateway.EventLoops;
@@ -22,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * The internal API's HTTP/1.1 port ({@code api.http.port}): the given service definitions — the
  * very ones the gRPC port serves, interceptors included — as the Connect protocol, within the
  * port's budgets ({@code api.http.max.connections}, {@code api.http.request.timeout}, {@code
- * api.http.max.pipelined}; requests up to {@code frame.max.bytes}, the gRPC port's message limit).
+ * api.http.max.pipelined}, {@code api.http.call.timeout}; requests up to {@code frame.max.bytes},
+ * the gRPC port's message limit; no reading while the client does not read its answers).
  * With TLS, the same certificate as the gRPC port and, with {@code api.tls.client.ca}, the same
  * client-certificate requirement. Runs on a node's event loops.
  */
@@ -62,7 +65,8 @@ public final class ConnectServer implements AutoCloseable {
                 .addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
                 .addLast(new Aggregator(maxRequestBytes))
                 .addLast(budget.deadline())
-                .addLast(new ConnectHandler(routes, metrics, access.maxPipelined(), maxRequestBytes));
+                .addLast(new ConnectHandler(routes, metrics, access.maxPipelined(), maxRequestBytes,
+                    access.callTimeout().toMillis()));
           }
         })
         .bind(new InetSocketAddress(bindHost, access.port()))
@@ -89,6 +93,19 @@ public final class ConnectServer implements AutoCloseable {
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
       ctx.fireChannelRead(ConnectHandler.TooLarge.INSTANCE);
+    }
+
+    /**
+     * "100 Continue" for a body that fits; nothing otherwise: an over-size body is then refused in
+     * request order ({@link ConnectHandler.TooLarge}) instead of the aggregator's own 413 written
+     * ahead of earlier answers, and an unsupported expectation is ignored.
+     */
+    @Override
+    protected @Nullable Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+      if (HttpUtil.is100ContinueExpected(start) && HttpUtil.getContentLength(start, -1L) <= maxContentLength) {
+        return super.newContinueResponse(start, maxContentLength, pipeline);
+      }
+      return null;
     }
   }
 }

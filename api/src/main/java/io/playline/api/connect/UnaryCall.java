@@ -42,22 +42,41 @@ final class UnaryCall<Q, R> extends ServerCall<Q, R> {
     this.authority = authority;
   }
 
-  /** Starts {@code definition} with {@code request} and {@code headers}; the call's end completes {@link #result()}. */
-  static <Q, R> UnaryCall<Q, R> start(ServerMethodDefinition<Q, R> definition, Q request, Metadata headers,
-      Attributes attributes, @Nullable String authority) {
+  /**
+   * Starts {@code definition} with {@code headers}: its interceptors run now (a refusal completes
+   * {@link #result()} at once); {@link #send} hands over the request. Decoding the request after
+   * this keeps a client that no interceptor lets in from making the node parse its body.
+   */
+  static <Q, R> UnaryCall<Q, R> start(ServerMethodDefinition<Q, R> definition, Metadata headers, Attributes attributes,
+      @Nullable String authority) {
     UnaryCall<Q, R> call = new UnaryCall<>(definition.getMethodDescriptor(), attributes, authority);
     try {
-      ServerCall.Listener<Q> listener = definition.getServerCallHandler().startCall(call, headers);
-      call.listener = listener;
-      listener.onReady();
-      listener.onMessage(request);
-      listener.onHalfClose();
+      call.listener = definition.getServerCallHandler().startCall(call, headers);
     } catch (RuntimeException e) {
-      // gRPC's server answers a service that throws with UNKNOWN too
-      log.warn("{} failed: {}", definition.getMethodDescriptor().getFullMethodName(), e.toString());
-      call.close(Status.UNKNOWN.withDescription("the service failed"), new Metadata());
+      call.failed(e);
     }
     return call;
+  }
+
+  /** Hands the one request to the call and half-closes it (nothing happens once the call ended). */
+  void send(Q request) {
+    ServerCall.Listener<Q> l = listener;
+    if (l == null || result.isDone()) {
+      return;
+    }
+    try {
+      l.onReady();
+      l.onMessage(request);
+      l.onHalfClose();
+    } catch (RuntimeException e) {
+      failed(e);
+    }
+  }
+
+  /** gRPC's server answers a service that throws with UNKNOWN too. */
+  private void failed(RuntimeException e) {
+    log.warn("{} failed: {}", method.getFullMethodName(), e.toString());
+    close(Status.UNKNOWN.withDescription("the service failed"), new Metadata());
   }
 
   CompletableFuture<Result> result() {

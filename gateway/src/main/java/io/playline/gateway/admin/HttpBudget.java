@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * What an HTTP/1.1 port lets clients spend: at most {@code maxConnections} open connections (more
  * are closed at accept), and a whole request within {@code requestTimeout} of connecting or of the
  * previous response (an idle timer would let a slowloris keep a connection forever with one header
- * byte now and then; the clock stops while a request is being answered). Counted in {@code
+ * byte now and then; the clock stops while a request is being answered), and nothing more is read
+ * while the connection's unsent answers are over Netty's write-buffer high-water mark (a client
+ * that sends requests and never reads the answers cannot grow the node's memory). Counted in {@code
  * <metric>{reason=connections|timeout}}. Used by the admin port ({@code admin.max.connections},
  * {@code admin.request.timeout}) and the internal API's HTTP port. Thread-safe; {@link
  * #deadline()} gives one handler per connection, confined to its event loop.
@@ -127,6 +129,13 @@ public final class HttpBudget {
         arm(ctx); // the next request on this connection gets a deadline of its own
       }
       ctx.write(msg, promise);
+    }
+
+    /** A client that does not read its answers is not read either: its answers stop at the socket's high-water mark. */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+      ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+      ctx.fireChannelWritabilityChanged();
     }
 
     @Override

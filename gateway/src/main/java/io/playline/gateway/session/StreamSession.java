@@ -232,7 +232,7 @@ public final class StreamSession {
 
   private void open(long seq, Auth auth, ConnectionIdentity id, long tokenExpiresAtMs, long createdAtMs,
       boolean newSession) {
-    io.playline.proto.v1.Error overBudget = services.budgets().takeAuth(id.uid());
+    Error overBudget = services.budgets().takeAuth(id.uid());
     if (overBudget != null) {
       fail(seq, overBudget);
       return;

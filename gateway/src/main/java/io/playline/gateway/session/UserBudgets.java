@@ -38,9 +38,12 @@ import org.jspecify.annotations.Nullable;
 public final class UserBudgets {
   /** The events bucket holds this many seconds of the per-second budget. */
   static final int EVENTS_BURST_SECONDS = 10;
-  /** How long a user's buckets outlive its last connection: the longest refill (the deletes bucket's minute). */
+  /** How long a user's buckets outlive its last connection: the longest refill (the deletes and auths buckets' minute). */
   static final long IDLE_RETENTION_NANOS = TimeUnit.MINUTES.toNanos(1);
-  /** Users who left, forgotten at most this many per join or leave (they leave at most once per join). */
+  /**
+   * Users who left, forgotten at most this many per join, leave or authentication (an entry is added
+   * per leave and per authentication without a connection, so forgetting keeps pace).
+   */
   private static final int FORGET_PER_CALL = 4;
 
   private final int eventsPerSecond;
