@@ -257,6 +257,20 @@ class ConnectApiTest {
         .until(() -> json("GetPaused", "{\"uid\":\"42\"}").statusCode() == 200);
   }
 
+  @Test
+  void stoppingTheApiClosesItsOpenHttpConnections(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    start(redis, kafka, hbase, Map.of("api.http.request.timeout", "1m")); // not the idle cut
+    try (Socket kept = new Socket("127.0.0.1", port())) {
+      kept.setSoTimeout(10_000);
+      kept.getOutputStream().write(request("GetPaused", "{\"uid\":\"42\"}", "").getBytes(StandardCharsets.US_ASCII));
+      assertThat(readAtLeast(kept.getInputStream(), 1)).startsWith("HTTP/1.1 200 OK");
+      api.api().close();
+      InputStream in = kept.getInputStream();
+      assertThat(in.read()).as("closed by the server, not left to send more reports").isEqualTo(-1);
+    }
+  }
+
   /** A raw HTTP/1.1 request with a service token and {@code extraHeaders} (each ending in CRLF). */
   private static String request(String method, String json, String extraHeaders) {
     return "POST " + HISTORY + method + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: "

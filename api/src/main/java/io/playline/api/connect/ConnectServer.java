@@ -9,11 +9,14 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.playline.api.HttpAccess;
 import io.playline.gateway.EventLoops;
 import io.playline.gateway.admin.HttpBudget;
@@ -34,9 +37,11 @@ public final class ConnectServer implements AutoCloseable {
   private static final int MAX_HEADERS = 8192;
 
   private final Channel channel;
+  private final ChannelGroup connections;
 
-  private ConnectServer(Channel channel) {
+  private ConnectServer(Channel channel, ChannelGroup connections) {
     this.channel = channel;
+    this.connections = connections;
   }
 
   /** Binds {@code bindHost}:{@code access.port()}; fails with the bind's exception when the address is in use. */
@@ -48,6 +53,7 @@ public final class ConnectServer implements AutoCloseable {
         access.maxConnections(), "api.http.request.timeout", access.requestTimeout(), registry);
     Gauge.builder("playline.api.http.connections", budget, HttpBudget::open)
         .description("Open connections on the internal API's HTTP port").register(registry);
+    ChannelGroup connections = new DefaultChannelGroup("api-http", GlobalEventExecutor.INSTANCE);
     Channel channel = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())
@@ -58,6 +64,7 @@ public final class ConnectServer implements AutoCloseable {
             if (!budget.admit(ch)) {
               return;
             }
+            connections.add(ch);
             if (tls != null) {
               ch.pipeline().addLast(tls.newHandler(ch.alloc()));
             }
@@ -72,16 +79,22 @@ public final class ConnectServer implements AutoCloseable {
         .bind(new InetSocketAddress(bindHost, access.port()))
         .sync()
         .channel();
-    return new ConnectServer(channel);
+    return new ConnectServer(channel, connections);
   }
 
   public InetSocketAddress address() {
     return (InetSocketAddress) channel.localAddress();
   }
 
+  /**
+   * Stops accepting, then closes the open connections (their calls are cancelled; a client retries
+   * elsewhere, and every method is safe to retry), so nothing reaches the node's write path after
+   * the API stopped.
+   */
   @Override
   public void close() {
     channel.close().awaitUninterruptibly();
+    connections.close().awaitUninterruptibly(5, java.util.concurrent.TimeUnit.SECONDS);
   }
 
   /** Aggregates whole requests; one too large is handed on as {@link ConnectHandler.TooLarge} (answered, then closed). */
