@@ -1,5 +1,8 @@
 package io.playline.api.connect;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
 import io.grpc.Status;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +14,8 @@ import java.util.Locale;
  * "message"}}. Stateless.
  */
 final class ConnectErrors {
+  /** Only JSON's own escapes, so a message reads as written ({@code >} stays {@code >}). */
+  private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
   private ConnectErrors() {}
 
   /** The Connect name of {@code code}: gRPC's name in lower case, {@code CANCELLED} spelt {@code canceled}. */
@@ -37,34 +42,11 @@ final class ConnectErrors {
 
   /** The error body for {@code status}: its code and, when it has one, its description. */
   static byte[] body(Status status) {
-    StringBuilder json = new StringBuilder("{\"code\":\"").append(name(status.getCode())).append('"');
+    JsonObject error = new JsonObject();
+    error.addProperty("code", name(status.getCode()));
     if (status.getDescription() != null) {
-      json.append(",\"message\":");
-      string(json, status.getDescription());
+      error.addProperty("message", status.getDescription());
     }
-    return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Appends {@code text} as a JSON string (RFC 8259 escapes only, so a message reads as written). */
-  private static void string(StringBuilder json, String text) {
-    json.append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> json.append("\\\"");
-        case '\\' -> json.append("\\\\");
-        case '\n' -> json.append("\\n");
-        case '\r' -> json.append("\\r");
-        case '\t' -> json.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            json.append(String.format("\\u%04x", (int) c));
-          } else {
-            json.append(c);
-          }
-        }
-      }
-    }
-    json.append('"');
+    return GSON.toJson(error).getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -3,6 +3,7 @@ package io.playline.api.connect;
 import io.grpc.Status;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Connect port's own counts: {@code playline.api.http.requests{method, code}} (every answer, by
@@ -16,6 +17,8 @@ final class ConnectMetrics {
 
   private final MeterRegistry registry;
   private final Counter pipelined;
+  /** By method and code: a few dozen at most (the methods are the service's, unknown paths count as "unknown"). */
+  private final ConcurrentHashMap<String, Counter> answers = new ConcurrentHashMap<>();
 
   ConnectMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -26,8 +29,9 @@ final class ConnectMetrics {
   }
 
   void answered(String method, Status.Code code) {
-    Counter.builder("playline.api.http.requests").tag("method", method).tag("code", ConnectErrors.name(code))
-        .description("Internal API requests answered over HTTP (Connect), by method and code").register(registry)
+    answers.computeIfAbsent(method + ' ' + code.name(), k -> Counter.builder("playline.api.http.requests")
+        .tag("method", method).tag("code", ConnectErrors.name(code))
+        .description("Internal API requests answered over HTTP (Connect), by method and code").register(registry))
         .increment();
   }
 
