@@ -3,7 +3,8 @@ package io.playline.api;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.GatewaySettings;
-import io.playline.gateway.session.Hs256;
+import io.playline.node.NodeSettings;
+import io.playline.node.auth.Hs256;
 
 /**
  * Who may call the internal API, where it listens and how many may connect: service tokens signed
@@ -49,7 +50,7 @@ public record ApiAccess(String secret, String bindHost, int maxConnections, int 
       throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
           + "can sign player tokens must not be able to sign service tokens for the internal API)");
     }
-    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, GatewaySettings.BIND_HOST.read(c)),
+    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)),
         ApiSettings.MAX_CONNECTIONS.read(c), ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
         HttpAccess.from(c, GatewaySettings.API_PORT.read(c)));
   }

@@ -10,8 +10,8 @@ import io.playline.api.connect.ConnectServer;
 import io.playline.core.query.HistoryService;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
-import io.playline.gateway.GrpcServers;
-import io.playline.gateway.session.ConnectionLimiter;
+import io.playline.node.grpc.GrpcServers;
+import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.HistoryGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -70,7 +70,7 @@ public final class ApiServer implements AutoCloseable {
     HistoryGrpcService service = new HistoryGrpcService(history, node.batcher(), node.eventRules(), config,
         Clock.systemUTC());
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
-            new InetSocketAddress(access.bindHost(), config.apiPort()), config,
+            new InetSocketAddress(access.bindHost(), config.apiPort()), config.grpcServer(),
             node.tls() == null ? null : node.tls().api(), node.registry(), "api",
             new GrpcServers.Admission(new ConnectionLimiter(access.maxConnections(), access.maxConnectionsPerAddress()),
                 null, false))

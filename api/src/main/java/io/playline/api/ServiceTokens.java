@@ -1,7 +1,7 @@
 package io.playline.api;
 
 import com.nimbusds.jwt.JWTClaimsSet;
-import io.playline.gateway.session.Hs256;
+import io.playline.node.auth.Hs256;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.gateway.session.AuthenticationException;
-import io.playline.gateway.session.Hs256;
+import io.playline.node.auth.AuthenticationException;
+import io.playline.node.auth.Hs256;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,6 @@ package io.playline.gateway;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.admin.AdminAccess;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
@@ -10,8 +9,14 @@ import io.playline.gateway.heartbeat.BatcherConfig;
 import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwksSettings;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.gateway.tls.TlsSettings;
-import io.playline.gateway.ws.TrustedProxies;
+import io.playline.node.NodeSettings;
+import io.playline.node.admin.AdminAccess;
+import io.playline.node.edge.AddressLimits;
+import io.playline.node.edge.EdgeSettings;
+import io.playline.node.edge.TrustedProxies;
+import io.playline.node.grpc.GrpcLimits;
+import io.playline.node.grpc.GrpcServerConfig;
+import io.playline.node.tls.TlsSettings;
 import java.time.Duration;
 
 /**
@@ -156,6 +161,11 @@ public record GatewayConfig(
     }
   }
 
+  /** What this node's gRPC servers are built with. */
+  public GrpcServerConfig grpcServer() {
+    return new GrpcServerConfig(grpc, maxFrameBytes, handshakeTimeout, proxyTrusted);
+  }
+
   private static String defaultNodeId() {
     String host;
     try {
@@ -173,21 +183,21 @@ public record GatewayConfig(
   public static GatewayConfig from(ConfigSource c, @org.jspecify.annotations.Nullable String authSecret) {
     Duration heartbeat = LimitSettings.HEARTBEAT_INTERVAL.read(c);
     return new GatewayConfig(
-        GatewaySettings.BIND_HOST.read(c),
+        NodeSettings.BIND_HOST.read(c),
         GatewaySettings.WS_PORT.read(c),
         GatewaySettings.GRPC_PORT.read(c),
         GatewaySettings.API_PORT.read(c),
-        GatewaySettings.ADMIN_PORT.read(c),
+        NodeSettings.ADMIN_PORT.read(c),
         AdminAccess.from(c),
         authSecret,
         JwksSettings.from(c),
         AuthSettings.CLOCK_SKEW.read(c),
         AuthSettings.TIMEOUT.read(c),
-        LimitSettings.HANDSHAKE_TIMEOUT.read(c),
+        EdgeSettings.HANDSHAKE_TIMEOUT.read(c),
         AuthSettings.EXPIRY_GRACE.read(c),
         heartbeat,
         LimitSettings.IDLE_TIMEOUT.read(c, heartbeat.multipliedBy(3)),
-        LimitSettings.FRAME_MAX_BYTES.read(c),
+        EdgeSettings.FRAME_MAX_BYTES.read(c),
         LimitSettings.HEARTBEAT_MAX_EVENTS.read(c),
         LimitSettings.MAX_FRAMES_PER_SECOND.read(c),
         LimitSettings.MAX_PINGS_PER_SECOND.read(c),
@@ -195,8 +205,8 @@ public record GatewayConfig(
         LimitSettings.MAX_CONNECTIONS.read(c),
         LimitSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
         AddressLimits.from(c),
-        GatewaySettings.PROXY_PROTOCOL.read(c),
-        TrustedProxies.parse(GatewaySettings.PROXY_TRUSTED_CIDRS.read(c)),
+        NodeSettings.PROXY_PROTOCOL.read(c),
+        TrustedProxies.parse(NodeSettings.PROXY_TRUSTED_CIDRS.read(c)),
         LimitSettings.MAX_CONNECTIONS_PER_USER.read(c),
         LimitSettings.USER_MAX_EVENTS_PER_SECOND.read(c),
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
@@ -207,9 +217,9 @@ public record GatewayConfig(
         AuthSettings.SESSION_TTL.read(c),
         AuthSettings.SESSION_MAX_AGE.read(c),
         AuthSettings.SESSION_MAX_PER_USER.read(c),
-        GatewaySettings.NODE_ID.read(c, defaultNodeId()),
-        GatewaySettings.IO_THREADS.read(c),
-        GatewaySettings.IO_REDIS_SHARED.read(c),
+        NodeSettings.NODE_ID.read(c, defaultNodeId()),
+        NodeSettings.IO_THREADS.read(c),
+        NodeSettings.IO_REDIS_SHARED.read(c),
         GatewaySettings.DRAIN_GRACE.read(c),
         GatewaySettings.DRAIN_RECONNECT_SPREAD.read(c),
         BatcherConfig.from(c),

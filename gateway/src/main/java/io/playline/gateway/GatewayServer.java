@@ -1,21 +1,23 @@
 package io.playline.gateway;
 
-import io.grpc.netty.NettyServerBuilder;
-import io.playline.gateway.tls.ServerTls;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.netty.NettyServerBuilder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
-import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.grpc.GatewayGrpcService;
 import io.playline.gateway.push.ConnectionRegistry;
-import io.playline.gateway.session.AddressBudgets;
-import io.playline.gateway.session.ConnectionLimiter;
-import io.playline.gateway.session.Errors;
+import io.playline.node.errors.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.gateway.ws.WebSocketChannelInitializer;
+import io.playline.node.EventLoops;
+import io.playline.node.admin.Readiness;
+import io.playline.node.edge.AddressBudgets;
+import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.grpc.GrpcServers;
+import io.playline.node.tls.ServerTls;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Reconnect;
 import io.playline.proto.v1.ServerFrame;
@@ -103,7 +105,7 @@ final class GatewayServer implements AutoCloseable {
     ConnectionLimiter tcp = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
         config.maxConnectionsPerUser());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()),
-        config, tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
+        config.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
         new GrpcServers.Admission(tcp, addresses, config.proxyProtocol()));
     Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),

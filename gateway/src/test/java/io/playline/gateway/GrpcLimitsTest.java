@@ -7,6 +7,7 @@ import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
+import io.playline.node.grpc.GrpcLimits;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.ServerFrame;

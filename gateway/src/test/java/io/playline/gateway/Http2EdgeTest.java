@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.playline.gateway.grpc.StreamErrorLog;
+import io.playline.node.grpc.StreamErrorLog;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.testing.GrpcPlayerClient;

@@ -6,7 +6,7 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.playline.core.write.EventRules;
 import io.playline.gateway.heartbeat.EventRecords;
-import io.playline.gateway.session.ClientLabels;
+import io.playline.node.errors.ClientLabels;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.PlayEvent;
 import java.nio.charset.StandardCharsets;

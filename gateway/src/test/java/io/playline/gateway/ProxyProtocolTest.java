@@ -172,13 +172,13 @@ class ProxyProtocolTest {
 
   @Test
   void trustedRangesAreAddressLiteralsNeverNames() {
-    io.playline.gateway.ws.TrustedProxies ranges = io.playline.gateway.ws.TrustedProxies.parse("10.0.0.0/8,fd00::/8");
+    io.playline.node.edge.TrustedProxies ranges = io.playline.node.edge.TrustedProxies.parse("10.0.0.0/8,fd00::/8");
     assertThat(ranges.trusts(new java.net.InetSocketAddress("10.1.2.3", 1))).isTrue();
     assertThat(ranges.trusts(new java.net.InetSocketAddress("11.1.2.3", 1))).isFalse();
     assertThat(ranges.trusts(new java.net.InetSocketAddress("fd12::1", 1))).isTrue();
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.playline.gateway.ws.TrustedProxies.parse("lb.local/32"))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.playline.node.edge.TrustedProxies.parse("lb.local/32"))
         .isInstanceOf(io.playline.core.config.ConfigException.class).hasMessageContaining("proxy.trusted.cidrs: 'lb.local/32'");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.playline.gateway.ws.TrustedProxies.parse("10.0.0.0/33"))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.playline.node.edge.TrustedProxies.parse("10.0.0.0/33"))
         .isInstanceOf(io.playline.core.config.ConfigException.class);
   }
 

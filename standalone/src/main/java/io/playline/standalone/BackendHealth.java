@@ -4,7 +4,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.kafka.KafkaClient;
 import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.gateway.GatewayNode;
-import io.playline.gateway.admin.Readiness;
+import io.playline.node.admin.Readiness;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

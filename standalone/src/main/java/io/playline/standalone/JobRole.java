@@ -4,15 +4,15 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.kafka.KafkaTopics;
-import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.RedisConnections;
-import io.playline.gateway.EventLoops;
-import io.playline.gateway.admin.AdminAccess;
-import io.playline.gateway.admin.AdminHttpServer;
-import io.playline.gateway.admin.Readiness;
-import io.playline.gateway.config.GatewaySettings;
+import io.playline.core.store.RetriableStoreException;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
+import io.playline.node.EventLoops;
+import io.playline.node.NodeSettings;
+import io.playline.node.admin.AdminAccess;
+import io.playline.node.admin.AdminHttpServer;
+import io.playline.node.admin.Readiness;
 import io.playline.standalone.RoleBackends.Need;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +40,7 @@ final class JobRole implements Role {
       CoreConfig core = CoreConfig.from(source);
       JobConfig jobConfig = JobConfig.from(source, core);
       AdminAccess adminAccess = AdminAccess.from(source);
-      int adminPort = GatewaySettings.ADMIN_PORT.read(source);
+      int adminPort = NodeSettings.ADMIN_PORT.read(source);
       // A history topic with another partition count refuses the process here, as it does a gateway's:
       // a job that started anyway would sit unready forever. Kafka down is retried in the background.
       ensureHistoryTopic(core, backends.kafkaBootstrapServers());

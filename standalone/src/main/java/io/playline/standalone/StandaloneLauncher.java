@@ -8,12 +8,12 @@ import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.GatewayNode;
-import io.playline.gateway.admin.Readiness;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
+import io.playline.node.NodeSettings;
+import io.playline.node.admin.Readiness;
 import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -64,8 +64,8 @@ final class StandaloneLauncher implements AutoCloseable {
   private void doStart(ConfigSource given) {
     long t0 = System.nanoTime();
     // Standalone serves the internal API with public development keys: loopback unless told otherwise.
-    boolean loopbackOnly = given.raw(GatewaySettings.BIND_HOST.key()).isEmpty();
-    ConfigSource config = loopbackOnly ? given.with(Map.of(GatewaySettings.BIND_HOST.key(), "127.0.0.1")) : given;
+    boolean loopbackOnly = given.raw(NodeSettings.BIND_HOST.key()).isEmpty();
+    ConfigSource config = loopbackOnly ? given.with(Map.of(NodeSettings.BIND_HOST.key(), "127.0.0.1")) : given;
     // Validate every key before starting anything.
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.core.store.RedisConnections;
 import io.playline.embedded.EmbeddedRedis;
-import io.playline.gateway.admin.Readiness;
+import io.playline.node.admin.Readiness;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RealHBaseExtension;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.playline.api.ServiceTokens;
-import io.playline.gateway.session.Hs256;
+import io.playline.node.auth.Hs256;
 import io.playline.gateway.session.JwtAuthenticator;
 import java.io.PrintWriter;
 import java.io.StringWriter;

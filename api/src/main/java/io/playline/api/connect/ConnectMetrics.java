@@ -3,6 +3,7 @@ package io.playline.api.connect;
 import io.grpc.Status;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.node.admin.HttpBudget;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**

@@ -1,5 +1,6 @@
 package io.playline.bench.load;
 
+import io.playline.node.errors.Errors;
 import io.playline.proto.v1.Error.Code;
 import java.nio.ByteBuffer;
 import java.util.Base64;

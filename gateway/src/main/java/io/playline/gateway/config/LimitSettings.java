@@ -9,10 +9,6 @@ import java.util.List;
 
 /** What one player connection, one user and one node may do, on both transports; see also the limits section. */
 public final class LimitSettings {
-  public static final Setting<Duration> HANDSHAKE_TIMEOUT = Setting.duration("handshake.timeout",
-      Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "time a new connection has to finish the "
-          + "WebSocket upgrade or the HTTP/2 handshake before the socket is closed (counted in "
-          + "`playline_connections_handshake_timeouts_total` for WebSocket)");
   public static final Setting<Duration> HEARTBEAT_INTERVAL = Setting.duration("heartbeat.interval",
       Duration.ofSeconds(15), Duration.ofSeconds(1), Duration.ofMinutes(5),
       "the heartbeat cadence clients are told in `AuthOk`");
@@ -20,8 +16,6 @@ public final class LimitSettings {
       derived("3 × `heartbeat.interval`"), Duration.ofSeconds(2), Duration.ofMinutes(30),
       "no frame for this long closes the connection: `IDLE_TIMEOUT`, close 4008")
       .rangeNote("> `heartbeat.interval`");
-  public static final Setting<Integer> FRAME_MAX_BYTES = Setting.bytes("frame.max.bytes", 64 * 1024, 256,
-      16 * 1024 * 1024, "largest client frame: `FRAME_TOO_LARGE`, close 4006 (gRPC `RESOURCE_EXHAUSTED`)");
   public static final Setting<Integer> HEARTBEAT_MAX_EVENTS = Setting.intValue("heartbeat.max.events", 100, 1, 10_000,
       "events in one heartbeat: more is `INVALID_ARGUMENT`, the connection stays open");
   public static final Setting<Integer> MAX_FRAMES_PER_SECOND = Setting.intValue("connection.max.frames.per.second", 20,
@@ -38,25 +32,6 @@ public final class LimitSettings {
           + "start, close 4009");
   public static final Setting<Integer> MAX_CONNECTIONS_PER_ADDRESS = Setting.intValue("connection.max.per.address",
       10_000, 1, 1_000_000, "connections per remote address: `TOO_MANY_CONNECTIONS`, close 4009");
-  public static final Setting<Integer> MAX_NEW_CONNECTIONS_PER_ADDRESS = Setting.intValue(
-      "connection.max.new.per.address.per.second", 100, 1, 1_000_000, "new connections per second from one address, "
-          + "both player ports together (a token bucket holding `connection.max.new.per.address.burst`): past it a "
-          + "connection is closed at accept, before TLS or HTTP/2 (`playline_connections_refused_total{reason=\"rate\"}`). "
-          + "A NAT of honest players reconnects far slower: even 10 000 players behind one address, each reconnecting "
-          + "every few minutes, open under 50 a second");
-  public static final Setting<Integer> NEW_CONNECTIONS_PER_ADDRESS_BURST = Setting.intValue(
-      "connection.max.new.per.address.burst", 1_000, 1, 10_000_000, "new connections one address may open at once "
-          + "before `connection.max.new.per.address.per.second` applies: the players of one NAT that arrive together "
-          + "when another node drains");
-  public static final Setting<Duration> ABUSE_PENALTY = Setting.duration("connection.abuse.penalty",
-      Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1), "an address whose connection was cut for abuse "
-          + "(gRPC `GOAWAY ENHANCE_YOUR_CALM` for rapid reset or a ping flood, an HTTP/2 `PROTOCOL_ERROR`; a WebSocket "
-          + "ping flood or invalid framing) has its new connections closed at accept this long "
-          + "(`playline_connections_refused_total{reason=\"penalty\"}`); 0 = off");
-  public static final Setting<Integer> MAX_TRACKED_ADDRESSES = Setting.intValue("connection.max.tracked.addresses",
-      65_536, 1, 10_000_000, "addresses whose new-connection budget and penalty are remembered (about 200 bytes "
-          + "each); an address is forgotten once its bucket is full and its penalty over, and past the cap the least "
-          + "recently seen is (`playline_connections_addresses`)");
   public static final Setting<Integer> MAX_CONNECTIONS_PER_USER = Setting.intValue("connection.max.per.user", 32, 1,
       100_000, "authenticated connections of one user on this node: `TOO_MANY_CONNECTIONS` in answer to `Auth`, "
           + "close 4009");
@@ -86,43 +61,12 @@ public final class LimitSettings {
           + "`INVALID_ARGUMENT` at auth, close 4002; a `Report` gets gRPC `INVALID_ARGUMENT`");
   public static final Setting<Integer> PLATFORM_MAX_BYTES = Setting.intValue("platform.max.bytes", 32, 1, 1024,
       "longest `platform` (UTF-8 bytes), refused as `device_id` is");
-  public static final Setting<Integer> GRPC_MAX_CONCURRENT_CALLS = Setting.intValue(
-      "grpc.max.concurrent.calls.per.connection", 100, 1, 100_000,
-      "HTTP/2 `MAX_CONCURRENT_STREAMS` of the gRPC servers: further calls wait on the client");
-  public static final Setting<Duration> GRPC_KEEPALIVE_PERMIT_TIME = Setting.duration("grpc.keepalive.permit.time",
-      Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofHours(1),
-      "a client pinging more often is sent away (`GOAWAY ENHANCE_YOUR_CALM`)");
-  public static final Setting<Duration> GRPC_MAX_CONNECTION_IDLE = Setting.duration("grpc.max.connection.idle",
-      Duration.ofMinutes(5), Duration.ZERO, Duration.ofDays(30),
-      "a gRPC connection without calls this long gets `GOAWAY`; 0 = never");
-  public static final Setting<Duration> GRPC_MAX_CONNECTION_AGE = Setting.duration("grpc.max.connection.age",
-      Duration.ofHours(1), Duration.ZERO, Duration.ofDays(30), "a gRPC connection this old (±10 % jitter) gets "
-          + "`GOAWAY` (clients reconnect, spreading onto new nodes); 0 = never");
-  public static final Setting<Duration> GRPC_MAX_CONNECTION_AGE_GRACE = Setting.duration(
-      "grpc.max.connection.age.grace", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1),
-      "the calls of a connection sent away for its age end `UNAVAILABLE` after this");
 
-  public static final Setting<Integer> GRPC_MAX_RST_FRAMES = Setting.intValue("grpc.max.rst.frames.per.window", 200,
-      1, 1_000_000, "`RST_STREAM` frames one gRPC connection may send per `grpc.rst.window` (HTTP/2 rapid reset, "
-          + "CVE-2023-44487): more gets `GOAWAY ENHANCE_YOUR_CALM` and the connection is closed (counted in "
-          + "`playline_grpc_connections_cut_total{reason=\"rapid_reset\"}`)");
-  public static final Setting<Duration> GRPC_RST_WINDOW = Setting.duration("grpc.rst.window", Duration.ofSeconds(10),
-      Duration.ofSeconds(1), Duration.ofHours(1), "the window of `grpc.max.rst.frames.per.window`")
-      .rangeNote("whole seconds");
-  public static final Setting<Duration> GRPC_FIRST_STREAM_TIMEOUT = Setting.duration("grpc.first.stream.timeout",
-      Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofHours(1), "a gRPC connection that has not opened "
-          + "a stream this long after connecting is closed (counted in "
-          + "`playline_grpc_connections_cut_total{reason=\"no_stream\"}`)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
-      HANDSHAKE_TIMEOUT, HEARTBEAT_INTERVAL, IDLE_TIMEOUT, FRAME_MAX_BYTES, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND,
-      MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_NEW_CONNECTIONS_PER_ADDRESS,
-      NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, MAX_TRACKED_ADDRESSES, MAX_CONNECTIONS_PER_USER,
-      USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE, USER_MAX_REFUSALS_BEFORE_CLOSE,
-      DEVICE_ID_MAX_BYTES,
-      PLATFORM_MAX_BYTES, GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE,
-      GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES, GRPC_RST_WINDOW,
-      GRPC_FIRST_STREAM_TIMEOUT));
+      HEARTBEAT_INTERVAL, IDLE_TIMEOUT, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND, MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES,
+      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE,
+      USER_MAX_REFUSALS_BEFORE_CLOSE, DEVICE_ID_MAX_BYTES, PLATFORM_MAX_BYTES));
 
   private LimitSettings() {}
 }

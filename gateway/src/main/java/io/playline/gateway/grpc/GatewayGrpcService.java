@@ -6,7 +6,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
-import io.playline.gateway.session.ConnectionLimiter;
+import io.playline.node.edge.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamSession;
 import io.playline.proto.v1.ClientFrame;

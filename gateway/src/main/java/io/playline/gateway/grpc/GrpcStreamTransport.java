@@ -1,9 +1,10 @@
 package io.playline.gateway.grpc;
 
-import io.playline.proto.v1.Error.Code;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.netty.util.concurrent.EventExecutor;
-import io.playline.gateway.session.Errors;
+import io.playline.node.errors.Errors;
+import io.playline.node.errors.StatusMapper;
+import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
 

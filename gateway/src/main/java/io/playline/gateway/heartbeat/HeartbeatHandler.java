@@ -3,7 +3,7 @@ package io.playline.gateway.heartbeat;
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.session.ConnectionIdentity;
-import io.playline.gateway.session.Errors;
+import io.playline.node.errors.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamTransport;
 import io.playline.proto.v1.Error.Code;

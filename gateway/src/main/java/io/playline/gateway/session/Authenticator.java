@@ -1,5 +1,6 @@
 package io.playline.gateway.session;
 
+import io.playline.node.auth.AuthenticationException;
 import java.util.concurrent.CompletionStage;
 
 /**

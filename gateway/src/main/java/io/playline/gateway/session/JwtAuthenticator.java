@@ -1,6 +1,8 @@
 package io.playline.gateway.session;
 
 import com.nimbusds.jwt.JWTClaimsSet;
+import io.playline.node.auth.AuthenticationException;
+import io.playline.node.auth.Hs256;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,15 +1,13 @@
 package io.playline.gateway.session;
 
 import com.nimbusds.jwt.JWTClaimsSet;
+import io.playline.node.auth.Hs256;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 
 /** Mints HS256 JWTs of the form the default {@link JwtAuthenticator} accepts ({@code sub} = uid). */
 public final class JwtTokens {
-  /** HS256 needs a key of at least 256 bits. */
-  public static final int MIN_SECRET_BYTES = 32;
-
   private JwtTokens() {}
 
   /** A signed token for {@code uid}, issued at {@code now}, expiring after {@code ttl}. */

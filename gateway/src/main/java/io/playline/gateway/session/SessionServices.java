@@ -1,13 +1,14 @@
 package io.playline.gateway.session;
 
+import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.heartbeat.FlagCalendar;
 import io.playline.gateway.heartbeat.HeartbeatBatcher;
 import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.node.edge.ConnectionLimiter;
 import java.time.Clock;
-import io.playline.core.query.HistoryService;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -2,6 +2,8 @@ package io.playline.gateway.session;
 
 import io.playline.core.query.HistoryService;
 import io.playline.gateway.GatewayMetrics;
+import io.playline.node.errors.Errors;
+import io.playline.node.errors.ServiceErrors;
 import io.playline.proto.v1.ClearHistory;
 import io.playline.proto.v1.DeleteItems;
 import io.playline.proto.v1.Done;

@@ -2,6 +2,7 @@ package io.playline.gateway.session;
 
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.util.Base64URL;
+import io.playline.node.auth.AuthenticationException;
 import java.text.ParseException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -1,8 +1,6 @@
 package io.playline.gateway.ws;
 
 import io.micrometer.core.instrument.Counter;
-import io.netty.handler.ssl.SslContext;
-import org.jspecify.annotations.Nullable;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -11,11 +9,15 @@ import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
+import io.netty.handler.ssl.SslContext;
 import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.session.AddressBudgets;
-import io.playline.gateway.session.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
+import io.playline.node.edge.AddressBudgets;
+import io.playline.node.edge.AdmitOnFirstRead;
+import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.edge.ProxyProtocolHandler;
 import java.net.InetSocketAddress;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The pipeline of one WebSocket connection: admission at accept (the address's new-connection budget

@@ -1,5 +1,6 @@
 package io.playline.standalone.cli;
 
+import io.playline.node.errors.Errors;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;

@@ -1,0 +1,180 @@
+package io.playline.node.edge;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.InetAddress;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one remote address may make the player ports spend on new connections, both transports
+ * together: a token bucket of new connections ({@code connection.max.new.per.address.per.second},
+ * burst {@code connection.max.new.per.address.burst}) and, after one of its connections was cut for
+ * abuse ({@link #penalize}), a penalty during which every new connection is refused ({@code
+ * connection.abuse.penalty}). Asked at accept, before TLS or HTTP/2 (behind a PROXY header, for the
+ * header's address). Refusals are counted in {@code playline.connections.refused{transport,
+ * reason=rate|penalty}} and logged in one line at most every {@value #LOG_INTERVAL_SECONDS} s.
+ *
+ * <p>Bounded: an address is remembered only while its bucket is not full again or its penalty runs
+ * (the idle are forgotten, least recently seen first, a few at each call), and at most {@code
+ * connection.max.tracked.addresses} of them: past that the least recently seen is forgotten, so an
+ * attacker with many addresses costs memory up to the cap, not more.
+ *
+ * <p>Thread-safe: one lock, held for a map lookup and a little arithmetic per new connection.
+ */
+public final class AddressBudgets {
+  static final long LOG_INTERVAL_SECONDS = 10;
+  private static final Logger log = LoggerFactory.getLogger(AddressBudgets.class);
+  /** Idle addresses forgotten at most this many per call (each call adds at most one). */
+  private static final int FORGET_PER_CALL = 4;
+
+  /** Why a new connection was refused; its name is the metric's {@code reason}. */
+  public enum Refusal { RATE, PENALTY }
+
+  /** The player ports; the name is the metric's {@code transport}. */
+  public enum Transport { WS, GRPC }
+
+  private final AddressLimits limits;
+  private final long penaltyNanos;
+  /** How long an empty bucket takes to fill: an address untouched this long (and not penalized) is idle. */
+  private final long refillNanos;
+  private final LongSupplier nanoClock;
+  /** In access order: the least recently seen address first. */
+  private final LinkedHashMap<InetAddress, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+  private final Map<Transport, Counter[]> refused = new java.util.EnumMap<>(Transport.class);
+  private final Map<Transport, Counter> penalties = new java.util.EnumMap<>(Transport.class);
+  private long unlogged;
+  private long nextLogNanos;
+
+  public AddressBudgets(AddressLimits limits, MeterRegistry registry, LongSupplier nanoClock) {
+    this.limits = limits;
+    this.penaltyNanos = limits.abusePenalty().toNanos();
+    this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
+    this.nanoClock = nanoClock;
+    this.nextLogNanos = nanoClock.getAsLong();
+    for (Transport t : Transport.values()) {
+      Counter[] byReason = new Counter[Refusal.values().length];
+      for (Refusal r : Refusal.values()) {
+        byReason[r.ordinal()] = Counter.builder("playline.connections.refused").tag("transport", tag(t))
+            .tag("reason", tag(r))
+            .description("New player connections closed at accept: over the address's new-connection rate, or "
+                + "during its penalty after abuse")
+            .register(registry);
+      }
+      refused.put(t, byReason);
+      penalties.put(t, Counter.builder("playline.connections.penalized").tag("transport", tag(t))
+          .description("Connections cut for abuse whose address was penalized (connection.abuse.penalty)")
+          .register(registry));
+    }
+    registry.gauge("playline.connections.addresses", List.of(), this, AddressBudgets::addresses);
+  }
+
+  private static String tag(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Takes one new connection from {@code address}'s budget on {@code transport}: null when admitted,
+   * else why not (counted; the caller closes the connection).
+   */
+  public @Nullable Refusal admit(InetAddress address, Transport transport) {
+    Refusal refusal;
+    synchronized (this) {
+      long now = nanoClock.getAsLong();
+      Entry e = entry(address, now);
+      if (e.penalized && now - e.penaltyEnds < 0) {
+        refusal = Refusal.PENALTY;
+      } else {
+        e.penalized = false;
+        refusal = e.bucket.take(1, now) == 0 ? null : Refusal.RATE;
+      }
+      if (refusal != null) {
+        logRefusal(address, transport, refusal, now);
+      }
+    }
+    if (refusal != null) {
+      refused.get(transport)[refusal.ordinal()].increment();
+    }
+    return refusal;
+  }
+
+  /** One of {@code address}'s connections on {@code transport} was cut for abuse: refuse it for the penalty. */
+  public void penalize(InetAddress address, Transport transport) {
+    if (penaltyNanos == 0) {
+      return;
+    }
+    synchronized (this) {
+      long now = nanoClock.getAsLong();
+      Entry e = entry(address, now);
+      e.penalized = true;
+      e.penaltyEnds = now + penaltyNanos;
+    }
+    penalties.get(transport).increment();
+  }
+
+  /** Addresses remembered now. */
+  public synchronized int addresses() {
+    return entries.size();
+  }
+
+  /** {@code address}'s entry, made (forgetting the least recently seen past the cap) when there is none. */
+  private Entry entry(InetAddress address, long now) {
+    forgetIdle(now);
+    Entry e = entries.get(address);
+    if (e == null) {
+      if (entries.size() >= limits.maxTracked()) {
+        Iterator<Entry> eldest = entries.values().iterator();
+        eldest.next();
+        eldest.remove();
+      }
+      e = new Entry(now);
+      entries.put(address, e);
+    }
+    e.seen = now;
+    return e;
+  }
+
+  /** Forgets up to a few of the least recently seen addresses whose bucket is full and whose penalty is over. */
+  private void forgetIdle(long now) {
+    Iterator<Entry> oldest = entries.values().iterator();
+    for (int i = 0; i < FORGET_PER_CALL && oldest.hasNext(); i++) {
+      Entry e = oldest.next();
+      if (now - e.seen < refillNanos || (e.penalized && now - e.penaltyEnds < 0)) {
+        return;
+      }
+      oldest.remove();
+    }
+  }
+
+  private void logRefusal(InetAddress address, Transport transport, Refusal refusal, long now) {
+    unlogged++;
+    if (now - nextLogNanos >= 0) {
+      nextLogNanos = now + TimeUnit.SECONDS.toNanos(LOG_INTERVAL_SECONDS);
+      log.info("{} new connection(s) refused at accept since the last report (latest: {} over {}, {}); counted in "
+          + "playline_connections_refused_total, reported at most every {} s", unlogged, address, tag(transport),
+          refusal == Refusal.RATE ? "over connection.max.new.per.address.per.second" : "in its connection.abuse.penalty",
+          LOG_INTERVAL_SECONDS);
+      unlogged = 0;
+    }
+  }
+
+  /** One address's budget (guarded by the enclosing instance). */
+  private final class Entry {
+    final TokenBucket bucket;
+    long seen;
+    boolean penalized;
+    long penaltyEnds;
+
+    Entry(long now) {
+      bucket = new TokenBucket(limits.newBurst(), limits.newPerSecond(), TimeUnit.SECONDS.toNanos(1), now);
+    }
+  }
+}

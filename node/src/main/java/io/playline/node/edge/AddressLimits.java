@@ -1,0 +1,36 @@
+package io.playline.node.edge;
+
+import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
+import java.time.Duration;
+
+/**
+ * What one remote address may make the player ports spend on new connections, both transports
+ * together (see {@link io.playline.node.edge.AddressBudgets}); the ranges are the settings'.
+ *
+ * @param newPerSecond new connections per second ({@code connection.max.new.per.address.per.second})
+ * @param newBurst new connections at once before the rate applies ({@code connection.max.new.per.address.burst})
+ * @param abusePenalty how long an address cut for abuse is refused ({@code connection.abuse.penalty}; 0 = off)
+ * @param maxTracked addresses remembered at most ({@code connection.max.tracked.addresses})
+ */
+public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, int maxTracked) {
+
+  public AddressLimits {
+    if (newPerSecond <= 0 || newBurst <= 0 || maxTracked <= 0) {
+      throw new ConfigException("connection.max.new.per.address.per.second / .burst / connection.max.tracked.addresses: "
+          + newPerSecond + " / " + newBurst + " / " + maxTracked + " (expected: each > 0)");
+    }
+    if (abusePenalty.isNegative()) {
+      throw new ConfigException("connection.abuse.penalty: " + abusePenalty + " (expected: >= 0)");
+    }
+  }
+
+  /** Reads and validates the per-address connection limits. */
+  public static AddressLimits from(ConfigSource c) {
+    return new AddressLimits(
+        EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.read(c),
+        EdgeSettings.NEW_CONNECTIONS_PER_ADDRESS_BURST.read(c),
+        EdgeSettings.ABUSE_PENALTY.read(c),
+        EdgeSettings.MAX_TRACKED_ADDRESSES.read(c));
+  }
+}

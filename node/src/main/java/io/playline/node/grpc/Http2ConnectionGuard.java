@@ -1,0 +1,142 @@
+package io.playline.node.grpc;
+
+import io.grpc.netty.GrpcHttp2ConnectionHandler;
+import io.grpc.netty.InternalProtocolNegotiator;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.node.edge.AddressBudgets;
+import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.edge.AdmitOnFirstRead;
+import io.playline.node.edge.ProxyProtocolHandler;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one HTTP/2 connection of a gRPC server may spend before and below its calls: it must open a
+ * stream within {@code grpc.first.stream.timeout} of connecting (else it is closed: a socket that
+ * only finished the handshake holds a descriptor for nothing); the TCP connection itself is
+ * counted against caps per node and per address (the player port: {@code connection.max} and {@code
+ * connection.max.per.address}, a separate count from the player streams; the API port: {@code
+ * api.max.connections} and {@code api.max.connections.per.address}), and, on the player port, its
+ * address's new-connection budget is taken ({@link AddressBudgets}): over any it is closed right
+ * after accept, before any HTTP/2. GOAWAYs with {@code ENHANCE_YOUR_CALM} that gRPC sends (rapid reset, ping flood) are
+ * counted and, like a {@code PROTOCOL_ERROR}, put the address in its abuse penalty. Built on gRPC's
+ * protocol-negotiator hook, in front of the given negotiation (and behind a PROXY header, whose
+ * address is the one counted). Thread-safe; each connection's part runs on its event loop.
+ */
+public final class Http2ConnectionGuard {
+  private static final Logger log = LoggerFactory.getLogger(Http2ConnectionGuard.class);
+
+  private final Duration firstStreamTimeout;
+  private final @Nullable ConnectionLimiter connections;
+  private final @Nullable AddressBudgets addresses;
+  private final boolean addressFromProxyHeader;
+  private final GrpcEdgeMetrics metrics;
+
+  /**
+   * {@code connections}: the TCP connections' caps (null: not counted); {@code addresses}: the
+   * per-address new-connection budgets and penalties (null: none); with {@code
+   * addressFromProxyHeader} a connection is counted once its PROXY header named its address.
+   */
+  public Http2ConnectionGuard(Duration firstStreamTimeout, @Nullable ConnectionLimiter connections,
+      @Nullable AddressBudgets addresses, boolean addressFromProxyHeader, GrpcEdgeMetrics metrics) {
+    this.firstStreamTimeout = firstStreamTimeout;
+    this.connections = connections;
+    this.addresses = addresses;
+    this.addressFromProxyHeader = addressFromProxyHeader;
+    this.metrics = metrics;
+    if (connections != null) {
+      metrics.countedBy(connections);
+    }
+  }
+
+  /** {@code next}, with this guard in front of it on every connection. */
+  public InternalProtocolNegotiator.ProtocolNegotiator wrap(InternalProtocolNegotiator.ProtocolNegotiator next) {
+    // The placeholder stays, a no-op in front of gRPC's handler: closing through its context skips
+    // gRPC's graceful shutdown (GOAWAY, then a PING the client may never answer for 10 s).
+    return InFrontOfNegotiation.wrap(next, (front, grpcHandler) -> {
+      watch(front, grpcHandler);
+      if (connections != null || addresses != null) {
+        if (addressFromProxyHeader) {
+          front.pipeline().addAfter(front.name(), null, new AdmitOnFirstRead(() -> admit(front)));
+        } else {
+          admit(front);
+        }
+      }
+    });
+  }
+
+  private void watch(ChannelHandlerContext front, GrpcHttp2ConnectionHandler grpcHandler) {
+    Channel channel = front.channel();
+    ScheduledFuture<?> deadline = channel.eventLoop().schedule(() -> {
+      if (channel.isActive()) {
+        metrics.noStream();
+        log.debug("Closing {}: no stream within grpc.first.stream.timeout {}", channel.remoteAddress(),
+            firstStreamTimeout);
+        front.close();
+      }
+    }, firstStreamTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    channel.closeFuture().addListener(f -> deadline.cancel(false));
+    grpcHandler.connection().addListener(new Http2ConnectionAdapter() {
+      @Override
+      public void onStreamAdded(Http2Stream stream) {
+        deadline.cancel(false);
+      }
+
+      @Override
+      public void onGoAwaySent(int lastStreamId, long errorCode, ByteBuf debugData) {
+        if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()) {
+          metrics.calmDown(debugData.toString(StandardCharsets.US_ASCII));
+          penalize(channel);
+        } else if (errorCode == Http2Error.PROTOCOL_ERROR.code()) {
+          penalize(channel);
+        }
+      }
+    });
+  }
+
+  /** Counts the connection of {@code front} or closes it; false when it was refused. */
+  private boolean admit(ChannelHandlerContext front) {
+    Channel channel = front.channel();
+    InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
+    InetAddress address = remote == null ? null : remote.getAddress();
+    AddressBudgets.Refusal overBudget = addresses == null || address == null ? null
+        : addresses.admit(address, AddressBudgets.Transport.GRPC);
+    if (overBudget != null) {
+      log.debug("Closing {}: {} of its address", remote, overBudget);
+      front.close();
+      return false;
+    }
+    ConnectionLimiter limiter = connections;
+    if (limiter == null) {
+      return true;
+    }
+    String refused = limiter.admit(address);
+    if (refused != null) {
+      metrics.refused(refused.endsWith("on this node"));
+      log.debug("Closing {}: {}", remote, refused);
+      front.close();
+      return false;
+    }
+    channel.closeFuture().addListener(f -> limiter.release(address));
+    return true;
+  }
+
+  private void penalize(Channel channel) {
+    InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
+    if (addresses != null && remote != null && remote.getAddress() != null) {
+      addresses.penalize(remote.getAddress(), AddressBudgets.Transport.GRPC);
+    }
+  }
+}

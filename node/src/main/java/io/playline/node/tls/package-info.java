@@ -1,0 +1,8 @@
+/**
+ * TLS on the player and API listeners: settings ({@link io.playline.node.tls.TlsSettings}) and
+ * the server contexts with certificate reload ({@link io.playline.node.tls.ServerTls}).
+ */
+@NullMarked
+package io.playline.node.tls;
+
+import org.jspecify.annotations.NullMarked;

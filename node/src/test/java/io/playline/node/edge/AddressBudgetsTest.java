@@ -1,0 +1,78 @@
+package io.playline.node.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.node.edge.AddressBudgets.Refusal;
+import io.playline.node.edge.AddressBudgets.Transport;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** {@link AddressBudgets} on a clock the test moves: the burst and rate, the penalty, and the bounded memory. */
+class AddressBudgetsTest {
+  private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+  private final AtomicLong now = new AtomicLong(1_000 * SECOND);
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  private AddressBudgets budgets(int perSecond, int burst, Duration penalty, int maxTracked) {
+    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, maxTracked), registry, now::get);
+  }
+
+  private static InetAddress address(int i) throws Exception {
+    return InetAddress.getByAddress(new byte[] {(byte) 198, 51, (byte) (i >> 8), (byte) i});
+  }
+
+  @Test
+  void theBurstPassesThenTheRateHoldsAcrossBothTransports() throws Exception {
+    AddressBudgets b = budgets(2, 3, Duration.ZERO, 100);
+    InetAddress a = address(1);
+    assertThat(b.admit(a, Transport.WS)).isNull();
+    assertThat(b.admit(a, Transport.GRPC)).isNull();
+    assertThat(b.admit(a, Transport.WS)).isNull();
+    assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Refusal.RATE);
+    assertThat(b.admit(address(2), Transport.GRPC)).isNull();
+    now.addAndGet(SECOND / 2);
+    assertThat(b.admit(a, Transport.WS)).isNull();
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Refusal.RATE);
+    assertThat(registry.get("playline.connections.refused").tags("transport", "ws", "reason", "rate").counter()
+        .count()).isEqualTo(1);
+  }
+
+  @Test
+  void aPenalizedAddressIsRefusedUntilThePenaltyEnds() throws Exception {
+    AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), 100);
+    InetAddress a = address(1);
+    b.penalize(a, Transport.GRPC);
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Refusal.PENALTY);
+    assertThat(b.admit(address(2), Transport.WS)).isNull();
+    now.addAndGet(10 * SECOND - 1);
+    assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Refusal.PENALTY);
+    now.addAndGet(1);
+    assertThat(b.admit(a, Transport.GRPC)).isNull();
+  }
+
+  @Test
+  void manyAddressesCostAtMostTheCapAndIdleOnesAreForgotten() throws Exception {
+    AddressBudgets b = budgets(10, 10, Duration.ofSeconds(10), 50);
+    for (int i = 0; i < 1_000; i++) {
+      b.admit(address(i), Transport.WS);
+    }
+    assertThat(b.addresses()).isEqualTo(50);
+    // A second later every bucket is full again: the idle go, a few per call.
+    now.addAndGet(SECOND);
+    for (int i = 0; i < 20; i++) {
+      b.admit(address(5_000), Transport.WS);
+    }
+    assertThat(b.addresses()).isEqualTo(1);
+    // A penalized address is kept while its penalty runs, however idle.
+    b.penalize(address(7), Transport.WS);
+    now.addAndGet(5 * SECOND);
+    for (int i = 0; i < 20; i++) {
+      b.admit(address(6_000), Transport.WS);
+    }
+    assertThat(b.admit(address(7), Transport.WS)).isEqualTo(Refusal.PENALTY);
+  }
+}
