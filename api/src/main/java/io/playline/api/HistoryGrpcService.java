@@ -7,9 +7,9 @@ import io.playline.core.write.EventRules;
 import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.GatewayConfig;
 import io.playline.node.errors.StatusMapper;
-import io.playline.gateway.heartbeat.EventRecords;
-import io.playline.gateway.heartbeat.HeartbeatBatcher;
-import io.playline.gateway.heartbeat.PendingHeartbeat;
+import io.playline.node.write.EventRecords;
+import io.playline.node.write.WriteBatcher;
+import io.playline.node.write.PendingWrite;
 import io.playline.node.errors.ClientLabels;
 import io.playline.node.errors.ServiceErrors;
 import io.playline.proto.v1.ClearHistoryRequest;
@@ -42,7 +42,7 @@ import java.util.function.Supplier;
  */
 public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
   private final HistoryService history;
-  private final HeartbeatBatcher batcher;
+  private final WriteBatcher batcher;
   private final EventRules rules;
   private final int maxEvents;
   private final int maxDeviceIdBytes;
@@ -50,7 +50,7 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
   private final Clock clock;
 
   /** The service with {@code config}'s limits ({@code heartbeat.max.events}, {@code device.id.max.bytes}, ...). */
-  public HistoryGrpcService(HistoryService history, HeartbeatBatcher batcher, EventRules rules, GatewayConfig config,
+  public HistoryGrpcService(HistoryService history, WriteBatcher batcher, EventRules rules, GatewayConfig config,
       Clock clock) {
     this.history = history;
     this.batcher = batcher;
@@ -81,7 +81,7 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
       response.onCompleted();
       return;
     }
-    PendingHeartbeat pending = new PendingHeartbeat(request.getUid(),
+    PendingWrite pending = new PendingWrite(request.getUid(),
         EventRecords.build(request.getUid(), request.getDeviceId(), request.getPlatform(), request.getEventsList(),
             clock.millis(), rules),
         true, "", request.getDeviceId(), request.getPlatform(), (outcome, firstToday, day, error) -> {

@@ -5,7 +5,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
-import io.playline.gateway.heartbeat.BatcherConfig;
+import io.playline.node.write.BatcherConfig;
 import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwksSettings;
 import io.playline.gateway.session.JwtTokens;

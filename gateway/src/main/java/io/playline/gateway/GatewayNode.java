@@ -13,8 +13,8 @@ import io.playline.core.store.RedisKeys;
 import io.playline.core.write.EventRules;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
-import io.playline.gateway.heartbeat.FlagCalendar;
-import io.playline.gateway.heartbeat.HeartbeatBatcher;
+import io.playline.node.write.FlagCalendar;
+import io.playline.node.write.WriteBatcher;
 import io.playline.gateway.push.PushRuntime;
 import io.playline.gateway.push.PushService;
 import io.playline.gateway.session.Authenticator;
@@ -104,7 +104,7 @@ public final class GatewayNode implements AutoCloseable {
   private volatile @Nullable EventLoops loops;
   private volatile @Nullable Core core;
   private volatile @Nullable PushRuntime push;
-  private volatile @Nullable HeartbeatBatcher batcher;
+  private volatile @Nullable WriteBatcher batcher;
   private volatile @Nullable EventRules eventRules;
   private volatile @Nullable GatewayServer players;
   private volatile @Nullable AdminHttpServer admin;
@@ -227,7 +227,7 @@ public final class GatewayNode implements AutoCloseable {
     push = p;
     Clock clock = Clock.systemUTC();
     FlagCalendar calendar = new FlagCalendar(c.config().zone());
-    HeartbeatBatcher b = new HeartbeatBatcher(config.batcher(), c.writer(), calendar, c.firstToday(), clock, registry,
+    WriteBatcher b = new WriteBatcher(config.batcher(), c.writer(), calendar, c.firstToday(), clock, registry,
         p.router());
     parts.add(b);
     batcher = b;
@@ -307,7 +307,7 @@ public final class GatewayNode implements AutoCloseable {
   }
 
   /** The batched write path: players' heartbeats and the internal API's reports go through it. */
-  public HeartbeatBatcher batcher() {
+  public WriteBatcher batcher() {
     return Objects.requireNonNull(batcher, "not started");
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.playline.core.write.EventRules;
-import io.playline.gateway.heartbeat.EventRecords;
+import io.playline.node.write.EventRecords;
 import io.playline.node.errors.ClientLabels;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.PlayEvent;

@@ -3,11 +3,15 @@ package io.playline.gateway.heartbeat;
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.session.ConnectionIdentity;
-import io.playline.node.errors.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamTransport;
-import io.playline.proto.v1.Error.Code;
+import io.playline.node.errors.Errors;
+import io.playline.node.write.EventRecords;
+import io.playline.node.write.FlagCalendar;
+import io.playline.node.write.PendingWrite;
+import io.playline.node.write.WriteBatcher;
 import io.playline.proto.v1.ClientFrame;
+import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
@@ -21,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One authenticated connection's heartbeats: validates and clamps events, decides whether the
  * first-today flag needs Redis (not when the client echoes today's date, nor once this
- * connection was counted today), hands the heartbeat to the {@link HeartbeatBatcher}, and sends
+ * connection was counted today), hands the heartbeat to the {@link WriteBatcher}, and sends
  * the {@code HeartbeatAck} once the batch is written. Events sent while the retry_after_ms of this
  * connection's last budget refusal runs are refused first thing, before they are validated or the
  * user's bucket is touched; past {@code user.max.refusals.before.close} such refusals in one wait
@@ -104,7 +108,7 @@ public final class HeartbeatHandler {
     }
     List<HistoryRecord> records = EventRecords.build(identity.uid(), identity.deviceId(), identity.platform(),
         heartbeat.getEventsList(), now, services.eventRules());
-    PendingHeartbeat pending = new PendingHeartbeat(identity.uid(), records, !known, identity.sessionId(),
+    PendingWrite pending = new PendingWrite(identity.uid(), records, !known, identity.sessionId(),
         identity.deviceId(), identity.platform(), (outcome, firstToday, countedOn, error) -> {
           EventExecutor executor = transport.executor();
           if (executor.inEventLoop()) {

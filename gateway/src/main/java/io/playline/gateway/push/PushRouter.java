@@ -1,6 +1,6 @@
 package io.playline.gateway.push;
 
-import io.playline.gateway.heartbeat.AppliedListener;
+import io.playline.node.write.AppliedListener;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -2,7 +2,7 @@ package io.playline.gateway.push;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.store.RedisConnections;
-import io.playline.gateway.heartbeat.AppliedListener;
+import io.playline.node.write.AppliedListener;
 import java.time.Clock;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;

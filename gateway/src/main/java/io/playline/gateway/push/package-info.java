@@ -3,7 +3,7 @@
  * devices receive {@code ProgressSync}, on this node directly and on other gateway nodes through a
  * Redis session registry and one Redis pub/sub channel per node.
  *
- * <p>Data flow: {@code HeartbeatBatcher} (applied records) or {@link io.playline.gateway.push.PushService}
+ * <p>Data flow: {@code WriteBatcher} (applied records) or {@link io.playline.gateway.push.PushService}
  * (backends) → {@link io.playline.gateway.push.PushRouter} → local {@link
  * io.playline.gateway.push.ConnectionRegistry} and, for every other node the {@link
  * io.playline.gateway.push.SessionRegistry} lists, {@link io.playline.gateway.push.NodeChannels} →
@@ -12,4 +12,5 @@
 @NullMarked
 package io.playline.gateway.push;
 
+import io.playline.node.write.WriteBatcher;
 import org.jspecify.annotations.NullMarked;

@@ -4,8 +4,8 @@ import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayMetrics;
-import io.playline.gateway.heartbeat.FlagCalendar;
-import io.playline.gateway.heartbeat.HeartbeatBatcher;
+import io.playline.node.write.FlagCalendar;
+import io.playline.node.write.WriteBatcher;
 import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.node.edge.ConnectionLimiter;
 import java.time.Clock;
@@ -31,7 +31,7 @@ public record SessionServices(
     GatewayConfig config,
     Authenticator authenticator,
     SessionStore sessions,
-    HeartbeatBatcher batcher,
+    WriteBatcher batcher,
     FlagCalendar calendar,
     EventRules eventRules,
     GatewayMetrics metrics,

@@ -1,4 +1,4 @@
-package io.playline.gateway.heartbeat;
+package io.playline.node.write;
 
 import io.playline.proto.v1.HistoryRecord;
 import java.util.List;

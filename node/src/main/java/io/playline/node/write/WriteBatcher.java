@@ -1,4 +1,4 @@
-package io.playline.gateway.heartbeat;
+package io.playline.node.write;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.DefaultEventLoop;
@@ -29,8 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Collects heartbeats from every connection into batches and writes each batch to Redis in one
- * pipelined round trip. A batch leaves when it holds {@code maxEvents} events, when its first
+ * The node's batched Redis write path: collects submissions ({@link PendingWrite}: a player's
+ * heartbeat, an internal API {@code Report}) from every connection into batches and writes each
+ * batch to Redis in one pipelined round trip. Below, "heartbeat" means any submission. A batch leaves when it holds {@code maxEvents} events, when its first
  * heartbeat waited {@code maxDelay}, or — with eager batching, the default — as soon as Redis
  * has no batch in flight: at low load a heartbeat goes at once, and under load batches grow while
  * earlier ones are in flight (group commit), so batching costs latency only when it saves round
@@ -52,8 +53,8 @@ import org.slf4j.LoggerFactory;
  * maxInFlight} batches await Redis at once; a batch that waits {@code inFlightWait} for a free
  * slot fails.
  */
-public final class HeartbeatBatcher implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(HeartbeatBatcher.class);
+public final class WriteBatcher implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WriteBatcher.class);
 
   private final BatcherConfig config;
   private final HistoryWriter writer;
@@ -61,8 +62,8 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private final FirstTodayListener firstTodayListener;
   private final AppliedListener appliedListener;
   private final Clock clock;
-  private final HeartbeatMetrics metrics;
-  private final Queue<PendingHeartbeat> queue;
+  private final BatchMetrics metrics;
+  private final Queue<PendingWrite> queue;
   private final EventExecutor loop;
   private final @Nullable DefaultEventLoop ownLoop;
   private final AtomicBoolean drainPending = new AtomicBoolean();
@@ -76,7 +77,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private volatile boolean lingering;
 
   // Confined to the loop.
-  private List<PendingHeartbeat> batch = new ArrayList<>();
+  private List<PendingWrite> batch = new ArrayList<>();
   private int batchEvents;
   private long batchStartNanos;
   private int inFlight;
@@ -87,19 +88,19 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private long gapNanos = Long.MAX_VALUE;
   private long lastArrivalsNanos = Long.MIN_VALUE;
 
-  public HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
+  public WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry) {
     this(config, writer, calendar, firstTodayListener, clock, registry, AppliedListener.NONE);
   }
 
   /** As above; {@code appliedListener} is told, after each ack, which of the heartbeat's records were applied. */
-  public HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
+  public WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener) {
     this(config, writer, calendar, firstTodayListener, clock, registry, appliedListener, System::nanoTime);
   }
 
   /** As above, timing heartbeat arrivals (for the linger decision only) with {@code arrivalClock}. */
-  HeartbeatBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
+  WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener,
       LongSupplier arrivalClock) {
     this.config = config;
@@ -110,7 +111,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
     this.calendar = calendar;
     this.firstTodayListener = firstTodayListener;
     this.clock = clock;
-    this.metrics = new HeartbeatMetrics(registry);
+    this.metrics = new BatchMetrics(registry);
     this.queue = PlatformDependent.newFixedMpscQueue(config.queueCapacity());
     EventExecutor writerLoop = writer.eventLoop();
     this.ownLoop = writerLoop == null ? new DefaultEventLoop(new DefaultThreadFactory("playline-heartbeat-batcher", true))
@@ -119,12 +120,12 @@ public final class HeartbeatBatcher implements AutoCloseable {
     metrics.bindQueue(registry, queue);
   }
 
-  public HeartbeatMetrics metrics() {
+  public BatchMetrics metrics() {
     return metrics;
   }
 
   /** Queues a heartbeat; false when the queue is full (the caller answers with an error). */
-  public boolean submit(PendingHeartbeat heartbeat) {
+  public boolean submit(PendingWrite heartbeat) {
     if (!running || !queue.offer(heartbeat)) {
       metrics.refused.increment();
       return false;
@@ -219,7 +220,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
         send();
         continue;
       }
-      PendingHeartbeat next = queue.poll();
+      PendingWrite next = queue.poll();
       if (next == null) {
         break;
       }
@@ -244,7 +245,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
         timer(config.maxDelay().toNanos() - waited);
       }
     } else if (waited >= config.inFlightWait().toNanos()) {
-      List<PendingHeartbeat> stuck = takeBatch();
+      List<PendingWrite> stuck = takeBatch();
       fail(stuck, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
       wake();
     } else {
@@ -267,8 +268,8 @@ public final class HeartbeatBatcher implements AutoCloseable {
     }, Math.max(delayNanos, 0), TimeUnit.NANOSECONDS);
   }
 
-  private List<PendingHeartbeat> takeBatch() {
-    List<PendingHeartbeat> taken = batch;
+  private List<PendingWrite> takeBatch() {
+    List<PendingWrite> taken = batch;
     batch = new ArrayList<>();
     batchEvents = 0;
     return taken;
@@ -277,7 +278,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
   private void send() {
     int events = batchEvents;
     long joinedNanos = batchStartNanos;
-    List<PendingHeartbeat> sent = takeBatch();
+    List<PendingWrite> sent = takeBatch();
     inFlight++;
     long nowMs = clock.millis();
     FlagCalendar.Day day = calendar.dayOf(nowMs);
@@ -285,7 +286,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
     List<FirstTodayCheck> checks = new ArrayList<>();
     int[] checkIndex = new int[sent.size()];
     for (int i = 0; i < sent.size(); i++) {
-      PendingHeartbeat h = sent.get(i);
+      PendingWrite h = sent.get(i);
       writes.add(new UserWrite(h.uid(), h.records()));
       checkIndex[i] = -1;
       if (h.checkFirstToday()) {
@@ -301,7 +302,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
     metrics.batchEvents.record(events);
     metrics.batchHeartbeats.record(sent.size());
     long start = System.nanoTime();
-    for (PendingHeartbeat h : sent) {
+    for (PendingWrite h : sent) {
       metrics.stageWait.record(start - h.receivedNanos(), TimeUnit.NANOSECONDS);
     }
     WriteBatch writeBatch = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
@@ -324,7 +325,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
     });
   }
 
-  private void finished(List<PendingHeartbeat> sent, @Nullable BatchOutcome outcome, @Nullable Throwable error,
+  private void finished(List<PendingWrite> sent, @Nullable BatchOutcome outcome, @Nullable Throwable error,
       int[] checkIndex, FlagCalendar.Day day, long nowMs, long start, long joinedNanos) {
     inFlight--;
     long end = System.nanoTime();
@@ -348,10 +349,10 @@ public final class HeartbeatBatcher implements AutoCloseable {
     }
   }
 
-  private void deliver(List<PendingHeartbeat> batch, BatchOutcome outcome, int[] checkIndex, FlagCalendar.Day day,
+  private void deliver(List<PendingWrite> batch, BatchOutcome outcome, int[] checkIndex, FlagCalendar.Day day,
       long nowMs) {
     for (int i = 0; i < batch.size(); i++) {
-      PendingHeartbeat h = batch.get(i);
+      PendingWrite h = batch.get(i);
       boolean first = checkIndex[i] >= 0 && outcome.firstToday()[checkIndex[i]];
       if (h.checkFirstToday()) {
         knownToday.add(day.compact(), h.uid());
@@ -367,7 +368,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
   }
 
   /** Tells the applied listener which records moved the stored progress; its failures never reach acks. */
-  private void notifyApplied(PendingHeartbeat h, WriteOutcome outcome) {
+  private void notifyApplied(PendingWrite h, WriteOutcome outcome) {
     List<HistoryRecord> applied = null;
     for (int j = 0; !outcome.paused() && j < h.records().size() && j < outcome.codes().length; j++) {
       if (outcome.applied(j)) {
@@ -386,10 +387,10 @@ public final class HeartbeatBatcher implements AutoCloseable {
     }
   }
 
-  private void fail(List<PendingHeartbeat> batch, Throwable error) {
+  private void fail(List<PendingWrite> batch, Throwable error) {
     log.warn("Writing {} heartbeats to Redis failed: {}", batch.size(), error.toString());
     FlagCalendar.Day day = calendar.dayOf(clock.millis());
-    for (PendingHeartbeat h : batch) {
+    for (PendingWrite h : batch) {
       metrics.failed.increment();
       answer(h, null, false, day, error);
     }
@@ -399,7 +400,7 @@ public final class HeartbeatBatcher implements AutoCloseable {
    * Hands one heartbeat its result. Callbacks may ack on this very loop (a connection sharing it):
    * one that throws must not cost the rest of the batch their answers.
    */
-  private static void answer(PendingHeartbeat h, @Nullable WriteOutcome outcome, boolean firstToday,
+  private static void answer(PendingWrite h, @Nullable WriteOutcome outcome, boolean firstToday,
       FlagCalendar.Day day, @Nullable Throwable error) {
     try {
       h.callback().done(outcome, firstToday, day, error);
@@ -432,8 +433,8 @@ public final class HeartbeatBatcher implements AutoCloseable {
     if (ownLoop != null) {
       ownLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
-    List<PendingHeartbeat> left = new ArrayList<>();
-    for (PendingHeartbeat h; (h = queue.poll()) != null; ) {
+    List<PendingWrite> left = new ArrayList<>();
+    for (PendingWrite h; (h = queue.poll()) != null; ) {
       left.add(h);
     }
     if (!left.isEmpty()) {

@@ -1,4 +1,4 @@
-package io.playline.gateway.heartbeat;
+package io.playline.node.write;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -9,7 +9,7 @@ import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 
 /** Meters of the heartbeat path: sizes, latency, refusals, first-today checks and skips. Thread-safe. */
-public final class HeartbeatMetrics {
+public final class BatchMetrics {
   final Counter heartbeats;
   final Counter events;
   final Counter acks;
@@ -30,7 +30,7 @@ public final class HeartbeatMetrics {
   final Counter firstTodayTrue;
   private volatile Queue<?> queue;
 
-  public HeartbeatMetrics(MeterRegistry registry) {
+  public BatchMetrics(MeterRegistry registry) {
     heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats received with events").register(registry);
     events = Counter.builder("playline.heartbeat.events").register(registry);
     acks = Counter.builder("playline.heartbeat.acks").register(registry);

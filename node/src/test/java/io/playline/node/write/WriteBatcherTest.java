@@ -1,4 +1,4 @@
-package io.playline.gateway.heartbeat;
+package io.playline.node.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,11 @@ import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
 import io.playline.core.write.WriteBatch;
 import io.playline.core.write.WriteOutcome;
+import io.playline.node.write.AppliedListener;
+import io.playline.node.write.BatcherConfig;
+import io.playline.node.write.FlagCalendar;
+import io.playline.node.write.PendingWrite;
+import io.playline.node.write.WriteBatcher;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import java.time.Clock;
@@ -29,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * How the batcher cuts batches, against a writer whose round trips the test completes by hand
  * (no Redis involved: what is under test is when batches leave, not what they do).
  */
-class HeartbeatBatcherTest {
+class WriteBatcherTest {
   private static final Duration LONG = Duration.ofSeconds(30);
 
   /** Records each batch; its round trip ends only when the test completes it. */
@@ -68,17 +73,17 @@ class HeartbeatBatcherTest {
 
   private final HeldWriter writer = new HeldWriter();
   private final AtomicInteger acked = new AtomicInteger();
-  private HeartbeatBatcher batcher;
+  private WriteBatcher batcher;
 
   private final AtomicInteger failed = new AtomicInteger();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-  private HeartbeatBatcher start(int maxEvents, Duration maxDelay, boolean eager) {
+  private WriteBatcher start(int maxEvents, Duration maxDelay, boolean eager) {
     return start(new BatcherConfig(maxEvents, maxDelay, eager, 1024, 8, Duration.ofSeconds(5)));
   }
 
-  private HeartbeatBatcher start(BatcherConfig config) {
-    batcher = new HeartbeatBatcher(config,
+  private WriteBatcher start(BatcherConfig config) {
+    batcher = new WriteBatcher(config,
         writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(), registry);
     return batcher;
   }
@@ -86,8 +91,8 @@ class HeartbeatBatcherTest {
   /** Arrival times the linger decision sees; the tests move it by hand. */
   private final java.util.concurrent.atomic.AtomicLong arrivalNanos = new java.util.concurrent.atomic.AtomicLong();
 
-  private HeartbeatBatcher startLingering(Duration linger, int lingerHeartbeats) {
-    batcher = new HeartbeatBatcher(new BatcherConfig(512, LONG, true, 1024, 8, Duration.ofSeconds(5), linger,
+  private WriteBatcher startLingering(Duration linger, int lingerHeartbeats) {
+    batcher = new WriteBatcher(new BatcherConfig(512, LONG, true, 1024, 8, Duration.ofSeconds(5), linger,
         lingerHeartbeats), writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(),
         registry, AppliedListener.NONE, arrivalNanos::get);
     return batcher;
@@ -128,7 +133,7 @@ class HeartbeatBatcherTest {
   private void submit(long uid) {
     HistoryRecord r = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(7)
         .setProgressMs(1_000).setViewTimeMs(System.currentTimeMillis()).build();
-    assertThat(batcher.submit(new PendingHeartbeat(uid, List.of(r), false, "s", "d", "test",
+    assertThat(batcher.submit(new PendingWrite(uid, List.of(r), false, "s", "d", "test",
         (outcome, firstToday, day, error) -> (error == null ? acked : failed).incrementAndGet()))).isTrue();
   }
 
@@ -156,7 +161,7 @@ class HeartbeatBatcherTest {
     HistoryRecord r = HistoryRecord.newBuilder().setUid(1).setBusiness(Business.VIDEO).setOid(7).setProgressMs(1_000)
         .setViewTimeMs(System.currentTimeMillis()).build();
     long readTwoSecondsAgo = System.nanoTime() - Duration.ofSeconds(2).toNanos();
-    assertThat(batcher.submit(new PendingHeartbeat(1, List.of(r), false, "s", "d", "test",
+    assertThat(batcher.submit(new PendingWrite(1, List.of(r), false, "s", "d", "test",
         (outcome, firstToday, day, error) -> acked.incrementAndGet(), readTwoSecondsAgo))).isTrue();
     await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
     submit(2);
@@ -347,7 +352,7 @@ class HeartbeatBatcherTest {
     submit(3);
     submit(4);
     HistoryRecord r = HistoryRecord.newBuilder().setUid(5).setBusiness(Business.VIDEO).setOid(7).build();
-    assertThat(batcher.submit(new PendingHeartbeat(5, List.of(r), false, "s", "d", "test",
+    assertThat(batcher.submit(new PendingWrite(5, List.of(r), false, "s", "d", "test",
         (outcome, firstToday, day, error) -> { }))).isFalse();
   }
 

@@ -1,4 +1,4 @@
-package io.playline.gateway.heartbeat;
+package io.playline.node.write;
 
 import io.playline.core.write.WriteOutcome;
 import io.playline.proto.v1.HistoryRecord;
@@ -6,7 +6,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One connection's heartbeat waiting for its batch.
+ * One submission to the write path waiting for its batch: a player's heartbeat or an internal
+ * API {@code Report}.
  *
  * @param uid the user
  * @param records validated records with clamped view times (may be empty only with a first-today check)
@@ -18,12 +19,12 @@ import org.jspecify.annotations.Nullable;
  * @param receivedNanos {@link System#nanoTime()} when the node read the heartbeat (its stage timings
  *     start there: {@code playline.heartbeat.stage})
  */
-public record PendingHeartbeat(
+public record PendingWrite(
     long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId, String deviceId, String platform,
     Callback callback, long receivedNanos) {
 
   /** A heartbeat received now. */
-  public PendingHeartbeat(long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId,
+  public PendingWrite(long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId,
       String deviceId, String platform, Callback callback) {
     this(uid, records, checkFirstToday, sessionId, deviceId, platform, callback, System.nanoTime());
   }

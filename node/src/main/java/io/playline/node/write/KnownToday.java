@@ -1,4 +1,4 @@
-package io.playline.gateway.heartbeat;
+package io.playline.node.write;
 
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 

@@ -1,4 +1,4 @@
-package io.playline.gateway.heartbeat;
+package io.playline.node.write;
 
 import java.time.Instant;
 import java.time.LocalDate;

@@ -6,10 +6,10 @@ import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
 import io.playline.core.write.WriteBatch;
 import io.playline.core.write.WriteOutcome;
-import io.playline.gateway.heartbeat.BatcherConfig;
-import io.playline.gateway.heartbeat.FlagCalendar;
-import io.playline.gateway.heartbeat.HeartbeatBatcher;
-import io.playline.gateway.heartbeat.PendingHeartbeat;
+import io.playline.node.write.BatcherConfig;
+import io.playline.node.write.FlagCalendar;
+import io.playline.node.write.WriteBatcher;
+import io.playline.node.write.PendingWrite;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import java.time.Clock;
@@ -42,10 +42,10 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class HeartbeatBatcherBenchmark {
+public class WriteBatcherBenchmark {
   static final int BURST = 1024; // two full batches of 512: no batch waits out the 2 ms max delay
 
-  private HeartbeatBatcher batcher = null;
+  private WriteBatcher batcher = null;
   private final List<List<HistoryRecord>> records = new ArrayList<>();
 
   /** Answers every batch at once: every record updated, nobody first today. */
@@ -64,7 +64,7 @@ public class HeartbeatBatcherBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    batcher = new HeartbeatBatcher(new BatcherConfig(512, Duration.ofMillis(2), true, 65_536, 8, Duration.ofSeconds(5)),
+    batcher = new WriteBatcher(new BatcherConfig(512, Duration.ofMillis(2), true, 65_536, 8, Duration.ofSeconds(5)),
         new InMemoryWriter(), new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(),
         new SimpleMeterRegistry());
     long now = System.currentTimeMillis();
@@ -84,9 +84,9 @@ public class HeartbeatBatcherBenchmark {
   @OperationsPerInvocation(BURST)
   public void submitBurstAndAwaitAcks() throws InterruptedException {
     CountDownLatch acked = new CountDownLatch(BURST);
-    PendingHeartbeat.Callback callback = (outcome, firstToday, day, error) -> acked.countDown();
+    PendingWrite.Callback callback = (outcome, firstToday, day, error) -> acked.countDown();
     for (int i = 0; i < BURST; i++) {
-      if (!batcher.submit(new PendingHeartbeat(1 + i, records.get(i), false, "s", "d", "bench", callback))) {
+      if (!batcher.submit(new PendingWrite(1 + i, records.get(i), false, "s", "d", "bench", callback))) {
         throw new IllegalStateException("batcher queue full");
       }
     }
