@@ -1,11 +1,9 @@
 package io.playline.core.compact;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.core.store.CompactedIndex;
 import io.playline.core.store.HBaseLayout;
 import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
-import io.playline.core.store.TimelineOrder;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ChunkIndex;
 import io.playline.proto.v1.ChunkRef;
@@ -13,15 +11,11 @@ import io.playline.proto.v1.HistoryChunk;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
@@ -32,7 +26,6 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +37,8 @@ import org.slf4j.LoggerFactory;
  * into chunks of at most {@code chunkBytes} under a new version. A chunk that lost no record and
  * into whose range no record moved is kept as it is (its row too); only the records between kept
  * chunks are written anew, so a roll-up writes what changed, though it reads the whole history.
+ * This class reads (the index row, the live cells, the current chunks) and writes; what changes is
+ * decided in between by {@link RollupPlan}, which touches no store.
  *
  * <p><b>Order of writes</b>, so that a crash at any step leaves a readable history with nothing
  * lost or shown twice:
@@ -169,71 +164,14 @@ public final class HistoryCompactor {
             0, 0, 0);
       }
       List<List<HistoryRecord>> chunked = readChunks(chunks, uid, index, nowMs);
-
-      // Last write wins per item across live cells and chunks; ties keep the chunked copy. A chunk
-      // that loses a record (an older copy, a tombstone, retention) is rewritten; the others are kept.
-      boolean[] changed = new boolean[refs.size()];
-      Map<String, Candidate> byItem = new HashMap<>();
-      List<LiveCell> gone = new ArrayList<>();
-      int dropped = 0;
-      int chunkedRecords = 0;
-      for (int n = 0; n < chunked.size(); n++) {
-        changed[n] = chunked.get(n).size() != refs.get(n).getCount(); // expired by the TTL
-        for (HistoryRecord r : chunked.get(n)) {
-          chunkedRecords++;
-          Candidate loser = offer(byItem, new Candidate(r, null, n));
-          if (loser != null) {
-            dropped++;
-            changed[loser.chunk()] = true;
-          }
-        }
-      }
-      for (LiveCell cell : live) {
-        Candidate loser = offer(byItem, new Candidate(cell.record(), cell, -1));
-        if (loser != null) {
-          dropped++;
-          if (loser.live() != null) {
-            gone.add(loser.live());
-          } else {
-            changed[loser.chunk()] = true;
-          }
-        }
-      }
-      List<Candidate> survivors = new ArrayList<>(byItem.size());
-      for (Candidate c : byItem.values()) {
-        HistoryRecord r = c.record();
-        if (index.covers(r.getBusinessValue(), r.getOid(), r.getViewTimeMs()) || expired(r, nowMs)) {
-          dropped++;
-          if (c.live() != null) {
-            gone.add(c.live());
-          } else {
-            changed[c.chunk()] = true;
-          }
-        } else {
-          survivors.add(c);
-        }
-      }
-      survivors.sort((a, b) -> TimelineOrder.NEWEST_FIRST.compare(a.record(), b.record()));
-
-      // What the new version holds: every chunked survivor, and the live ones past the newest `keep`.
-      List<Candidate> toChunks = new ArrayList<>();
-      List<LiveCell> moved = new ArrayList<>();
-      for (int i = 0; i < survivors.size(); i++) {
-        Candidate c = survivors.get(i);
-        if (c.live() == null) {
-          toChunks.add(c);
-        } else if (i >= config.keep()) {
-          toChunks.add(c);
-          moved.add(c.live());
-        }
-      }
-      List<ChunkRef> kept = keptChunks(refs, changed, toChunks);
-      if (moved.isEmpty() && dropped == 0 && index.tombstones().isEmpty() && kept.size() == refs.size()) {
+      RollupPlan merged = RollupPlan.merge(index, chunked, live, nowMs, config.keep(), layout);
+      if (!merged.needed(index)) {
         return notNeeded(live.size(), index);
       }
+      List<ChunkRef> kept = merged.kept();
 
       long rollupId = ThreadLocalRandom.current().nextLong() | 1L;
-      Layout plan = layout(uid, rollupId, refs, kept, toChunks);
+      RollupPlan.Layout plan = merged.layout(uid, rollupId, family, config.chunkBytes());
       ChunkIndex.Builder next = ChunkIndex.newBuilder()
           .setVersion(version + 1)
           .setRollupId(rollupId)
@@ -269,8 +207,7 @@ public final class HistoryCompactor {
       hooks.afterIndex(uid);
 
       // 3. The live cells now in chunks (and those that lost to a newer copy or were dropped).
-      gone.addAll(moved);
-      deleteLive(history, row, gone);
+      deleteLive(history, row, merged.gone());
       hooks.afterLiveDeletes(uid);
 
       // 4. The tombstones the new version folded in, exactly the versions read.
@@ -294,9 +231,9 @@ public final class HistoryCompactor {
         raw += r.getRawBytes();
         stored += r.getStoredBytes();
       }
-      Result result = new Result(Outcome.ROLLED_UP, live.size(), moved.size(), dropped, version + 1,
-          plan.refs().size(), toChunks.size(), raw, stored, plan.puts().size(), plan.writtenBytes());
-      log.debug("Rolled up uid {}: {} ({} records were in chunks)", uid, result, chunkedRecords);
+      Result result = new Result(Outcome.ROLLED_UP, live.size(), merged.moved(), merged.dropped(), version + 1,
+          plan.refs().size(), merged.toChunks(), raw, stored, plan.puts().size(), plan.writtenBytes());
+      log.debug("Rolled up uid {}: {} ({} records were in chunks)", uid, result, merged.chunkedRecords());
       return result;
     }
   }
@@ -311,107 +248,6 @@ public final class HistoryCompactor {
       oldest = Math.min(oldest, cell.timeMs());
     }
     return oldest < nowMs - config.age().toMillis();
-  }
-
-  /** Adds {@code c} unless a newer copy of its item is there; returns the copy that lost, if any. */
-  private static @Nullable Candidate offer(Map<String, Candidate> byItem, Candidate c) {
-    String member = member(c.record());
-    Candidate there = byItem.get(member);
-    if (there == null) {
-      byItem.put(member, c);
-      return null;
-    }
-    if (c.record().getViewTimeMs() > there.record().getViewTimeMs()) {
-      byItem.put(member, c);
-      return there;
-    }
-    return c;
-  }
-
-  /**
-   * The chunks the new version keeps as they are: unchanged, and still one unbroken run of the new
-   * version's records (no record moved in among them), so chunks stay disjoint in the timeline.
-   */
-  private static List<ChunkRef> keptChunks(List<ChunkRef> refs, boolean[] changed, List<Candidate> toChunks) {
-    int[] first = new int[refs.size()];
-    int[] count = new int[refs.size()];
-    java.util.Arrays.fill(first, -1);
-    for (int i = 0; i < toChunks.size(); i++) {
-      int n = toChunks.get(i).chunk();
-      if (n >= 0) {
-        if (first[n] < 0) {
-          first[n] = i;
-        }
-        count[n]++;
-      }
-    }
-    List<ChunkRef> kept = new ArrayList<>();
-    for (int n = 0; n < refs.size(); n++) {
-      boolean unbroken = first[n] >= 0 && count[n] == refs.get(n).getCount();
-      for (int i = first[n]; unbroken && i < first[n] + count[n]; i++) {
-        unbroken = i < toChunks.size() && toChunks.get(i).chunk() == n;
-      }
-      if (!changed[n] && unbroken) {
-        kept.add(refs.get(n));
-      }
-    }
-    return kept;
-  }
-
-  /** The new version's chunks in order: kept ones as they are, the records between them in new chunks. */
-  private record Layout(List<ChunkRef> refs, List<Put> puts, long writtenBytes) {}
-
-  private Layout layout(long uid, long rollupId, List<ChunkRef> refs, List<ChunkRef> kept, List<Candidate> toChunks) {
-    java.util.Set<ChunkRef> keep = new java.util.HashSet<>(kept);
-    List<ChunkRef> out = new ArrayList<>();
-    List<Put> puts = new ArrayList<>();
-    long written = 0;
-    List<HistoryRecord> pending = new ArrayList<>();
-    for (int i = 0; i < toChunks.size(); ) {
-      Candidate c = toChunks.get(i);
-      if (c.chunk() >= 0 && keep.contains(refs.get(c.chunk()))) {
-        written += writeNew(uid, rollupId, pending, out, puts);
-        ChunkRef k = refs.get(c.chunk());
-        out.add(k);
-        i += k.getCount();
-      } else {
-        pending.add(c.record());
-        i++;
-      }
-    }
-    written += writeNew(uid, rollupId, pending, out, puts);
-    return new Layout(out, puts, written);
-  }
-
-  /** Splits {@code pending} into new chunks appended to {@code out}; returns their stored bytes. */
-  private long writeNew(long uid, long rollupId, List<HistoryRecord> pending, List<ChunkRef> out, List<Put> puts) {
-    long bytes = 0;
-    for (List<HistoryRecord> part : split(pending)) {
-      HistoryChunk message = HistoryChunks.raw(part);
-      byte[] cell = HistoryChunks.encode(part);
-      HistoryRecord newest = part.get(0);
-      HistoryRecord oldest = part.get(part.size() - 1);
-      int businesses = 0;
-      for (HistoryRecord r : part) {
-        businesses |= HistoryChunks.businessBit(r.getBusinessValue());
-      }
-      int number = puts.size();
-      out.add(ChunkRef.newBuilder()
-          .setCount(part.size())
-          .setNewestTimeMs(newest.getViewTimeMs()).setNewestItem(item(newest))
-          .setOldestTimeMs(oldest.getViewTimeMs()).setOldestItem(item(oldest))
-          .setStoredBytes(cell.length)
-          .setRawBytes(message.getSerializedSize())
-          .setRollupId(rollupId)
-          .setNumber(number)
-          .setBusinesses(businesses)
-          .build());
-      puts.add(new Put(HistoryChunks.chunkRow(uid, rollupId, number))
-          .addColumn(family, HistoryChunks.CHUNK, newest.getViewTimeMs(), cell));
-      bytes += cell.length;
-    }
-    pending.clear();
-    return bytes;
   }
 
   /** True when the index row now names {@code rollupId}: this roll-up's index was written after all. */
@@ -486,28 +322,6 @@ public final class HistoryCompactor {
     return records;
   }
 
-  /** Newest first, cut where the next record would take a chunk past {@code chunkBytes}. */
-  private List<List<HistoryRecord>> split(List<HistoryRecord> newestFirst) {
-    List<List<HistoryRecord>> parts = new ArrayList<>();
-    List<HistoryRecord> part = new ArrayList<>();
-    long bytes = 0;
-    for (HistoryRecord r : newestFirst) {
-      // A repeated field's element costs its size, a length varint and a tag byte.
-      long size = r.getSerializedSize() + 6L;
-      if (!part.isEmpty() && bytes + size > config.chunkBytes()) {
-        parts.add(part);
-        part = new ArrayList<>();
-        bytes = 0;
-      }
-      part.add(r);
-      bytes += size;
-    }
-    if (!part.isEmpty()) {
-      parts.add(part);
-    }
-    return parts;
-  }
-
   private void deleteLive(Table history, byte[] row, List<LiveCell> cells) throws IOException {
     List<Delete> deletes = new ArrayList<>();
     Delete delete = new Delete(row);
@@ -536,46 +350,8 @@ public final class HistoryCompactor {
     }
   }
 
-  private boolean expired(HistoryRecord r, long nowMs) {
-    Business b = Business.forNumber(r.getBusinessValue());
-    Duration retention = b == null ? layout.retention() : layout.retention(b);
-    return r.getViewTimeMs() < nowMs - retention.toMillis();
-  }
-
   private Table table(TableName name) throws IOException {
     int timeoutMs = (int) config.timeout().toMillis();
     return connection.getTableBuilder(name, null).setOperationTimeout(timeoutMs).setRpcTimeout(timeoutMs).build();
-  }
-
-  private static String member(HistoryRecord r) {
-    return TimelineOrder.member(r.getBusinessValue(), r.getOid());
-  }
-
-  private static ItemKey item(HistoryRecord r) {
-    return ItemKey.newBuilder().setBusinessValue(r.getBusinessValue()).setOid(r.getOid()).build();
-  }
-
-  /** One item's record and where it came from: a live cell, or the chunk of that number (-1 for live). */
-  private record Candidate(HistoryRecord record, @Nullable LiveCell live, int chunk) {}
-
-  /** A live cell: its qualifier, timestamp (the view time) and record. */
-  private record LiveCell(byte[] qualifier, long timeMs, HistoryRecord record) {
-    /** Null for a cell that is not a readable record of a known item: such a cell is left alone. */
-    static @Nullable LiveCell of(Cell cell) {
-      byte[] qualifier = CellUtil.cloneQualifier(cell);
-      try {
-        ItemKey item = HistoryRowKeys.item(qualifier);
-        HistoryRecord r = HistoryRecord.parseFrom(CellUtil.cloneValue(cell));
-        if (item.getBusinessValue() <= 0 || item.getOid() <= 0) {
-          return null;
-        }
-        // The cell's key and time are what readers use: keep the record consistent with them.
-        return new LiveCell(qualifier, cell.getTimestamp(), r.toBuilder().clearUid()
-            .setBusinessValue(item.getBusinessValue()).setOid(item.getOid()).setViewTimeMs(cell.getTimestamp())
-            .build());
-      } catch (IllegalArgumentException | InvalidProtocolBufferException e) {
-        return null;
-      }
-    }
   }
 }
