@@ -24,14 +24,13 @@ import org.slf4j.LoggerFactory;
 /**
  * One WebSocket connection as a {@link Transport.Connection}: each binary message from the gateway
  * is one {@code ServerFrame}, each {@code ClientFrame} goes out as one binary message. A close
- * frame's code {@code 4000 + n} becomes a {@link PlaylineException} with {@code Error.Code} n, in
- * case no {@code Error} frame preceded it. Tells its listener {@code onClosed} exactly once.
+ * frame becomes the failure {@link CloseCodes} says it is. Tells its listener {@code onClosed}
+ * exactly once.
  *
  * <p>Confined to the channel's event loop (the client's loop).
  */
 final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements Transport.Connection {
   private static final Logger log = LoggerFactory.getLogger(WebSocketStreamHandler.class);
-  private static final int CLOSE_CODE_BASE = 4000;
 
   private final Transport.Listener listener;
   private @Nullable Channel channel;
@@ -83,21 +82,12 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
         listener.onFrame(decoded);
       }
     } else if (frame instanceof CloseWebSocketFrame close) {
-      remember(closeCause(close.statusCode(), close.reasonText()));
+      remember(CloseCodes.closeCause(close.statusCode(), close.reasonText()));
       closing = true;
       ctx.close();
     } else {
       log.debug("Ignoring a {} from the gateway", frame.getClass().getSimpleName());
     }
-  }
-
-  static PlaylineException closeCause(int status, @Nullable String reason) {
-    String text = reason == null ? "" : reason;
-    if (status > CLOSE_CODE_BASE && status < CLOSE_CODE_BASE + 1000) {
-      Code code = Code.forNumber(status - CLOSE_CODE_BASE);
-      return new PlaylineException(code == null ? Code.INTERNAL : code, text);
-    }
-    return new PlaylineException(Code.UNAVAILABLE, "connection closed by the gateway (" + status + " " + text + ")");
   }
 
   @Override

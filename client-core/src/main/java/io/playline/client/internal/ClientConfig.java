@@ -1,15 +1,12 @@
 package io.playline.client.internal;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import static io.playline.client.internal.Checks.checkArgument;
 
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoop;
 import io.playline.client.FlagStore;
 import io.playline.client.PlaylineListener;
-import io.playline.client.TransportKind;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -21,10 +18,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Every setting of one client, validated here (each message names the setting). Built by {@code
- * PlaylineClientBuilder}; tests build it directly to inject the clock and the random source.
- * Immutable.
+ * AbstractPlaylineClientBuilder}; tests build it directly to inject the clock and the random
+ * source. What only one transport needs (Netty's event loop group, an OkHttp client) stays with
+ * that transport's builder. Immutable.
  *
- * @param transport WebSocket or gRPC
  * @param endpoints gateway nodes (host and port of that transport); the client connects to the
  *     first and moves to the next one each time a connection ends or fails, so a dead or draining
  *     node is left for another
@@ -43,15 +40,12 @@ import org.jspecify.annotations.Nullable;
  * @param requestTimeout from calling a query to its answer
  * @param closeTimeout how long {@code close()} waits for the final flush to be acked
  * @param listeners told about acks, first-today, syncs, errors and state
- * @param eventLoopGroup a NIO group to run on (not closed by the client), or null for a
- *     one-thread group of the client's own
  * @param callbackExecutor where listeners run and futures complete, or null for the event loop
  * @param clock wall clock for event times
  * @param random uniform {@code [0, 1)} values for jitter
  * @param tls TLS to the gateway (wss, gRPC over TLS), or null for plain text
  */
 public record ClientConfig(
-    TransportKind transport,
     List<Endpoint> endpoints,
     String webSocketPath,
     Supplier<? extends CompletionStage<String>> tokens,
@@ -67,7 +61,6 @@ public record ClientConfig(
     Duration requestTimeout,
     Duration closeTimeout,
     List<PlaylineListener> listeners,
-    @Nullable EventLoopGroup eventLoopGroup,
     @Nullable Executor callbackExecutor,
     Clock clock,
     DoubleSupplier random,
@@ -93,10 +86,6 @@ public record ClientConfig(
     checkArgument(positive(connectTimeout), "connectTimeout: %s (expected: > 0)", connectTimeout);
     checkArgument(positive(requestTimeout), "requestTimeout: %s (expected: > 0)", requestTimeout);
     checkArgument(positive(closeTimeout), "closeTimeout: %s (expected: > 0)", closeTimeout);
-    checkArgument(eventLoopGroup == null || eventLoopGroup.next() instanceof NioEventLoop,
-        "eventLoopGroup: %s (expected: a NioEventLoopGroup)", eventLoopGroup);
-    checkArgument(eventLoopGroup == null || !eventLoopGroup.isShuttingDown(),
-        "eventLoopGroup: %s (expected: not shut down)", eventLoopGroup);
     listeners = List.copyOf(listeners);
   }
 

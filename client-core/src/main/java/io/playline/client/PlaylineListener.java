@@ -4,7 +4,7 @@ import io.playline.proto.v1.HistoryRecord;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Told what happens on a {@link PlaylineClient}'s stream, one call at a time on the client's
+ * Told what happens on a {@link AbstractPlaylineClient}'s stream, one call at a time on the client's
  * callback executor. Every method has a no-op default, so implement only what you need.
  *
  * <p>Called on the client's callback executor (by default its event loop), one call at a time and
@@ -31,7 +31,7 @@ public interface PlaylineListener {
    * The gateway answered something other than a query with an {@code Error}: the Auth (the client
    * then retries as the code allows), a heartbeat (its events are resent, or dropped when invalid),
    * or the connection just before closing it. Query errors fail their futures instead; dropped
-   * events are counted in {@link PlaylineClient#stats()}.
+   * events are counted in {@link AbstractPlaylineClient#stats()}.
    */
   default void onError(PlaylineException error) {}
 }

@@ -1,7 +1,7 @@
 package io.playline.client;
 
 /**
- * Counters of one {@link PlaylineClient} since it was built; a consistent-enough snapshot for
+ * Counters of one {@link AbstractPlaylineClient} since it was built; a consistent-enough snapshot for
  * monitoring and tests (each value is read atomically, not all together).
  *
  * @param eventsReported calls to {@code report}

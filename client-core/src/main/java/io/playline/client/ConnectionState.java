@@ -1,7 +1,7 @@
 package io.playline.client;
 
 /**
- * Where a {@link PlaylineClient}'s connection is; reported to {@link
+ * Where a {@link AbstractPlaylineClient}'s connection is; reported to {@link
  * PlaylineListener#onStateChanged} on every change, in order.
  */
 public enum ConnectionState {
@@ -11,6 +11,6 @@ public enum ConnectionState {
   CONNECTED,
   /** The connection was lost (or the server asked to move); waiting out the backoff or reconnecting. */
   RECONNECTING,
-  /** Terminal: closed by {@link PlaylineClient#close()} (no cause) or given up after the last attempt (cause). */
+  /** Terminal: closed by {@link AbstractPlaylineClient#close()} (no cause) or given up after the last attempt (cause). */
   CLOSED
 }

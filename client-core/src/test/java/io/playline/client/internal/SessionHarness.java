@@ -5,7 +5,6 @@ import io.playline.client.ConnectionState;
 import io.playline.client.FlagStore;
 import io.playline.client.PlaylineException;
 import io.playline.client.PlaylineListener;
-import io.playline.client.TransportKind;
 import io.playline.proto.v1.AuthOk;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Error;
@@ -48,11 +47,11 @@ final class SessionHarness implements PlaylineListener {
 
   SessionHarness(DoubleSupplier random, int maxAttempts, int maxUnacked, FlagStore flags) {
     this.flags = flags;
-    ClientConfig config = new ClientConfig(TransportKind.WEBSOCKET, List.of(new ClientConfig.Endpoint("127.0.0.1", 8080)),
+    ClientConfig config = new ClientConfig(List.of(new ClientConfig.Endpoint("127.0.0.1", 8080)),
         "/v1/stream",
         () -> CompletableFuture.completedFuture("tok-" + tokenCalls.incrementAndGet()), "phone", "android", flags,
         Duration.ofMillis(BASE_MS), Duration.ofMillis(CAP_MS), maxAttempts, maxUnacked, 100, Duration.ofSeconds(5),
-        Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(this), null, null, Clock.systemUTC(), random, null);
+        Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(this), null, Clock.systemUTC(), random, null);
     session = new ClientSession(config, loop, transport, counters);
   }
 

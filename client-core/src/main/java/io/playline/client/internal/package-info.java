@@ -1,7 +1,7 @@
 /**
  * The SDK's machinery, not API: the transport-neutral {@link io.playline.client.internal.ClientSession}
  * (auth, heartbeats, acks, resends, queries, reconnects) confined to one event loop, the {@link
- * io.playline.client.internal.Transport} it drives (WebSocket or gRPC), backoff, and the flag
+ * io.playline.client.internal.Transport} it drives (Netty WebSocket or gRPC, OkHttp WebSocket), the loops, backoff, and the flag
  * stores.
  */
 @NullMarked
