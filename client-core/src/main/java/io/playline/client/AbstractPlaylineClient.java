@@ -133,6 +133,31 @@ public abstract class AbstractPlaylineClient implements AutoCloseable {
   }
 
   /**
+   * Call when the app goes to the background (on Android: {@code ProcessLifecycleOwner}'s {@code
+   * ON_STOP}, or the player's {@code onStop}): sends every waiting report now, because the system
+   * may freeze or end the process at any moment after. The same as {@link #flush()}: the future
+   * completes once they are acked. Thread-safe; never blocks.
+   */
+  public CompletableFuture<Void> onBackground() {
+    return flush();
+  }
+
+  /**
+   * Call when the device's network changed (on Android: {@code
+   * ConnectivityManager.NetworkCallback}'s {@code onAvailable}, or a change of the default
+   * network): the connection moves to the new network at once, resuming the session and resending
+   * what was unacked, instead of waiting for the old one to time out; a reconnect waiting out its
+   * backoff tries at once, with the backoff reset. Ignored once closed. Thread-safe; never blocks.
+   */
+  public void onNetworkChanged() {
+    try {
+      loop.execute(session::networkChanged);
+    } catch (RejectedExecutionException e) {
+      log.debug("Network change after close: ignored");
+    }
+  }
+
+  /**
    * Where was the user in {@code items}? Completes with the records found, in request order,
    * omitting items without progress. Thread-safe; never blocks.
    */

@@ -133,6 +133,28 @@ public final class ClientSession {
   }
 
   /**
+   * The device's network changed: a connection on the old network may be dead without either side
+   * knowing for a while, and a reconnect waiting out its backoff waits for nothing. Drops the
+   * connection (unacked events are resent on the next one, which resumes the session) or the wait,
+   * and reconnects at once with a fresh backoff. Ignored while draining, closing or closed, and
+   * while an attempt still waits for its token.
+   */
+  public void networkChanged() {
+    if (phase == Phase.WAITING) {
+      cancelTimers();
+      reconnects.reset();
+      connect();
+    } else if (phase == Phase.CONNECTING || phase == Phase.AUTHENTICATING || phase == Phase.CONNECTED) {
+      if (connector.connection() != null) {
+        reconnects.reset();
+        reconnects.retryAtOnce();
+        lastCause = new PlaylineException(Code.UNAVAILABLE, "the network changed");
+        connector.close();
+      }
+    }
+  }
+
+  /**
    * Starts closing: sends what waits, waits (at most the close timeout) for the acks and answers,
    * then closes the connection; {@link #terminated()} completes when done.
    */

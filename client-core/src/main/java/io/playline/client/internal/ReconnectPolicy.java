@@ -30,6 +30,12 @@ final class ReconnectPolicy {
     failures = 0;
   }
 
+  /** The network changed: past failures and a wait the gateway asked for say nothing about the new one. */
+  void reset() {
+    failures = 0;
+    reconnectAtMs = -1;
+  }
+
   /** The next attempt should start right away, without counting this one as failed. */
   void retryAtOnce() {
     atOnce = true;

@@ -3,6 +3,7 @@ package io.playline.client.okhttp;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.client.PlaylineException;
 import io.playline.client.internal.CloseCodes;
+import io.playline.client.internal.ConnectionEnd;
 import io.playline.client.internal.Loop;
 import io.playline.client.internal.Transport;
 import io.playline.proto.v1.ClientFrame;
@@ -41,13 +42,13 @@ final class OkHttpConnection implements Transport.Connection {
   private @Nullable WebSocket socket;
   private boolean open;
   private boolean closing;
-  private boolean ended;
-  private @Nullable Throwable cause;
+  private final ConnectionEnd ending;
 
   OkHttpConnection(Transport.Listener listener, Loop loop, Consumer<OkHttpConnection> release) {
     this.listener = listener;
     this.loop = loop;
     this.release = release;
+    this.ending = new ConnectionEnd(listener);
   }
 
   void attach(WebSocket ws) {
@@ -100,20 +101,20 @@ final class OkHttpConnection implements Transport.Connection {
 
   private void opened() {
     open = true;
-    if (!closing && !ended) {
+    if (!closing && !ending.ended()) {
       listener.onOpen();
     }
   }
 
   private void message(byte[] bytes) {
-    if (ended) {
+    if (ending.ended()) {
       return;
     }
     ServerFrame frame;
     try {
       frame = ServerFrame.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {
-      remember(new PlaylineException(Code.INTERNAL, "malformed frame from the gateway"));
+      ending.remember(new PlaylineException(Code.INTERNAL, "malformed frame from the gateway"));
       cancel();
       return;
     }
@@ -121,7 +122,7 @@ final class OkHttpConnection implements Transport.Connection {
   }
 
   private void closedByGateway(int code, String reason) {
-    remember(CloseCodes.closeCause(code, reason));
+    ending.remember(CloseCodes.closeCause(code, reason));
     closing = true;
     WebSocket ws = socket;
     if (ws != null) {
@@ -129,25 +130,17 @@ final class OkHttpConnection implements Transport.Connection {
     }
   }
 
-  private void remember(Throwable t) {
-    if (cause == null) {
-      cause = t;
-    }
-  }
-
   private void end(@Nullable Throwable t) {
-    if (ended) {
-      return;
+    if (!ending.ended()) {
+      release.accept(this);
+      ending.end(t);
     }
-    ended = true;
-    release.accept(this);
-    listener.onClosed(cause != null ? cause : t);
   }
 
   @Override
   public void send(ClientFrame frame) {
     WebSocket ws = socket;
-    if (ws != null && open && !closing && !ended) {
+    if (ws != null && open && !closing && !ending.ended()) {
       ws.send(ByteString.of(frame.toByteArray()));
     }
   }
@@ -161,7 +154,7 @@ final class OkHttpConnection implements Transport.Connection {
   @Override
   public void close() {
     WebSocket ws = socket;
-    if (ws == null || closing || ended) {
+    if (ws == null || closing || ending.ended()) {
       return;
     }
     closing = true;
@@ -171,7 +164,7 @@ final class OkHttpConnection implements Transport.Connection {
     }
     ws.close(NORMAL_CLOSURE, null);
     loop.schedule(() -> {
-      if (!ended) {
+      if (!ending.ended()) {
         ws.cancel();
       }
     }, FORCE_CLOSE_MS);

@@ -36,11 +36,11 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
   private @Nullable Channel channel;
   private boolean open;
   private boolean closing;
-  private boolean ended;
-  private @Nullable Throwable cause;
+  private final ConnectionEnd ending;
 
   WebSocketStreamHandler(Transport.Listener listener) {
     this.listener = listener;
+    this.ending = new ConnectionEnd(listener);
   }
 
   void attach(Channel ch) {
@@ -49,7 +49,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
 
   /** The TCP connect failed; the channel never became active. */
   void failed(@Nullable Throwable t) {
-    end(t);
+    ending.end(t);
   }
 
   @Override
@@ -60,7 +60,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
         listener.onOpen();
       }
     } else if (evt == ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
-      remember(new IOException("WebSocket upgrade timed out"));
+      ending.remember(new IOException("WebSocket upgrade timed out"));
       ctx.close();
     } else {
       super.userEventTriggered(ctx, evt);
@@ -74,15 +74,15 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
       try {
         decoded = ServerFrame.parseFrom(frame.content().nioBuffer());
       } catch (InvalidProtocolBufferException e) {
-        remember(new PlaylineException(Code.INTERNAL, "malformed frame from the gateway"));
+        ending.remember(new PlaylineException(Code.INTERNAL, "malformed frame from the gateway"));
         ctx.close();
         return;
       }
-      if (!ended) {
+      if (!ending.ended()) {
         listener.onFrame(decoded);
       }
     } else if (frame instanceof CloseWebSocketFrame close) {
-      remember(CloseCodes.closeCause(close.statusCode(), close.reasonText()));
+      ending.remember(CloseCodes.closeCause(close.statusCode(), close.reasonText()));
       closing = true;
       ctx.close();
     } else {
@@ -92,34 +92,21 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable t) {
-    remember(t);
+    ending.remember(t);
     ctx.close();
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    end(null);
+    ending.end(null);
     super.channelInactive(ctx);
   }
 
-  private void remember(Throwable t) {
-    if (cause == null) {
-      cause = t;
-    }
-  }
-
-  private void end(@Nullable Throwable t) {
-    if (ended) {
-      return;
-    }
-    ended = true;
-    listener.onClosed(cause != null ? cause : t);
-  }
 
   @Override
   public void send(ClientFrame frame) {
     Channel ch = channel;
-    if (ch == null || !open || closing || ended) {
+    if (ch == null || !open || closing || ending.ended()) {
       return;
     }
     int size = frame.getSerializedSize();
@@ -142,7 +129,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
   @Override
   public void close() {
     Channel ch = channel;
-    if (ch == null || closing || ended) {
+    if (ch == null || closing || ending.ended()) {
       return;
     }
     closing = true;
