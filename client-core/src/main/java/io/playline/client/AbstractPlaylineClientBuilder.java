@@ -3,6 +3,7 @@ package io.playline.client;
 import static io.playline.client.internal.Checks.checkArgument;
 
 import io.playline.client.internal.ClientConfig;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -163,7 +164,7 @@ public abstract class AbstractPlaylineClientBuilder<B extends AbstractPlaylineCl
    * certificates), e.g. a company CA; the gateway's certificate must chain to one of them and name
    * the endpoint's host. The file is read when the client is built.
    */
-  public B trustCertificates(java.nio.file.Path caPem) {
+  public B trustCertificates(Path caPem) {
     this.tls = new ClientConfig.Tls(Objects.requireNonNull(caPem, "trustCertificates"));
     return self();
   }

@@ -61,12 +61,18 @@ final class GatewayProcess implements AutoCloseable {
     return grpcPort;
   }
 
-  /** {@code kill -STOP}: the node answers nothing more, its connections stay open. */
+  /**
+   * {@code kill -STOP}, and waits until Linux reports the process stopped ({@code T} in {@code
+   * /proc/PID/stat}): from then on the node reads and answers nothing, its connections stay open.
+   */
   void freeze() throws IOException, InterruptedException {
     int exit = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).start().waitFor();
     if (exit != 0) {
       throw new IOException("kill -STOP " + process.pid() + " exited with " + exit);
     }
+    Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+    await("gateway process stopped").atMost(Duration.ofSeconds(10))
+        .until(() -> Files.readString(stat, StandardCharsets.US_ASCII).replaceFirst("^.*\\) ", "").startsWith("T"));
   }
 
   /** {@code kill -9}, and waits until the process is gone (its ports are free again). */

@@ -230,24 +230,35 @@ public final class ClientSession {
 
   private void frame(ServerFrame f) {
     switch (f.getBodyCase()) {
-      case AUTH_OK -> {
+      case AUTH_OK:
         if (phase == Phase.AUTHENTICATING && f.getSeq() == authSeq) {
           authenticated(f.getAuthOk());
         }
-      }
-      case HEARTBEAT_ACK -> {
+        break;
+      case HEARTBEAT_ACK:
         heartbeats.onAck(f.getSeq(), f.getHeartbeatAck(), loop.nowMs());
         answered();
-      }
-      case PROGRESS, HISTORY_PAGE, DONE -> {
+        break;
+      case PROGRESS:
+      case HISTORY_PAGE:
+      case DONE:
         requests.onAnswer(f);
         answered();
-      }
-      case REFRESH_OK -> refresher.onRefreshOk(f.getSeq(), f.getRefreshOk());
-      case ERROR -> onError(f);
-      case SYNC -> callbacks.sync(f.getSync().getRecord());
-      case RECONNECT -> reconnectRequested(f.getReconnect());
-      default -> log.debug("Ignoring a frame this SDK does not know: {}", f.getBodyCase());
+        break;
+      case REFRESH_OK:
+        refresher.onRefreshOk(f.getSeq(), f.getRefreshOk());
+        break;
+      case ERROR:
+        onError(f);
+        break;
+      case SYNC:
+        callbacks.sync(f.getSync().getRecord());
+        break;
+      case RECONNECT:
+        reconnectRequested(f.getReconnect());
+        break;
+      default:
+        log.debug("Ignoring a frame this SDK does not know: {}", f.getBodyCase());
     }
   }
 

@@ -2,6 +2,7 @@ package io.playline.client.internal;
 
 import io.playline.proto.v1.PlayEvent;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -19,17 +20,73 @@ import org.jspecify.annotations.Nullable;
  * <p>Confined to the client's loop.
  */
 final class EventBuffer {
-  /** An item's identity: (business, oid); sub_id is a position, not identity. */
-  record Item(int business, long oid) {}
+  /** An item's identity: (business, oid); sub_id is a position, not identity. A map key. */
+  static final class Item {
+    final int business;
+    final long oid;
+
+    Item(int business, long oid) {
+      this.business = business;
+      this.oid = oid;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Item && ((Item) o).business == business && ((Item) o).oid == oid;
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * business + Long.hashCode(oid);
+    }
+  }
 
   /** One event as sent in a heartbeat, with the version it had then. */
-  record Sent(Item item, long version, PlayEvent event) {}
+  static final class Sent {
+    final Item item;
+    final long version;
+    final PlayEvent event;
+
+    Sent(Item item, long version, PlayEvent event) {
+      this.item = item;
+      this.version = version;
+      this.event = event;
+    }
+
+    PlayEvent event() {
+      return event;
+    }
+  }
 
   /** What one heartbeat carried and when. */
-  record InFlight(List<Sent> events, long sentAtMs) {}
+  private static final class InFlight {
+    final List<Sent> events;
+    final long sentAtMs;
+
+    InFlight(List<Sent> events, long sentAtMs) {
+      this.events = events;
+      this.sentAtMs = sentAtMs;
+    }
+  }
 
   /** What an ack released: the heartbeat's events, and how many were still current. */
-  record Released(List<Sent> events, int released) {}
+  static final class Released {
+    final List<Sent> events;
+    final int released;
+
+    Released(List<Sent> events, int released) {
+      this.events = events;
+      this.released = released;
+    }
+
+    List<Sent> events() {
+      return events;
+    }
+
+    int released() {
+      return released;
+    }
+  }
 
   private static final class Entry {
     final PlayEvent event;
@@ -107,7 +164,7 @@ final class EventBuffer {
     inFlight.put(seq, new InFlight(sent, nowMs));
     List<PlayEvent> events = new ArrayList<>(sent.size());
     for (Sent s : sent) {
-      events.add(s.event());
+      events.add(s.event);
     }
     return events;
   }
@@ -124,14 +181,14 @@ final class EventBuffer {
       return null;
     }
     int released = 0;
-    for (Sent s : f.events()) {
-      Entry e = entries.get(s.item());
-      if (e != null && e.version == s.version()) {
-        remove(s.item(), e);
+    for (Sent s : f.events) {
+      Entry e = entries.get(s.item);
+      if (e != null && e.version == s.version) {
+        remove(s.item, e);
         released++;
       }
     }
-    return new Released(f.events(), released);
+    return new Released(f.events, released);
   }
 
   /** Heartbeat {@code seq} failed but may be retried: its current items wait to be sent again. */
@@ -144,10 +201,10 @@ final class EventBuffer {
   int reject(long seq) {
     InFlight f = inFlight.remove(seq);
     int dropped = 0;
-    for (Sent s : f == null ? List.<Sent>of() : f.events()) {
-      Entry e = entries.get(s.item());
-      if (e != null && e.version == s.version()) {
-        remove(s.item(), e);
+    for (Sent s : f == null ? Collections.<Sent>emptyList() : f.events) {
+      Entry e = entries.get(s.item);
+      if (e != null && e.version == s.version) {
+        remove(s.item, e);
         dropped++;
       }
     }
@@ -166,9 +223,9 @@ final class EventBuffer {
 
   private int requeue(InFlight f) {
     int requeued = 0;
-    for (Sent s : f.events()) {
-      Entry e = entries.get(s.item());
-      if (e != null && e.version == s.version() && e.seq != 0) {
+    for (Sent s : f.events) {
+      Entry e = entries.get(s.item);
+      if (e != null && e.version == s.version && e.seq != 0) {
         e.seq = 0;
         waiting++;
         requeued++;
@@ -186,7 +243,7 @@ final class EventBuffer {
   long oldestInFlightMs() {
     long oldest = Long.MAX_VALUE;
     for (InFlight f : inFlight.values()) {
-      oldest = Math.min(oldest, f.sentAtMs());
+      oldest = Math.min(oldest, f.sentAtMs);
     }
     return oldest;
   }

@@ -10,12 +10,14 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +48,7 @@ public final class FileFlagStore implements FlagStore {
     FileFlagStore store = new FileFlagStore(file.toAbsolutePath());
     try {
       for (String line : Files.readAllLines(store.file, StandardCharsets.UTF_8)) {
-        var m = LINE.matcher(line.trim());
+        Matcher m = LINE.matcher(line.trim());
         if (m.matches()) {
           store.dates.put(Long.parseLong(m.group(1)), m.group(2));
         }
@@ -90,7 +92,7 @@ public final class FileFlagStore implements FlagStore {
     if (dir != null) {
       Files.createDirectories(dir);
     }
-    Path tmp = Files.createTempFile(dir == null ? Path.of(".") : dir, file.getFileName().toString(), ".tmp");
+    Path tmp = Files.createTempFile(dir == null ? Paths.get(".") : dir, file.getFileName().toString(), ".tmp");
     try {
       byte[] content = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
       try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {

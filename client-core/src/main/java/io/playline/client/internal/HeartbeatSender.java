@@ -36,7 +36,16 @@ final class HeartbeatSender {
   /** The wait after a RATE_LIMITED without retry_after_ms (an older gateway). */
   static final long MIN_RATE_LIMITED_WAIT_MS = 1_000;
 
-  private record FlushWaiter(long version, CompletableFuture<Void> future) {}
+  /** A flush waiting until every event up to {@code version} is acked. */
+  private static final class FlushWaiter {
+    final long version;
+    final CompletableFuture<Void> future;
+
+    FlushWaiter(long version, CompletableFuture<Void> future) {
+      this.version = version;
+      this.future = future;
+    }
+  }
 
   private final EventBuffer buffer;
   private final int maxEventsPerHeartbeat;
@@ -206,14 +215,14 @@ final class HeartbeatSender {
   /** Fails every flush still waiting. */
   void failFlushes(PlaylineException error) {
     for (FlushWaiter w; (w = flushes.poll()) != null; ) {
-      callbacks.fail(w.future(), error);
+      callbacks.fail(w.future, error);
     }
   }
 
   private void completeFlushes() {
     long oldest = buffer.oldestVersion();
-    while (!flushes.isEmpty() && flushes.peek().version() < oldest) {
-      callbacks.complete(flushes.poll().future(), null);
+    while (!flushes.isEmpty() && flushes.peek().version < oldest) {
+      callbacks.complete(flushes.poll().future, null);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.playline.client.internal;
 
 import io.playline.proto.v1.ServerFrame;
+import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -17,7 +18,7 @@ public final class RotatingTransport implements Transport {
 
   public RotatingTransport(List<Transport> nodes) {
     Checks.checkArgument(!nodes.isEmpty(), "nodes: none (expected: at least one)");
-    this.nodes = List.copyOf(nodes);
+    this.nodes = new ArrayList<>(nodes);
   }
 
   @Override

@@ -25,7 +25,9 @@ final class TokenFetch {
     try {
       fetched = config.tokens().get();
     } catch (RuntimeException e) {
-      fetched = CompletableFuture.failedFuture(e);
+      CompletableFuture<String> failed = new CompletableFuture<>();
+      failed.completeExceptionally(e);
+      fetched = failed;
     }
     fetched.whenComplete((value, error) -> {
       try {
