@@ -128,7 +128,7 @@ public final class ClientConfig {
     this.tls = tls;
   }
 
-  /** Gateway nodes (host and port of that transport); the client connects to the first and moves to the next one each time a connection ends or fails, so a dead or draining node is left for another. */
+  /** Gateway nodes (host and port of the transport), tried in turn. */
   public List<Endpoint> endpoints() {
     return endpoints;
   }
