@@ -3,177 +3,30 @@ package io.playline.client;
 import static io.playline.client.internal.Checks.checkArgument;
 
 import io.netty.channel.EventLoopGroup;
-import io.playline.client.internal.ClientConfig;
+import io.netty.channel.nio.NioEventLoop;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Settings of a {@link PlaylineClient}; obtain one from {@link PlaylineClient#builder()}. Every
- * setter checks its argument at once, and {@link #build()} checks the whole (an {@link
- * IllegalArgumentException} names the setting). Required: {@link #endpoint}, {@link
- * #tokenSupplier} and {@link #deviceId}. Not thread-safe; build on one thread.
+ * Settings of a {@link PlaylineClient}; obtain one from {@link PlaylineClient#builder()}. The
+ * settings every client has are {@link AbstractPlaylineClientBuilder}'s; this one adds the wire
+ * (WebSocket or gRPC) and the Netty event loop group. Not thread-safe; build on one thread.
  */
-public final class PlaylineClientBuilder {
+public final class PlaylineClientBuilder extends AbstractPlaylineClientBuilder<PlaylineClientBuilder> {
   private TransportKind transport = TransportKind.WEBSOCKET;
-  private final List<ClientConfig.Endpoint> endpoints = new ArrayList<>();
-  private @Nullable Supplier<? extends CompletionStage<String>> tokens;
-  private @Nullable String deviceId;
-  private String platform = "";
-  private FlagStore flagStore = FlagStore.inMemory();
-  private Duration backoffBase = Duration.ofMillis(500);
-  private Duration backoffCap = Duration.ofSeconds(30);
-  private int maxAttempts = Integer.MAX_VALUE;
-  private int maxUnackedEvents = 1_000;
-  private int maxEventsPerHeartbeat = 100;
-  private Duration connectTimeout = Duration.ofSeconds(10);
-  private Duration requestTimeout = Duration.ofSeconds(30);
-  private Duration closeTimeout = Duration.ofSeconds(5);
-  private final List<PlaylineListener> listeners = new ArrayList<>();
   private @Nullable EventLoopGroup eventLoopGroup;
-  private @Nullable Executor callbackExecutor;
-  private ClientConfig.@Nullable Tls tls;
 
   PlaylineClientBuilder() {}
 
-  /**
-   * The gateway: host and the port of the chosen transport (8080 WebSocket, 9090 gRPC by default).
-   * Replaces any endpoint set before.
-   */
-  public PlaylineClientBuilder endpoint(String host, int port) {
-    endpoints.clear();
-    endpoints.add(new ClientConfig.Endpoint(host, port));
-    return this;
-  }
-
-  /**
-   * Another gateway node. The client connects to the first endpoint and moves on to the next one
-   * (round robin) each time a connection ends or fails, so a killed or draining node is left for
-   * another while the session, unacked events and the first-today date carry over.
-   */
-  public PlaylineClientBuilder addEndpoint(String host, int port) {
-    endpoints.add(new ClientConfig.Endpoint(host, port));
+  @Override
+  protected PlaylineClientBuilder self() {
     return this;
   }
 
   /** WebSocket (default) or gRPC; the same frames and behaviour either way. */
   public PlaylineClientBuilder transport(TransportKind transport) {
     this.transport = Objects.requireNonNull(transport, "transport");
-    return this;
-  }
-
-  /**
-   * Where tokens come from (e.g. your login service): called at the first connect, before the
-   * connection's token expires (at 75-90 % of its life, to send a {@code Refresh}), and when the
-   * gateway cannot resume the session (expired) or rejects the token. Called on the
-   * client's event loop, so it must not block: return a stage (it may complete on any thread).
-   * The token is never logged and is forgotten once a connection is authenticated.
-   */
-  public PlaylineClientBuilder tokenSupplier(Supplier<? extends CompletionStage<String>> tokens) {
-    this.tokens = Objects.requireNonNull(tokens, "tokenSupplier");
-    return this;
-  }
-
-  /** Stable id of this installation: 1..64 UTF-8 bytes (the gateway refuses longer ones at auth). */
-  public PlaylineClientBuilder deviceId(String deviceId) {
-    ClientConfig.checkLabels(deviceId, "");
-    this.deviceId = deviceId;
-    return this;
-  }
-
-  /** Short platform name, e.g. "android", "ios", "web", "tv": at most 32 UTF-8 bytes (default empty). */
-  public PlaylineClientBuilder platform(String platform) {
-    ClientConfig.checkLabels("d", platform);
-    this.platform = platform;
-    return this;
-  }
-
-  /** Where the first-today date is kept (default {@link FlagStore#inMemory()}). */
-  public PlaylineClientBuilder flagStore(FlagStore flagStore) {
-    this.flagStore = Objects.requireNonNull(flagStore, "flagStore");
-    return this;
-  }
-
-  /**
-   * Reconnect backoff: retry {@code n} waits a uniformly random time in {@code [0, min(cap, base *
-   * 2^n)]} (defaults 500 ms, 30 s); after {@code maxAttempts} consecutive failed attempts the
-   * client gives up and is {@link ConnectionState#CLOSED} (default: never gives up).
-   */
-  public PlaylineClientBuilder backoff(Duration base, Duration cap, int maxAttempts) {
-    checkArgument(base.toMillis() >= 1, "backoffBase: %s (expected: >= 1 ms)", base);
-    checkArgument(cap.compareTo(base) >= 0, "backoffCap: %s (expected: >= backoffBase %s)", cap, base);
-    checkArgument(maxAttempts > 0, "maxAttempts: %s (expected: > 0)", maxAttempts);
-    this.backoffBase = base;
-    this.backoffCap = cap;
-    this.maxAttempts = maxAttempts;
-    return this;
-  }
-
-  /** Items kept until acked (default 1000); beyond it the oldest report is dropped and counted. */
-  public PlaylineClientBuilder maxUnackedEvents(int maxUnackedEvents) {
-    checkArgument(maxUnackedEvents > 0, "maxUnackedEvents: %s (expected: > 0)", maxUnackedEvents);
-    this.maxUnackedEvents = maxUnackedEvents;
-    return this;
-  }
-
-  /** Events per heartbeat frame (default 100, the gateway's default limit). */
-  public PlaylineClientBuilder maxEventsPerHeartbeat(int maxEventsPerHeartbeat) {
-    checkArgument(maxEventsPerHeartbeat > 0 && maxEventsPerHeartbeat <= 10_000,
-        "maxEventsPerHeartbeat: %s (expected: 1..10000)", maxEventsPerHeartbeat);
-    this.maxEventsPerHeartbeat = maxEventsPerHeartbeat;
-    return this;
-  }
-
-  /** Time from starting an attempt (token, TCP, upgrade) to AuthOk (default 10 s). */
-  public PlaylineClientBuilder connectTimeout(Duration connectTimeout) {
-    checkArgument(positive(connectTimeout), "connectTimeout: %s (expected: > 0)", connectTimeout);
-    this.connectTimeout = connectTimeout;
-    return this;
-  }
-
-  /** Time from calling a query to its answer, including waiting for a connection (default 30 s). */
-  public PlaylineClientBuilder requestTimeout(Duration requestTimeout) {
-    checkArgument(positive(requestTimeout), "requestTimeout: %s (expected: > 0)", requestTimeout);
-    this.requestTimeout = requestTimeout;
-    return this;
-  }
-
-  /** How long {@link PlaylineClient#close()} waits for the final flush to be acked (default 5 s). */
-  public PlaylineClientBuilder closeTimeout(Duration closeTimeout) {
-    checkArgument(positive(closeTimeout), "closeTimeout: %s (expected: > 0)", closeTimeout);
-    this.closeTimeout = closeTimeout;
-    return this;
-  }
-
-  /**
-   * Connects over TLS (wss, or gRPC over TLS), trusting the JVM's default certificate authorities;
-   * the gateway's certificate must name the endpoint's host. For a gateway with {@code tls.cert}.
-   */
-  public PlaylineClientBuilder useTls() {
-    this.tls = new ClientConfig.Tls(null);
-    return this;
-  }
-
-  /**
-   * Connects over TLS trusting only the certificate authorities in {@code caPem} (one or more PEM
-   * certificates), e.g. a company CA; the gateway's certificate must chain to one of them and name
-   * the endpoint's host. The file is read when the client is built.
-   */
-  public PlaylineClientBuilder trustCertificates(java.nio.file.Path caPem) {
-    this.tls = new ClientConfig.Tls(Objects.requireNonNull(caPem, "trustCertificates"));
-    return this;
-  }
-
-  /** Adds a listener; listeners are called in the order added. */
-  public PlaylineClientBuilder listener(PlaylineListener listener) {
-    listeners.add(Objects.requireNonNull(listener, "listener"));
     return this;
   }
 
@@ -187,31 +40,12 @@ public final class PlaylineClientBuilder {
     return this;
   }
 
-  /**
-   * Runs listeners and completes futures on {@code executor} instead of the client's event loop
-   * (the default, where they must not block). Use a single-threaded executor to keep their order.
-   */
-  public PlaylineClientBuilder callbackExecutor(Executor executor) {
-    this.callbackExecutor = Objects.requireNonNull(executor, "callbackExecutor");
-    return this;
-  }
-
-  /** Validates everything, creates the client and starts connecting in the background. */
+  @Override
   public PlaylineClient build() {
-    checkArgument(!endpoints.isEmpty(), "endpoint: not set (expected: endpoint(host, port))");
-    checkArgument(tokens != null, "tokenSupplier: not set (expected: a token source)");
-    checkArgument(deviceId != null, "deviceId: not set (expected: a stable installation id)");
-    return new PlaylineClient(config(Clock.systemUTC()));
-  }
-
-  ClientConfig config(Clock clock) {
-    return new ClientConfig(transport, endpoints, "/v1/stream", Objects.requireNonNull(tokens),
-        Objects.requireNonNull(deviceId), platform, flagStore, backoffBase, backoffCap, maxAttempts, maxUnackedEvents,
-        maxEventsPerHeartbeat, connectTimeout, requestTimeout, closeTimeout, listeners, eventLoopGroup,
-        callbackExecutor, clock, () -> ThreadLocalRandom.current().nextDouble(), tls);
-  }
-
-  private static boolean positive(Duration d) {
-    return !d.isNegative() && !d.isZero();
+    EventLoopGroup group = eventLoopGroup;
+    checkArgument(group == null || group.next() instanceof NioEventLoop,
+        "eventLoopGroup: %s (expected: a NioEventLoopGroup)", group);
+    checkArgument(group == null || !group.isShuttingDown(), "eventLoopGroup: %s (expected: not shut down)", group);
+    return new PlaylineClient(config(Clock.systemUTC()), transport, group);
   }
 }

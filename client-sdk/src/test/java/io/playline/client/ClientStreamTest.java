@@ -23,12 +23,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(RealRedisExtension.class)
 class ClientStreamTest {
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void reportedProgressIsAckedOnceWrittenToRedis(TransportKind transport, RedisNamespace ns) throws Exception {
+  @EnumSource(Wire.class)
+  void reportedProgressIsAckedOnceWrittenToRedis(Wire transport, RedisNamespace ns) throws Exception {
     long uid = 501;
     Recorder events = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns);
-        PlaylineClient client = gateway.client(transport, uid, "phone").listener(events).build()) {
+        AbstractPlaylineClient client = gateway.client(transport, uid, "phone").listener(events).build()) {
       events.awaitCount(ConnectionState.CONNECTED, 1);
       long before = System.currentTimeMillis();
       client.report(Business.VIDEO, 10, 5_000, 600_000);
@@ -70,7 +70,7 @@ class ClientStreamTest {
         r -> new Thread(r, "app-callbacks"));
     List<String> listenerThreads = new CopyOnWriteArrayList<>();
     try (GatewayFixture gateway = new GatewayFixture(ns);
-        PlaylineClient client = gateway.client(TransportKind.GRPC, 502, "tablet").eventLoopGroup(group)
+        PlaylineClient client = gateway.netty(TransportKind.GRPC, 502, "tablet").eventLoopGroup(group)
             .callbackExecutor(callbacks)
             .listener(new PlaylineListener() {
               @Override

@@ -11,8 +11,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The first-today flag end to end: once per user per day, and the echo that spares Redis. */
+/**
+ * The first-today flag end to end: once per user per day across devices (a phone on OkHttp, a TV on
+ * gRPC), and the echo that spares Redis, on every wire.
+ */
 @ExtendWith(RealRedisExtension.class)
 class FirstTodayTest {
   @Test
@@ -21,8 +26,8 @@ class FirstTodayTest {
     Recorder phoneEvents = new Recorder();
     Recorder tvEvents = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns);
-        PlaylineClient phone = gateway.client(TransportKind.WEBSOCKET, uid, "phone").listener(phoneEvents).build();
-        PlaylineClient tv = gateway.client(TransportKind.GRPC, uid, "tv").listener(tvEvents).build()) {
+        AbstractPlaylineClient phone = gateway.client(Wire.OKHTTP, uid, "phone").listener(phoneEvents).build();
+        AbstractPlaylineClient tv = gateway.client(Wire.GRPC, uid, "tv").listener(tvEvents).build()) {
       phoneEvents.awaitCount(ConnectionState.CONNECTED, 1);
       tvEvents.awaitCount(ConnectionState.CONNECTED, 1);
       phone.report(Business.VIDEO, 1, 1_000, 600_000);
@@ -40,13 +45,15 @@ class FirstTodayTest {
     }
   }
 
-  @Test
-  void fileFlagStoreLetsANewClientInstanceSkipTheRedisCheck(RedisNamespace ns, @TempDir Path dir) throws Exception {
+  @ParameterizedTest
+  @EnumSource(Wire.class)
+  void fileFlagStoreLetsANewClientInstanceSkipTheRedisCheck(Wire wire, RedisNamespace ns, @TempDir Path dir)
+      throws Exception {
     long uid = 702;
     Path flags = dir.resolve("playline-flags.txt");
     Recorder first = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns)) {
-      try (PlaylineClient app = gateway.client(TransportKind.WEBSOCKET, uid, "desktop")
+      try (AbstractPlaylineClient app = gateway.client(wire, uid, "desktop")
           .flagStore(FlagStore.file(flags)).listener(first).build()) {
         app.report(Business.ARTICLE, 9, 100, 0);
         app.flush().get(10, TimeUnit.SECONDS);
@@ -58,7 +65,7 @@ class FirstTodayTest {
       gateway.stop();
       gateway.start(0, 0);
       Recorder second = new Recorder();
-      try (PlaylineClient app = gateway.client(TransportKind.WEBSOCKET, uid, "desktop")
+      try (AbstractPlaylineClient app = gateway.client(wire, uid, "desktop")
           .flagStore(FlagStore.file(flags)).listener(second).build()) {
         app.report(Business.ARTICLE, 9, 200, 0);
         app.report(Business.ARTICLE, 10, 50, 0);

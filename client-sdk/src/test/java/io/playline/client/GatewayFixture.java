@@ -1,5 +1,6 @@
 package io.playline.client;
 
+import io.playline.client.okhttp.OkHttpPlaylineClient;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.TestGateway;
@@ -45,12 +46,16 @@ final class GatewayFixture implements AutoCloseable {
   }
 
   private TestGateway startNode(int wsPort, int grpcPort) {
-    // SDK tests run with the gateway's production frame limit, auth timeout and drain.
+    return new TestGateway(ns, settings(wsPort, grpcPort, overrides));
+  }
+
+  /** The gateway settings of every SDK test's node: production frame limit, auth timeout and drain. */
+  static Map<String, String> settings(int wsPort, int grpcPort, Map<String, String> overrides) {
     Map<String, String> values = new HashMap<>(Map.of(
         "ws.port", Integer.toString(wsPort), "grpc.port", Integer.toString(grpcPort), "heartbeat.interval", "1s",
         "frame.max.bytes", "65536", "auth.timeout", "10s", "drain.grace", "10s"));
     values.putAll(overrides);
-    return new TestGateway(ns, values);
+    return values;
   }
 
   TestGateway node() {
@@ -61,9 +66,8 @@ final class GatewayFixture implements AutoCloseable {
     return n;
   }
 
-  int port(TransportKind transport) {
-    return transport == TransportKind.WEBSOCKET ? node().server.wsAddress().getPort()
-        : node().server.grpcAddress().getPort();
+  int port(Wire wire) {
+    return wire.grpc() ? node().server.grpcAddress().getPort() : node().server.wsAddress().getPort();
   }
 
   /** Stops the gateway; connected clients lose their connections. */
@@ -82,11 +86,24 @@ final class GatewayFixture implements AutoCloseable {
         });
   }
 
-  /** A client builder for {@code uid} on the current gateway, with fast test timings. */
-  PlaylineClientBuilder client(TransportKind transport, long uid, String deviceId) {
-    return PlaylineClient.builder()
-        .endpoint("127.0.0.1", port(transport))
-        .transport(transport)
+  /** A client builder over {@code wire} for {@code uid} on the current gateway, with fast test timings. */
+  AbstractPlaylineClientBuilder<?> client(Wire wire, long uid, String deviceId) {
+    return switch (wire) {
+      case WEBSOCKET -> netty(TransportKind.WEBSOCKET, uid, deviceId);
+      case GRPC -> netty(TransportKind.GRPC, uid, deviceId);
+      case OKHTTP -> settings(OkHttpPlaylineClient.builder(), wire, uid, deviceId);
+    };
+  }
+
+  /** A Netty client builder (for its own settings, such as the event loop group). */
+  PlaylineClientBuilder netty(TransportKind transport, long uid, String deviceId) {
+    Wire wire = transport == TransportKind.GRPC ? Wire.GRPC : Wire.WEBSOCKET;
+    return settings(PlaylineClient.builder().transport(transport), wire, uid, deviceId);
+  }
+
+  private <B extends AbstractPlaylineClientBuilder<B>> B settings(B builder, Wire wire, long uid, String deviceId) {
+    return builder
+        .endpoint("127.0.0.1", port(wire))
         .tokenSupplier(() -> {
           tokenCalls.incrementAndGet();
           return CompletableFuture.completedFuture(token(uid));

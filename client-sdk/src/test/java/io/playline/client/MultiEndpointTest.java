@@ -18,13 +18,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(RealRedisExtension.class)
 class MultiEndpointTest {
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void whenItsNodeDiesTheClientMovesToTheOtherAndLosesNothing(TransportKind transport, RedisNamespace ns)
+  @EnumSource(Wire.class)
+  void whenItsNodeDiesTheClientMovesToTheOtherAndLosesNothing(Wire transport, RedisNamespace ns)
       throws Exception {
     long uid = 611;
     Recorder events = new Recorder();
     try (GatewayFixture first = new GatewayFixture(ns); GatewayFixture second = new GatewayFixture(ns);
-        PlaylineClient client = first.client(transport, uid, "tv")
+        AbstractPlaylineClient client = first.client(transport, uid, "tv")
             .addEndpoint("127.0.0.1", second.port(transport)).listener(events).build()) {
       events.awaitCount(ConnectionState.CONNECTED, 1);
       client.report(Business.VIDEO, 1, 1_000, 600_000);

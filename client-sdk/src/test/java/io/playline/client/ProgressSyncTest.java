@@ -21,8 +21,8 @@ class ProgressSyncTest {
     Recorder phoneEvents = new Recorder();
     Recorder tvEvents = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns);
-        PlaylineClient phone = gateway.client(TransportKind.WEBSOCKET, uid, "phone").listener(phoneEvents).build();
-        PlaylineClient tv = gateway.client(TransportKind.GRPC, uid, "tv").listener(tvEvents).build()) {
+        AbstractPlaylineClient phone = gateway.client(Wire.OKHTTP, uid, "phone").listener(phoneEvents).build();
+        AbstractPlaylineClient tv = gateway.client(Wire.GRPC, uid, "tv").listener(tvEvents).build()) {
       phoneEvents.awaitCount(ConnectionState.CONNECTED, 1);
       tvEvents.awaitCount(ConnectionState.CONNECTED, 1);
       phone.report(Business.EPISODE, 77, 4, 123_000, 1_500_000);

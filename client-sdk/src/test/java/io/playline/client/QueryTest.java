@@ -30,12 +30,12 @@ class QueryTest {
   private static final long TIMEOUT_S = 10;
 
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void queriesAreAnsweredOverTheStream(TransportKind transport, RedisNamespace ns) throws Exception {
+  @EnumSource(Wire.class)
+  void queriesAreAnsweredOverTheStream(Wire transport, RedisNamespace ns) throws Exception {
     long uid = 901;
     Recorder events = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns);
-        PlaylineClient client = gateway.client(transport, uid, "phone").listener(events).build()) {
+        AbstractPlaylineClient client = gateway.client(transport, uid, "phone").listener(events).build()) {
       CompletableFuture<List<HistoryRecord>> early = client.progress(List.of(item(10))); // sent once connected
       client.report(Business.VIDEO, 10, 4_000, 600_000);
       client.report(Business.VIDEO, 11, 1_000, 600_000);

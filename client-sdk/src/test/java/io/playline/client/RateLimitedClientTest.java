@@ -23,13 +23,13 @@ class RateLimitedClientTest {
   private static final int EVENTS = 60;
 
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void refusedEventsWaitRetryAfterThenAreAckedOnceWithoutHammeringTheGateway(TransportKind transport,
+  @EnumSource(Wire.class)
+  void refusedEventsWaitRetryAfterThenAreAckedOnceWithoutHammeringTheGateway(Wire transport,
       RedisNamespace ns) throws Exception {
     long uid = 611 + transport.ordinal();
     Recorder events = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns, "user.max.events.per.second", "5");
-        PlaylineClient client = gateway.client(transport, uid, "phone").maxEventsPerHeartbeat(5).listener(events)
+        AbstractPlaylineClient client = gateway.client(transport, uid, "phone").maxEventsPerHeartbeat(5).listener(events)
             .build()) {
       events.awaitCount(ConnectionState.CONNECTED, 1);
       for (long oid = 1; oid <= EVENTS; oid++) {

@@ -20,12 +20,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(RealRedisExtension.class)
 class ReconnectTest {
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void gatewayRestartLosesNoEventAndResumesTheSession(TransportKind transport, RedisNamespace ns) throws Exception {
+  @EnumSource(Wire.class)
+  void gatewayRestartLosesNoEventAndResumesTheSession(Wire transport, RedisNamespace ns) throws Exception {
     long uid = 601;
     Recorder events = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns);
-        PlaylineClient client = gateway.client(transport, uid, "tv").listener(events).build()) {
+        AbstractPlaylineClient client = gateway.client(transport, uid, "tv").listener(events).build()) {
       events.awaitCount(ConnectionState.CONNECTED, 1);
       for (long oid = 1; oid <= 3; oid++) {
         client.report(Business.VIDEO, oid, oid * 1_000, 600_000);

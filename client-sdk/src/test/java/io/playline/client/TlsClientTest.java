@@ -23,16 +23,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(RealRedisExtension.class)
 class TlsClientTest {
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void theClientTrustingTheGatewaysCaReportsOverTls(TransportKind transport, RedisNamespace ns, @TempDir Path dir)
+  @EnumSource(Wire.class)
+  void theClientTrustingTheGatewaysCaReportsOverTls(Wire transport, RedisNamespace ns, @TempDir Path dir)
       throws Exception {
     Issued ca = TestCertificates.authority(dir, "ca");
     Issued server = TestCertificates.server(dir, "gateway", ca);
-    long uid = transport == TransportKind.WEBSOCKET ? 851 : 852;
+    long uid = transport.ordinal() + 851;
     Recorder events = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns, "tls.cert", server.certFile().toString(),
         "tls.key", server.keyFile().toString());
-        PlaylineClient client = gateway.client(transport, uid, "tv").trustCertificates(ca.certFile())
+        AbstractPlaylineClient client = gateway.client(transport, uid, "tv").trustCertificates(ca.certFile())
             .listener(events).build()) {
       events.awaitCount(ConnectionState.CONNECTED, 1);
       client.report(Business.VIDEO, 1, 5_000, 600_000);
@@ -42,8 +42,8 @@ class TlsClientTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void aGatewayWhoseCertificateTheClientDoesNotTrustIsNeverConnected(TransportKind transport, RedisNamespace ns,
+  @EnumSource(Wire.class)
+  void aGatewayWhoseCertificateTheClientDoesNotTrustIsNeverConnected(Wire transport, RedisNamespace ns,
       @TempDir Path dir) throws Exception {
     Issued ca = TestCertificates.authority(dir, "ca");
     Issued server = TestCertificates.server(dir, "gateway", ca);
@@ -55,8 +55,8 @@ class TlsClientTest {
   }
 
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void aCertificateForAnotherHostIsRefused(TransportKind transport, RedisNamespace ns, @TempDir Path dir)
+  @EnumSource(Wire.class)
+  void aCertificateForAnotherHostIsRefused(Wire transport, RedisNamespace ns, @TempDir Path dir)
       throws Exception {
     Issued ca = TestCertificates.authority(dir, "ca");
     Issued elsewhere = TestCertificates.serverNamed(dir, "gateway", ca, "elsewhere.example");
@@ -67,9 +67,9 @@ class TlsClientTest {
   }
 
   /** A client trusting {@code ca} fails every handshake and gives up, never connected. */
-  private static void refused(GatewayFixture gateway, TransportKind transport, Issued ca) throws Exception {
+  private static void refused(GatewayFixture gateway, Wire transport, Issued ca) throws Exception {
     Recorder events = new Recorder();
-    try (PlaylineClient client = gateway.client(transport, 853, "tv").trustCertificates(ca.certFile())
+    try (AbstractPlaylineClient client = gateway.client(transport, 853, "tv").trustCertificates(ca.certFile())
             .backoff(Duration.ofMillis(50), Duration.ofMillis(100), 3).listener(events).build()) {
       // Every attempt fails in the handshake; after three the client gives up.
       await().atMost(Duration.ofSeconds(30)).until(() -> client.state() == ConnectionState.CLOSED);

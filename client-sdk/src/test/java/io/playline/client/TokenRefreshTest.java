@@ -24,14 +24,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(RealRedisExtension.class)
 class TokenRefreshTest {
   @ParameterizedTest
-  @EnumSource(TransportKind.class)
-  void theClientRefreshesItsTokenBeforeEachExpiryOnTheSameConnection(TransportKind transport, RedisNamespace ns)
+  @EnumSource(Wire.class)
+  void theClientRefreshesItsTokenBeforeEachExpiryOnTheSameConnection(Wire transport, RedisNamespace ns)
       throws Exception {
-    long uid = transport == TransportKind.WEBSOCKET ? 801 : 802;
+    long uid = transport.ordinal() + 801;
     AtomicInteger minted = new AtomicInteger();
     Recorder events = new Recorder();
     try (GatewayFixture gateway = new GatewayFixture(ns, "auth.clock.skew", "0s", "auth.expiry.grace", "2s");
-        PlaylineClient client = gateway.client(transport, uid, "tv")
+        AbstractPlaylineClient client = gateway.client(transport, uid, "tv")
             .tokenSupplier(() -> {
               minted.incrementAndGet();
               // exp has whole seconds: this token lives 2-3 s

@@ -11,11 +11,6 @@ public final class NettyLoop implements Loop {
     this.loop = loop;
   }
 
-  /** The event loop itself, for transports that register channels on it. */
-  public EventLoop eventLoop() {
-    return loop;
-  }
-
   @Override
   public boolean inLoop() {
     return loop.inEventLoop();

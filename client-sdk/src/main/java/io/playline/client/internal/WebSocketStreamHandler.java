@@ -24,24 +24,23 @@ import org.slf4j.LoggerFactory;
 /**
  * One WebSocket connection as a {@link Transport.Connection}: each binary message from the gateway
  * is one {@code ServerFrame}, each {@code ClientFrame} goes out as one binary message. A close
- * frame's code {@code 4000 + n} becomes a {@link PlaylineException} with {@code Error.Code} n, in
- * case no {@code Error} frame preceded it. Tells its listener {@code onClosed} exactly once.
+ * frame becomes the failure {@link CloseCodes} says it is. Tells its listener {@code onClosed}
+ * exactly once.
  *
  * <p>Confined to the channel's event loop (the client's loop).
  */
 final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements Transport.Connection {
   private static final Logger log = LoggerFactory.getLogger(WebSocketStreamHandler.class);
-  private static final int CLOSE_CODE_BASE = 4000;
 
   private final Transport.Listener listener;
   private @Nullable Channel channel;
   private boolean open;
   private boolean closing;
-  private boolean ended;
-  private @Nullable Throwable cause;
+  private final ConnectionEnd ending;
 
   WebSocketStreamHandler(Transport.Listener listener) {
     this.listener = listener;
+    this.ending = new ConnectionEnd(listener);
   }
 
   void attach(Channel ch) {
@@ -50,7 +49,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
 
   /** The TCP connect failed; the channel never became active. */
   void failed(@Nullable Throwable t) {
-    end(t);
+    ending.end(t);
   }
 
   @Override
@@ -61,7 +60,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
         listener.onOpen();
       }
     } else if (evt == ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
-      remember(new IOException("WebSocket upgrade timed out"));
+      ending.remember(new IOException("WebSocket upgrade timed out"));
       ctx.close();
     } else {
       super.userEventTriggered(ctx, evt);
@@ -75,15 +74,15 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
       try {
         decoded = ServerFrame.parseFrom(frame.content().nioBuffer());
       } catch (InvalidProtocolBufferException e) {
-        remember(new PlaylineException(Code.INTERNAL, "malformed frame from the gateway"));
+        ending.remember(new PlaylineException(Code.INTERNAL, "malformed frame from the gateway"));
         ctx.close();
         return;
       }
-      if (!ended) {
+      if (!ending.ended()) {
         listener.onFrame(decoded);
       }
     } else if (frame instanceof CloseWebSocketFrame close) {
-      remember(closeCause(close.statusCode(), close.reasonText()));
+      ending.remember(CloseCodes.closeCause(close.statusCode(), close.reasonText()));
       closing = true;
       ctx.close();
     } else {
@@ -91,45 +90,23 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
     }
   }
 
-  static PlaylineException closeCause(int status, @Nullable String reason) {
-    String text = reason == null ? "" : reason;
-    if (status > CLOSE_CODE_BASE && status < CLOSE_CODE_BASE + 1000) {
-      Code code = Code.forNumber(status - CLOSE_CODE_BASE);
-      return new PlaylineException(code == null ? Code.INTERNAL : code, text);
-    }
-    return new PlaylineException(Code.UNAVAILABLE, "connection closed by the gateway (" + status + " " + text + ")");
-  }
-
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable t) {
-    remember(t);
+    ending.remember(t);
     ctx.close();
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    end(null);
+    ending.end(null);
     super.channelInactive(ctx);
   }
 
-  private void remember(Throwable t) {
-    if (cause == null) {
-      cause = t;
-    }
-  }
-
-  private void end(@Nullable Throwable t) {
-    if (ended) {
-      return;
-    }
-    ended = true;
-    listener.onClosed(cause != null ? cause : t);
-  }
 
   @Override
   public void send(ClientFrame frame) {
     Channel ch = channel;
-    if (ch == null || !open || closing || ended) {
+    if (ch == null || !open || closing || ending.ended()) {
       return;
     }
     int size = frame.getSerializedSize();
@@ -152,7 +129,7 @@ final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocket
   @Override
   public void close() {
     Channel ch = channel;
-    if (ch == null || closing || ended) {
+    if (ch == null || closing || ending.ended()) {
       return;
     }
     closing = true;
