@@ -32,7 +32,7 @@ import io.playline.gateway.session.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamSession;
 import io.playline.gateway.session.StreamTransport;
-import io.playline.gateway.heartbeat.HeartbeatHandler;
+import io.playline.gateway.heartbeat.HeartbeatPeek;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Error.Code;
@@ -168,9 +168,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     }
     ClientFrame decoded;
     try {
-      long undecoded = s.refusesEvents() ? HeartbeatPeek.seqOfHeartbeatWithEvents(frame.content().nioBuffer()) : -1;
-      decoded = undecoded >= 0 ? HeartbeatHandler.undecoded(undecoded)
-          : ClientFrame.parseFrom(frame.content().nioBuffer());
+      decoded = HeartbeatPeek.decode(frame.content().nioBuffer(), s.refusesEvents());
     } catch (InvalidProtocolBufferException e) {
       penalize(ctx);
       s.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: not a protobuf ClientFrame");
