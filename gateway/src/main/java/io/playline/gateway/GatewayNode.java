@@ -243,14 +243,16 @@ public final class GatewayNode implements AutoCloseable {
     admin = a;
     if (acceptPlayers) {
       GatewayMetrics metrics = new GatewayMetrics(registry);
+      UserBudgets budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
+          config.maxUserAuthsPerMinute(), registry, System::nanoTime, p::otherNodes);
+      p.reportTo(budgets);
       SessionServices services = new SessionServices(config, authenticator,
           new RedisSessionStore(c.redis().shared(), new RedisKeys(c.config().redisKeyPrefix()), config.sessionTtl(),
               config.sessionMaxAge(), config.sessionMaxPerUser(), config.nodeId(), metrics),
           b, calendar, rules, metrics, clock, p.connections(), c.history(),
           new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
               config.maxConnectionsPerUser()),
-          new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
-              config.maxUserAuthsPerMinute(), registry, System::nanoTime));
+          budgets);
       players = GatewayServer.start(config, services, l, readiness, t, demo);
     }
     log.info("Node {} up: players {}, queries {}, cross-node push {}, admin {}", config.nodeId(),

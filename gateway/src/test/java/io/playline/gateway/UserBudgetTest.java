@@ -219,7 +219,7 @@ class UserBudgetTest {
   }
 
   /** The history service of a node without HBase: counts the deletes and clears that reach it. */
-  private static final class ControlsSeen implements HistoryService {
+  static final class ControlsSeen implements HistoryService {
     final AtomicInteger items = new AtomicInteger();
 
     @Override
@@ -260,7 +260,7 @@ class UserBudgetTest {
     }
   }
 
-  private static ClientFrame delete(long seq, long oid) {
+  static ClientFrame delete(long seq, long oid) {
     return ClientFrame.newBuilder().setSeq(seq).setDelete(DeleteItems.newBuilder()
         .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid))).build();
   }
@@ -287,7 +287,13 @@ class UserBudgetTest {
   }
 
   private WsPlayerClient authed(long uid, String device) throws Exception {
-    WsPlayerClient c = gateway.ws();
+    return authed(gateway, clients, uid, device);
+  }
+
+  /** A connection to {@code node} (closed with {@code clients}) authenticated as {@code uid} on {@code device}. */
+  static WsPlayerClient authed(TestGateway node, List<WsPlayerClient> clients, long uid, String device)
+      throws Exception {
+    WsPlayerClient c = node.ws();
     clients.add(c);
     c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
         .setDeviceId(device).setPlatform("web")).build());
@@ -297,7 +303,7 @@ class UserBudgetTest {
   }
 
   /** The next {@code n} answers to frames (pushes, seq 0, skipped). */
-  private static List<ServerFrame> answers(WsPlayerClient c, int n) throws InterruptedException {
+  static List<ServerFrame> answers(WsPlayerClient c, int n) throws InterruptedException {
     List<ServerFrame> out = new ArrayList<>();
     while (out.size() < n) {
       ServerFrame f = c.next();

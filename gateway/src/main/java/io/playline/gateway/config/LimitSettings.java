@@ -36,19 +36,22 @@ public final class LimitSettings {
       100_000, "authenticated connections of one user on this node: `TOO_MANY_CONNECTIONS` in answer to `Auth`, "
           + "close 4009");
   public static final Setting<Integer> USER_MAX_EVENTS_PER_SECOND = Setting.intValue("user.max.events.per.second",
-      100, 1, 1_000_000, "heartbeat events per second of one user across its connections on this node (a token bucket "
-          + "holding ten seconds' worth, so an SDK's resend of its unacked events after a reconnect passes; kept a "
-          + "minute after the user's last connection closes): a heartbeat over it is `RATE_LIMITED` with `retry_after_ms`, not applied, the "
-          + "connection stays open (`playline_user_budget_refusals_total{budget=\"events\"}`)");
+      100, 1, 1_000_000, "heartbeat events per second of one user across its connections and gateway nodes (a "
+          + "token bucket per node holding ten seconds' worth, so an SDK's resend of its unacked events after a "
+          + "reconnect passes; each event charged 1 + the other nodes known to hold the user, so the nodes together "
+          + "grant one budget; kept a minute after the user's last connection closes): a heartbeat over it is "
+          + "`RATE_LIMITED` with `retry_after_ms`, not applied, the connection stays open "
+          + "(`playline_user_budget_refusals_total{budget=\"events\"}`)");
   public static final Setting<Integer> USER_MAX_DELETES_PER_MINUTE = Setting.intValue("user.max.deletes.per.minute",
       120, 1, 1_000_000, "items deleted (a clear counts as one) per minute by one user over the player stream, across "
-          + "its connections on this node (a token bucket holding one minute): over it `RATE_LIMITED` with "
-          + "`retry_after_ms`, nothing applied, the connection stays open "
+          + "its connections and gateway nodes (a token bucket per node holding one minute, shared as the events "
+          + "budget is): over it `RATE_LIMITED` with `retry_after_ms`, nothing applied, the connection stays open "
           + "(`playline_user_budget_refusals_total{budget=\"deletes\"}`). The internal API is not budgeted");
   public static final Setting<Integer> USER_MAX_AUTHS_PER_MINUTE = Setting.intValue("user.max.auths.per.minute", 60,
-      1, 1_000_000, "authentications (token or resumed session) of one user per minute on this node, checked once "
-          + "the credential is verified and before any session is written to Redis (a token bucket holding one "
-          + "minute): over it `RATE_LIMITED` with `retry_after_ms`, then close 4003 "
+      1, 1_000_000, "authentications (token or resumed session) of one user per minute, checked once the "
+          + "credential is verified and before any session is written to Redis (a token bucket per node holding one "
+          + "minute, shared with the other nodes then known to hold the user): over it `RATE_LIMITED` with "
+          + "`retry_after_ms`, then close 4003 "
           + "(`playline_user_budget_refusals_total{budget=\"auths\"}`)");
   public static final Setting<Integer> USER_MAX_REFUSALS_BEFORE_CLOSE = Setting.intValue(
       "user.max.refusals.before.close", 10, 1, 10_000, "heartbeats with events one connection may send while "

@@ -1,11 +1,17 @@
 package io.playline.gateway.grpc;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.grpc.BindableService;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.ServiceDescriptor;
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.gateway.heartbeat.HeartbeatPeek;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamSession;
@@ -13,18 +19,50 @@ import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.GatewayGrpc;
 import io.playline.proto.v1.ServerFrame;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code playline.v1.Gateway/Connect}: the player stream over gRPC, driving the same {@link
  * StreamSession} as the WebSocket transport. Each stream is pinned to one event loop; inbound
  * messages hop onto it, so the session stays single-threaded.
+ *
+ * <p>The method is bound with the generated descriptor's name, schema and response marshaller but
+ * takes each request as its encoded bytes: they are decoded on the stream's loop, where the session
+ * knows whether it is told to wait, so a heartbeat with events sent while waiting is refused from
+ * its seq alone ({@link HeartbeatPeek}), as on WebSocket, and a message that is no {@code
+ * ClientFrame} is answered {@code PROTOCOL_VIOLATION} by the session, as on WebSocket, instead of
+ * failing inside gRPC. The wire contract is unchanged.
  */
-public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
+public final class GatewayGrpcService implements BindableService {
   private static final Logger log = LoggerFactory.getLogger(GatewayGrpcService.class);
+  /** A request message as it came off the wire. */
+  private static final MethodDescriptor.Marshaller<byte[]> FRAME_BYTES = new MethodDescriptor.Marshaller<>() {
+    @Override
+    public InputStream stream(byte[] frame) {
+      return new ByteArrayInputStream(frame);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw Status.INTERNAL.withDescription("reading a request message failed").withCause(e).asRuntimeException();
+      }
+    }
+  };
+  private static final MethodDescriptor<byte[], ServerFrame> CONNECT = GatewayGrpc.getConnectMethod()
+      .toBuilder(FRAME_BYTES, GatewayGrpc.getConnectMethod().getResponseMarshaller()).build();
+
   private final SessionServices services;
   private final ConnectionLimiter limiter;
   private final EventLoopGroup loops;
@@ -41,7 +79,15 @@ public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
   }
 
   @Override
-  public StreamObserver<ClientFrame> connect(StreamObserver<ServerFrame> responseObserver) {
+  public ServerServiceDefinition bindService() {
+    ServiceDescriptor generated = GatewayGrpc.getServiceDescriptor();
+    return ServerServiceDefinition.builder(ServiceDescriptor.newBuilder(generated.getName())
+            .setSchemaDescriptor(generated.getSchemaDescriptor()).addMethod(CONNECT).build())
+        .addMethod(CONNECT, ServerCalls.asyncBidiStreamingCall(this::connect))
+        .build();
+  }
+
+  private StreamObserver<byte[]> connect(StreamObserver<ServerFrame> responseObserver) {
     ServerCallStreamObserver<ServerFrame> observer = (ServerCallStreamObserver<ServerFrame>) responseObserver;
     EventExecutor executor = loops.next();
     SocketAddress remote = RemoteAddressInterceptor.REMOTE_ADDRESS.get();
@@ -86,8 +132,17 @@ public final class GatewayGrpcService extends GatewayGrpc.GatewayImplBase {
     });
     return new StreamObserver<>() {
       @Override
-      public void onNext(ClientFrame frame) {
-        executor.execute(() -> session.onFrame(frame));
+      public void onNext(byte[] bytes) {
+        executor.execute(() -> {
+          ClientFrame frame;
+          try {
+            frame = HeartbeatPeek.decode(ByteBuffer.wrap(bytes), session.refusesEvents());
+          } catch (InvalidProtocolBufferException e) {
+            session.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: not a protobuf ClientFrame");
+            return;
+          }
+          session.onFrame(frame);
+        });
       }
 
       @Override

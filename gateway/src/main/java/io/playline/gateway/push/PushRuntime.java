@@ -5,6 +5,8 @@ import io.playline.core.store.RedisConnections;
 import io.playline.node.write.AppliedListener;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,11 +26,16 @@ public final class PushRuntime implements AutoCloseable {
   private static final long CLOSE_TIMEOUT_MS = 2_000;
 
   private final ConnectionRegistry connections;
+  private final SessionRegistry sessions;
+  private final @Nullable RedisSessionRegistry shared;
   private final PushRouter router;
   private final @Nullable RedisNodeChannels channels;
 
-  private PushRuntime(ConnectionRegistry connections, PushRouter router, @Nullable RedisNodeChannels channels) {
+  private PushRuntime(ConnectionRegistry connections, SessionRegistry sessions, @Nullable RedisSessionRegistry shared,
+      PushRouter router, @Nullable RedisNodeChannels channels) {
     this.connections = connections;
+    this.sessions = sessions;
+    this.shared = shared;
     this.router = router;
     this.channels = channels;
   }
@@ -61,7 +68,23 @@ public final class PushRuntime implements AutoCloseable {
     if (redis == null) {
       log.info("Push: no Redis given; progress syncs reach this node's connections only");
     }
-    return new PushRuntime(connections, new PushRouter(connections, sessions, route, metrics), channels);
+    return new PushRuntime(connections, sessions, shared, new PushRouter(connections, sessions, route, metrics),
+        channels);
+  }
+
+  /**
+   * How many live nodes other than this one hold a connection of {@code uid}: the registry's cached
+   * answer when it has one, else a read of it (none without Redis). Never blocks.
+   */
+  public CompletionStage<Integer> otherNodes(long uid) {
+    return sessions.otherNodes(uid).thenApply(List::size);
+  }
+
+  /** Tells {@code listener} what the registry reads and hears of other nodes (nothing without Redis). */
+  public void reportTo(RegistryListener listener) {
+    if (shared != null) {
+      shared.reportTo(listener);
+    }
   }
 
   /** Where {@code StreamSession}s register their connection once authenticated. */

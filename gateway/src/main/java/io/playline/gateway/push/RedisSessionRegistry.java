@@ -48,6 +48,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
 
   private final PushMetrics metrics;
   private volatile NodeChannels announcer = NodeChannels.NONE;
+  private volatile RegistryListener listener = RegistryListener.NONE;
   /** Whether this node holds a connection of the user (so it is in the user's registry and hears of joins). */
   private volatile LongPredicate holds = uid -> false;
   /** Whether {@link #holds} was set: until then no answer counts as one for a held user. */
@@ -91,6 +92,11 @@ public final class RedisSessionRegistry implements SessionRegistry {
    */
   public void announceJoinsThrough(NodeChannels channels) {
     this.announcer = channels;
+  }
+
+  /** Tells {@code listener} the answer of every read of a user's registry and every join notice received. */
+  public void reportTo(RegistryListener listener) {
+    this.listener = listener;
   }
 
   /**
@@ -179,11 +185,12 @@ public final class RedisSessionRegistry implements SessionRegistry {
     }
   }
 
-  /** Drops the cached lookup of {@code uid}: the next change reads the registry again. */
+  /** Drops the cached lookup of {@code uid} (the next change reads the registry again) and tells the listener. */
   @Override
   public void joined(long uid, String joinedNode) {
-    metrics.joinReceived();
     lookups.remove(uid);
+    listener.otherNodeJoined(uid);
+    metrics.joinReceived();
   }
 
   /**
@@ -271,7 +278,11 @@ public final class RedisSessionRegistry implements SessionRegistry {
     byte[] key = keys.nodes(uid);
     metrics.lookupSent();
     try {
-      return redis.hgetall(key).thenApply(entries -> live(key, entries));
+      return redis.hgetall(key).thenApply(entries -> {
+        List<String> others = live(key, entries);
+        listener.otherNodesRead(uid, others.size());
+        return others;
+      });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

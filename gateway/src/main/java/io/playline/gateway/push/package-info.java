@@ -8,6 +8,8 @@
  * io.playline.gateway.push.ConnectionRegistry} and, for every other node the {@link
  * io.playline.gateway.push.SessionRegistry} lists, {@link io.playline.gateway.push.NodeChannels} →
  * that node's {@code ConnectionRegistry} → each connection's {@link io.playline.gateway.push.SyncCoalescer}.
+ * What the registry learns of a user's other nodes also prices the user's budgets ({@link
+ * io.playline.gateway.push.RegistryListener}, {@code session/UserBudgets}).
  */
 @NullMarked
 package io.playline.gateway.push;

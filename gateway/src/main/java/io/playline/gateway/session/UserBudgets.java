@@ -2,18 +2,21 @@ package io.playline.gateway.session;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.gateway.push.RegistryListener;
 import io.playline.node.edge.TokenBucket;
-import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Error;
+import io.playline.proto.v1.Error.Code;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one user may make this node spend across all of its connections: heartbeat events per
+ * What one user may make the gateway nodes spend across all of its connections: heartbeat events per
  * second ({@code user.max.events.per.second}), deleted items per minute over the player stream
  * ({@code user.max.deletes.per.minute}, a clear counts one) and authentications per minute ({@code
  * user.max.auths.per.minute}: each writes a session to Redis). Each is a token bucket per uid: the
@@ -26,21 +29,37 @@ import org.jspecify.annotations.Nullable;
  * user.max.refusals.before.close}, closed ({@link #closedForNotWaiting}, counted in {@code
  * playline.user.budget.closes}).
  *
+ * <p>Shared across nodes without a Redis command of its own on an honest user's path: each node
+ * keeps its own buckets but charges every event, delete and authentication {@code 1 + k} tokens,
+ * where k is the number of other live nodes it knows to hold a connection of the user, so the k + 1
+ * nodes together grant about one budget (one burst, one refill rate). k comes from the push session
+ * registry ({@link RegistryListener}): what it read when this node joined the user's registry (or
+ * later, for a push), plus one for each node that announced joining since. A user spending fast
+ * (a bucket below half, or a refusal) has k looked up again ({@link OtherNodes}) at most once per
+ * {@link #LOOKUP_INTERVAL_NANOS}, so an answer that missed a join is corrected within about a second;
+ * honest users never get there. Only the user's own nodes are counted, so nobody can shrink another
+ * user's budget; a node that left is counted until the next read (the user's own budget, smaller
+ * for a while). Takes charged for more than one node are counted in {@code
+ * playline.user.budget.shared.takes}.
+ *
  * <p>Bounded: a user has buckets while connected to this node ({@link #join} on auth, {@link #leave}
  * when each connection closes) and for {@link #IDLE_RETENTION_NANOS} after its last connection
- * closed or its last authentication while it had none — by then every bucket is full again, so
- * closing and reconnecting buys no fresh budget. Users who left are forgotten in the order they
- * left, a few at each join, leave or authentication. Enforced per node: a user connected to k nodes
- * gets up to k budgets (see docs/security.md).
+ * closed or its last authentication while it had none — by then every bucket is full again (one
+ * still paying off a take larger than a bucket is kept until it is), so closing and reconnecting
+ * buys no fresh budget. Users who left are forgotten in the order they left, a few at each join,
+ * leave or authentication.
  *
- * <p>Thread-safe: a user's connections may sit on different event loops; each bucket is a short
- * synchronized section, uncontended unless one user floods from several loops.
+ * <p>Thread-safe: a user's connections may sit on different event loops, and k is updated from
+ * Redis client threads; each bucket is a short synchronized section, uncontended unless one user
+ * floods from several loops.
  */
-public final class UserBudgets {
+public final class UserBudgets implements RegistryListener {
   /** The events bucket holds this many seconds of the per-second budget. */
   static final int EVENTS_BURST_SECONDS = 10;
   /** How long a user's buckets outlive its last connection: the longest refill (the deletes and auths buckets' minute). */
   static final long IDLE_RETENTION_NANOS = TimeUnit.MINUTES.toNanos(1);
+  /** How often a user spending fast has the nodes holding it looked up again, at most. */
+  static final long LOOKUP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
   /**
    * Users who left, forgotten at most this many per join, leave or authentication (an entry is added
    * per leave and per authentication without a connection, so forgetting keeps pace).
@@ -51,6 +70,7 @@ public final class UserBudgets {
   private final int deletesPerMinute;
   private final int authsPerMinute;
   private final LongSupplier nanoClock;
+  private final OtherNodes otherNodes;
   private final ConcurrentHashMap<Long, User> users = new ConcurrentHashMap<>();
   /** Users whose last connection closed, oldest first, with when. */
   private final ConcurrentLinkedQueue<Left> left = new ConcurrentLinkedQueue<>();
@@ -58,9 +78,23 @@ public final class UserBudgets {
   private final Counter deletesRefused;
   private final Counter authsRefused;
   private final Counter eventsCloses;
+  private final Counter eventsShared;
+  private final Counter deletesShared;
+  private final Counter authsShared;
 
+  /** Looks up how many live nodes other than this one hold a connection of a user. */
+  @FunctionalInterface
+  public interface OtherNodes {
+    /** The number of other nodes holding {@code uid}: a cached answer or a read; never blocks. */
+    CompletionStage<Integer> of(long uid);
+  }
+
+  /**
+   * Budgets of the given sizes, on {@code nanoClock}, learning the nodes a user spends from through
+   * {@link RegistryListener} calls and, for a user spending fast, {@code otherNodes}.
+   */
   public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, MeterRegistry registry,
-      LongSupplier nanoClock) {
+      LongSupplier nanoClock, OtherNodes otherNodes) {
     if (eventsPerSecond <= 0 || deletesPerMinute <= 0 || authsPerMinute <= 0) {
       throw new IllegalArgumentException("user budgets: " + eventsPerSecond + " events/s, " + deletesPerMinute
           + " deletes/min, " + authsPerMinute + " auths/min (expected: each > 0)");
@@ -69,17 +103,22 @@ public final class UserBudgets {
     this.deletesPerMinute = deletesPerMinute;
     this.authsPerMinute = authsPerMinute;
     this.nanoClock = nanoClock;
-    String description = "Frames refused RATE_LIMITED because the user spent its budget across its connections";
-    eventsRefused = Counter.builder("playline.user.budget.refusals").tag("budget", "events")
-        .description(description).register(registry);
-    deletesRefused = Counter.builder("playline.user.budget.refusals").tag("budget", "deletes")
-        .description(description).register(registry);
-    authsRefused = Counter.builder("playline.user.budget.refusals").tag("budget", "auths")
-        .description(description).register(registry);
-    eventsCloses = Counter.builder("playline.user.budget.closes").tag("budget", "events")
-        .description("Connections closed RATE_LIMITED for sending events while told to wait (retry_after_ms)")
-        .register(registry);
+    this.otherNodes = otherNodes;
+    String refusals = "Frames refused RATE_LIMITED because the user spent its budget across its connections";
+    eventsRefused = counter(registry, "playline.user.budget.refusals", "events", refusals);
+    deletesRefused = counter(registry, "playline.user.budget.refusals", "deletes", refusals);
+    authsRefused = counter(registry, "playline.user.budget.refusals", "auths", refusals);
+    eventsCloses = counter(registry, "playline.user.budget.closes", "events",
+        "Connections closed RATE_LIMITED for sending events while told to wait (retry_after_ms)");
+    String shared = "Budget takes of a user that other nodes hold too, charged 1 + those nodes per item";
+    eventsShared = counter(registry, "playline.user.budget.shared.takes", "events", shared);
+    deletesShared = counter(registry, "playline.user.budget.shared.takes", "deletes", shared);
+    authsShared = counter(registry, "playline.user.budget.shared.takes", "auths", shared);
     registry.gaugeMapSize("playline.user.budget.users", List.of(), users);
+  }
+
+  private static Counter counter(MeterRegistry registry, String name, String budget, String description) {
+    return Counter.builder(name).tag("budget", budget).description(description).register(registry);
   }
 
   /** A connection of {@code uid} authenticated; pair with one {@link #leave}. */
@@ -107,29 +146,73 @@ public final class UserBudgets {
     });
   }
 
-  /** Forgets up to a few users whose last connection closed over a minute ago and who did not come back since. */
+  /**
+   * Forgets up to a few users whose last connection closed over a minute ago and who did not come
+   * back since, once their buckets are full again.
+   */
   private void forgetIdle(long now) {
     for (int i = 0; i < FORGET_PER_CALL; i++) {
       Left head = left.peek();
       if (head == null || now - head.at() < IDLE_RETENTION_NANOS || !left.remove(head)) {
         return;
       }
-      users.computeIfPresent(head.uid(), (u, user) -> user.connections == 0 && user.leftAt == head.at() ? null : user);
+      users.computeIfPresent(head.uid(), (u, user) -> {
+        if (user.connections != 0 || user.leftAt != head.at()) {
+          return user;
+        }
+        if (user.isFull(now)) {
+          return null;
+        }
+        // Still paying off a take larger than a bucket: kept until it is.
+        user.leftAt = now;
+        left.add(new Left(u, now));
+        return user;
+      });
     }
   }
 
-  /** Takes {@code events} from the user's events budget: null when granted, else the refusal to send. */
+  /**
+   * Takes {@code events} from the user's events budget: null when granted, else the refusal to send.
+   * A user without buckets here (its last connection just closed) is not charged: it has nothing left
+   * to flood with.
+   */
   public @Nullable Error takeEvents(long uid, int events) {
-    User user = users.get(uid);
-    long wait = take(user == null ? null : user.events, events);
-    return wait == 0 ? null : refusal(wait, eventsRefused, "more than " + eventsPerSecond + " events per second");
+    return take(uid, u -> u.events, events, eventsShared, eventsRefused, "more than " + eventsPerSecond
+        + " events per second");
   }
 
-  /** Takes {@code deletes} from the user's deletes budget: null when granted, else the refusal to send. */
+  /** Takes {@code deletes} from the user's deletes budget, as {@link #takeEvents} takes events. */
   public @Nullable Error takeDeletes(long uid, int deletes) {
+    return take(uid, u -> u.deletes, deletes, deletesShared, deletesRefused, "more than " + deletesPerMinute
+        + " deleted items per minute");
+  }
+
+  /**
+   * Takes {@code n} items from the user's {@code bucket} at {@code 1 + k} tokens each. A user
+   * spending fast (refused, or under half a bucket) has its other nodes looked up again.
+   */
+  private @Nullable Error take(long uid, Function<User, TokenBucket> bucketOf, int n, Counter shared, Counter refused,
+      String what) {
     User user = users.get(uid);
-    long wait = take(user == null ? null : user.deletes, deletes);
-    return wait == 0 ? null : refusal(wait, deletesRefused, "more than " + deletesPerMinute + " deleted items per minute");
+    if (user == null) {
+      return null;
+    }
+    long now = nanoClock.getAsLong();
+    int others = user.otherNodes;
+    if (others > 0) {
+      shared.increment();
+    }
+    TokenBucket bucket = bucketOf.apply(user);
+    long wait = bucket.take((long) n * (1 + others), now);
+    if ((wait > 0 || bucket.isBelowHalf()) && now - user.lookedUpAt >= LOOKUP_INTERVAL_NANOS) {
+      user.lookedUpAt = now;
+      otherNodes.of(uid).whenComplete((count, error) -> {
+        if (count != null) {
+          user.otherNodes = count;
+        }
+      });
+    }
+    return wait == 0 ? null : refusal(wait, refused, what, others);
   }
 
   /**
@@ -148,8 +231,31 @@ public final class UserBudgets {
       }
       return v;
     });
-    long wait = user.auths.take(1, now);
-    return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsPerMinute + " authentications per minute");
+    int others = user.otherNodes;
+    if (others > 0) {
+      authsShared.increment();
+    }
+    long wait = user.auths.take(1 + others, now);
+    return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsPerMinute + " authentications per minute",
+        others);
+  }
+
+  /** The registry read {@code uid}'s other nodes: charges follow the answer from now on. */
+  @Override
+  public void otherNodesRead(long uid, int others) {
+    User user = users.get(uid);
+    if (user != null) {
+      user.otherNodes = others;
+    }
+  }
+
+  /** Another node joined {@code uid}'s registry: one more node shares its budgets. */
+  @Override
+  public void otherNodeJoined(long uid) {
+    users.computeIfPresent(uid, (u, user) -> {
+      user.otherNodes++;
+      return user;
+    });
   }
 
   /**
@@ -157,7 +263,7 @@ public final class UserBudgets {
    * them again: counted as a refusal of the events budget, the bucket untouched.
    */
   public Error refuseWaiting(long waitNanos) {
-    return refusal(waitNanos, eventsRefused, "events sent again before retry_after_ms");
+    return refusal(waitNanos, eventsRefused, "events sent again before retry_after_ms", 0);
   }
 
   /** A connection was closed for sending events while told to wait. */
@@ -165,16 +271,12 @@ public final class UserBudgets {
     eventsCloses.increment();
   }
 
-  /** A user not joined (its last connection just closed) is not charged: it has nothing left to flood with. */
-  private long take(@Nullable TokenBucket bucket, int n) {
-    return bucket == null ? 0 : bucket.take(n, nanoClock.getAsLong());
-  }
-
-  private static Error refusal(long waitNanos, Counter refused, String what) {
+  private static Error refusal(long waitNanos, Counter refused, String what, int otherNodes) {
     refused.increment();
     long ms = Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos + 999_999));
+    String where = otherNodes == 0 ? "" : " across the " + (otherNodes + 1) + " nodes it is connected to";
     return Error.newBuilder().setCode(Code.RATE_LIMITED)
-        .setMessage(what + " from this user; retry after " + ms + " ms")
+        .setMessage(what + " from this user" + where + "; retry after " + ms + " ms")
         .setRetryAfterMs((int) Math.min(Integer.MAX_VALUE, ms)).build();
   }
 
@@ -183,19 +285,30 @@ public final class UserBudgets {
     return users.size();
   }
 
-  /** One user's buckets and how many of its connections are open here (guarded by the map's compute). */
+  /**
+   * One user's buckets, how many of its connections are open here and when it left (guarded by the
+   * map's compute), and how many other nodes hold it (last writer wins: an estimate, corrected by the
+   * next read).
+   */
   private final class User {
     final TokenBucket events;
     final TokenBucket deletes;
     final TokenBucket auths;
     int connections;
     long leftAt;
+    volatile int otherNodes;
+    volatile long lookedUpAt;
 
     User(long now) {
+      lookedUpAt = now - LOOKUP_INTERVAL_NANOS;
       events = new TokenBucket((long) eventsPerSecond * EVENTS_BURST_SECONDS, eventsPerSecond,
           TimeUnit.SECONDS.toNanos(1), now);
       deletes = new TokenBucket(deletesPerMinute, deletesPerMinute, TimeUnit.MINUTES.toNanos(1), now);
       auths = new TokenBucket(authsPerMinute, authsPerMinute, TimeUnit.MINUTES.toNanos(1), now);
+    }
+
+    boolean isFull(long now) {
+      return events.isFull(now) && deletes.isFull(now) && auths.isFull(now);
     }
   }
 

@@ -31,6 +31,7 @@ import io.playline.node.errors.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamSession;
 import io.playline.gateway.session.StreamTransport;
+import io.playline.gateway.heartbeat.HeartbeatPeek;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.ProxyProtocolHandler;
@@ -169,9 +170,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     }
     ClientFrame decoded;
     try {
-      long undecoded = s.refusesEvents() ? HeartbeatPeek.seqOfHeartbeatWithEvents(frame.content().nioBuffer()) : -1;
-      decoded = undecoded >= 0 ? HeartbeatHandler.undecoded(undecoded)
-          : ClientFrame.parseFrom(frame.content().nioBuffer());
+      decoded = HeartbeatPeek.decode(frame.content().nioBuffer(), s.refusesEvents());
     } catch (InvalidProtocolBufferException e) {
       penalize(ctx);
       s.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: not a protobuf ClientFrame");

@@ -4,16 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.proto.v1.Error;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** {@link UserBudgets} on a clock the test moves: bursts, refusals, and what closing and reconnecting buys. */
+/**
+ * {@link UserBudgets} on a clock the test moves: bursts, refusals, what closing and reconnecting buys,
+ * and budgets shared with the other nodes holding the user.
+ */
 class UserBudgetsTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
   private final AtomicLong now = new AtomicLong(1_000 * SECOND);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final UserBudgets budgets = new UserBudgets(100, 120, 60, registry, now::get);
+  /** What a lookup of a user's other nodes answers, and how many were made. */
+  private final AtomicInteger otherNodes = new AtomicInteger();
+  private final AtomicInteger lookups = new AtomicInteger();
+  private final UserBudgets budgets = new UserBudgets(100, 120, 60, registry, now::get, uid -> {
+    lookups.incrementAndGet();
+    return CompletableFuture.completedFuture(otherNodes.get());
+  });
 
   @Test
   void anHonestClientsResendOfItsWholeUnackedBufferPassesThenTheRateHolds() {
@@ -66,5 +77,80 @@ class UserBudgetsTest {
     assertThat(budgets.users()).isEqualTo(2);
     assertThat(budgets.takeEvents(7, 1000)).isNull();
     assertThat(budgets.takeEvents(7, 1)).as("7 still has its (spent) bucket").isNotNull();
+  }
+
+  @Test
+  void aUserHeldByAnotherNodeIsChargedTwiceSoTheTwoNodesGrantOneBurstAndOneRate() {
+    budgets.join(7);
+    budgets.join(8);
+    otherNodes.set(1);
+    budgets.otherNodesRead(7, 1);
+    for (int frame = 0; frame < 5; frame++) {
+      assertThat(budgets.takeEvents(7, 100)).as("frame %d", frame).isNull();
+    }
+    Error refused = budgets.takeEvents(7, 100);
+    assertThat(refused).isNotNull();
+    assertThat(refused.getRetryAfterMs()).as("100 events at 2 tokens, 100 tokens a second").isEqualTo(2000);
+    assertThat(refused.getMessage()).contains("across the 2 nodes");
+    now.addAndGet(SECOND);
+    assertThat(budgets.takeEvents(7, 50)).isNull();
+    assertThat(budgets.takeEvents(7, 1)).isNotNull();
+    assertThat(budgets.takeEvents(8, 1000)).as("another user's budget is its own").isNull();
+
+    assertThat(budgets.takeDeletes(7, 60)).isNull();
+    assertThat(budgets.takeDeletes(7, 1)).as("120 deletes a minute, at 2 tokens each").isNotNull();
+    for (int i = 0; i < 30; i++) {
+      assertThat(budgets.takeAuth(7)).isNull();
+    }
+    assertThat(budgets.takeAuth(7)).as("60 authentications a minute, at 2 tokens each").isNotNull();
+    assertThat(registry.get("playline.user.budget.shared.takes").tag("budget", "events").counter().count())
+        .isEqualTo(8);
+    assertThat(registry.get("playline.user.budget.shared.takes").tag("budget", "auths").counter().count())
+        .isEqualTo(31);
+  }
+
+  @Test
+  void honestDevicesOnThreeNodesAreNeverRefusedNorLookedUpAndAFastSpenderIsLookedUpAtMostOncePerSecond() {
+    budgets.join(7);
+    budgets.otherNodesRead(7, 2);
+    for (int heartbeat = 0; heartbeat < 100; heartbeat++) {
+      assertThat(budgets.takeEvents(7, 10)).as("heartbeat %d", heartbeat).isNull();
+      now.addAndGet(15 * SECOND);
+    }
+    assertThat(lookups).hasValue(0);
+
+    budgets.otherNodeJoined(7);
+    otherNodes.set(4);
+    assertThat(budgets.takeEvents(7, 150)).as("600 tokens at 4 a piece, 400 left").isNull();
+    assertThat(lookups).as("under half a bucket: looked up").hasValue(1);
+    assertThat(budgets.takeEvents(7, 81)).as("405 tokens at 5 a piece").isNotNull();
+    assertThat(budgets.takeEvents(7, 80)).isNull();
+    assertThat(lookups).as("not again within the second").hasValue(1);
+    now.addAndGet(SECOND);
+    budgets.takeEvents(7, 1);
+    assertThat(lookups).hasValue(2);
+
+    budgets.otherNodesRead(99, 3);
+    budgets.otherNodeJoined(99);
+    assertThat(budgets.users()).as("nothing kept for a user without a connection here").isEqualTo(1);
+  }
+
+  @Test
+  void aHeartbeatPricedAboveTheBucketPassesWhenItIsFullAndIsPaidForBeforeTheUserIsForgotten() {
+    budgets.join(7);
+    otherNodes.set(99);
+    budgets.otherNodesRead(7, 99);
+    assertThat(budgets.takeEvents(7, 100)).as("10 000 tokens: more than the bucket, which is full").isNull();
+    now.addAndGet(SECOND);
+    Error refused = budgets.takeEvents(7, 1);
+    assertThat(refused).isNotNull();
+    assertThat(refused.getRetryAfterMs()).as("owing 8 900 tokens, then 100 for the event").isEqualTo(90_000);
+
+    budgets.leave(7);
+    now.addAndGet(UserBudgets.IDLE_RETENTION_NANOS);
+    budgets.join(8);
+    assertThat(budgets.users()).as("7 still owes 2 900 tokens, so it is kept").isEqualTo(2);
+    budgets.join(7);
+    assertThat(budgets.takeEvents(7, 1)).as("back within the debt: still refused").isNotNull();
   }
 }

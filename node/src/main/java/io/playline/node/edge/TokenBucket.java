@@ -3,12 +3,16 @@ package io.playline.node.edge;
 /**
  * A token bucket: holds at most {@code capacity} tokens (the burst) and regains {@code rate} per
  * {@code periodNanos}, so over any interval at most about rate per period plus one full bucket are
- * granted. A take larger than the capacity passes when the bucket is full and empties it, so no
- * request size is refused forever and none buys more than one bucket. Thread-safe (synchronized; a
- * few arithmetic operations).
+ * granted. A take larger than the capacity passes when the bucket is full and leaves it owing the
+ * rest, so no request size is refused forever and every token is paid for (a user's budget shared
+ * by many nodes prices one heartbeat above a bucket). Thread-safe (synchronized; a few arithmetic
+ * operations).
  */
 public final class TokenBucket {
-  /** Credit in nanoseconds: one token costs perToken of it, and a nanosecond of time earns one. */
+  /**
+   * Credit in nanoseconds: one token costs perToken of it, and a nanosecond of time earns one;
+   * negative while a take larger than the bucket is paid off.
+   */
   private final long perToken;
   private final long full;
   private final long capacity;
@@ -33,7 +37,7 @@ public final class TokenBucket {
     refill(nowNanos);
     long needed = Math.min(n, capacity) * perToken;
     if (credit >= needed) {
-      credit -= needed;
+      credit -= Math.min(n, Long.MAX_VALUE / 4 / perToken) * perToken;
       return 0;
     }
     return needed - credit;
@@ -43,6 +47,11 @@ public final class TokenBucket {
   public synchronized boolean isFull(long nowNanos) {
     refill(nowNanos);
     return credit >= full;
+  }
+
+  /** Whether less than half the capacity was left after the last take (a user spending fast). */
+  public synchronized boolean isBelowHalf() {
+    return credit < full / 2;
   }
 
   private void refill(long nowNanos) {

@@ -1,4 +1,4 @@
-package io.playline.gateway.ws;
+package io.playline.gateway.heartbeat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

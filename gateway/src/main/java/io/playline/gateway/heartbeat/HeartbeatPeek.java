@@ -1,6 +1,7 @@
-package io.playline.gateway.ws;
+package io.playline.gateway.heartbeat;
 
 import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Heartbeat;
@@ -11,9 +12,9 @@ import java.nio.ByteBuffer;
  * Reads just enough of an encoded {@code ClientFrame} to tell a heartbeat carrying events, and its
  * seq, without decoding the events: what a connection told to wait (retry_after_ms) sends is
  * refused without building an object per event. Anything it is not sure of is left to the full
- * decode. Stateless.
+ * decode. Used by both player transports (WebSocket messages, gRPC stream messages). Stateless.
  */
-final class HeartbeatPeek {
+public final class HeartbeatPeek {
   private static final int SEQ_TAG = tag(ClientFrame.SEQ_FIELD_NUMBER, WireFormat.WIRETYPE_VARINT);
   private static final int HEARTBEAT_TAG = tag(ClientFrame.HEARTBEAT_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
   private static final int EVENTS_TAG = tag(Heartbeat.EVENTS_FIELD_NUMBER, WireFormat.WIRETYPE_LENGTH_DELIMITED);
@@ -22,6 +23,15 @@ final class HeartbeatPeek {
 
   private static int tag(int fieldNumber, int wireType) {
     return fieldNumber << 3 | wireType;
+  }
+
+  /**
+   * Decodes one encoded {@code ClientFrame}; when {@code refusingEvents} (the connection is told to
+   * wait) a heartbeat with events comes back as {@link HeartbeatHandler#undecoded} instead.
+   */
+  public static ClientFrame decode(ByteBuffer frame, boolean refusingEvents) throws InvalidProtocolBufferException {
+    long undecoded = refusingEvents ? seqOfHeartbeatWithEvents(frame.duplicate()) : -1;
+    return undecoded >= 0 ? HeartbeatHandler.undecoded(undecoded) : ClientFrame.parseFrom(frame);
   }
 
   /** The frame's seq when it is a heartbeat with at least one event, else -1 (decode it in full). */
