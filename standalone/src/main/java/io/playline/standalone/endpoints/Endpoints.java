@@ -180,7 +180,8 @@ public record Endpoints(@Nullable Long pid, @Nullable String role, @Nullable Str
     HBASE_ZOOKEEPER_QUORUM("hbase.zookeeperQuorum", e -> e.hbaseZookeeperQuorum()),
     HBASE_ZOOKEEPER_PORT("hbase.zookeeperPort", e -> e.hbaseZookeeperPort()),
     WEBSOCKET("playline.websocket", e -> e.serves(Serves::websocket)),
-    API("playline.api", e -> e.serves(Serves::api));
+    API("playline.api", e -> e.serves(Serves::api)),
+    API_HTTP("playline.apiHttp", e -> e.serves(Serves::apiHttp));
 
     private final String path;
     private final Function<Endpoints, Optional<?>> value;
