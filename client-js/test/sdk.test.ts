@@ -4,6 +4,7 @@ import { WebSocket } from "ws";
 import { type Ack, Business, ErrorCode, type HistoryRecord, MemoryFlagStore, PlaylineClient, type PlaylineClientOptions,
   type PlaylineError } from "../src/index.js";
 import { demoTests } from "./demo.js";
+import { historyApiTests } from "./history-api.js";
 import { metric, Relay, type Stack, startStack, token, until } from "./stack.js";
 
 let stack: Stack;
@@ -215,4 +216,5 @@ describe("PlaylineClient against a real standalone", () => {
   });
 });
 
+historyApiTests(() => stack, () => ++nextUid);
 demoTests(() => stack, () => ++nextUid);

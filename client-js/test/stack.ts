@@ -8,13 +8,34 @@ import { fileURLToPath } from "node:url";
 
 /** The standalone's public development secret (bin/playline standalone signs player tokens with it). */
 const DEV_SECRET = "playline-dev-secret-do-not-use-in-production";
-const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
+/** The standalone's public development key for service tokens of the internal API (`api.secret`). */
+const DEV_API_SECRET = "playline-dev-api-secret-do-not-use-in-production";
+/** The repository's root (this file runs from client-js/dist/test). */
+export const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "..", "..", "..");
 
 export interface Stack {
   wsUrl: string;
   wsPort: number;
   admin: string;
+  /** The internal History API's gRPC port, `host:port`. */
+  api: string;
+  /** The same API over HTTP (the Connect protocol): its base URL. */
+  apiHttp: string;
   stop(): Promise<void>;
+}
+
+/** What the tests read of a standalone's endpoints.json. */
+interface Endpoints {
+  pid: number;
+  playline: { websocket: string; admin: string; api?: string; apiHttp?: string };
+}
+
+function addresses(e: Endpoints): Omit<Stack, "stop"> {
+  const { websocket, admin, api, apiHttp } = e.playline;
+  if (!api || !apiHttp) {
+    throw new Error(`the endpoints file names no internal API (playline.api, playline.apiHttp): ${JSON.stringify(e)}`);
+  }
+  return { wsUrl: websocket, wsPort: Number(new URL(websocket).port), admin, api, apiHttp };
 }
 
 /**
@@ -26,9 +47,7 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
   const existing = process.env.PLAYLINE_TEST_ENDPOINTS;
   if (existing) {
     // A standalone started by hand with the same settings (endpoints.json of its data dir): kept running.
-    const e = JSON.parse(readFileSync(existing, "utf8"));
-    return { wsUrl: e.playline.websocket, wsPort: Number(new URL(e.playline.websocket).port),
-      admin: e.playline.admin, stop: async () => undefined };
+    return { ...addresses(JSON.parse(readFileSync(existing, "utf8"))), stop: async () => undefined };
   }
   const dataDir = mkdtempSync(join(tmpdir(), "playline-js-"));
   const args = ["standalone", "--data-dir", dataDir, "--set", "bind.host=127.0.0.1", "--set", "ws.port=0",
@@ -40,7 +59,7 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
   const endpointsFile = join(dataDir, "endpoints.json");
   const deadline = Date.now() + 240_000;
-  let endpoints: { pid: number; playline: { websocket: string; admin: string } } | undefined;
+  let endpoints: Endpoints | undefined;
   while (endpoints === undefined) {
     if (child.exitCode !== null) {
       throw new Error(`bin/playline standalone exited with ${child.exitCode}:\n${output}`);
@@ -61,11 +80,8 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
     }
     await sleep(250);
   }
-  const wsUrl = endpoints.playline.websocket;
   return {
-    wsUrl,
-    wsPort: Number(new URL(wsUrl).port),
-    admin: endpoints.playline.admin,
+    ...addresses(endpoints),
     async stop() {
       child.kill("SIGTERM");
       const timeout = sleep(90_000).then(() => "timeout");
@@ -79,10 +95,19 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
 
 /** A player token as the standalone accepts it: HS256, sub = uid, exp = now + ttl. */
 export function token(uid: bigint | number, ttlSeconds = 300): string {
+  return jwt(DEV_SECRET, { sub: String(uid) }, ttlSeconds);
+}
+
+/** A service token for the standalone's internal API (as `bin/playline token --service NAME` mints it). */
+export function serviceToken(service: string, ttlSeconds = 300): string {
+  return jwt(DEV_API_SECRET, { sub: service, aud: "playline-api" }, ttlSeconds);
+}
+
+function jwt(secret: string, claims: object, ttlSeconds: number): string {
   const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
   const now = Math.floor(Date.now() / 1000);
-  const body = `${enc({ alg: "HS256", typ: "JWT" })}.${enc({ sub: String(uid), iat: now, exp: now + ttlSeconds })}`;
-  return `${body}.${createHmac("sha256", DEV_SECRET).update(body).digest("base64url")}`;
+  const body = `${enc({ alg: "HS256", typ: "JWT" })}.${enc({ ...claims, iat: now, exp: now + ttlSeconds })}`;
+  return `${body}.${createHmac("sha256", secret).update(body).digest("base64url")}`;
 }
 
 /**

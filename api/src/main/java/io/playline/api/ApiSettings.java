@@ -34,6 +34,10 @@ public final class ApiSettings {
   public static final Setting<Integer> HTTP_MAX_CONNECTIONS = Setting.intValue("api.http.max.connections", 1024, 1,
       1_000_000, "open connections on the API's HTTP port; more are closed at accept "
           + "(`playline_api_http_refused_total{reason=\"connections\"}`)");
+  public static final Setting<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS = Setting.intValue(
+      "api.http.max.connections.per.address", 256, 1, 1_000_000, "of `api.http.max.connections`, those open from one "
+          + "address (a backend host, or a NAT in front of several); more are closed at accept "
+          + "(`playline_api_http_refused_total{reason=\"address\"}`)");
   public static final Setting<Duration> HTTP_REQUEST_TIMEOUT = Setting.duration("api.http.request.timeout",
       Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "an HTTP connection to the API must "
           + "deliver a whole request this soon after connecting or after its previous answer, else it is closed "
@@ -47,7 +51,8 @@ public final class ApiSettings {
           + "so a call that never ends cannot hold its connection");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, BIND_HOST,
-      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HTTP_ENABLED, HTTP_PORT, HTTP_MAX_CONNECTIONS, HTTP_REQUEST_TIMEOUT,
+      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HTTP_ENABLED, HTTP_PORT, HTTP_MAX_CONNECTIONS,
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS, HTTP_REQUEST_TIMEOUT,
       HTTP_MAX_PIPELINED, HTTP_CALL_TIMEOUT));
 
   private ApiSettings() {}

@@ -1,5 +1,6 @@
 package io.playline.api;
 
+import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import java.time.Duration;
 
@@ -10,19 +11,29 @@ import java.time.Duration;
  * @param enabled whether the port is served at all
  * @param port the port (0 = any free port)
  * @param maxConnections open connections at most
+ * @param maxConnectionsPerAddress of those, from one address at most
  * @param requestTimeout a whole request within this of connecting or of the previous answer
  * @param maxPipelined requests sent ahead of their answers at most
  * @param callTimeout the longest a call may run (a shorter {@code Connect-Timeout-Ms} wins)
  */
-public record HttpAccess(boolean enabled, int port, int maxConnections, Duration requestTimeout, int maxPipelined,
-    Duration callTimeout) {
+public record HttpAccess(boolean enabled, int port, int maxConnections, int maxConnectionsPerAddress,
+    Duration requestTimeout, int maxPipelined, Duration callTimeout) {
   /** The port when {@code api.port} is not 0. */
   static final int DEFAULT_PORT = 9095;
+
+  public HttpAccess {
+    if (maxConnections <= 0 || maxConnectionsPerAddress <= 0 || maxPipelined <= 0) {
+      throw new ConfigException("api.http.max.connections / api.http.max.connections.per.address / "
+          + "api.http.max.pipelined: " + maxConnections + " / " + maxConnectionsPerAddress + " / " + maxPipelined
+          + " (expected: each > 0)");
+    }
+  }
 
   /** Reads {@code api.http.*}; {@code apiPort}: the gRPC port, whose 0 makes this port's default 0 too. */
   public static HttpAccess from(ConfigSource c, int apiPort) {
     return new HttpAccess(ApiSettings.HTTP_ENABLED.read(c), ApiSettings.HTTP_PORT.read(c, apiPort == 0 ? 0 : DEFAULT_PORT),
-        ApiSettings.HTTP_MAX_CONNECTIONS.read(c), ApiSettings.HTTP_REQUEST_TIMEOUT.read(c),
+        ApiSettings.HTTP_MAX_CONNECTIONS.read(c), ApiSettings.HTTP_MAX_CONNECTIONS_PER_ADDRESS.read(c),
+        ApiSettings.HTTP_REQUEST_TIMEOUT.read(c),
         ApiSettings.HTTP_MAX_PIPELINED.read(c), ApiSettings.HTTP_CALL_TIMEOUT.read(c));
   }
 

@@ -23,6 +23,7 @@ import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -41,8 +42,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The History API over HTTP as the Connect protocol, on a real api node: every method in JSON (the
  * proto3 mapping: 64-bit ids as strings, enums by name), binary, GET for the reads, errors with the
- * codes the gRPC port gives the same call, and the port's budgets — with the JDK's HTTP client,
- * curl and raw sockets.
+ * codes the gRPC port gives the same call, and the port's budgets (per address too) — with the
+ * JDK's HTTP client, curl and raw sockets.
  */
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class ConnectApiTest {
@@ -333,6 +334,47 @@ class ConnectApiTest {
       a.setSoTimeout(10_000);
       assertThat(readAtLeast(a.getInputStream(), 1)).startsWith("HTTP/1.1 200 OK");
     }
+  }
+
+  @Test
+  void oneAddressGetsAtMostItsShareOfThePort(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    start(redis, kafka, hbase, Map.of("api.http.max.connections", "10", "api.http.max.connections.per.address", "2",
+        "api.http.request.timeout", "1m"));
+    Socket a = counted("127.0.0.1", 1);
+    try (Socket b = counted("127.0.0.1", 2)) {
+      try (Socket over = new Socket(InetAddress.getLoopbackAddress(), port())) {
+        over.setSoTimeout(10_000);
+        assertThat(over.getInputStream().read()).as("closed at accept").isEqualTo(-1);
+      }
+      assertThat(refused("address")).isEqualTo(1);
+      assertThat(refused("connections")).isZero();
+      b.getOutputStream().write(request("GetPaused", "{\"uid\":\"42\"}", "").getBytes(StandardCharsets.US_ASCII));
+      b.setSoTimeout(10_000);
+      assertThat(readAtLeast(b.getInputStream(), 1)).as("those let in are served").startsWith("HTTP/1.1 200 OK");
+      try (Socket other = counted("127.0.0.2", 3)) {
+        other.getOutputStream().write(request("GetPaused", "{\"uid\":\"42\"}", "").getBytes(StandardCharsets.US_ASCII));
+        other.setSoTimeout(10_000);
+        assertThat(readAtLeast(other.getInputStream(), 1)).as("another address is let in").startsWith("HTTP/1.1 200 OK");
+      }
+      a.close();
+      await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == 1);
+      try (Socket again = counted("127.0.0.1", 2)) {
+        again.getOutputStream().write(request("GetPaused", "{\"uid\":\"42\"}", "").getBytes(StandardCharsets.US_ASCII));
+        again.setSoTimeout(10_000);
+        assertThat(readAtLeast(again.getInputStream(), 1)).as("a closed connection frees its address's place")
+            .startsWith("HTTP/1.1 200 OK");
+      }
+    } finally {
+      a.close();
+    }
+  }
+
+  /** A connection from {@code local} (a loopback address), waited for until the port counted {@code countedAfter}. */
+  private Socket counted(String local, int countedAfter) throws Exception {
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), port(), InetAddress.getByName(local), 0);
+    await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == countedAfter);
+    return s;
   }
 
   private double openConnections() {

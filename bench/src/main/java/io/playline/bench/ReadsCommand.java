@@ -64,6 +64,8 @@ import picocli.CommandLine.Option;
  *       Redis alone: {@code HMGET} of those fields of the user's records and tombstones;
  *   <li>{@code page}: {@code ListHistory} first page of {@code --page} records, warm; Redis alone:
  *       {@code ZREVRANGE 0 page-1 WITHSCORES} of the timeline, then {@code HMGET} of those members;
+ *   <li>{@code list-connect}: the same page over the API's HTTP port as Connect JSON ({@link
+ *       ConnectReads}), against the same Redis alone;
  *   <li>{@code stream-progress}, {@code stream-page}: the same over player WebSockets;
  *   <li>{@code cold}, {@code deep}, {@code deep-chunks}: pages that read HBase, against HBase alone
  *       ({@link StoredReads}); {@code stream-cold}, {@code stream-deep}, {@code stream-deep-chunks}:
@@ -86,7 +88,8 @@ final class ReadsCommand implements Callable<Integer> {
   @Nullable Path endpoints;
 
   @Option(names = "--kind", split = ",", defaultValue = "progress,page", description = "progress, page (over the "
-      + "internal API), stream-progress, stream-page (the same reads as ProgressQuery / HistoryQuery frames over "
+      + "internal API), list-connect (the page over the API's HTTP port as Connect JSON, HTTP/1.1 keep-alive), "
+      + "stream-progress, stream-page (the same reads as ProgressQuery / HistoryQuery frames over "
       + "player WebSockets, one per seeded user, one query in flight and at most 15/s each), cold (a first page "
       + "of a user in HBase only), deep, deep-chunks (a page past Redis of users whose older records are live "
       + "cells / rolled-up chunks), stream-cold, stream-deep, stream-deep-chunks (the same as HistoryQuery frames, "
@@ -170,7 +173,8 @@ final class ReadsCommand implements Callable<Integer> {
   /** Queries per second a stream player offers at most: under the gateway's default 20 frames/s per connection. */
   private static final double STREAM_QUERIES_PER_PLAYER = 15;
 
-  private static final List<String> KINDS = List.of("progress", "page", "stream-progress", "stream-page", "cold",
+  private static final List<String> KINDS = List.of("progress", "page", "list-connect", "stream-progress",
+      "stream-page", "cold",
       "deep", "deep-chunks", "stream-cold", "stream-deep", "stream-deep-chunks");
   private static final List<String> HBASE_KINDS = List.of("cold", "deep", "deep-chunks");
 
@@ -205,9 +209,11 @@ final class ReadsCommand implements Callable<Integer> {
         + "connections, %d pass(es), server pid %d, redis-server pid %d%n", kinds, users, items, batch, page, concurrency,
         channels, passes, serverPid, redisPid);
 
+    String bearer = "Bearer " + ServiceTokens.mint(secret, "bench", Duration.ofHours(6), Instant.now());
     Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer " + ServiceTokens.mint(secret, "bench", Duration.ofHours(6), Instant.now()));
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), bearer);
+    ConnectReads connect = !kinds.contains("list-connect") ? null
+        : new ConnectReads(root.serves(Serves::apiHttp).orElseThrow(), bearer, Math.min(page, items));
     URI target = URI.create("grpc://" + api);
     List<ManagedChannel> open = new ArrayList<>();
     List<HistoryGrpc.HistoryStub> stubs = new ArrayList<>();
@@ -241,6 +247,7 @@ final class ReadsCommand implements Callable<Integer> {
           Supplier<CompletionStage<?>> viaApi = () -> switch (kind) {
             case "cold" -> hbase.apiCold(stub.get());
             case "deep", "deep-chunks" -> hbase.apiDeep(stub.get(), kind.equals("deep-chunks"));
+            case "list-connect" -> connect.page(randomUser(base), page);
             default -> apiRead(kind, stub.get(), base);
           };
           StoredReads.StreamPlayers who = !stream ? null : switch (read) {
@@ -288,6 +295,9 @@ final class ReadsCommand implements Callable<Integer> {
   /** The fields of the endpoints file a run needs: the API and Redis, the gateway for players, HBase for stored reads. */
   private Field[] needs(boolean stored) {
     List<Field> needed = new ArrayList<>(List.of(Field.API, Field.REDIS_URI));
+    if (kinds.contains("list-connect")) {
+      needed.add(Field.API_HTTP);
+    }
     if (heartbeatConnections > 0 || kinds.stream().anyMatch(k -> k.startsWith("stream-"))) {
       needed.add(Field.WEBSOCKET);
     }
@@ -503,9 +513,9 @@ final class ReadsCommand implements Callable<Integer> {
     }
   }
 
-  /** What a kind reads: {@code stream-X} reads as {@code X} over the player stream. */
+  /** What a kind reads: {@code stream-X} as {@code X} over the player stream, {@code list-connect} as {@code page}. */
   private static String read(String kind) {
-    return kind.startsWith("stream-") ? kind.substring("stream-".length()) : kind;
+    return kind.equals("list-connect") ? "page" : kind.startsWith("stream-") ? kind.substring("stream-".length()) : kind;
   }
 
   private static long redisPid(String uri) {

@@ -3,6 +3,7 @@ package io.playline.standalone;
 import io.playline.api.ApiServer;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import java.net.InetSocketAddress;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,7 +13,10 @@ import org.jspecify.annotations.Nullable;
 final class Addresses {
   private Addresses() {}
 
-  /** The player listeners of {@code node} (if it accepts players), {@code api} (if any) and the admin port. */
+  /**
+   * The player listeners of {@code node} (if it accepts players), {@code api}'s gRPC and HTTP ports
+   * (if any) and the admin port.
+   */
   static Map<String, String> of(GatewayNode node, @Nullable ApiServer api) {
     Map<String, String> own = new LinkedHashMap<>();
     if (node.acceptsPlayers()) {
@@ -21,6 +25,10 @@ final class Addresses {
     }
     if (api != null) {
       own.put("api", "127.0.0.1:" + api.address().getPort());
+      InetSocketAddress http = api.httpAddress();
+      if (http != null) {
+        own.put("apiHttp", (node.tls() != null ? "https" : "http") + "://127.0.0.1:" + http.getPort());
+      }
     }
     own.put("admin", "http://127.0.0.1:" + node.adminAddress().getPort());
     return Collections.unmodifiableMap(own);

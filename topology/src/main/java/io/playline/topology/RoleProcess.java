@@ -137,10 +137,10 @@ public final class RoleProcess implements AutoCloseable {
   /** What it serves, from its endpoints file (nothing before it served). */
   public Endpoints.Serves serves() {
     Endpoints.Serves s = serves;
-    return s == null ? new Endpoints.Serves(null, null, null, null, null) : s;
+    return s == null ? new Endpoints.Serves(null, null, null, null, null, null) : s;
   }
 
-  /** One of its addresses from its endpoints file: {@code websocket}, {@code grpc}, {@code api}, {@code admin}. */
+  /** One of its addresses from its endpoints file: {@code websocket}, {@code grpc}, {@code api}, {@code apiHttp}, {@code admin}. */
   public String address(String kind) {
     String a = serves().byName().get(kind);
     if (a == null) {

@@ -8,7 +8,6 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.Attributes;
 import io.grpc.Grpc;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -50,6 +49,8 @@ import org.slf4j.LoggerFactory;
 final class ConnectHandler extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(ConnectHandler.class);
   private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+  /** The media types a POST may carry, named in a 415 as {@code Accept} (RFC 9110 15.5.16) and {@code Accept-Post}. */
+  private static final String ACCEPTED = JSON + ", " + PROTO;
 
   /** Marks a request the aggregator refused for its size. */
   enum TooLarge { INSTANCE }
@@ -172,6 +173,7 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
         codec = ConnectRequests.postCodec(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
         if (codec == null) {
           p.response = plain(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be " + JSON + " or " + PROTO);
+          p.response.headers().set(HttpHeaderNames.ACCEPT, ACCEPTED).set("accept-post", ACCEPTED);
           return;
         }
         String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
@@ -275,9 +277,14 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /** A call's answer: its response (headers, then trailers as {@code trailer-*}), or its error with its metadata. */
   private FullHttpResponse answer(UnaryCall.Result result, String codec, String method) {
     if (!result.status().isOk() || !(result.response() instanceof Message response)) {
-      return error(result.status().isOk() ? Status.INTERNAL.withDescription("no response") : result.status(), method);
+      FullHttpResponse error = error(result.status().isOk() ? Status.INTERNAL.withDescription("no response")
+          : result.status(), method);
+      ConnectMetadata.copy(result.headers(), error.headers(), "");
+      ConnectMetadata.copy(result.trailers(), error.headers(), "");
+      return error;
     }
     byte[] body;
     try {
@@ -287,14 +294,8 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
     }
     metrics.answered(method, Status.Code.OK);
     FullHttpResponse http = response(HttpResponseStatus.OK, codec, body);
-    for (String key : result.trailers().keys()) {
-      if (!key.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
-        String value = result.trailers().get(Metadata.Key.of(key, Metadata.ASCII_STRING_MARSHALLER));
-        if (value != null) {
-          http.headers().add("trailer-" + key, value);
-        }
-      }
-    }
+    ConnectMetadata.copy(result.headers(), http.headers(), "");
+    ConnectMetadata.copy(result.trailers(), http.headers(), "trailer-");
     return http;
   }
 

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The internal API's HTTP/1.1 port ({@code api.http.port}): the given service definitions — the
  * very ones the gRPC port serves, interceptors included — as the Connect protocol, within the
- * port's budgets ({@code api.http.max.connections}, {@code api.http.request.timeout}, {@code
+ * port's budgets ({@code api.http.max.connections}, {@code api.http.max.connections.per.address},
+ * {@code api.http.request.timeout}, {@code
  * api.http.max.pipelined}, {@code api.http.call.timeout}; requests up to {@code frame.max.bytes},
  * the gRPC port's message limit; no reading while the client does not read its answers).
  * With TLS, the same certificate as the gRPC port and, with {@code api.tls.client.ca}, the same
@@ -49,8 +50,10 @@ public final class ConnectServer implements AutoCloseable {
       @Nullable SslContext tls, MeterRegistry registry, ServerServiceDefinition... services) throws InterruptedException {
     ConnectRoutes routes = new ConnectRoutes(services);
     ConnectMetrics metrics = new ConnectMetrics(registry);
-    HttpBudget budget = new HttpBudget("API HTTP", ConnectMetrics.REFUSED, "api.http.max.connections",
-        access.maxConnections(), "api.http.request.timeout", access.requestTimeout(), registry);
+    HttpBudget budget = new HttpBudget("API HTTP", ConnectMetrics.REFUSED,
+        new HttpBudget.Cap("api.http.max.connections", access.maxConnections()),
+        new HttpBudget.Cap("api.http.max.connections.per.address", access.maxConnectionsPerAddress()),
+        "api.http.request.timeout", access.requestTimeout(), registry);
     Gauge.builder("playline.api.http.connections", budget, HttpBudget::open)
         .description("Open connections on the internal API's HTTP port").register(registry);
     ChannelGroup connections = new DefaultChannelGroup("api-http", GlobalEventExecutor.INSTANCE);

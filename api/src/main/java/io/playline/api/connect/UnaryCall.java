@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One unary call of a gRPC service definition made without gRPC's transport: the request goes to
  * the method's handler (interceptors first, exactly as on the gRPC port) through a {@link
- * ServerCall} of this class's own, whose response, status and trailers complete {@link #result()}.
+ * ServerCall} of this class's own, whose response, status, headers and trailers complete {@link #result()}.
  * The transport's attributes (remote address, TLS session) are the HTTP connection's, so
  * interceptors that read them see the same as over gRPC. Started on the connection's event loop;
  * the service may answer from any thread.
@@ -25,14 +25,15 @@ import org.slf4j.LoggerFactory;
 final class UnaryCall<Q, R> extends ServerCall<Q, R> {
   private static final Logger log = LoggerFactory.getLogger(UnaryCall.class);
 
-  /** How a call ended: OK with its response, or another status. */
-  record Result(Status status, @Nullable Object response, Metadata trailers) {}
+  /** How a call ended: OK with its response, or another status; the metadata the service sent. */
+  record Result(Status status, @Nullable Object response, Metadata headers, Metadata trailers) {}
 
   private final MethodDescriptor<Q, R> method;
   private final Attributes attributes;
   private final @Nullable String authority;
   private final CompletableFuture<Result> result = new CompletableFuture<>();
   private volatile @Nullable R response;
+  private volatile @Nullable Metadata headers;
   private volatile boolean cancelled;
   private ServerCall.@Nullable Listener<Q> listener;
 
@@ -86,7 +87,7 @@ final class UnaryCall<Q, R> extends ServerCall<Q, R> {
   /** The client gave up (deadline, closed connection): the service is told, the call ends with {@code status}. */
   void cancel(Status status) {
     cancelled = true;
-    if (result.complete(new Result(status, null, new Metadata()))) {
+    if (result.complete(new Result(status, null, new Metadata(), new Metadata()))) {
       ServerCall.Listener<Q> l = listener;
       if (l != null) {
         try {
@@ -105,7 +106,7 @@ final class UnaryCall<Q, R> extends ServerCall<Q, R> {
 
   @Override
   public void sendHeaders(Metadata headers) {
-    // unary answers carry only trailers over Connect
+    this.headers = headers;
   }
 
   @Override
@@ -115,7 +116,9 @@ final class UnaryCall<Q, R> extends ServerCall<Q, R> {
 
   @Override
   public void close(Status status, Metadata trailers) {
-    if (result.complete(new Result(status, status.isOk() ? response : null, trailers)) && listener != null) {
+    Metadata sent = headers;
+    if (result.complete(new Result(status, status.isOk() ? response : null, sent == null ? new Metadata() : sent,
+        trailers)) && listener != null) {
       ServerCall.Listener<Q> l = listener;
       try {
         l.onComplete();

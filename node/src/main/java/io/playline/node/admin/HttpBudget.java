@@ -10,6 +10,9 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.gateway.session.ConnectionLimiter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,65 +21,97 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an HTTP/1.1 port lets clients spend: at most {@code maxConnections} open connections (more
- * are closed at accept), and a whole request within {@code requestTimeout} of connecting or of the
+ * What an HTTP/1.1 port lets clients spend: at most {@code maxConnections} open connections and, when
+ * given, at most so many from one address (more are closed at accept), and a whole request within {@code requestTimeout} of connecting or of the
  * previous response (an idle timer would let a slowloris keep a connection forever with one header
  * byte now and then; the clock stops while a request is being answered), and nothing more is read
  * while the connection's unsent answers are over Netty's write-buffer high-water mark (a client
  * that sends requests and never reads the answers cannot grow the node's memory). Counted in {@code
- * <metric>{reason=connections|timeout}}. Used by the admin port ({@code admin.max.connections},
- * {@code admin.request.timeout}) and the internal API's HTTP port. Thread-safe; {@link
- * #deadline()} gives one handler per connection, confined to its event loop.
+ * <metric>{reason=connections|address|timeout}}. Used by the admin port ({@code admin.max.connections},
+ * {@code admin.request.timeout}) and the internal API's HTTP port (with {@code
+ * api.http.max.connections.per.address}). Thread-safe; {@link #deadline()} gives one handler per
+ * connection, confined to its event loop.
  */
 public final class HttpBudget {
   private static final Logger log = LoggerFactory.getLogger(HttpBudget.class);
 
   private final String port;
-  private final String connectionsKey;
+  private final Cap connections;
+  private final @Nullable AddressCap perAddress;
   private final String timeoutKey;
-  private final int maxConnections;
   private final Duration requestTimeout;
   private final AtomicInteger open = new AtomicInteger();
   private final Counter overCap;
   private final Counter timedOut;
 
+  /** The per-address cap: connections counted by remote address (the limiter's node-wide cap unused), refusals. */
+  private record AddressCap(Cap cap, ConnectionLimiter counts, Counter refused) {}
+
+  /**
+   * A cap on open connections and the setting it comes from (named in logs and the metric's description).
+   *
+   * @param key the setting
+   * @param max connections at most
+   */
+  public record Cap(String key, int max) {
+    public Cap {
+      if (max <= 0) {
+        throw new IllegalArgumentException(key + ": " + max + " (expected: > 0)");
+      }
+    }
+  }
+
   /**
    * @param port the port's name in logs ("admin")
    * @param metric the refusal counter's name
-   * @param connectionsKey the setting {@code maxConnections} comes from (named in logs and the metric's description)
+   * @param connections open connections on the port at most
+   * @param perAddress of those, from one remote address at most (null: no such cap)
    * @param timeoutKey the setting {@code requestTimeout} comes from
    */
-  public HttpBudget(String port, String metric, String connectionsKey, int maxConnections, String timeoutKey,
+  public HttpBudget(String port, String metric, Cap connections, @Nullable Cap perAddress, String timeoutKey,
       Duration requestTimeout, MeterRegistry registry) {
     this.port = port;
-    this.connectionsKey = connectionsKey;
+    this.connections = connections;
     this.timeoutKey = timeoutKey;
-    this.maxConnections = maxConnections;
     this.requestTimeout = requestTimeout;
-    String description = port + " connections closed: over " + connectionsKey + ", or no whole request within "
-        + timeoutKey;
+    String description = port + " connections closed: over " + connections.key()
+        + (perAddress == null ? "" : " or " + perAddress.key()) + ", or no whole request within " + timeoutKey;
     overCap = Counter.builder(metric).tag("reason", "connections").description(description).register(registry);
     timedOut = Counter.builder(metric).tag("reason", "timeout").description(description).register(registry);
+    this.perAddress = perAddress == null ? null : new AddressCap(perAddress, new ConnectionLimiter(Integer.MAX_VALUE,
+        perAddress.max()), Counter.builder(metric).tag("reason", "address").description(description).register(registry));
   }
 
   /** The admin port's budget: {@code playline.admin.refused}. */
   static HttpBudget admin(AdminAccess access, MeterRegistry registry) {
-    return new HttpBudget("admin", "playline.admin.refused", "admin.max.connections", access.maxConnections(),
-        "admin.request.timeout", access.requestTimeout(), registry);
+    return new HttpBudget("admin", "playline.admin.refused", new Cap("admin.max.connections", access.maxConnections()),
+        null, "admin.request.timeout", access.requestTimeout(), registry);
   }
 
-  /** Counts {@code channel} until it closes; false (and closed) when the port has its maximum. */
+  /** Counts {@code channel} until it closes; false (and closed) when the port or its address has its maximum. */
   public boolean admit(Channel channel) {
-    if (open.incrementAndGet() > maxConnections) {
+    if (open.incrementAndGet() > connections.max()) {
       open.decrementAndGet();
-      overCap.increment();
-      log.debug("Closing {} connection {}: {} {} reached", port, channel.remoteAddress(), connectionsKey,
-          maxConnections);
-      channel.close();
-      return false;
+      return refuse(channel, overCap, connections);
+    }
+    AddressCap a = perAddress;
+    InetAddress address = channel.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
+    if (a != null && address != null) {
+      if (a.counts().admit(address) != null) {
+        open.decrementAndGet();
+        return refuse(channel, a.refused(), a.cap());
+      }
+      channel.closeFuture().addListener(f -> a.counts().release(address));
     }
     channel.closeFuture().addListener(f -> open.decrementAndGet());
     return true;
+  }
+
+  private boolean refuse(Channel channel, Counter refused, Cap cap) {
+    refused.increment();
+    log.debug("Closing {} connection {}: {} {} reached", port, channel.remoteAddress(), cap.key(), cap.max());
+    channel.close();
+    return false;
   }
 
   /** Connections open now. */

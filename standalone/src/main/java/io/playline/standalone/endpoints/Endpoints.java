@@ -113,19 +113,22 @@ public record Endpoints(@Nullable Long pid, @Nullable String role, @Nullable Str
    *
    * @param websocket the player WebSocket URL ({@code ws://} or {@code wss://})
    * @param grpc the player gRPC stream, {@code host:port}
-   * @param api the internal History API, {@code host:port}
+   * @param api the internal History API's gRPC port, {@code host:port}
+   * @param apiHttp the same API over HTTP (the Connect protocol), its base URL ({@code http://host:port}
+   *     or {@code https://}); absent when {@code api.http.enabled} is false, and in files written
+   *     before it was listed
    * @param admin the admin URL ({@code http://host:port})
    * @param demo the demo web player's URL
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @JsonPropertyOrder({"websocket", "grpc", "api", "admin", "demo"})
+  @JsonPropertyOrder({"websocket", "grpc", "api", "apiHttp", "admin", "demo"})
   public record Serves(@Nullable String websocket, @Nullable String grpc, @Nullable String api,
-      @Nullable String admin, @Nullable String demo) {
-    private static final List<String> NAMES = List.of("websocket", "grpc", "api", "admin", "demo");
+      @Nullable String apiHttp, @Nullable String admin, @Nullable String demo) {
+    private static final List<String> NAMES = List.of("websocket", "grpc", "api", "apiHttp", "admin", "demo");
 
     /**
-     * The addresses of {@code byName} ({@code websocket}, {@code grpc}, {@code api}, {@code admin},
-     * {@code demo}).
+     * The addresses of {@code byName} ({@code websocket}, {@code grpc}, {@code api}, {@code
+     * apiHttp}, {@code admin}, {@code demo}).
      *
      * @throws IllegalArgumentException for any other name, which the file could not hold
      */
@@ -135,14 +138,14 @@ public record Endpoints(@Nullable Long pid, @Nullable String role, @Nullable Str
           throw new IllegalArgumentException("playline." + name + ": not an address (expected one of " + NAMES + ")");
         }
       }
-      return new Serves(byName.get("websocket"), byName.get("grpc"), byName.get("api"), byName.get("admin"),
-          byName.get("demo"));
+      return new Serves(byName.get("websocket"), byName.get("grpc"), byName.get("api"), byName.get("apiHttp"),
+          byName.get("admin"), byName.get("demo"));
     }
 
     /** The addresses that are set, by name, in the file's order. */
     public Map<String, String> byName() {
       Map<String, String> all = new LinkedHashMap<>();
-      List<@Nullable String> values = Arrays.asList(websocket, grpc, api, admin, demo);
+      List<@Nullable String> values = Arrays.asList(websocket, grpc, api, apiHttp, admin, demo);
       for (int i = 0; i < NAMES.size(); i++) {
         String v = values.get(i);
         if (v != null) {
@@ -161,11 +164,12 @@ public record Endpoints(@Nullable Long pid, @Nullable String role, @Nullable Str
    * @param pid its process id
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @JsonPropertyOrder({"name", "role", "pid", "websocket", "grpc", "api", "admin"})
+  @JsonPropertyOrder({"name", "role", "pid", "websocket", "grpc", "api", "apiHttp", "admin"})
   public record RoleEntry(String name, String role, long pid, @Nullable String websocket, @Nullable String grpc,
-      @Nullable String api, @Nullable String admin) {
+      @Nullable String api, @Nullable String apiHttp, @Nullable String admin) {
     public static RoleEntry of(String name, String role, long pid, Serves serves) {
-      return new RoleEntry(name, role, pid, serves.websocket(), serves.grpc(), serves.api(), serves.admin());
+      return new RoleEntry(name, role, pid, serves.websocket(), serves.grpc(), serves.api(), serves.apiHttp(),
+          serves.admin());
     }
   }
 
@@ -176,7 +180,8 @@ public record Endpoints(@Nullable Long pid, @Nullable String role, @Nullable Str
     HBASE_ZOOKEEPER_QUORUM("hbase.zookeeperQuorum", e -> e.hbaseZookeeperQuorum()),
     HBASE_ZOOKEEPER_PORT("hbase.zookeeperPort", e -> e.hbaseZookeeperPort()),
     WEBSOCKET("playline.websocket", e -> e.serves(Serves::websocket)),
-    API("playline.api", e -> e.serves(Serves::api));
+    API("playline.api", e -> e.serves(Serves::api)),
+    API_HTTP("playline.apiHttp", e -> e.serves(Serves::apiHttp));
 
     private final String path;
     private final Function<Endpoints, Optional<?>> value;

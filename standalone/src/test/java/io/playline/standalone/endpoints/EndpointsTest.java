@@ -24,7 +24,7 @@ class EndpointsTest {
   @TempDir Path dir;
 
   private static final Endpoints.Serves SERVES = new Endpoints.Serves("ws://127.0.0.1:8080/ws", "127.0.0.1:9090",
-      "127.0.0.1:9091", "http://127.0.0.1:9100", null);
+      "127.0.0.1:9091", "http://127.0.0.1:9095", "http://127.0.0.1:9100", null);
 
   /** What the writers before the type wrote: a map of maps, indented. */
   private String untyped(Map<String, Object> root) throws IOException {
@@ -78,7 +78,8 @@ class EndpointsTest {
         new Endpoints.Redis(null, null, null, "redis://127.0.0.1:7000",
             List.of(new Endpoints.RedisNode("redis://127.0.0.1:7000"), new Endpoints.RedisNode("redis://127.0.0.1:7001"))),
         new Endpoints.Kafka("k:9092", null), new Endpoints.HBase("127.0.0.1", 2181, null), null,
-        List.of(Endpoints.RoleEntry.of("job-1", "job", 11, new Endpoints.Serves(null, null, null, "http://a", null)),
+        List.of(Endpoints.RoleEntry.of("job-1", "job", 11,
+                new Endpoints.Serves(null, null, null, null, "http://a", null)),
             Endpoints.RoleEntry.of("gw-1", "gateway", 12, SERVES)));
     assertThat(written(e)).isEqualTo(untyped(map("backends", "/run/backends.json",
         "redis", map("seed", "redis://127.0.0.1:7000", "nodes", List.of(map("uri", "redis://127.0.0.1:7000"),
@@ -86,7 +87,18 @@ class EndpointsTest {
         "kafka", map("bootstrapServers", "k:9092"), "hbase", map("zookeeperQuorum", "127.0.0.1", "zookeeperPort", 2181),
         "roles", List.of(map("name", "job-1", "role", "job", "pid", 11L, "admin", "http://a"),
             map("name", "gw-1", "role", "gateway", "pid", 12L, "websocket", "ws://127.0.0.1:8080/ws",
-                "grpc", "127.0.0.1:9090", "api", "127.0.0.1:9091", "admin", "http://127.0.0.1:9100")))));
+                "grpc", "127.0.0.1:9090", "api", "127.0.0.1:9091", "apiHttp", "http://127.0.0.1:9095",
+                "admin", "http://127.0.0.1:9100")))));
+  }
+
+  @Test
+  void aFileWrittenBeforeTheApisHttpPortWasListedReadsWithout() throws IOException {
+    Path file = write("{\"playline\": {\"api\": \"127.0.0.1:9091\", \"admin\": \"http://127.0.0.1:9100\"},"
+        + " \"roles\": [{\"name\": \"api-1\", \"role\": \"api\", \"pid\": 3, \"api\": \"127.0.0.1:9191\"}]}");
+    Endpoints old = Endpoints.read(file, Field.API);
+    assertThat(old.serves(Endpoints.Serves::apiHttp)).isEmpty();
+    assertThat(old.playline().byName()).containsOnlyKeys("api", "admin");
+    assertThat(old.roles()).singleElement().satisfies(r -> assertThat(r.apiHttp()).isNull());
   }
 
   @Test
