@@ -10,7 +10,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.playline.gateway.session.ConnectionLimiter;
+import io.playline.node.edge.ConnectionLimiter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
