@@ -35,10 +35,14 @@ class TokenBucketTest {
   }
 
   @Test
-  void aTakeLargerThanTheCapacityPassesOnAFullBucketAndEmptiesIt() {
+  void aTakeLargerThanTheCapacityPassesOnAFullBucketAndIsPaidFor() {
     TokenBucket bucket = new TokenBucket(10, 10, SECOND, 0);
-    assertThat(bucket.take(30, 0)).isZero();
-    assertThat(bucket.take(1, 0)).isEqualTo(SECOND / 10);
-    assertThat(bucket.take(10, SECOND)).as("one period refills it: no debt beyond one bucket").isZero();
+    assertThat(bucket.take(30, 0)).as("never refused forever: passes on a full bucket").isZero();
+    assertThat(bucket.take(1, 0)).as("then owes the 20 tokens past the bucket, plus this one")
+        .isEqualTo(21 * SECOND / 10);
+    assertThat(bucket.take(10, 2 * SECOND)).as("the debt is not yet paid").isPositive();
+    assertThat(bucket.take(10, 3 * SECOND)).as("three periods pay it and refill one bucket").isZero();
+    assertThat(bucket.isFull(4 * SECOND)).isTrue();
+    assertThat(bucket.take(30, 4 * SECOND)).as("and the next oversized take passes again").isZero();
   }
 }
