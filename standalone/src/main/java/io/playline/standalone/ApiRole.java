@@ -39,7 +39,7 @@ final class ApiRole implements Role {
               gateway.nodeId(), hbase))
           .start());
       api = ApiServer.attach(node, access);
-      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
+      parts.add(GatewayRole.backendHealth(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;

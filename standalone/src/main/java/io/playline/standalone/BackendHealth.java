@@ -3,7 +3,6 @@ package io.playline.standalone;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.kafka.KafkaClient;
 import io.playline.core.kafka.KafkaClientProperties;
-import io.playline.gateway.GatewayNode;
 import io.playline.node.admin.Readiness;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -63,12 +62,6 @@ final class BackendHealth implements AutoCloseable {
     this.kafka = AdminClient.create(kafkaClients.build(KafkaClient.ADMIN, kafkaBootstrapServers, Map.of(
         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis(),
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis())));
-  }
-
-  /** A node's health: its Redis and readiness, and the Kafka and HBase it uses. */
-  static BackendHealth of(GatewayNode node, String kafkaBootstrapServers, Connection hbase) {
-    return new BackendHealth(node.core().redis().shared(), kafkaBootstrapServers, node.core().config().kafkaClients(),
-        hbase, node.readiness());
   }
 
   /**

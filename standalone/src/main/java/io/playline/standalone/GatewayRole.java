@@ -34,7 +34,7 @@ final class GatewayRole implements Role {
           .core(GatewayNode.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               gateway.nodeId(), hbase))
           .start());
-      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
+      parts.add(GatewayRole.backendHealth(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;
@@ -58,5 +58,11 @@ final class GatewayRole implements Role {
   @Override
   public void close() {
     parts.close();
+  }
+
+  /** A node's health: its Redis and readiness, and the Kafka and HBase it uses (the job role builds its own). */
+  static BackendHealth backendHealth(GatewayNode node, String kafkaBootstrapServers, Connection hbase) {
+    return new BackendHealth(node.core().redis().shared(), kafkaBootstrapServers, node.core().config().kafkaClients(),
+        hbase, node.readiness());
   }
 }

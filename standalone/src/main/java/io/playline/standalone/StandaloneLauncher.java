@@ -99,7 +99,7 @@ final class StandaloneLauncher implements AutoCloseable {
     this.node = node;
     ApiServer api = ApiServer.attach(node, access);
     this.api = api;
-    BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
+    BackendHealth health = parts.add(GatewayRole.backendHealth(node, endpoints.kafkaBootstrapServers(), hbase));
     CoreConfig core = node.core().config();
     JobConfig jobConfig = JobConfig.from(config, core);
     RedisConnections jobRedis = parts.add(PlaylineJob.connectRedis(jobConfig, endpoints.redisUri(), core.redisCluster(),

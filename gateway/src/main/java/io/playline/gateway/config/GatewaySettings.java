@@ -1,15 +1,14 @@
 package io.playline.gateway.config;
 
-import static io.playline.core.config.Setting.derived;
-
 import io.playline.core.config.Setting;
 import io.playline.core.config.SettingsCatalogue;
-import io.playline.node.edge.TrustedProxies;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
-/** The gateway's listeners (addresses, ports, TLS), its threads, its name and how it drains. */
+/**
+ * The player edge's ports (and the internal API's) and how a gateway drains; node-wide keys are in
+ * {@code io.playline.node.NodeSettings}.
+ */
 public final class GatewaySettings {
   public static final Setting<Integer> WS_PORT = Setting.port("ws.port", 8080, true,
       "the players' WebSocket port (`/v1/stream`)");

@@ -26,7 +26,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.playline.gateway.heartbeat.HeartbeatHandler;
 import io.playline.node.errors.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamSession;

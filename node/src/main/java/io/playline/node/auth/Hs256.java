@@ -14,8 +14,8 @@ import java.time.Duration;
 import java.util.Date;
 
 /**
- * HS256 JWT signing and verification shared by player tokens ({@link JwtAuthenticator}, {@link
- * JwtTokens}) and the internal API's service tokens: the algorithm pinned to HS256, the signature,
+ * HS256 JWT signing and verification shared by player tokens (the gateway's {@code
+ * JwtAuthenticator} and {@code JwtTokens}) and the internal API's service tokens: the algorithm pinned to HS256, the signature,
  * {@code exp} required, {@code exp}/{@code nbf} checked with a clock skew. Claims beyond that are
  * the caller's. Thread-safe.
  */
@@ -29,7 +29,7 @@ public final class Hs256 {
 
   /**
    * @param key names the setting the secret came from, for error messages (e.g. {@code auth.secret})
-   * @throws IllegalArgumentException when the secret is shorter than {@link JwtTokens#MIN_SECRET_BYTES}
+   * @throws IllegalArgumentException when the secret is shorter than {@link #MIN_SECRET_BYTES}
    */
   public Hs256(String key, String secret, Duration clockSkew, Clock clock) {
     checkSecret(key, secret);
