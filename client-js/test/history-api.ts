@@ -80,9 +80,15 @@ export function historyApiTests(stack: () => Stack, nextUid: () => bigint): void
         await api.report({ uid, events: [{ ...item, progressMs: 1_500n, durationMs: 9_000n,
           eventTimeMs: BigInt(Date.now()) }] }, auth());
         // What went on the wire: node:http's requests, as its diagnostics channel reports them (a request
-        // sent on a reused keep-alive socket is reported twice).
+        // sent on a reused keep-alive socket is reported twice). The channel is process-wide: a player
+        // client of another test reconnecting now (GET /v1/stream) is not this client's, so only the
+        // History service's paths count.
+        const history = "/playline.v1.History/";
         const requests = new Set<{ method: string; path: string }>();
-        const record = (m: unknown) => requests.add((m as { request: { method: string; path: string } }).request);
+        const record = (m: unknown) => {
+          const request = (m as { request: { method: string; path: string } }).request;
+          if (request.path.startsWith(history)) requests.add(request);
+        };
         subscribe("http.client.request.start", record);
         try {
           const progress = await api.getProgress({ uid, items: [item] }, auth());
@@ -93,7 +99,6 @@ export function historyApiTests(stack: () => Stack, nextUid: () => bigint): void
         } finally {
           unsubscribe("http.client.request.start", record);
         }
-        const history = "/playline.v1.History/";
         assert.deepEqual([...requests].map((r) => `${r.method} ${r.path.replace(/\?.*/, "")}`), [
           `GET ${history}GetProgress`, `GET ${history}ListHistory`, `GET ${history}GetPaused`,
           `POST ${history}SetPaused`]);
