@@ -46,6 +46,7 @@ final class Amplification {
     stage(out, before, after, "wait", RunResult.STAGE_WAIT_P50, RunResult.STAGE_WAIT_P99);
     stage(out, before, after, "redis", RunResult.STAGE_REDIS_P50, RunResult.STAGE_REDIS_P99);
     stage(out, before, after, "node", RunResult.STAGE_NODE_P50, RunResult.STAGE_NODE_P99);
+    out.put(RunResult.ACK_BUDGET, 1000 * after.sum("playline_heartbeat_ack_budget_seconds"));
   }
 
   /** p50 and p99 in ms of one {@code playline_heartbeat_stage_seconds} histogram over the window. */

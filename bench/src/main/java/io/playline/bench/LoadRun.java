@@ -203,7 +203,10 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
     return metrics(later).delta(metrics(earlier), metric);
   }
 
-  /** The servers' metrics summed into one view (each series summed across servers). */
+  /**
+   * The servers' metrics summed into one view (each series summed across servers; the ack budget,
+   * a setting, as the largest of the servers').
+   */
   static PrometheusText metrics(List<ServerProbe.Sample> samples) {
     if (samples.size() == 1) {
       return samples.get(0).metrics();
@@ -211,7 +214,8 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
     StringBuilder text = new StringBuilder();
     Map<String, Double> sum = new LinkedHashMap<>();
     for (ServerProbe.Sample s : samples) {
-      s.metrics().samples().forEach((k, v) -> sum.merge(k, v, Double::sum));
+      s.metrics().samples().forEach((k, v) -> sum.merge(k, v,
+          k.startsWith("playline_heartbeat_ack_budget_seconds") ? Math::max : Double::sum));
     }
     sum.forEach((k, v) -> text.append(k).append(' ').append(v).append('\n'));
     return PrometheusText.parse(text.toString());

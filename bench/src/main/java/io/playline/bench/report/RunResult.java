@@ -48,6 +48,8 @@ public record RunResult(String kind, int pass, Map<String, Double> figures, Map<
   public static final String STAGE_REDIS_P99 = "node: batch round trip p99 ms";
   public static final String STAGE_NODE_P50 = "node: read -> ack handed on p50 ms";
   public static final String STAGE_NODE_P99 = "node: read -> ack handed on p99 ms";
+  /** The node's heartbeat.ack.budget (ms), as its metrics report it. */
+  public static final String ACK_BUDGET = "node: heartbeat.ack.budget ms";
 
   public RunResult {
     figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));

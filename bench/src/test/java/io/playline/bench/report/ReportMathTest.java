@@ -43,15 +43,36 @@ class ReportMathTest {
         });
     assertThat(targets).filteredOn(t -> t.name().startsWith("Playline / echo"))
         .singleElement().satisfies(t -> assertThat(t.value()).isEqualTo(33_000 / 65_000.0));
-    assertThat(targets).filteredOn(t -> t.name().startsWith("Playline p99"))
+    assertThat(targets).noneMatch(t -> t.name().startsWith("Kafka"));
+  }
+
+  @Test
+  void belowSaturationTheCpuIsComparedWithTheEchosAndTheAckTailWithTheNodesBudget() {
+    List<RunResult> runs = List.of(
+        run("playline", 1, 5_000, 22.0, 40, 20, 25), run("playline", 2, 5_000, 24.0, 44, 22, 25),
+        run("playline", 3, 5_000, 26.0, 42, 18, 25),
+        run("echo", 1, 5_000, 3.0, 29, Double.NaN, Double.NaN), run("echo", 2, 5_000, 5.0, 31, Double.NaN, Double.NaN));
+    List<BenchReport.Target> targets = BenchReport.targets(BenchReport.byKind(runs));
+    assertThat(targets).filteredOn(t -> t.name().contains("CPU per heartbeat / echo"))
         .singleElement().satisfies(t -> {
-          assertThat(t.value()).isEqualTo(2.0);
+          assertThat(t.value()).isEqualTo((42 + 20) / 30.0);
+          assertThat(t.met()).isFalse();
+        });
+    assertThat(targets).filteredOn(t -> t.name().contains("heartbeat.ack.budget"))
+        .singleElement().satisfies(t -> {
+          assertThat(t.value()).isEqualTo(24.0);
+          assertThat(t.goal()).isEqualTo("<= 25");
           assertThat(t.met()).isTrue();
         });
-    assertThat(targets).noneMatch(t -> t.name().startsWith("Kafka"));
   }
 
   private static RunResult run(String kind, int pass, double acked, double p99) {
     return new RunResult(kind, pass, Map.of(RunResult.ACKED, acked, RunResult.P99, p99), Map.of(), Map.of());
+  }
+
+  private static RunResult run(String kind, int pass, double acked, double p99, double cpu, double redisCpu,
+      double budgetMs) {
+    return new RunResult(kind, pass, Map.of(RunResult.ACKED, acked, RunResult.OFFERED, 5_000.0, RunResult.P99, p99,
+        RunResult.CPU_SERVER, cpu, RunResult.CPU_REDIS, redisCpu, RunResult.ACK_BUDGET, budgetMs), Map.of(), Map.of());
   }
 }

@@ -3,10 +3,12 @@ package io.playline.node.write;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 
 /** Meters of the heartbeat path: sizes, latency, refusals, first-today checks and skips. Thread-safe. */
 public final class BatchMetrics {
@@ -15,7 +17,7 @@ public final class BatchMetrics {
   final Counter acks;
   final Counter refused;
   final Counter failed;
-  final Counter lingered;
+  final Counter waited;
   final Counter wakeups;
   final DistributionSummary batchEvents;
   final DistributionSummary batchHeartbeats;
@@ -37,10 +39,10 @@ public final class BatchMetrics {
     refused = Counter.builder("playline.heartbeat.refused").description("Heartbeats refused because the batcher queue was full")
         .register(registry);
     failed = Counter.builder("playline.heartbeat.failed").description("Heartbeats whose Redis write failed").register(registry);
-    lingered = Counter.builder("playline.heartbeat.batch.lingered")
-        .description("Batches that waited for more heartbeats at low load (heartbeat.batch.linger)").register(registry);
+    waited = Counter.builder("playline.heartbeat.batch.waited")
+        .description("Batches that waited for company within heartbeat.ack.budget").register(registry);
     wakeups = Counter.builder("playline.heartbeat.batcher.wakeups")
-        .description("Times a submitted heartbeat woke the batching loop (a lingering batch's heartbeats do not)")
+        .description("Times a submitted heartbeat woke the batching loop (a waiting batch's heartbeats do not)")
         .register(registry);
     batchEvents = DistributionSummary.builder("playline.heartbeat.batch.size").baseUnit("events").register(registry);
     batchHeartbeats = DistributionSummary.builder("playline.heartbeat.batch.heartbeats").register(registry);
@@ -79,6 +81,16 @@ public final class BatchMetrics {
   void bindQueue(MeterRegistry registry, Queue<?> queue) {
     this.queue = queue;
     registry.gauge("playline.heartbeat.queue.depth", queue, Queue::size);
+  }
+
+  /** How long a batch may wait for company now (heartbeat.ack.budget less the expected round trip). */
+  <T> void bindWait(MeterRegistry registry, Duration budget, T batcher, ToLongFunction<T> waitNanos) {
+    TimeGauge.builder("playline.heartbeat.ack.budget", budget, TimeUnit.NANOSECONDS, Duration::toNanos)
+        .description("heartbeat.ack.budget: how long a heartbeat may take from read to ack when waiting for "
+            + "company saves Redis round trips").register(registry);
+    TimeGauge.builder("playline.heartbeat.batch.wait", batcher, TimeUnit.NANOSECONDS, b -> waitNanos.applyAsLong(b))
+        .description("How long a batch may now wait for company: four fifths of heartbeat.ack.budget less the "
+            + "Redis round trip expected").register(registry);
   }
 
   /** Heartbeats queued for a batch right now. */

@@ -14,21 +14,20 @@ import java.time.Duration;
  * @param queueCapacity submissions waiting for a batch; beyond it new ones are refused ({@code heartbeat.queue.max})
  * @param maxInFlight batches awaiting Redis at once; beyond it the batcher waits ({@code heartbeat.max.inflight})
  * @param inFlightWait how long the batcher waits for a free slot before failing a batch ({@code heartbeat.inflight.wait})
- * @param linger at low load, how long an eager batch may wait for company when nothing is in flight
- *     ({@code heartbeat.batch.linger}; zero = off): it waits only while submissions arrive faster
- *     than one per {@code linger}, so the wait is expected to save a round trip
- * @param lingerHeartbeats a lingering batch leaves as soon as this many submissions joined it
- *     ({@code heartbeat.batch.linger.heartbeats}; at most {@code queueCapacity}, or it could never fill)
+ * @param ackBudget how long a submission may take from read to ack when waiting for company saves
+ *     round trips ({@code heartbeat.ack.budget}; zero = batches never wait): see {@link AckBudget}
+ * @param enoughHeartbeats a batch waiting within the budget leaves as soon as this many submissions
+ *     joined it ({@code heartbeat.batch.enough.heartbeats}; at most {@code queueCapacity}, or it could never fill)
  */
 public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int queueCapacity, int maxInFlight,
-    Duration inFlightWait, Duration linger, int lingerHeartbeats) {
+    Duration inFlightWait, Duration ackBudget, int enoughHeartbeats) {
 
-  /** A lingering batch can hold no more than the queue: {@code lingerHeartbeats} above it counts as the queue's size. */
+  /** A waiting batch can hold no more than the queue: {@code enoughHeartbeats} above it counts as the queue's size. */
   public BatcherConfig {
-    lingerHeartbeats = Math.min(lingerHeartbeats, queueCapacity);
+    enoughHeartbeats = Math.min(enoughHeartbeats, queueCapacity);
   }
 
-  /** Without lingering: an eager batch leaves as soon as nothing is in flight. */
+  /** Without an ack budget: an eager batch leaves as soon as nothing is in flight. */
   public BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int queueCapacity, int maxInFlight,
       Duration inFlightWait) {
     this(maxEvents, maxDelay, eager, queueCapacity, maxInFlight, inFlightWait, Duration.ZERO, 1);
@@ -42,7 +41,7 @@ public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int
         BatchSettings.QUEUE_MAX.read(c),
         BatchSettings.MAX_INFLIGHT.read(c),
         BatchSettings.INFLIGHT_WAIT.read(c),
-        BatchSettings.BATCH_LINGER.read(c),
-        BatchSettings.BATCH_LINGER_HEARTBEATS.read(c));
+        BatchSettings.ACK_BUDGET.read(c),
+        BatchSettings.BATCH_ENOUGH.read(c));
   }
 }

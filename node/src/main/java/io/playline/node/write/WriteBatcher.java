@@ -38,13 +38,15 @@ import org.slf4j.LoggerFactory;
  * trips. Each heartbeat's callback fires only after its batch is written, so acks follow
  * durability.
  *
- * <p>At low load eager batching sends nearly every heartbeat alone, and each pays a round trip and
- * the thread wake-ups around it. With a {@code linger} window, a batch that would leave alone waits
- * up to that long for company — but only while heartbeats arrive faster than one per window (a
- * moving average of the gaps between them), so the wait is expected to save a round trip; it leaves
- * early once {@code lingerHeartbeats} joined. While it lingers, submitting does not wake the loop.
- * ({@code maxDelay} bounds the wait of a batch behind a round trip; a lingering batch has none ahead
- * of it and waits up to {@code linger}, which may be longer.)
+ * <p>At moderate load eager batching sends nearly every heartbeat alone, and each pays a round trip
+ * and the thread wake-ups around it. With an ack budget ({@link BatcherConfig#ackBudget()}), a batch
+ * that would leave with no round trip ahead of it waits for company until its oldest heartbeat has
+ * used the part of the budget the expected round trip leaves ({@link AckBudget}) — but only while
+ * heartbeats arrive faster than one per such wait (a moving average of the gaps between them), so
+ * the wait is expected to save a round trip; it leaves early once {@code enoughHeartbeats} joined.
+ * While it waits, submitting does not wake the loop. At peak the budget changes nothing: batches
+ * fill while a round trip is out and leave, full, when it ends. ({@code maxDelay} bounds the wait of
+ * a batch behind a round trip; a waiting batch has none ahead of it.)
  *
  * <p>{@link #submit} is thread-safe and never blocks (event loops call it); a full queue refuses
  * the heartbeat. Batching runs on one event loop: the writer's own I/O loop when it has one
@@ -70,11 +72,11 @@ public final class WriteBatcher implements AutoCloseable {
   private final Runnable drainTask = this::drain;
   private final KnownToday knownToday = new KnownToday();
   private final LongSupplier arrivalClock;
-  /** {@link BatcherConfig#linger()} in ns; 0 = batches never linger. */
-  private final long lingerNanos;
+  /** Confined to the loop. */
+  private final AckBudget budget;
   private volatile boolean running = true;
-  /** A batch waits for company ({@link BatcherConfig#linger()}); written on the loop, read by submitters. */
-  private volatile boolean lingering;
+  /** A batch waits for company ({@link BatcherConfig#ackBudget()}); written on the loop, read by submitters. */
+  private volatile boolean waiting;
 
   // Confined to the loop.
   private List<PendingWrite> batch = new ArrayList<>();
@@ -82,8 +84,9 @@ public final class WriteBatcher implements AutoCloseable {
   private long batchStartNanos;
   private int inFlight;
   private long timerAtNanos = Long.MAX_VALUE;
-  private long lingerStartNanos;
-  private int lingerGeneration;
+  /** When the waiting batch's oldest heartbeat was read. */
+  private long waitStartNanos;
+  private int waitGeneration;
   /** Moving average of the gap between heartbeats (by {@link #arrivalClock}); MAX_VALUE until known. */
   private long gapNanos = Long.MAX_VALUE;
   private long lastArrivalsNanos = Long.MIN_VALUE;
@@ -99,13 +102,13 @@ public final class WriteBatcher implements AutoCloseable {
     this(config, writer, calendar, firstTodayListener, clock, registry, appliedListener, System::nanoTime);
   }
 
-  /** As above, timing heartbeat arrivals (for the linger decision only) with {@code arrivalClock}. */
+  /** As above, timing heartbeat arrivals (for the decision to wait only) with {@code arrivalClock}. */
   WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener,
       LongSupplier arrivalClock) {
     this.config = config;
     this.arrivalClock = arrivalClock;
-    this.lingerNanos = config.linger().toNanos();
+    this.budget = new AckBudget(config.ackBudget());
     this.appliedListener = appliedListener;
     this.writer = writer;
     this.calendar = calendar;
@@ -118,6 +121,7 @@ public final class WriteBatcher implements AutoCloseable {
         : null;
     this.loop = writerLoop != null ? writerLoop : ownLoop;
     metrics.bindQueue(registry, queue);
+    metrics.bindWait(registry, config.ackBudget(), this, b -> b.budget.waitNanos());
   }
 
   public BatchMetrics metrics() {
@@ -132,8 +136,8 @@ public final class WriteBatcher implements AutoCloseable {
     }
     metrics.heartbeats.increment();
     metrics.events.increment(heartbeat.records().size());
-    if (lingering && queue.size() < config.lingerHeartbeats()) {
-      return true; // the lingering batch's timer (or the heartbeat that fills it) drains the queue
+    if (waiting && queue.size() < config.enoughHeartbeats()) {
+      return true; // the waiting batch's timer (or the heartbeat that fills it) drains the queue
     }
     if (wake()) {
       metrics.wakeups.increment();
@@ -160,43 +164,54 @@ public final class WriteBatcher implements AutoCloseable {
   /** On the loop: moves queued heartbeats into batches and sends what is due. */
   private void drain() {
     drainPending.set(false);
-    boolean lingered = false;
-    if (lingering) {
-      if (running && queue.size() < config.lingerHeartbeats()) {
+    boolean waited = false;
+    if (waiting) {
+      if (running && queue.size() < config.enoughHeartbeats()) {
         return; // woken before the batch has company enough; its timer ends the wait
       }
-      lingering = false;
-      lingered = true;
-    } else if (shouldLinger()) {
-      lingering = true;
-      lingerStartNanos = System.nanoTime();
-      metrics.lingered.increment();
-      int generation = ++lingerGeneration;
-      loop.schedule(() -> {
-        if (lingering && lingerGeneration == generation) {
-          lingering = false;
-          drain(true);
-        }
-      }, lingerNanos, TimeUnit.NANOSECONDS);
-      return;
+      waiting = false;
+      waited = true;
+    } else {
+      long wait = waitFor();
+      if (wait > 0) {
+        waiting = true;
+        metrics.waited.increment();
+        int generation = ++waitGeneration;
+        loop.schedule(() -> {
+          if (waiting && waitGeneration == generation) {
+            waiting = false;
+            drain(true);
+          }
+        }, wait, TimeUnit.NANOSECONDS);
+        return;
+      }
     }
-    drain(lingered);
+    drain(waited);
   }
 
   /**
-   * Whether a batch about to leave alone should wait for company: lingering is on, Redis is idle,
-   * the queue holds too few heartbeats, and they have been arriving faster than one per window.
+   * How much longer a batch about to leave alone should wait for company, 0 for not at all: only
+   * with an ack budget, while Redis is idle, the queue holds too few heartbeats, and they have been
+   * arriving faster than one per wait — counted from when the oldest queued heartbeat was read.
    * (Heartbeats that arrive while a round trip is out join the next batch, which leaves when it ends.)
    */
-  private boolean shouldLinger() {
-    return config.eager() && running && inFlight == 0 && batch.isEmpty() && lingerNanos > 0
-        && gapNanos < lingerNanos && !queue.isEmpty() && queue.size() < config.lingerHeartbeats();
+  private long waitFor() {
+    if (!budget.enabled() || !config.eager() || !running || inFlight != 0 || !batch.isEmpty()) {
+      return 0;
+    }
+    PendingWrite oldest = queue.peek();
+    long wait = budget.waitNanos();
+    if (oldest == null || queue.size() >= config.enoughHeartbeats() || gapNanos >= wait) {
+      return 0;
+    }
+    waitStartNanos = oldest.receivedNanos();
+    return waitStartNanos + wait - System.nanoTime();
   }
 
   /** Folds the heartbeats of one drain into the moving average of the gap between arrivals. */
   private void arrived(int heartbeats) {
-    if (lingerNanos == 0) {
-      return; // the gap only decides lingering
+    if (!budget.enabled()) {
+      return; // the gap only decides waiting
     }
     long now = arrivalClock.getAsLong();
     long last = lastArrivalsNanos;
@@ -204,13 +219,13 @@ public final class WriteBatcher implements AutoCloseable {
     if (last == Long.MIN_VALUE) {
       return;
     }
-    // A long quiet spell counts as a few windows, so the average recovers within a few heartbeats.
-    long gap = Math.min((now - last) / heartbeats, 4 * lingerNanos);
+    // A long quiet spell counts as a few budgets, so the average recovers within a few heartbeats.
+    long gap = Math.min((now - last) / heartbeats, 4 * config.ackBudget().toNanos());
     gapNanos = gapNanos == Long.MAX_VALUE ? gap : gapNanos + (gap - gapNanos) / 8;
   }
 
-  /** Moves queued heartbeats into batches and sends what is due; {@code lingered}: the batch waited from lingerStartNanos. */
-  private void drain(boolean lingered) {
+  /** Moves queued heartbeats into batches and sends what is due; {@code waited}: the batch waited from waitStartNanos. */
+  private void drain(boolean waited) {
     int polled = 0;
     while (true) {
       if (batchEvents >= config.maxEvents()) {
@@ -225,7 +240,7 @@ public final class WriteBatcher implements AutoCloseable {
         break;
       }
       if (batch.isEmpty()) {
-        batchStartNanos = lingered ? lingerStartNanos : System.nanoTime();
+        batchStartNanos = waited ? waitStartNanos : System.nanoTime();
       }
       polled++;
       batch.add(next);
@@ -237,19 +252,19 @@ public final class WriteBatcher implements AutoCloseable {
     if (batch.isEmpty()) {
       return;
     }
-    long waited = System.nanoTime() - batchStartNanos;
+    long age = System.nanoTime() - batchStartNanos;
     if (inFlight < config.maxInFlight()) {
-      if ((config.eager() && inFlight == 0) || waited >= config.maxDelay().toNanos() || !running) {
+      if ((config.eager() && inFlight == 0) || age >= config.maxDelay().toNanos() || !running) {
         send();
       } else {
-        timer(config.maxDelay().toNanos() - waited);
+        timer(config.maxDelay().toNanos() - age);
       }
-    } else if (waited >= config.inFlightWait().toNanos()) {
+    } else if (age >= config.inFlightWait().toNanos()) {
       List<PendingWrite> stuck = takeBatch();
       fail(stuck, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
       wake();
     } else {
-      timer(config.inFlightWait().toNanos() - waited);
+      timer(config.inFlightWait().toNanos() - age);
     }
   }
 
@@ -329,6 +344,7 @@ public final class WriteBatcher implements AutoCloseable {
       int[] checkIndex, FlagCalendar.Day day, long nowMs, long start, long joinedNanos) {
     inFlight--;
     long end = System.nanoTime();
+    budget.roundTrip(end - start);
     metrics.latency(end - start);
     metrics.ackLatency(end - joinedNanos);
     for (int i = 0; i < sent.size(); i++) {

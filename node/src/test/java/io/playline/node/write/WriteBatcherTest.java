@@ -83,12 +83,13 @@ class WriteBatcherTest {
     return batcher;
   }
 
-  /** Arrival times the linger decision sees; the tests move it by hand. */
+  /** Arrival times the decision to wait sees; the tests move it by hand. */
   private final java.util.concurrent.atomic.AtomicLong arrivalNanos = new java.util.concurrent.atomic.AtomicLong();
 
-  private WriteBatcher startLingering(Duration linger, int lingerHeartbeats) {
-    batcher = new WriteBatcher(new BatcherConfig(512, LONG, true, 1024, 8, Duration.ofSeconds(5), linger,
-        lingerHeartbeats), writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(),
+  /** With an ack budget of {@code budget}: a batch waits up to four fifths of it (less the expected round trip). */
+  private WriteBatcher startWaiting(Duration budget, int enoughHeartbeats) {
+    batcher = new WriteBatcher(new BatcherConfig(512, LONG, true, 1024, 8, Duration.ofSeconds(5), budget,
+        enoughHeartbeats), writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(),
         registry, AppliedListener.NONE, arrivalNanos::get);
     return batcher;
   }
@@ -125,6 +126,14 @@ class WriteBatcherTest {
     batcher.close();
   }
 
+  /** Submits a heartbeat of {@code uid} that the node read {@code ago}. */
+  private void submitRead(long uid, Duration ago) {
+    HistoryRecord r = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(7)
+        .setProgressMs(1_000).setViewTimeMs(System.currentTimeMillis()).build();
+    assertThat(batcher.submit(new PendingWrite(uid, List.of(r), false, "s", "d", "test",
+        (outcome, firstToday, day, error) -> acked.incrementAndGet(), System.nanoTime() - ago.toNanos()))).isTrue();
+  }
+
   private void submit(long uid) {
     HistoryRecord r = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(7)
         .setProgressMs(1_000).setViewTimeMs(System.currentTimeMillis()).build();
@@ -153,11 +162,7 @@ class WriteBatcherTest {
   @Test
   void aHeartbeatsWaitIsTimedFromWhenItWasReadAndItsBatchRoundTripOncePerHeartbeat() {
     start(512, LONG, true);
-    HistoryRecord r = HistoryRecord.newBuilder().setUid(1).setBusiness(Business.VIDEO).setOid(7).setProgressMs(1_000)
-        .setViewTimeMs(System.currentTimeMillis()).build();
-    long readTwoSecondsAgo = System.nanoTime() - Duration.ofSeconds(2).toNanos();
-    assertThat(batcher.submit(new PendingWrite(1, List.of(r), false, "s", "d", "test",
-        (outcome, firstToday, day, error) -> acked.incrementAndGet(), readTwoSecondsAgo))).isTrue();
+    submitRead(1, Duration.ofSeconds(2));
     await().atMost(Duration.ofSeconds(5)).until(() -> writer.batches.size() == 1);
     submit(2);
     submit(3);
@@ -174,10 +179,10 @@ class WriteBatcherTest {
   }
 
   @Test
-  void atLowLoadABatchLingersForCompanyWhileHeartbeatsArriveFasterThanTheWindow() {
-    startLingering(LONG, 3);
-    // Heartbeats now come every millisecond, far faster than one per (30 s) window: the next one waits
-    // for company and leaves with the third heartbeat that joins it, long before the window ends.
+  void atLowLoadABatchWaitsForCompanyWhileHeartbeatsArriveFasterThanTheWait() {
+    startWaiting(LONG, 3);
+    // Heartbeats now come every millisecond, far faster than one per (24 s) wait: the next one waits
+    // for company and leaves with the third heartbeat that joins it, long before its wait ends.
     arriveEveryMillisecond();
     submit(3);
     await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> writer.batches.size() == 2);
@@ -186,35 +191,48 @@ class WriteBatcherTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == 3);
     assertThat(writer.heartbeats(2)).isEqualTo(3);
     await().atMost(Duration.ofSeconds(5)).until(() -> acked.get() == 5);
-    assertThat(registry.get("playline.heartbeat.batch.lingered").counter().count()).isEqualTo(1);
+    assertThat(waited()).isEqualTo(1);
   }
 
   @Test
-  void aLingeringBatchLeavesWhenItsWindowEnds() {
-    startLingering(Duration.ofSeconds(1), 100);
+  void aWaitingBatchLeavesWhenItsShareOfTheBudgetIsUsed() {
+    // A 1 s budget: a batch waits 800 ms less the round trip expected (here microseconds: the
+    // writer answers at once), so at least 700 ms, and no more than the budget.
+    startWaiting(Duration.ofSeconds(1), 100);
     arriveEveryMillisecond();
     long started = System.nanoTime();
     submit(3);
     submit(4);
     await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == 3);
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(700));
     assertThat(writer.heartbeats(2)).isEqualTo(2);
-    // The ack latency counts the heartbeats' wait in the window.
+    // The ack latency counts the heartbeats' wait.
     await().atMost(Duration.ofSeconds(10)).until(() -> acked.get() == 4);
     assertThat(registry.get("playline.heartbeat.ack.latency").timer().max(TimeUnit.MILLISECONDS))
-        .isGreaterThanOrEqualTo(1_000);
-  }
-
-  private double lingered() {
-    return registry.get("playline.heartbeat.batch.lingered").counter().count();
+        .isGreaterThanOrEqualTo(700);
   }
 
   @Test
-  void heartbeatsJoiningALingeringBatchDoNotWakeTheLoop() {
-    startLingering(LONG, 100);
+  void aBatchsWaitIsCountedFromWhenItsOldestHeartbeatWasRead() {
+    startWaiting(LONG, 100);
+    arriveEveryMillisecond();
+    // Read 25 s ago (queued behind a slow hand-off, say): it has used more than the 24 s a batch may
+    // wait under a 30 s budget, so it leaves at once instead of waiting another 24 s.
+    submitRead(3, Duration.ofSeconds(25));
+    await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == 3);
+    assertThat(waited()).isZero();
+  }
+
+  private double waited() {
+    return registry.get("playline.heartbeat.batch.waited").counter().count();
+  }
+
+  @Test
+  void heartbeatsJoiningAWaitingBatchDoNotWakeTheLoop() {
+    startWaiting(LONG, 100);
     arriveEveryMillisecond();
     submit(3);
-    await().atMost(Duration.ofSeconds(10)).until(() -> lingered() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> waited() == 1);
     double wakeups = registry.get("playline.heartbeat.batcher.wakeups").counter().count();
     for (int uid = 4; uid <= 23; uid++) {
       submit(uid);
@@ -224,51 +242,52 @@ class WriteBatcherTest {
   }
 
   @Test
-  void aWindowThatEndedEarlyDoesNotCutTheNextOneShort() throws InterruptedException {
-    startLingering(Duration.ofSeconds(1), 2);
+  void aWaitThatEndedEarlyDoesNotCutTheNextOneShort() throws InterruptedException {
+    startWaiting(Duration.ofSeconds(1), 2);
     arriveEveryMillisecond();
-    // Window 1 opens with heartbeat 3 and ends early when heartbeat 4 fills it; its timer stays set.
+    // Wait 1 (800 ms under a 1 s budget) opens with heartbeat 3 and ends early when heartbeat 4 fills
+    // the batch; its timer stays set.
     submit(3);
-    await().atMost(Duration.ofSeconds(10)).until(() -> lingered() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> waited() == 1);
     submit(4);
     await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == 3);
-    // Window 2 opens with heartbeat 5 half a second later, while window 1's timer is still due (in
-    // about half a second): that timer must not end window 2. (The pause shapes the scenario; no
-    // assertion depends on how long it really took.)
+    // Wait 2 opens with heartbeat 5 half a second later, while wait 1's timer is still due (in
+    // about 300 ms): that timer must not end wait 2. (The pause shapes the scenario; no assertion
+    // depends on how long it really took.)
     Thread.sleep(500);
     arrivalNanos.addAndGet(Duration.ofMillis(1).toNanos());
     long opened = System.nanoTime();
     submit(5);
     await().atMost(Duration.ofSeconds(10)).until(() -> writer.batches.size() == 4);
-    assertThat(Duration.ofNanos(System.nanoTime() - opened)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
-    assertThat(lingered()).isEqualTo(2);
+    assertThat(Duration.ofNanos(System.nanoTime() - opened)).isGreaterThanOrEqualTo(Duration.ofMillis(700));
+    assertThat(waited()).isEqualTo(2);
   }
 
   @Test
-  void aLingeringBatchNeverWaitsForMoreHeartbeatsThanTheQueueHolds() {
-    assertThat(new BatcherConfig(512, LONG, true, 100, 8, LONG, Duration.ofMillis(5), 101).lingerHeartbeats())
+  void aWaitingBatchNeverWaitsForMoreHeartbeatsThanTheQueueHolds() {
+    assertThat(new BatcherConfig(512, LONG, true, 100, 8, LONG, Duration.ofMillis(25), 101).enoughHeartbeats())
         .isEqualTo(100);
   }
 
   @Test
-  void heartbeatsArrivingSlowerThanTheWindowLeaveAtOnce() {
-    startLingering(LONG, 3);
+  void heartbeatsArrivingSlowerThanTheWaitLeaveAtOnce() {
+    startWaiting(LONG, 3);
     writer.answerAll = true;
-    // One heartbeat a minute against a 30 s window: waiting would save nothing, so none waits
-    // (each would otherwise hold its batch for 30 s, far past these awaits).
+    // One heartbeat a minute against a 24 s wait: waiting would save nothing, so none waits
+    // (each would otherwise hold its batch for 24 s, far past these awaits).
     for (int uid = 1; uid <= 4; uid++) {
       submitAfter(Duration.ofMinutes(1), uid, uid);
     }
-    assertThat(registry.get("playline.heartbeat.batch.lingered").counter().count()).isZero();
+    assertThat(waited()).isZero();
   }
 
   @Test
-  void closeEndsALingeringBatchAtOnce() {
-    startLingering(LONG, 100);
+  void closeEndsAWaitingBatchAtOnce() {
+    startWaiting(LONG, 100);
     arriveEveryMillisecond();
     submit(3);
     await().atMost(Duration.ofSeconds(5))
-        .until(() -> registry.get("playline.heartbeat.batch.lingered").counter().count() == 1);
+        .until(() -> waited() == 1);
     long started = System.nanoTime();
     batcher.close();
     assertThat(acked.get()).isEqualTo(3);
