@@ -2,9 +2,8 @@ package io.playline.api;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.config.GatewaySettings;
-import io.playline.node.NodeSettings;
 import io.playline.node.auth.Hs256;
+import io.playline.node.settings.NodeSettings;
 
 /**
  * Who may call the internal API, where it listens and how many may connect: service tokens signed
@@ -15,11 +14,12 @@ import io.playline.node.auth.Hs256;
  * @param secret the HS256 key service tokens are signed with (at least 32 bytes, and not the
  *     player-token key {@code auth.secret}: a key that signs player tokens must not open the API)
  * @param bindHost the address the API binds
+ * @param port the gRPC port ({@code api.port}; 0 = any free port)
  * @param maxConnections TCP connections open on the API port of this node ({@code api.max.connections})
  * @param maxConnectionsPerAddress of those, from one address ({@code api.max.connections.per.address})
  * @param http the HTTP (Connect) port and its budgets
  */
-public record ApiAccess(String secret, String bindHost, int maxConnections, int maxConnectionsPerAddress,
+public record ApiAccess(String secret, String bindHost, int port, int maxConnections, int maxConnectionsPerAddress,
     HttpAccess http) {
   public static final String SECRET_KEY = ApiSettings.SECRET.key();
 
@@ -38,26 +38,30 @@ public record ApiAccess(String secret, String bindHost, int maxConnections, int 
     }
   }
 
-  /** With the default connection caps, HTTP on any free port with its default budgets (tests, tools). */
+  /** On any free port with the default connection caps, HTTP too with its default budgets (tests, tools). */
   public ApiAccess(String secret, String bindHost) {
-    this(secret, bindHost, ApiSettings.MAX_CONNECTIONS.defaultValue().orElseThrow(),
+    this(secret, bindHost, 0, ApiSettings.MAX_CONNECTIONS.defaultValue().orElseThrow(),
         ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.defaultValue().orElseThrow(), HttpAccess.anyPort());
   }
 
-  /** Reads {@code api.bind.host}, the caps and {@code api.http.*}; {@code secret} is the already-resolved {@code api.secret}. */
+  /**
+   * Reads {@code api.port}, {@code api.bind.host}, the caps and {@code api.http.*}; {@code secret}
+   * is the already-resolved {@code api.secret}.
+   */
   public static ApiAccess from(ConfigSource c, String secret, String playerSecret) {
     if (secret.equals(playerSecret)) {
       throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
           + "can sign player tokens must not be able to sign service tokens for the internal API)");
     }
-    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)),
-        ApiSettings.MAX_CONNECTIONS.read(c), ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
-        HttpAccess.from(c, GatewaySettings.API_PORT.read(c)));
+    int port = ApiSettings.PORT.read(c);
+    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)), port,
+        ApiSettings.MAX_CONNECTIONS.read(c), ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c), HttpAccess.from(c, port));
   }
 
   @Override
   public String toString() {
-    return "ApiAccess[bindHost=" + bindHost + ", secret=<" + secret.length() + " chars>, maxConnections="
-        + maxConnections + ", maxConnectionsPerAddress=" + maxConnectionsPerAddress + ", http=" + http + "]";
+    return "ApiAccess[bindHost=" + bindHost + ", port=" + port + ", secret=<" + secret.length()
+        + " chars>, maxConnections=" + maxConnections + ", maxConnectionsPerAddress=" + maxConnectionsPerAddress
+        + ", http=" + http + "]";
   }
 }

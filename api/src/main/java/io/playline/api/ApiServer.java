@@ -8,8 +8,8 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.playline.api.connect.ConnectServer;
 import io.playline.core.query.HistoryService;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayNode;
+import io.playline.node.Node;
+import io.playline.node.NodeConfig;
 import io.playline.node.grpc.GrpcServers;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.HistoryGrpc;
@@ -23,13 +23,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The internal API server on {@code api.bind.host}:{@code api.port}: {@code playline.v1.History},
  * standard health ({@code grpc.health.v1.Health}, overall and per service) and server reflection,
- * on a {@link GatewayNode}'s event loops; and {@code playline.v1.History} over HTTP/1.1 as the
+ * on a {@link Node}'s event loops; and {@code playline.v1.History} over HTTP/1.1 as the
  * Connect protocol on {@code api.http.port} ({@link ConnectServer}: the same service and
  * interceptor instances). Every call but health needs a service token ({@link
  * ServiceAuthInterceptor}); the gRPC port's TCP connections are capped per node and per address
  * ({@code api.max.connections}, {@code api.max.connections.per.address}), closed at accept past
- * either. Reports go through the node's heartbeat batcher (the same write
- * path, first-today and push as players); queries and controls through its history service.
+ * either. Reports go through the node's batcher (the same write path,
+ * first-today and push as players); queries and controls through its history service.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
 public final class ApiServer implements AutoCloseable {
@@ -40,10 +40,10 @@ public final class ApiServer implements AutoCloseable {
   private final Server server;
   private final @Nullable ConnectServer http;
   private final HealthStatusManager health;
-  private final GatewayNode node;
+  private final Node node;
   private final ApiAccess access;
 
-  private ApiServer(Server server, @Nullable ConnectServer http, HealthStatusManager health, GatewayNode node,
+  private ApiServer(Server server, @Nullable ConnectServer http, HealthStatusManager health, Node node,
       ApiAccess access) {
     this.server = server;
     this.http = http;
@@ -53,24 +53,24 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /**
-   * Binds {@code api.port} on {@code node}'s loops and attaches itself to the node.
+   * Binds {@code access}'s ports on {@code node}'s loops and attaches itself to the node.
    *
    * @throws IllegalStateException when the node serves no queries (it was started without HBase)
    *     or the port cannot be bound
    */
-  public static ApiServer attach(GatewayNode node, ApiAccess access) {
+  public static ApiServer attach(Node node, ApiAccess access) {
     HistoryService history = node.core().history();
     if (history == null) {
       throw new IllegalStateException("the internal API needs a node with queries (HBase)");
     }
-    GatewayConfig config = node.config();
+    NodeConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
-    ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.authClockSkew(), Clock.systemUTC(),
+    ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.tokenClockSkew(), Clock.systemUTC(),
         node.registry(), node.tls() != null && node.tls().mutual());
-    HistoryGrpcService service = new HistoryGrpcService(history, node.batcher(), node.eventRules(), config,
+    HistoryGrpcService service = new HistoryGrpcService(history, node.batcher(), node.eventRules(), config.writes(),
         Clock.systemUTC());
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
-            new InetSocketAddress(access.bindHost(), config.apiPort()), config.grpcServer(),
+            new InetSocketAddress(access.bindHost(), access.port()), config.grpcServer(),
             node.tls() == null ? null : node.tls().api(), node.registry(), "api",
             new GrpcServers.Admission(new ConnectionLimiter(access.maxConnections(), access.maxConnectionsPerAddress()),
                 null, false))
@@ -82,13 +82,13 @@ public final class ApiServer implements AutoCloseable {
     try {
       server = builder.build().start();
     } catch (IOException e) {
-      throw new IllegalStateException("internal API failed to bind " + access.bindHost() + ":" + config.apiPort()
+      throw new IllegalStateException("internal API failed to bind " + access.bindHost() + ":" + access.port()
           + ": " + e.getMessage(), e);
     }
     ConnectServer http = null;
     if (access.http().enabled()) {
       try {
-        http = ConnectServer.start(node.loops(), access.bindHost(), access.http(), config.maxFrameBytes(),
+        http = ConnectServer.start(node.loops(), access.bindHost(), access.http(), config.grpcServer().maxFrameBytes(),
             node.tls() == null ? null : node.tls().apiHttp(), node.registry(),
             ServerInterceptors.intercept(service, auth));
       } catch (InterruptedException e) {

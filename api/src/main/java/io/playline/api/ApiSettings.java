@@ -8,12 +8,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** Who may call the internal API and where it listens ({@link ApiAccess}); its port and mTLS are the gateway's keys. */
+/** Who may call the internal API and where it listens ({@link ApiAccess}); its mTLS is the node's keys. */
 public final class ApiSettings {
   public static final Setting<Optional<String>> SECRET = Setting.secret("api.secret",
       "dev key (standalone only); required (api role)", "every internal API call but health needs a service token "
           + "signed with it (`bin/playline token --service NAME`)")
       .rangeNote("≥ 32 bytes, HS256, not `auth.secret`'s key");
+  public static final Setting<Integer> PORT = Setting.port("api.port", 9091, true, "the internal gRPC API's port");
   public static final Setting<String> BIND_HOST = Setting.string("api.bind.host", derived("`bind.host`"),
       "address the internal API binds: keep it on an internal interface");
   public static final Setting<Integer> MAX_CONNECTIONS = Setting.intValue("api.max.connections", 4_096, 1,
@@ -50,7 +51,7 @@ public final class ApiSettings {
           + "port may run: past it the answer is `deadline_exceeded` (a shorter `Connect-Timeout-Ms` from the client wins), "
           + "so a call that never ends cannot hold its connection");
 
-  public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, BIND_HOST,
+  public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, PORT, BIND_HOST,
       MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HTTP_ENABLED, HTTP_PORT, HTTP_MAX_CONNECTIONS,
       HTTP_MAX_CONNECTIONS_PER_ADDRESS, HTTP_REQUEST_TIMEOUT,
       HTTP_MAX_PIPELINED, HTTP_CALL_TIMEOUT));

@@ -5,7 +5,7 @@ import io.grpc.stub.StreamObserver;
 import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.core.write.WriteOutcome;
-import io.playline.gateway.GatewayConfig;
+import io.playline.node.WriteLimits;
 import io.playline.node.errors.StatusMapper;
 import io.playline.node.write.EventRecords;
 import io.playline.node.write.WriteBatcher;
@@ -44,20 +44,16 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
   private final HistoryService history;
   private final WriteBatcher batcher;
   private final EventRules rules;
-  private final int maxEvents;
-  private final int maxDeviceIdBytes;
-  private final int maxPlatformBytes;
+  private final WriteLimits limits;
   private final Clock clock;
 
-  /** The service with {@code config}'s limits ({@code heartbeat.max.events}, {@code device.id.max.bytes}, ...). */
-  public HistoryGrpcService(HistoryService history, WriteBatcher batcher, EventRules rules, GatewayConfig config,
+  /** The service with the node's {@code limits} ({@code heartbeat.max.events}, {@code device.id.max.bytes}, ...). */
+  public HistoryGrpcService(HistoryService history, WriteBatcher batcher, EventRules rules, WriteLimits limits,
       Clock clock) {
     this.history = history;
     this.batcher = batcher;
     this.rules = rules;
-    this.maxEvents = config.maxEventsPerHeartbeat();
-    this.maxDeviceIdBytes = config.maxDeviceIdBytes();
-    this.maxPlatformBytes = config.maxPlatformBytes();
+    this.limits = limits;
     this.clock = clock;
   }
 
@@ -67,10 +63,10 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
       response.onError(invalid("uid: " + request.getUid() + " (expected: > 0)"));
       return;
     }
-    String problem = ClientLabels.problem(request.getDeviceId(), request.getPlatform(), maxDeviceIdBytes,
-        maxPlatformBytes);
+    String problem = ClientLabels.problem(request.getDeviceId(), request.getPlatform(), limits.maxDeviceIdBytes(),
+        limits.maxPlatformBytes());
     if (problem == null) {
-      problem = EventRecords.problem(request.getEventsList(), maxEvents);
+      problem = EventRecords.problem(request.getEventsList(), limits.maxEvents());
     }
     if (problem != null) {
       response.onError(invalid(problem));

@@ -1,7 +1,7 @@
 /**
  * The internal {@code playline.v1.History} API for backends: {@link io.playline.api.ApiServer}
  * serves it with health and reflection on {@code api.port}, on a {@link
- * io.playline.gateway.GatewayNode}'s loops, reporting through the node's batched write path and
+ * io.playline.node.Node}'s loops, reporting through the node's batched write path and
  * querying through its history service. Its own role ({@code bin/playline api}); standalone serves
  * it too.
  */

@@ -19,12 +19,10 @@ import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayNode;
+import io.playline.node.Node;
+import io.playline.node.NodeConfig;
 import io.playline.node.admin.Readiness;
-import io.playline.gateway.TestGateway;
 import io.playline.node.auth.Hs256;
-import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetItemStatsRequest;
 import io.playline.proto.v1.GetProgressRequest;
@@ -60,7 +58,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class ApiServerTest {
   static final String API_SECRET = "api-server-test-secret-0123456789-abcdef";
-  private GatewayNode node;
+  private Node node;
   private ApiServer api;
   private ManagedChannel channel;
   private ManagedChannel bare;
@@ -75,16 +73,25 @@ class ApiServerTest {
 
   /** Starts {@link #node} (it accepts no players) and the internal API on it with {@code access}. */
   private ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access) {
-    ConfigSource source = ConfigSource.empty().with(Map.of(
+    ConfigSource source = source(redis, kafka, hbase);
+    node = Node.builder(NodeConfig.from(source))
+        .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
+        .start();
+    return ApiServer.attach(node, access);
+  }
+
+  private static ConfigSource source(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
+    return ConfigSource.empty().with(Map.of(
         "bind.host", "127.0.0.1", "api.port", "0", "admin.port", "0", "node.id", "api-test",
         "redis.key.prefix", redis.keyPrefix(), "kafka.topic.history", kafka.topic("history"),
         "kafka.topic.first.today", kafka.topic("first-today"), "hbase.table", hbase.table("history").getNameAsString(),
         "kafka.topic.partitions", Integer.toString(KafkaNamespace.PARTITIONS)));
-    GatewayConfig config = GatewayConfig.from(source, TestGateway.SECRET);
-    node = GatewayNode.builder(config).players(false)
-        .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
-        .start();
-    return ApiServer.attach(node, access);
+  }
+
+  /** A player token (HS256, {@code sub} = uid), as the player edge accepts it. */
+  private static String playerToken(String secret, long uid, Instant now) {
+    return Hs256.sign("auth.secret", secret, new JWTClaimsSet.Builder().subject(Long.toString(uid))
+        .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(60))).build());
   }
 
   /** TCP connections on the API port counted now. */
@@ -124,7 +131,7 @@ class ApiServerTest {
   void tcpConnectionsOverTheApiCapsAreClosedAtAccept(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
       throws Exception {
     node.close();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 3, 2, HttpAccess.anyPort()));
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 3, 2, HttpAccess.anyPort()));
     List<Socket> admitted = new java.util.ArrayList<>();
     try {
       admitted.add(counted("127.0.0.1", 1));
@@ -234,9 +241,9 @@ class ApiServerTest {
     assertThat(callWith("Bearer " + ServiceTokens.mint(API_SECRET, "svc", Duration.ofMinutes(1), now))).isEqualTo("OK");
     assertThat(callWith(null)).startsWith("UNAUTHENTICATED: missing credentials");
     assertThat(callWith("Basic c3ZjOnB3")).startsWith("UNAUTHENTICATED: authorization is not a bearer token");
-    assertThat(callWith("Bearer " + JwtTokens.mint(TestGateway.SECRET, 42, Duration.ofMinutes(1), now)))
+    assertThat(callWith("Bearer " + playerToken(TestApi.PLAYER_SECRET, 42, now)))
         .as("a player token").startsWith("UNAUTHENTICATED: bad token signature");
-    assertThat(callWith("Bearer " + JwtTokens.mint(API_SECRET, 42, Duration.ofMinutes(1), now)))
+    assertThat(callWith("Bearer " + playerToken(API_SECRET, 42, now)))
         .as("a player-shaped token, even signed with the API key").startsWith("UNAUTHENTICATED: not a service token");
     assertThat(callWith("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, API_SECRET, otherAudience)))
         .startsWith("UNAUTHENTICATED: not a service token");
@@ -262,17 +269,17 @@ class ApiServerTest {
     assertThat(health.check(HealthCheckRequest.newBuilder().setService(HistoryGrpc.SERVICE_NAME).build()).getStatus())
         .isEqualTo(ServingStatus.SERVING);
     assertThat(services()).contains(HistoryGrpc.SERVICE_NAME, "grpc.health.v1.Health");
-    assertThat(node.acceptsPlayers()).isFalse();
-    assertThatThrownBy(node::wsAddress).isInstanceOf(IllegalStateException.class);
     assertThat(node.readiness().snapshot())
-        .containsEntry(ApiServer.READINESS_COMPONENT, new Readiness.Component(true, true))
-        .doesNotContainKey(GatewayNode.READINESS_COMPONENT);
+        .containsOnlyKeys(ApiServer.READINESS_COMPONENT)
+        .containsEntry(ApiServer.READINESS_COMPONENT, new Readiness.Component(true, true));
   }
 
   @Test
-  void refusesANodeWithoutQueries(RedisNamespace redis) {
-    try (TestGateway withoutHBase = new TestGateway(redis, Map.of())) {
-      assertThatThrownBy(() -> ApiServer.attach(withoutHBase.server, new ApiAccess(API_SECRET, "127.0.0.1")))
+  void refusesANodeWithoutQueries(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
+    ConfigSource source = source(redis, kafka, hbase);
+    try (Node withoutHBase = Node.builder(NodeConfig.from(source))
+        .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", null)).start()) {
+      assertThatThrownBy(() -> ApiServer.attach(withoutHBase, new ApiAccess(API_SECRET, "127.0.0.1")))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a node with queries");
     }
   }

@@ -2,9 +2,8 @@ package io.playline.api;
 
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HBaseLayout;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayNode;
-import io.playline.gateway.TestGateway;
+import io.playline.node.Node;
+import io.playline.node.NodeConfig;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RedisNamespace;
@@ -20,11 +19,14 @@ import java.util.Map;
 
 /**
  * A node that serves only the internal API, as the api role runs it (settings read through {@link
- * ApiAccess#from}), on real Redis, Kafka and HBase (its history table created as the job would);
+ * NodeConfig#from} and {@link ApiAccess#from}; no progress push, which is the player edge's), on
+ * real Redis, Kafka and HBase (its history table created as the job would);
  * every port on a free one.
  */
-record TestApi(GatewayNode node, ApiServer api) implements AutoCloseable {
+record TestApi(Node node, ApiServer api) implements AutoCloseable {
   static final String API_SECRET = "api-server-test-secret-0123456789-abcdef";
+  /** The deployment's player-token key, which must not open the API. */
+  static final String PLAYER_SECRET = "test-secret-test-secret-test-secret!";
 
   /** Starts with {@code settings} over the test defaults. */
   static TestApi start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, Map<String, String> settings) {
@@ -44,11 +46,11 @@ record TestApi(GatewayNode node, ApiServer api) implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    GatewayNode node = GatewayNode.builder(GatewayConfig.from(source, TestGateway.SECRET)).players(false)
-        .core(GatewayNode.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
+    Node node = Node.builder(NodeConfig.from(source))
+        .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
         .start();
     try {
-      return new TestApi(node, ApiServer.attach(node, ApiAccess.from(source, API_SECRET, TestGateway.SECRET)));
+      return new TestApi(node, ApiServer.attach(node, ApiAccess.from(source, API_SECRET, PLAYER_SECRET)));
     } catch (RuntimeException e) {
       node.close();
       throw e;

@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.api.HttpAccess;
 import io.playline.api.connect.ConnectServer;
 import io.playline.core.config.ConfigSource;
-import io.playline.node.EventLoops;
+import io.playline.node.loops.EventLoops;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ListHistoryRequest;

@@ -5,35 +5,27 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
-import io.playline.node.write.BatcherConfig;
 import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwksSettings;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.node.NodeSettings;
-import io.playline.node.admin.AdminAccess;
+import io.playline.node.settings.NodeSettings;
+import io.playline.node.RequestSettings;
 import io.playline.node.edge.AddressLimits;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.edge.TrustedProxies;
-import io.playline.node.grpc.GrpcLimits;
-import io.playline.node.grpc.GrpcServerConfig;
-import io.playline.node.tls.TlsSettings;
 import java.time.Duration;
 
 /**
- * Everything a gateway process needs to know about its ports and its limits. Every limit is
+ * What the player edge needs to know about its ports and its limits, beside what its {@code Node}
+ * is built with ({@code NodeConfig}: node id, threads, admin port, TLS, batching). Every limit is
  * named by its config key (see {@link #from}), validated here, and documented in docs/configuration.md.
  *
- * @param bindHost address every server binds ({@code bind.host}, default 0.0.0.0)
+ * @param bindHost address the player listeners bind ({@code bind.host}, default 0.0.0.0)
  * @param wsPort WebSocket port ({@code ws.port}, 8080)
  * @param grpcPort player gRPC port ({@code grpc.port}, 9090)
- * @param apiPort internal gRPC API port ({@code api.port}, 9091)
- * @param adminPort admin HTTP port ({@code admin.port}, 9100)
- * @param admin the admin port's bind address and {@code /metrics} token ({@code admin.bind.host},
- *     {@code admin.token}; {@link AdminAccess})
  * @param authSecret HS256 secret ({@code auth.secret}, at least 32 bytes)
  * @param jwks RS256 / ES256 tokens from an identity provider's key set ({@code auth.jwks.url},
  *     {@code auth.issuer}, {@code auth.audience}; {@link JwksSettings})
- * @param authClockSkew allowed clock skew for {@code exp}/{@code nbf} ({@code auth.clock.skew}, 30s)
  * @param authTimeout time allowed between connect and a valid Auth frame ({@code auth.timeout}, 10s)
  * @param handshakeTimeout time a new connection has to finish the WebSocket upgrade or the HTTP/2
  *     handshake before it is closed ({@code handshake.timeout}, 10s)
@@ -75,30 +67,18 @@ import java.time.Duration;
  *     was verified, however often it is used or refreshed ({@code session.max.age}, 7d)
  * @param sessionMaxPerUser resumable sessions stored per user; a device's new session replaces its
  *     old one ({@code session.max.per.user}, 32)
- * @param nodeId this node's id in sessions and logs ({@code node.id}, host name + pid)
- * @param ioThreads Netty worker threads, 0 = one per core ({@code io.threads})
- * @param redisOnIoLoop the Redis client does its I/O on the first worker loop instead of a thread of
- *     its own, so heartbeats of that loop's connections are batched, written and acked without a
- *     thread hop ({@code io.redis.shared}, true)
  * @param drainGrace on shutdown, how long connections get to move after being sent {@code Reconnect}
  *     before they are closed with DRAINING ({@code drain.grace}, 10s; 0 closes at once)
  * @param drainSpread each connection is asked to reconnect after a random delay up to this, so
  *     clients do not all arrive at the other nodes at once ({@code drain.reconnect.spread}, 5s)
- * @param batcher heartbeat batching ({@code heartbeat.batch.*}, {@code heartbeat.queue.max}, ...)
  * @param push progress push to other devices ({@code sync.coalesce.window}, {@code push.registry.ttl})
- * @param grpc per-connection limits of the gRPC servers ({@code grpc.*}, {@link GrpcLimits})
- * @param tls TLS of the listeners ({@code tls.*}, {@code api.tls.client.ca}; {@link TlsSettings})
  */
 public record GatewayConfig(
     String bindHost,
     int wsPort,
     int grpcPort,
-    int apiPort,
-    int adminPort,
-    AdminAccess admin,
     @org.jspecify.annotations.Nullable String authSecret,
     JwksSettings jwks,
-    Duration authClockSkew,
     Duration authTimeout,
     Duration handshakeTimeout,
     Duration authExpiryGrace,
@@ -124,15 +104,9 @@ public record GatewayConfig(
     Duration sessionTtl,
     Duration sessionMaxAge,
     int sessionMaxPerUser,
-    String nodeId,
-    int ioThreads,
-    boolean redisOnIoLoop,
     Duration drainGrace,
     Duration drainSpread,
-    BatcherConfig batcher,
-    PushConfig push,
-    GrpcLimits grpc,
-    TlsSettings tls) {
+    PushConfig push) {
 
   public static final String WS_PATH = "/v1/stream";
 
@@ -161,21 +135,6 @@ public record GatewayConfig(
     }
   }
 
-  /** What this node's gRPC servers are built with. */
-  public GrpcServerConfig grpcServer() {
-    return new GrpcServerConfig(grpc, maxFrameBytes, handshakeTimeout, proxyTrusted);
-  }
-
-  private static String defaultNodeId() {
-    String host;
-    try {
-      host = java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
-      host = "node";
-    }
-    return host + "-" + ProcessHandle.current().pid();
-  }
-
   /**
    * Reads and validates every gateway key; {@code authSecret} is the already-resolved secret, null
    * when player tokens are verified only against {@code auth.jwks.url} (HS256 tokens refused).
@@ -186,19 +145,15 @@ public record GatewayConfig(
         NodeSettings.BIND_HOST.read(c),
         GatewaySettings.WS_PORT.read(c),
         GatewaySettings.GRPC_PORT.read(c),
-        GatewaySettings.API_PORT.read(c),
-        NodeSettings.ADMIN_PORT.read(c),
-        AdminAccess.from(c),
         authSecret,
         JwksSettings.from(c),
-        AuthSettings.CLOCK_SKEW.read(c),
         AuthSettings.TIMEOUT.read(c),
         EdgeSettings.HANDSHAKE_TIMEOUT.read(c),
         AuthSettings.EXPIRY_GRACE.read(c),
         heartbeat,
         LimitSettings.IDLE_TIMEOUT.read(c, heartbeat.multipliedBy(3)),
         EdgeSettings.FRAME_MAX_BYTES.read(c),
-        LimitSettings.HEARTBEAT_MAX_EVENTS.read(c),
+        RequestSettings.MAX_EVENTS.read(c),
         LimitSettings.MAX_FRAMES_PER_SECOND.read(c),
         LimitSettings.MAX_PINGS_PER_SECOND.read(c),
         LimitSettings.MAX_UNSENT_BYTES.read(c),
@@ -212,19 +167,13 @@ public record GatewayConfig(
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_AUTHS_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_REFUSALS_BEFORE_CLOSE.read(c),
-        LimitSettings.DEVICE_ID_MAX_BYTES.read(c),
-        LimitSettings.PLATFORM_MAX_BYTES.read(c),
+        RequestSettings.DEVICE_ID_MAX_BYTES.read(c),
+        RequestSettings.PLATFORM_MAX_BYTES.read(c),
         AuthSettings.SESSION_TTL.read(c),
         AuthSettings.SESSION_MAX_AGE.read(c),
         AuthSettings.SESSION_MAX_PER_USER.read(c),
-        NodeSettings.NODE_ID.read(c, defaultNodeId()),
-        NodeSettings.IO_THREADS.read(c),
-        NodeSettings.IO_REDIS_SHARED.read(c),
         GatewaySettings.DRAIN_GRACE.read(c),
         GatewaySettings.DRAIN_RECONNECT_SPREAD.read(c),
-        BatcherConfig.from(c),
-        PushConfig.from(c),
-        GrpcLimits.from(c),
-        TlsSettings.from(c));
+        PushConfig.from(c));
   }
 }

@@ -12,10 +12,12 @@ import io.playline.node.errors.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.gateway.ws.WebSocketChannelInitializer;
-import io.playline.node.EventLoops;
+import io.playline.node.loops.EventLoops;
+import io.playline.node.Node;
 import io.playline.node.admin.Readiness;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.grpc.GrpcServerConfig;
 import io.playline.node.grpc.GrpcServers;
 import io.playline.node.tls.ServerTls;
 import io.playline.proto.v1.Error.Code;
@@ -55,18 +57,18 @@ final class GatewayServer implements AutoCloseable {
     this.readiness = readiness;
   }
 
-  /** Binds both player ports on {@code loops} (the caller's) or fails, closing what it had bound. */
   /** The node's connection caps and counts. */
   ConnectionLimiter limiter() {
     return java.util.Objects.requireNonNull(limiter, "not bound");
   }
 
-  static GatewayServer start(GatewayConfig config, SessionServices services, EventLoops loops, Readiness readiness,
-      @Nullable ServerTls tls, @Nullable DemoPage demo) {
+  /** Binds both player ports on {@code node}'s loops or fails, closing what it had bound. */
+  static GatewayServer start(Node node, GatewayConfig config, SessionServices services, @Nullable DemoPage demo) {
+    Readiness readiness = node.readiness();
     GatewayServer server = new GatewayServer(config, services.connections(), readiness);
     readiness.register(READINESS_COMPONENT);
     try {
-      server.bind(services, loops, tls, demo);
+      server.bind(services, node.loops(), node.config().grpcServer(), node.tls(), demo);
     } catch (InterruptedException | RuntimeException e) {
       server.close();
       if (e instanceof InterruptedException) {
@@ -81,8 +83,8 @@ final class GatewayServer implements AutoCloseable {
     return server;
   }
 
-  private void bind(SessionServices services, EventLoops loops, @Nullable ServerTls tls, @Nullable DemoPage demo)
-      throws IOException, InterruptedException {
+  private void bind(SessionServices services, EventLoops loops, GrpcServerConfig grpcServer, @Nullable ServerTls tls,
+      @Nullable DemoPage demo) throws IOException, InterruptedException {
     ConnectionLimiter limiter = services.limiter();
     this.limiter = limiter;
     // One budget per address across both ports: a client cut on one must not reconnect on the other.
@@ -105,7 +107,7 @@ final class GatewayServer implements AutoCloseable {
     ConnectionLimiter tcp = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
         config.maxConnectionsPerUser());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()),
-        config.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
+        grpcServer, tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
         new GrpcServers.Admission(tcp, addresses, config.proxyProtocol()));
     Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),

@@ -32,7 +32,7 @@ class AdminBudgetTest {
   }
 
   private static Socket admin() throws Exception {
-    return new Socket("127.0.0.1", gateway.server.adminAddress().getPort());
+    return new Socket("127.0.0.1", gateway.node.adminAddress().getPort());
   }
 
   private static double refused(String reason) {

@@ -30,7 +30,7 @@ class AdminHttpTest {
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
-    URI uri = URI.create("http://127.0.0.1:" + gateway.server.adminAddress().getPort() + path);
+    URI uri = URI.create("http://127.0.0.1:" + gateway.node.adminAddress().getPort() + path);
     return http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -86,9 +86,9 @@ class AdminHttpTest {
   void withAnAdminTokenMetricsNeedItOnTheAdminBindAddressWhileProbesStayOpen(RedisNamespace ns) throws Exception {
     String token = "admin-token-0123456789";
     try (TestGateway secured = new TestGateway(ns, Map.of("admin.bind.host", "127.0.0.2", "admin.token", token))) {
-      assertThat(secured.server.adminAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.2");
+      assertThat(secured.node.adminAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.2");
       assertThat(secured.server.wsAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
-      String base = "http://127.0.0.2:" + secured.server.adminAddress().getPort();
+      String base = "http://127.0.0.2:" + secured.node.adminAddress().getPort();
       HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(anonymous.statusCode()).isEqualTo(401);

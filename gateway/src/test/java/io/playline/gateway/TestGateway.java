@@ -8,8 +8,11 @@ import io.playline.core.store.RedisKeys;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteBackSink;
 import io.playline.core.write.WriteMetrics;
+import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.node.EventLoops;
+import io.playline.node.loops.EventLoops;
+import io.playline.node.Node;
+import io.playline.node.NodeConfig;
 import io.playline.node.admin.Readiness;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -21,8 +24,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The one gateway fixture of every module's tests: a real {@link GatewayNode}, built by the same
- * builder the roles use, on free loopback ports, writing to the test's share of the real Redis.
+ * The one gateway fixture of every module's tests: a real {@link GatewayNode} on a real {@link
+ * Node}, assembled as the roles assemble them, on free loopback ports, writing to the test's share of the real Redis.
  * Only its core differs from production: no Kafka or HBase (no {@code HistoryCore}), so the
  * write-back is dropped, first-today moments are recorded in {@link #firstTodays}, and the node
  * serves no queries. Nodes started on one namespace share it, as the nodes of one deployment share
@@ -36,6 +39,8 @@ public final class TestGateway implements AutoCloseable {
 
   public final List<FirstToday> firstTodays = new CopyOnWriteArrayList<>();
   public final GatewayConfig config;
+  public final NodeConfig nodeConfig;
+  public final Node node;
   public final CoreConfig core;
   public final RedisKeys keys;
   public final GatewayNode server;
@@ -81,22 +86,30 @@ public final class TestGateway implements AutoCloseable {
     // "auth.secret" set to "" in the overrides: no HS256 key (a node verifying JWKS tokens only).
     String secret = values.containsKey("auth.secret") ? source.raw("auth.secret").orElse(null) : SECRET;
     config = GatewayConfig.from(source, secret);
+    nodeConfig = NodeConfig.from(source);
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
-    server = GatewayNode.builder(config).crossNodePush(crossNodePush).core((loop, meters) -> {
+    PushPlug push = new PushPlug(nodeConfig.nodeId(), config.push(), crossNodePush);
+    node = Node.builder(nodeConfig).applied(push).core((loop, meters) -> {
       RedisConnections redis = RedisConnections.connect(redisUri, cluster, Duration.ofSeconds(5), loop);
       RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
-      return new GatewayNode.Core(core, redis, writer,
+      return new Node.Core(core, redis, writer,
           (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device)), history, () -> {
             writer.close();
             redis.close();
           });
     }).start();
-    registry = server.registry();
-    readiness = server.readiness();
-    loops = server.loops();
-    redis = server.core().redis();
-    writer = (RedisHistoryWriter) server.core().writer();
+    try {
+      server = GatewayNode.attach(node, config, push, null);
+    } catch (RuntimeException e) {
+      node.close();
+      throw e;
+    }
+    registry = node.registry();
+    readiness = node.readiness();
+    loops = node.loops();
+    redis = node.core().redis();
+    writer = (RedisHistoryWriter) node.core().writer();
   }
 
   public static String token(long uid) {
@@ -119,6 +132,6 @@ public final class TestGateway implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close();
+    node.close();
   }
 }

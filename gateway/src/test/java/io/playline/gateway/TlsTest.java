@@ -74,8 +74,8 @@ class TlsTest {
     Issued ca = TestCertificates.authority(dir, "playline-test-ca");
     Issued server = TestCertificates.server(dir, "gateway", ca);
     try (TestGateway gateway = new TestGateway(ns, tls(server, provider))) {
-      assertThat(gateway.server.tls()).isNotNull();
-      assertThat(gateway.server.tls().providerName()).startsWith(provider.equals("jdk") ? "JDK" : "OpenSSL");
+      assertThat(gateway.node.tls()).isNotNull();
+      assertThat(gateway.node.tls().providerName()).startsWith(provider.equals("jdk") ? "JDK" : "OpenSSL");
       try (WsPlayerClient c = WsPlayerClient.connectTls(gateway.server.wsAddress().getPort(),
           TestCertificates.trusting(ca))) {
         authenticateAndHeartbeat(c, 9_001);

@@ -1,11 +1,12 @@
 /**
- * The node runtime every Playline role runs on: one pair of event loops ({@link
- * io.playline.node.EventLoops}), the parts a process starts and stops in order ({@link
- * io.playline.node.StartedParts}) and the node-wide settings ({@link io.playline.node.NodeSettings}).
- * Its subpackages hold the batched Redis write path, the admin port, TLS, connection admission, the
- * gRPC server builder, service credentials and error mapping. The player edge ({@code
- * io.playline.gateway}) and the internal API ({@code io.playline.api}) plug into it as siblings; the
- * job role uses its loops and admin port.
+ * The node runtime every serving role runs on: {@link io.playline.node.Node} assembles the event
+ * loops ({@code loops/}), the history core, the batched Redis write path ({@code write/}), TLS and
+ * the admin port from {@link io.playline.node.NodeConfig} (read from {@code settings/} and {@link
+ * io.playline.node.RequestSettings}); {@link io.playline.node.StartedParts} stops what a process
+ * started in reverse order. The other subpackages hold connection admission, the gRPC server
+ * builder, service credentials and error mapping; none depends on this package. The player edge
+ * ({@code io.playline.gateway}) and the internal API ({@code io.playline.api}) attach to a {@code
+ * Node} as siblings; the job role uses the loops and admin port alone.
  */
 @NullMarked
 package io.playline.node;

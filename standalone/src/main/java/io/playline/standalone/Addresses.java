@@ -3,6 +3,7 @@ package io.playline.standalone;
 import io.playline.api.ApiServer;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import io.playline.node.Node;
 import java.net.InetSocketAddress;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,14 +15,14 @@ final class Addresses {
   private Addresses() {}
 
   /**
-   * The player listeners of {@code node} (if it accepts players), {@code api}'s gRPC and HTTP ports
-   * (if any) and the admin port.
+   * The player listeners of {@code edge} (if any), {@code api}'s gRPC and HTTP ports (if any) and
+   * {@code node}'s admin port.
    */
-  static Map<String, String> of(GatewayNode node, @Nullable ApiServer api) {
+  static Map<String, String> of(Node node, @Nullable GatewayNode edge, @Nullable ApiServer api) {
     Map<String, String> own = new LinkedHashMap<>();
-    if (node.acceptsPlayers()) {
-      own.put("websocket", (node.tls() != null ? "wss" : "ws") + "://127.0.0.1:" + node.wsAddress().getPort() + GatewayConfig.WS_PATH);
-      own.put("grpc", "127.0.0.1:" + node.grpcAddress().getPort());
+    if (edge != null) {
+      own.put("websocket", (node.tls() != null ? "wss" : "ws") + "://127.0.0.1:" + edge.wsAddress().getPort() + GatewayConfig.WS_PATH);
+      own.put("grpc", "127.0.0.1:" + edge.grpcAddress().getPort());
     }
     if (api != null) {
       own.put("api", "127.0.0.1:" + api.address().getPort());

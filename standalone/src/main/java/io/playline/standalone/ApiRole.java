@@ -3,9 +3,11 @@ package io.playline.standalone;
 import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayNode;
 import io.playline.gateway.config.AuthSettings;
+import io.playline.gateway.push.PushConfig;
+import io.playline.gateway.push.PushPlug;
+import io.playline.node.Node;
+import io.playline.node.NodeConfig;
 import io.playline.standalone.RoleBackends.Need;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +25,7 @@ final class ApiRole implements Role {
   static final List<Need> NEEDS = List.of(Need.REDIS, Need.KAFKA, Need.HBASE);
 
   private final RoleParts parts = new RoleParts();
-  private final GatewayNode node;
+  private final Node node;
   private final ApiServer api;
 
   private ApiRole(ConfigSource config, RoleBackends backends) {
@@ -31,15 +33,15 @@ final class ApiRole implements Role {
     ApiAccess access = ApiAccess.from(config, Secrets.resolveApi(config, false).secret(),
         AuthSettings.SECRET.read(config).orElse(""));
     try {
-      // This node verifies no player tokens: its (unused) authenticator gets a throwaway key.
-      GatewayConfig gateway = GatewayConfig.from(config, Secrets.unusedPlayerSecret());
+      NodeConfig nodeConfig = NodeConfig.from(config);
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
-      node = parts.add(GatewayNode.builder(gateway).registry(parts.meters()).players(false)
-          .core(GatewayNode.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
-              gateway.nodeId(), hbase))
+      node = parts.add(Node.builder(nodeConfig).registry(parts.meters())
+          .applied(new PushPlug(nodeConfig.nodeId(), PushConfig.from(config), true))
+          .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
+              nodeConfig.nodeId(), hbase))
           .start());
       api = ApiServer.attach(node, access);
-      parts.add(GatewayRole.backendHealth(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
+      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;
@@ -57,7 +59,7 @@ final class ApiRole implements Role {
 
   @Override
   public Map<String, String> addresses() {
-    return Addresses.of(node, api);
+    return Addresses.of(node, null, api);
   }
 
   @Override

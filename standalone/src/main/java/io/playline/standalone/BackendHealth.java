@@ -3,6 +3,7 @@ package io.playline.standalone;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.kafka.KafkaClient;
 import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.node.Node;
 import io.playline.node.admin.Readiness;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -51,6 +52,12 @@ final class BackendHealth implements AutoCloseable {
    * Probes through connections the process already holds ({@code redis}, {@code hbase}: not
    * closed here) plus one Kafka admin client of its own, built with {@code kafkaClients}' pass-through.
    */
+  /** A node's health: its Redis and readiness, and the Kafka and HBase it uses (the job role builds its own). */
+  static BackendHealth of(Node node, String kafkaBootstrapServers, Connection hbase) {
+    return new BackendHealth(node.core().redis().shared(), kafkaBootstrapServers, node.core().config().kafkaClients(),
+        hbase, node.readiness());
+  }
+
   BackendHealth(RedisClusterAsyncCommands<byte[], byte[]> redis, String kafkaBootstrapServers,
       KafkaClientProperties kafkaClients, Connection hbase, Readiness readiness) {
     this.readiness = readiness;

@@ -13,7 +13,8 @@ import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.HeartbeatSettings;
 import io.playline.gateway.config.LimitSettings;
 import io.playline.job.JobSettings;
-import io.playline.node.NodeSettings;
+import io.playline.node.settings.NodeSettings;
+import io.playline.node.RequestSettings;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.write.BatchSettings;
 import java.io.IOException;
@@ -44,7 +45,7 @@ public final class ConfigurationDocs {
 
   /** Every catalogue of every module, in the order the reference lists them. */
   public static List<SettingsCatalogue> catalogues() {
-    return List.of(StandaloneSettings.CATALOGUE, NodeSettings.CATALOGUE, EdgeSettings.CATALOGUE,
+    return List.of(StandaloneSettings.CATALOGUE, NodeSettings.CATALOGUE, EdgeSettings.CATALOGUE, RequestSettings.CATALOGUE,
         GatewaySettings.CATALOGUE, AuthSettings.CATALOGUE, LimitSettings.CATALOGUE, BatchSettings.CATALOGUE, HeartbeatSettings.CATALOGUE,
         ApiSettings.CATALOGUE, CoreSettings.CATALOGUE, WriteBackSettings.CATALOGUE, FirstTodaySettings.CATALOGUE, KafkaSettings.CATALOGUE, QuerySettings.CATALOGUE,
         JobSettings.CATALOGUE);

@@ -1,10 +1,12 @@
 package io.playline.standalone;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.ws.DemoPage;
+import io.playline.node.Node;
+import io.playline.node.NodeConfig;
 import io.playline.standalone.RoleBackends.Need;
 import java.util.List;
 import java.util.Map;
@@ -21,20 +23,23 @@ final class GatewayRole implements Role {
   static final List<Need> NEEDS = List.of(Need.REDIS, Need.KAFKA, Need.HBASE);
 
   private final RoleParts parts = new RoleParts();
-  private final GatewayNode node;
+  private final Node node;
+  private final GatewayNode edge;
 
   private GatewayRole(ConfigSource config, RoleBackends backends) {
     try {
       String secret = Secrets.playerSecret(config, false);
       GatewayConfig gateway = GatewayConfig.from(config, secret);
+      NodeConfig nodeConfig = NodeConfig.from(config);
       DemoPage demo = Demo.page(config, false, secret, false);
-      PrometheusMeterRegistry registry = parts.meters();
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
-      node = parts.add(GatewayNode.builder(gateway).registry(registry).demo(demo)
-          .core(GatewayNode.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
-              gateway.nodeId(), hbase))
+      PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);
+      node = parts.add(Node.builder(nodeConfig).registry(parts.meters()).applied(push)
+          .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
+              nodeConfig.nodeId(), hbase))
           .start());
-      parts.add(GatewayRole.backendHealth(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
+      edge = GatewayNode.attach(node, gateway, push, demo);
+      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;
@@ -46,23 +51,18 @@ final class GatewayRole implements Role {
     return new GatewayRole(config, backends);
   }
 
-  GatewayNode node() {
-    return node;
+  /** The player edge this role serves. */
+  GatewayNode edge() {
+    return edge;
   }
 
   @Override
   public Map<String, String> addresses() {
-    return Addresses.of(node, null);
+    return Addresses.of(node, edge, null);
   }
 
   @Override
   public void close() {
     parts.close();
-  }
-
-  /** A node's health: its Redis and readiness, and the Kafka and HBase it uses (the job role builds its own). */
-  static BackendHealth backendHealth(GatewayNode node, String kafkaBootstrapServers, Connection hbase) {
-    return new BackendHealth(node.core().redis().shared(), kafkaBootstrapServers, node.core().config().kafkaClients(),
-        hbase, node.readiness());
   }
 }

@@ -9,10 +9,13 @@ import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
-import io.playline.node.NodeSettings;
+import io.playline.node.Node;
+import io.playline.node.NodeConfig;
+import io.playline.node.settings.NodeSettings;
 import io.playline.node.admin.Readiness;
 import io.playline.standalone.endpoints.Endpoints;
 import java.io.IOException;
@@ -44,7 +47,8 @@ final class StandaloneLauncher implements AutoCloseable {
   private final Readiness readiness = new Readiness();
   private Duration shutdownTimeout = Duration.ofSeconds(60);
   private Path endpointsFile = Path.of(Endpoints.FILE_NAME);
-  private @Nullable GatewayNode node;
+  private @Nullable Node node;
+  private @Nullable GatewayNode edge;
   private @Nullable ApiServer api;
   private @Nullable PrometheusMeterRegistry meterRegistry;
 
@@ -70,6 +74,7 @@ final class StandaloneLauncher implements AutoCloseable {
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);
     GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
+    NodeConfig nodeConfig = NodeConfig.from(config);
     Secrets.Resolved apiSecret = Secrets.resolveApi(config, true);
     ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
@@ -78,9 +83,9 @@ final class StandaloneLauncher implements AutoCloseable {
     Map<String, Integer> ports = new LinkedHashMap<>();
     ports.put("ws.port", gateway.wsPort());
     ports.put("grpc.port", gateway.grpcPort());
-    ports.put("admin.port", gateway.adminPort());
+    ports.put("admin.port", nodeConfig.adminPort());
     PortCheck.ensureFree(gateway.bindHost(), ports);
-    PortCheck.ensureFree(access.bindHost(), Map.of("api.port", gateway.apiPort()));
+    PortCheck.ensureFree(access.bindHost(), Map.of("api.port", access.port()));
 
     log.info("Starting embedded servers under {}", standalone.dataDir());
     EmbeddedBackends backends = parts.add(EmbeddedBackends.start(standalone));
@@ -90,16 +95,20 @@ final class StandaloneLauncher implements AutoCloseable {
     BackendEndpoints endpoints = backends.endpoints();
     Connection hbase = parts.hbase(endpoints.hbaseConfiguration());
 
-    // Every role in one process: one node (players and the internal API on its loops), and the job.
+    // Every role in one process: one node with the internal API and the player edge on it, and the job.
+    // The API attaches first so that the edge, attached last, is closed first: players drain while it serves.
     DemoPage demo = Demo.page(config, true, secret.secret(), secret.dev());
-    GatewayNode node = parts.add(GatewayNode.builder(gateway).registry(registry).readiness(readiness).demo(demo)
-        .core(GatewayNode.historyCore(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(),
-            gateway.nodeId(), hbase))
+    PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);
+    Node node = parts.add(Node.builder(nodeConfig).registry(registry).readiness(readiness).applied(push)
+        .core(Node.historyCore(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(), nodeConfig.nodeId(),
+            hbase))
         .start());
     this.node = node;
     ApiServer api = ApiServer.attach(node, access);
     this.api = api;
-    BackendHealth health = parts.add(GatewayRole.backendHealth(node, endpoints.kafkaBootstrapServers(), hbase));
+    GatewayNode edge = GatewayNode.attach(node, gateway, push, demo);
+    this.edge = edge;
+    BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
     CoreConfig core = node.core().config();
     JobConfig jobConfig = JobConfig.from(config, core);
     RedisConnections jobRedis = parts.add(PlaylineJob.connectRedis(jobConfig, endpoints.redisUri(), core.redisCluster(),
@@ -111,7 +120,7 @@ final class StandaloneLauncher implements AutoCloseable {
     health.watch("job", job::readiness, false);
     health.start(BackendHealth.PERIOD);
 
-    Map<String, String> own = new LinkedHashMap<>(Addresses.of(node, api));
+    Map<String, String> own = new LinkedHashMap<>(Addresses.of(node, edge, api));
     if (demo != null) {
       own.put("demo", Demo.url(own.get("websocket")));
     }
@@ -194,13 +203,22 @@ final class StandaloneLauncher implements AutoCloseable {
     return readiness;
   }
 
-  /** The running node (its core, addresses and push), for tests. */
-  GatewayNode node() {
-    GatewayNode n = node;
+  /** The running node (its core, meters and admin address), for tests. */
+  Node node() {
+    Node n = node;
     if (n == null) {
       throw new IllegalStateException("not started");
     }
     return n;
+  }
+
+  /** The running player edge (its addresses and push), for tests. */
+  GatewayNode edge() {
+    GatewayNode e = edge;
+    if (e == null) {
+      throw new IllegalStateException("not started");
+    }
+    return e;
   }
 
   /** The running internal API, for tests. */

@@ -17,6 +17,7 @@ import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
 import io.playline.job.JobConfig;
 import io.playline.job.JobSettings;
+import io.playline.node.NodeConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -303,7 +304,8 @@ class ConfigurationDocsTest {
     GatewayConfig gateway = GatewayConfig.from(empty, Secrets.DEV_SECRET);
     assertThat(gateway.idleTimeout())
         .isEqualTo(LimitSettings.HEARTBEAT_INTERVAL.defaultValue().orElseThrow().multipliedBy(3));
-    assertThat(gateway.bindHost()).isEqualTo(gateway.admin().bindHost()).isEqualTo("0.0.0.0");
+    NodeConfig node = NodeConfig.from(empty);
+    assertThat(gateway.bindHost()).isEqualTo(node.bindHost()).isEqualTo(node.admin().bindHost()).isEqualTo("0.0.0.0");
   }
 
   @Test

@@ -72,7 +72,7 @@ class OperatorArtifactsTest {
     values.put("tls.key", cert.keyFile().toString());
     launcher = StandaloneLauncher.start(ConfigSource.empty().with(values));
 
-    try (WsPlayerClient player = WsPlayerClient.connectTls(launcher.node().wsAddress().getPort(),
+    try (WsPlayerClient player = WsPlayerClient.connectTls(launcher.edge().wsAddress().getPort(),
         TestCertificates.trusting(ca))) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, 4242, Duration.ofMinutes(5), Instant.now());
       player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("tv")).build());

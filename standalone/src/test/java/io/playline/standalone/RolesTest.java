@@ -103,7 +103,7 @@ class RolesTest {
   }
 
   private static WsPlayerClient player(GatewayRole gateway, long uid, String device) throws InterruptedException {
-    WsPlayerClient c = WsPlayerClient.connect(gateway.node().wsAddress().getPort());
+    WsPlayerClient c = WsPlayerClient.connect(gateway.edge().wsAddress().getPort());
     c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setDeviceId(device)
         .setToken(JwtTokens.mint(SECRET, uid, Duration.ofMinutes(5), Instant.now()))).build());
     ServerFrame ok = c.next();
@@ -141,7 +141,7 @@ class RolesTest {
     try (WsPlayerClient phone = player(a, uid, "phone"); WsPlayerClient tv = player(b, uid, "tv")) {
       byte[] registry = new PushKeys(redis.keyPrefix()).nodes(uid);
       await("both nodes in the user's push registry").atMost(Duration.ofSeconds(20)).ignoreExceptions()
-          .until(() -> a.node().core().redis().shared().hgetall(registry).get(5, TimeUnit.SECONDS).size() == 2);
+          .until(() -> a.edge().node().core().redis().shared().hgetall(registry).get(5, TimeUnit.SECONDS).size() == 2);
       phone.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
           .setBusiness(Business.VIDEO).setOid(11).setProgressMs(42_000).setDurationMs(600_000).setEventTimeMs(now)))
           .build());

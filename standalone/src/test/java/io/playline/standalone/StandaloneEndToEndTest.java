@@ -88,7 +88,7 @@ class StandaloneEndToEndTest {
   }
 
   private HeartbeatAck report(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
-    try (WsPlayerClient player = WsPlayerClient.connect(launcher.node().wsAddress().getPort())) {
+    try (WsPlayerClient player = WsPlayerClient.connect(launcher.edge().wsAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
       player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("phone")).build());
       assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
@@ -100,7 +100,7 @@ class StandaloneEndToEndTest {
   }
 
   private HeartbeatAck reportOverGrpc(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
-    try (GrpcPlayerClient player = GrpcPlayerClient.connect(launcher.node().grpcAddress().getPort())) {
+    try (GrpcPlayerClient player = GrpcPlayerClient.connect(launcher.edge().grpcAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
       player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("tv")).build());
       assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
@@ -136,7 +136,7 @@ class StandaloneEndToEndTest {
   private void queriesOverTheStreamTheApiAndTheCli(StandaloneLauncher launcher) throws Exception {
     ItemKey video7 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(7).build();
     ItemKey video8 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(8).build();
-    try (WsPlayerClient player = WsPlayerClient.connect(launcher.node().wsAddress().getPort())) {
+    try (WsPlayerClient player = WsPlayerClient.connect(launcher.edge().wsAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, 42, Duration.ofMinutes(5), Instant.now());
       player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("e2e"))
           .build());

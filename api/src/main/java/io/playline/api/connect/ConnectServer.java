@@ -18,7 +18,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.playline.api.HttpAccess;
-import io.playline.node.EventLoops;
+import io.playline.node.loops.EventLoops;
 import io.playline.node.admin.HttpBudget;
 import java.net.InetSocketAddress;
 import org.jspecify.annotations.Nullable;

@@ -13,7 +13,7 @@ import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.api.HttpAccess;
 import io.playline.core.config.ConfigSource;
-import io.playline.node.EventLoops;
+import io.playline.node.loops.EventLoops;
 import io.playline.proto.v1.GetPausedRequest;
 import io.playline.proto.v1.GetPausedResponse;
 import io.playline.proto.v1.HistoryGrpc;

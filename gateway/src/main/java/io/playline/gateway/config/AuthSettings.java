@@ -6,7 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** How the gateway verifies player tokens, and how long a session lives. */
+/**
+ * How the gateway verifies player tokens, and how long a session lives; the clock skew tolerated
+ * in a token is in {@code io.playline.node.RequestSettings}.
+ */
 public final class AuthSettings {
   public static final Setting<Optional<String>> SECRET = Setting.secret("auth.secret", "dev secret (standalone only)",
       "HS256 key of player tokens; may be unset on a gateway with `auth.jwks.url` (then HS256 tokens are refused)")
@@ -25,8 +28,6 @@ public final class AuthSettings {
       Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofHours(1), "a token naming a `kid` the cached set "
           + "lacks (a rotation) fetches the set again at once, at most once per this interval")
       .rangeNote("< `auth.jwks.cache.ttl`");
-  public static final Setting<Duration> CLOCK_SKEW = Setting.duration("auth.clock.skew", Duration.ofSeconds(30),
-      Duration.ZERO, Duration.ofMinutes(10), "leeway when checking a token's `exp`, `nbf` and `iat`");
   public static final Setting<Duration> TIMEOUT = Setting.duration("auth.timeout", Duration.ofSeconds(10),
       Duration.ofMillis(100), Duration.ofMinutes(5),
       "time from connecting to a valid `Auth`: past it `AUTH_TIMEOUT`, close 4007");
@@ -45,7 +46,7 @@ public final class AuthSettings {
           + "its client resumes with a token instead)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Player authentication and sessions",
-      List.of(SECRET, JWKS_URL, ISSUER, AUDIENCE, JWKS_CACHE_TTL, JWKS_REFETCH_MIN_INTERVAL, CLOCK_SKEW, TIMEOUT,
+      List.of(SECRET, JWKS_URL, ISSUER, AUDIENCE, JWKS_CACHE_TTL, JWKS_REFETCH_MIN_INTERVAL, TIMEOUT,
           EXPIRY_GRACE, SESSION_TTL, SESSION_MAX_AGE, SESSION_MAX_PER_USER));
 
   private AuthSettings() {}

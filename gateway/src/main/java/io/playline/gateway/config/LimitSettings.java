@@ -16,8 +16,6 @@ public final class LimitSettings {
       derived("3 × `heartbeat.interval`"), Duration.ofSeconds(2), Duration.ofMinutes(30),
       "no frame for this long closes the connection: `IDLE_TIMEOUT`, close 4008")
       .rangeNote("> `heartbeat.interval`");
-  public static final Setting<Integer> HEARTBEAT_MAX_EVENTS = Setting.intValue("heartbeat.max.events", 100, 1, 10_000,
-      "events in one heartbeat: more is `INVALID_ARGUMENT`, the connection stays open");
   public static final Setting<Integer> MAX_FRAMES_PER_SECOND = Setting.intValue("connection.max.frames.per.second", 20,
       1, 100_000, "frames per second per connection: `RATE_LIMITED` (frame dropped); above 2× the limit, close 4003");
   public static final Setting<Integer> MAX_UNSENT_BYTES = Setting.bytes("connection.max.unsent.bytes", 1 << 20,
@@ -59,17 +57,12 @@ public final class LimitSettings {
           + "neither validated nor applied, the user's bucket not touched; room for what a client had in flight when the "
           + "refusal reached it): one more gets a last `RATE_LIMITED` and close 4003 "
           + "(`playline_user_budget_closes_total{budget=\"events\"}`)");
-  public static final Setting<Integer> DEVICE_ID_MAX_BYTES = Setting.intValue("device.id.max.bytes", 64, 1, 1024,
-      "longest `device_id` (UTF-8 bytes; copied into every record, Kafka message and HBase cell): "
-          + "`INVALID_ARGUMENT` at auth, close 4002; a `Report` gets gRPC `INVALID_ARGUMENT`");
-  public static final Setting<Integer> PLATFORM_MAX_BYTES = Setting.intValue("platform.max.bytes", 32, 1, 1024,
-      "longest `platform` (UTF-8 bytes), refused as `device_id` is");
 
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
-      HEARTBEAT_INTERVAL, IDLE_TIMEOUT, HEARTBEAT_MAX_EVENTS, MAX_FRAMES_PER_SECOND, MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES,
+      HEARTBEAT_INTERVAL, IDLE_TIMEOUT, MAX_FRAMES_PER_SECOND, MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES,
       MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE,
-      USER_MAX_REFUSALS_BEFORE_CLOSE, DEVICE_ID_MAX_BYTES, PLATFORM_MAX_BYTES));
+      USER_MAX_REFUSALS_BEFORE_CLOSE));
 
   private LimitSettings() {}
 }

@@ -92,7 +92,7 @@ public final class PushRuntime implements AutoCloseable {
     return connections;
   }
 
-  /** What the heartbeat batcher tells about applied records. */
+  /** What the node's batcher tells about applied records. */
   public AppliedListener router() {
     return router;
   }

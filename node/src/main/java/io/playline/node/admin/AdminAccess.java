@@ -2,7 +2,7 @@ package io.playline.node.admin;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.node.NodeSettings;
+import io.playline.node.settings.NodeSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;

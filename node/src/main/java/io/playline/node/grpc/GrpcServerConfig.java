@@ -1,7 +1,7 @@
 package io.playline.node.grpc;
 
 import io.playline.core.config.ConfigSource;
-import io.playline.node.NodeSettings;
+import io.playline.node.settings.NodeSettings;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.edge.TrustedProxies;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import io.grpc.netty.InternalProtocolNegotiators;
 import io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.ssl.SslContext;
-import io.playline.node.EventLoops;
+import io.playline.node.loops.EventLoops;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
 import java.net.InetSocketAddress;

@@ -3,7 +3,7 @@ package io.playline.node.tls;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.Setting;
-import io.playline.node.NodeSettings;
+import io.playline.node.settings.NodeSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

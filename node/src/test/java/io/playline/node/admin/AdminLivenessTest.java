@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.DefaultEventLoopGroup;
-import io.playline.node.EventLoops;
+import io.playline.node.loops.EventLoops;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,4 +1,4 @@
-package io.playline.node;
+package io.playline.node.settings;
 
 import static io.playline.core.config.Setting.derived;
 

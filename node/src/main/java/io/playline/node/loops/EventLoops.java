@@ -1,4 +1,4 @@
-package io.playline.node;
+package io.playline.node.loops;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
