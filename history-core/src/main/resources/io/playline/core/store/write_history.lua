@@ -99,16 +99,20 @@ end
 local function mark(first)
   local time = redis.call('TIME')
   local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  local clocks = {}
   for s = 1, shards do
-    local clock = KEYS[first + 2 * s]
-    local last = tonumber(redis.call('GET', clock) or '0')
-    local stamp = now
-    if stamp <= last then
-      stamp = last + 1
-    end
+    clocks[s] = KEYS[first + 2 * s]
+  end
+  -- One MGET and one MSET for every shard's clock (all on this server), not a GET and a SET each;
+  -- a call holds at most redis.write.users.per.script (<= 1000) shards, well within unpack's limit.
+  local lasts = redis.call('MGET', unpack(clocks))
+  local stamped = {}
+  for s = 1, shards do
+    local stamp = math.max(now, tonumber(lasts[s] or '0') + 1)
     -- Numbers passed to redis.call become text with 14 significant digits: format them whole.
     local score = string.format('%.0f', stamp)
-    redis.call('SET', clock, score)
+    stamped[#stamped + 1] = clocks[s]
+    stamped[#stamped + 1] = score
     local members = marks[s]
     for i = 1, #members, 500 do
       local scored = {}
@@ -120,6 +124,7 @@ local function mark(first)
     end
     out[#out + 1] = stamp
   end
+  redis.call('MSET', unpack(stamped))
 end
 
 -- Check the shape before touching anything: a malformed call writes nothing.
