@@ -46,6 +46,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   /** first_today.lua's ARGV[5]: the spot is a set member, or a bit. */
   private static final byte[] MEMBER = {'m'};
   private static final byte[] BIT = {'b'};
+  private static final int[] NO_SHARDS = {};
   private final CoreConfig config;
   private final RedisKeys keys;
   private final StatefulConnection<byte[], byte[]> pipeline;
@@ -81,7 +82,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     List<CompletableFuture<List<Object>>> writes = new ArrayList<>(calls.size());
     List<int[]> callShards = new ArrayList<>(calls.size());
     for (int[] call : calls) {
-      int[] shards = cluster ? new int[0] : shardsOf(userWrites, call);
+      int[] shards = cluster ? NO_SHARDS : shardsOf(userWrites, call);
       callShards.add(shards);
       writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI,
           writeKeys(userWrites, call, shards), writeArgs(userWrites, call, shards)));
