@@ -13,23 +13,28 @@ import io.playline.core.store.RedisScript;
 import io.playline.core.store.Scripts;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongToIntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Applies a {@link WriteBatch} to Redis in one pipelined round trip: one {@code write_history}
  * script call per {@link CoreConfig#usersPerScript()} user writes (last write wins by view time,
- * tombstones, pause, trim, TTL; each user atomically), {@code mark_recovery} for the touched
- * recovery shards (on one server a single call for all of them, pipelined behind the writes; in a
- * cluster one call per shard once the writes answered), one {@code first_today} script per check (which also leaves the
- * day's event in an outbox).
+ * tombstones, pause, trim, TTL; each user atomically) and one {@code first_today} script per check
+ * (which also leaves the day's event in an outbox).
+ *
+ * <p>Every written event is marked in its user's recovery shard, stamped after the write (see
+ * {@code mark_recovery.lua} and the job's mark clears). On a single server each {@code write_history}
+ * call stamps its own users' shards in the same atomic script, so a batch of up to
+ * {@code usersPerScript} users is one script call. In Redis Cluster the recovery shards' keys have
+ * slots of their own: the writes go one call per slot, and {@code mark_recovery} one call per touched
+ * shard once the writes answered.
  *
  * <p>Not thread-safe: owns a pipelining connection and must be called from one thread at a time,
  * best from {@link #eventLoop()} (the Redis I/O loop), where the write goes straight to the
@@ -41,6 +46,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   /** first_today.lua's ARGV[5]: the spot is a set member, or a bit. */
   private static final byte[] MEMBER = {'m'};
   private static final byte[] BIT = {'b'};
+  private static final int[] NO_SHARDS = {};
   private final CoreConfig config;
   private final RedisKeys keys;
   private final StatefulConnection<byte[], byte[]> pipeline;
@@ -74,113 +80,130 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     List<UserWrite> userWrites = batch.writes();
     List<int[]> calls = plan(userWrites, config.usersPerScript(), cluster ? uid -> SlotHash.getSlot(keys.timeline(uid)) : null);
     List<CompletableFuture<List<Object>>> writes = new ArrayList<>(calls.size());
-    Map<Integer, List<byte[]>> marks = new HashMap<>();
-    AtomicBoolean writesResent = new AtomicBoolean();
-    Runnable resent = () -> writesResent.set(true);
-    byte[] maxItems = Scripts.num(config.maxItemsPerUser());
-    byte[] ttl = Scripts.num(config.redisHistoryTtl().toMillis());
+    List<int[]> callShards = new ArrayList<>(calls.size());
     for (int[] call : calls) {
-      byte[][] callKeys = new byte[4 * call.length][];
-      int argc = 2;
-      for (int w : call) {
-        argc += 1 + 3 * userWrites.get(w).records().size();
-      }
-      byte[][] args = new byte[argc][];
-      args[0] = maxItems;
-      args[1] = ttl;
-      int k = 0;
-      int i = 2;
-      for (int w : call) {
-        UserWrite write = userWrites.get(w);
-        long uid = write.uid();
-        callKeys[k++] = keys.timeline(uid);
-        callKeys[k++] = keys.records(uid);
-        callKeys[k++] = keys.tombstones(uid);
-        callKeys[k++] = keys.paused(uid);
-        args[i++] = Scripts.num(write.records().size());
-        List<byte[]> shardMarks =
-            write.records().isEmpty() ? List.of() : marks.computeIfAbsent(shard(uid), s -> new ArrayList<>());
-        for (HistoryRecord r : write.records()) {
-          byte[] member = RedisKeys.member(r.getBusiness(), r.getOid());
-          args[i++] = member;
-          args[i++] = Scripts.num(r.getViewTimeMs());
-          args[i++] = r.toByteArray();
-          shardMarks.add(RedisKeys.recoveryMember(uid, member));
-        }
-      }
-      writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI, resent,
-          callKeys, args));
+      int[] shards = cluster ? NO_SHARDS : shardsOf(userWrites, call);
+      callShards.add(shards);
+      writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI,
+          writeKeys(userWrites, call, shards), writeArgs(userWrites, call, shards)));
     }
     List<CompletableFuture<Long>> checks = firstTodayChecks(batch);
-    // A mark must be stamped after its write ran (see mark_recovery.lua and the job's mark clears):
-    // on one server the pipeline keeps that order; in a cluster the marks' shards live on other
-    // nodes, so they go once the writes answered, on the auto-flushing connection.
-    CompletableFuture<Map<Integer, Long>> stamps;
     List<CompletableFuture<?>> all = new ArrayList<>(writes);
     all.addAll(checks);
-    if (cluster) {
-      stamps = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
-          .thenCompose(v -> mark(fallback, marks));
-    } else {
-      // A write_history that met NOSCRIPT (a flushed or restarted Redis whose cache already holds
-      // mark_recovery) runs again on the fallback connection, after the pipelined mark: its NOSCRIPT
-      // reply comes before the mark's, so by then the flag is set, and the shards are marked again
-      // once every write ran (the newer stamps are the ones the write-back gets).
-      stamps = mark(commands, marks).thenCompose(pipelined -> writesResent.get()
-          ? CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).thenCompose(v -> mark(fallback, marks))
-          : CompletableFuture.completedFuture(pipelined));
-    }
-    all.add(stamps);
+    // In a cluster the marks' shards live on other nodes: they go once the writes answered, on the
+    // auto-flushing connection, so each is still stamped after its write.
+    Map<Integer, List<byte[]>> clusterMarks = cluster ? marks(userWrites) : Map.of();
+    CompletableFuture<Map<Integer, Long>> clusterStamps = clusterMarks.isEmpty()
+        ? CompletableFuture.completedFuture(Map.of())
+        : CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).thenCompose(v -> mark(clusterMarks));
+    all.add(clusterStamps);
     pipeline.flushCommands();
-    metrics.roundTrip(writes.size() + checks.size() + (cluster ? marks.size() : Math.min(1, marks.size())),
-        checks.size());
+    metrics.roundTrip(writes.size() + checks.size() + clusterMarks.size(), checks.size());
     return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
-        .thenApply(v -> assemble(batch, calls, writes, checks))
-        .whenComplete((outcome, error) -> {
+        .thenApply(v -> assemble(batch, calls, callShards, writes, checks, clusterStamps.join()))
+        .whenComplete((answer, error) -> {
           if (error != null) {
             metrics.failedRoundTrip();
           }
-          sink.batchFinished(outcome == null ? List.of() : applied(batch, outcome, stamps.join()));
-        });
+          sink.batchFinished(answer == null ? List.of() : applied(batch, answer));
+        })
+        .thenApply(Answer::outcome);
   }
 
   private int shard(long uid) {
     return RedisKeys.recoveryShard(uid, config.recoveryShards());
   }
 
-  /**
-   * Queues {@code mark_recovery} on {@code on}: one call for every shard on a single server, one call
-   * per shard in a cluster (each shard's keys have a slot of their own); completes with each shard's stamp.
-   */
-  private CompletableFuture<Map<Integer, Long>> mark(RedisClusterAsyncCommands<byte[], byte[]> on,
-      Map<Integer, List<byte[]>> marks) {
-    if (marks.isEmpty()) {
-      return CompletableFuture.completedFuture(Map.of());
-    }
-    List<List<Integer>> calls = cluster ? marks.keySet().stream().map(List::of).toList()
-        : List.of(List.copyOf(marks.keySet()));
-    List<CompletableFuture<List<Object>>> answers = new ArrayList<>(calls.size());
-    for (List<Integer> shards : calls) {
-      byte[][] callKeys = new byte[2 * shards.size()][];
-      List<byte[]> args = new ArrayList<>();
-      int k = 0;
-      for (int shard : shards) {
-        callKeys[k++] = keys.recovery(shard);
-        callKeys[k++] = keys.recoveryClock(shard);
-        List<byte[]> members = marks.get(shard);
-        args.add(Scripts.num(members.size()));
-        args.addAll(members);
+  /** The distinct recovery shards a single-server call marks: those of its users with events, in call order. */
+  private int[] shardsOf(List<UserWrite> userWrites, int[] call) {
+    return Arrays.stream(call).filter(w -> !userWrites.get(w).records().isEmpty())
+        .map(w -> shard(userWrites.get(w).uid())).distinct().toArray();
+  }
+
+  private static int indexOf(int[] shards, int shard) {
+    for (int s = 0; s < shards.length; s++) {
+      if (shards[s] == shard) {
+        return s;
       }
-      answers.add(Scripts.eval(on, fallback, RedisScript.MARK_RECOVERY, ScriptOutputType.MULTI, callKeys,
-          args.toArray(new byte[0][])));
+    }
+    return -1;
+  }
+
+  private byte[][] writeKeys(List<UserWrite> userWrites, int[] call, int[] shards) {
+    byte[][] callKeys = new byte[4 * call.length + 2 * shards.length][];
+    int k = 0;
+    for (int w : call) {
+      long uid = userWrites.get(w).uid();
+      callKeys[k++] = keys.timeline(uid);
+      callKeys[k++] = keys.records(uid);
+      callKeys[k++] = keys.tombstones(uid);
+      callKeys[k++] = keys.paused(uid);
+    }
+    for (int shard : shards) {
+      callKeys[k++] = keys.recovery(shard);
+      callKeys[k++] = keys.recoveryClock(shard);
+    }
+    return callKeys;
+  }
+
+  /** write_history.lua's ARGV; a user is marked in the call's shard at its 1-based index, 0 for none. */
+  private byte[][] writeArgs(List<UserWrite> userWrites, int[] call, int[] shards) {
+    int argc = 3;
+    for (int w : call) {
+      argc += 3 + 3 * userWrites.get(w).records().size();
+    }
+    byte[][] args = new byte[argc][];
+    args[0] = Scripts.num(config.maxItemsPerUser());
+    args[1] = Scripts.num(config.redisHistoryTtl().toMillis());
+    args[2] = Scripts.num(shards.length);
+    int i = 3;
+    for (int w : call) {
+      UserWrite write = userWrites.get(w);
+      args[i++] = Scripts.num(write.records().size());
+      args[i++] = Scripts.num(indexOf(shards, shard(write.uid())) + 1);
+      args[i++] = Scripts.num(write.uid());
+      for (HistoryRecord r : write.records()) {
+        args[i++] = RedisKeys.member(r.getBusiness(), r.getOid());
+        args[i++] = Scripts.num(r.getViewTimeMs());
+        args[i++] = r.toByteArray();
+      }
+    }
+    return args;
+  }
+
+  /** Per recovery shard, the marks of every event of the batch (Redis Cluster). */
+  private Map<Integer, List<byte[]>> marks(List<UserWrite> userWrites) {
+    Map<Integer, List<byte[]>> marks = new HashMap<>();
+    for (UserWrite write : userWrites) {
+      for (HistoryRecord r : write.records()) {
+        marks.computeIfAbsent(shard(write.uid()), s -> new ArrayList<>())
+            .add(RedisKeys.recoveryMember(write.uid(), RedisKeys.member(r.getBusiness(), r.getOid())));
+      }
+    }
+    return marks;
+  }
+
+  /**
+   * Queues {@code mark_recovery} on the auto-flushing connection, one call per shard (in a cluster
+   * each shard's keys have a slot of their own); completes with each shard's stamp.
+   */
+  private CompletableFuture<Map<Integer, Long>> mark(Map<Integer, List<byte[]>> marks) {
+    List<Integer> shards = List.copyOf(marks.keySet());
+    List<CompletableFuture<List<Object>>> answers = new ArrayList<>(shards.size());
+    for (int shard : shards) {
+      List<byte[]> members = marks.get(shard);
+      byte[][] args = new byte[1 + members.size()][];
+      args[0] = Scripts.num(members.size());
+      for (int i = 0; i < members.size(); i++) {
+        args[1 + i] = members.get(i);
+      }
+      answers.add(Scripts.eval(fallback, fallback, RedisScript.MARK_RECOVERY, ScriptOutputType.MULTI,
+          new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)}, args));
     }
     return CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
       Map<Integer, Long> stamps = new HashMap<>();
-      for (int c = 0; c < calls.size(); c++) {
-        List<Object> answer = answers.get(c).join();
-        for (int i = 0; i < calls.get(c).size(); i++) {
-          stamps.put(calls.get(c).get(i), (Long) answer.get(i));
-        }
+      for (int c = 0; c < shards.size(); c++) {
+        stamps.put(shards.get(c), (Long) answers.get(c).join().get(0));
       }
       return stamps;
     });
@@ -247,11 +270,17 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     return calls;
   }
 
-  private static BatchOutcome assemble(WriteBatch batch, List<int[]> calls,
-      List<CompletableFuture<List<Object>>> writes, List<CompletableFuture<Long>> checks) {
+  /** A batch's outcome with, per user write, the stamp its events' recovery marks got. */
+  private record Answer(BatchOutcome outcome, long[] stamps) {}
+
+  private Answer assemble(WriteBatch batch, List<int[]> calls, List<int[]> callShards,
+      List<CompletableFuture<List<Object>>> writes, List<CompletableFuture<Long>> checks,
+      Map<Integer, Long> clusterStamps) {
     WriteOutcome[] outcomes = new WriteOutcome[batch.writes().size()];
+    long[] stamps = new long[outcomes.length];
     for (int c = 0; c < calls.size(); c++) {
       List<Object> reply = writes.get(c).join();
+      int[] shards = callShards.get(c);
       int p = 0;
       for (int w : calls.get(c)) {
         int n = batch.writes().get(w).records().size();
@@ -266,27 +295,32 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
         outcomes[w] = new WriteOutcome(((Long) reply.get(p)) == 1L, codes);
         p += 1 + n;
       }
-      if (p != reply.size()) {
-        throw new IllegalStateException("write_history answered " + reply.size() + " values, expected " + p);
+      if (p + shards.length != reply.size()) {
+        throw new IllegalStateException("write_history answered " + reply.size() + " values, expected "
+            + (p + shards.length));
+      }
+      for (int w : calls.get(c)) {
+        int shard = shard(batch.writes().get(w).uid());
+        int s = indexOf(shards, shard);
+        stamps[w] = s >= 0 ? (Long) reply.get(p + s) : clusterStamps.getOrDefault(shard, 0L);
       }
     }
     boolean[] firstToday = new boolean[checks.size()];
     for (int i = 0; i < checks.size(); i++) {
       firstToday[i] = checks.get(i).join() != NOT_FIRST;
     }
-    return new BatchOutcome(List.of(outcomes), firstToday);
+    return new Answer(new BatchOutcome(List.of(outcomes), firstToday), stamps);
   }
 
-  /** The records Redis applied, each with the stamp of its shard's mark. */
-  private List<AppliedRecord> applied(WriteBatch batch, BatchOutcome outcome, Map<Integer, Long> stamps) {
+  /** The records Redis applied, each with the stamp of its recovery mark. */
+  private static List<AppliedRecord> applied(WriteBatch batch, Answer answer) {
     List<AppliedRecord> applied = new ArrayList<>();
     for (int w = 0; w < batch.writes().size(); w++) {
-      WriteOutcome o = outcome.writes().get(w);
-      UserWrite write = batch.writes().get(w);
-      List<HistoryRecord> records = write.records();
+      WriteOutcome o = answer.outcome().writes().get(w);
+      List<HistoryRecord> records = batch.writes().get(w).records();
       for (int i = 0; i < records.size(); i++) {
         if (o.applied(i)) {
-          applied.add(new AppliedRecord(records.get(i), stamps.get(shard(write.uid()))));
+          applied.add(new AppliedRecord(records.get(i), answer.stamps()[w]));
         }
       }
     }

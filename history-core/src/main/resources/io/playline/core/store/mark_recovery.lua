@@ -2,8 +2,9 @@
 -- Every call gets a stamp per shard from this Redis server's clock, in microseconds, strictly above
 -- every stamp that shard issued before, even if the server's clock stepped back: a mark's score
 -- therefore says which call wrote it last, whatever the clocks of the nodes that call. One call may
--- mark several shards when their keys are on this server (a single server: the writer marks a
--- whole batch in one call; in a cluster each shard has a slot of its own, one call per shard).
+-- mark several shards when their keys are on this server. The batched writer uses it only in Redis
+-- Cluster (each shard has a slot of its own: one call per shard once the writes answered); on a
+-- single server write_history.lua stamps its own users' shards the same way, in the write's call.
 -- KEYS: per shard, its marks (sorted set) then its last stamp (string)
 -- ARGV: per shard in KEYS order, the number of its members, then the members
 -- Returns each shard's stamp, in KEYS order; every member of a shard is now scored with it.

@@ -15,7 +15,6 @@ import io.playline.testing.RedisNamespace;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -236,7 +235,7 @@ class RedisHistoryWriterTest {
   }
 
   @Test
-  void aBatchOverSeveralShardsMarksThemAllInOneCallEachWithItsOwnRisingStamp() throws Exception {
+  void aBatchOverSeveralShardsMarksEachWithItsOwnRisingStamp() throws Exception {
     // Users 8.. in three different recovery shards; the first one's shard clock is an hour ahead.
     List<Long> uids = new ArrayList<>();
     java.util.Set<Integer> shards = new java.util.LinkedHashSet<>();
@@ -252,9 +251,9 @@ class RedisHistoryWriterTest {
 
     write(uids.stream().map(uid -> new UserWrite(uid, List.of(record(uid, 10, 5, now)))).toList(), List.of());
 
-    // write_history calls for the three users (users.per.script each) and one mark_recovery call for the three shards.
+    // write_history calls for the three users (users.per.script each), each stamping its users' shards.
     int writeCalls = (3 + config.usersPerScript() - 1) / config.usersPerScript();
-    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(writeCalls + 1);
+    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(writeCalls);
     assertThat(sunk).hasSize(3);
     long nowUs = TimeUnit.MILLISECONDS.toMicros(System.currentTimeMillis());
     for (AppliedRecord a : sunk) {
@@ -291,46 +290,116 @@ class RedisHistoryWriterTest {
     assertThat(outcome.firstToday()).containsExactly(true);
   }
 
-  @Test
-  void aWriteSentAgainAfterNoscriptIsMarkedAgainOnceItRan() throws Exception {
-    // A flushed script cache that already holds mark_recovery again (another client loaded it):
-    // write_history meets NOSCRIPT and runs again after the pipelined mark.
-    redis.shared().scriptFlush().get();
-    redis.shared().scriptLoad(RedisScript.MARK_RECOVERY.body().getBytes(StandardCharsets.UTF_8)).get();
+  /**
+   * Runs {@code body} with every Redis command in SLOWLOG; returns the arguments of the commands naming
+   * a key of this test, oldest first (Redis 7 also lists the commands a script ran, before the script).
+   */
+  private List<List<?>> ownCommandsOf(ThrowingRunnable body) throws Exception {
     String slower = redis.shared().configGet("slowlog-log-slower-than").get().get("slowlog-log-slower-than");
+    String length = redis.shared().configGet("slowlog-max-len").get().get("slowlog-max-len");
+    redis.shared().configSet("slowlog-max-len", "10000").get();
     redis.shared().configSet("slowlog-log-slower-than", "0").get();
     List<Object> log;
     try {
       redis.shared().slowlogReset().get();
-      write(List.of(new UserWrite(31, List.of(record(31, 10, 5, now)))), List.of());
-      log = redis.shared().slowlogGet(1000).get();
+      body.run();
+      log = redis.shared().slowlogGet(10000).get();
     } finally {
       redis.shared().configSet("slowlog-log-slower-than", slower).get();
+      redis.shared().configSet("slowlog-max-len", length).get();
     }
-    int shard = RedisKeys.recoveryShard(31, config.recoveryShards());
     // SLOWLOG (every command, as slower than 0 µs) lists the newest first: [id, time, µs, [args], ...].
-    long writeRan = -1;
-    long lastMark = -1;
+    List<List<?>> own = new ArrayList<>();
     for (Object o : log) {
-      List<?> entry = (List<?>) o;
-      long id = (Long) entry.get(0);
-      List<?> args = (List<?>) entry.get(3);
-      String command = new String((byte[]) args.get(0), StandardCharsets.US_ASCII);
-      if (!command.equalsIgnoreCase("EVAL") && !command.equalsIgnoreCase("EVALSHA") || args.size() < 4) {
-        continue;
-      }
-      byte[] firstKey = (byte[]) args.get(3);
-      if (command.equalsIgnoreCase("EVAL") && Arrays.equals(firstKey, keys.timeline(31))) {
-        writeRan = Math.max(writeRan, id);
-      } else if (Arrays.equals(firstKey, keys.recovery(shard))) {
-        lastMark = Math.max(lastMark, id);
+      List<?> args = (List<?>) ((List<?>) o).get(3);
+      if (args.stream().anyMatch(a -> new String((byte[]) a, StandardCharsets.ISO_8859_1)
+          .startsWith(config.redisKeyPrefix()))) {
+        own.add(0, args);
       }
     }
-    assertThat(writeRan).as("write_history ran again with its body").isNotNegative();
-    assertThat(lastMark).as("the item is marked after its write ran").isGreaterThan(writeRan);
+    return own;
+  }
+
+  private interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  private static List<String> texts(List<?> args) {
+    return args.stream().map(a -> new String((byte[]) a, StandardCharsets.ISO_8859_1)).toList();
+  }
+
+  private static List<List<String>> scriptCalls(List<List<?>> commands) {
+    return commands.stream().map(RedisHistoryWriterTest::texts)
+        .filter(c -> c.get(0).equalsIgnoreCase("EVAL") || c.get(0).equalsIgnoreCase("EVALSHA")).toList();
+  }
+
+  private static int indexOf(List<List<?>> commands, String command, String key) {
+    for (int i = 0; i < commands.size(); i++) {
+      List<String> c = texts(commands.get(i));
+      if (c.get(0).equalsIgnoreCase(command) && c.get(1).equals(key)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String key(byte[] key) {
+    return new String(key, StandardCharsets.ISO_8859_1);
+  }
+
+  @Test
+  void aBatchOnOneServerIsOneScriptCallThatWritesAndMarks() throws Exception {
+    // Two users (users.per.script) in two recovery shards.
+    long second = 41;
+    while (RedisKeys.recoveryShard(second, config.recoveryShards()) == RedisKeys.recoveryShard(40, config.recoveryShards())) {
+      second++;
+    }
+    long other = second;
+    double commandsBefore = registry.get("playline.redis.commands").counter().count();
+
+    List<List<?>> calls = ownCommandsOf(() -> write(List.of(new UserWrite(40, List.of(record(40, 10, 5, now))),
+        new UserWrite(other, List.of(record(other, 10, 6, now), record(other, 11, 7, now)))), List.of()));
+
+    assertThat(scriptCalls(calls)).as("script calls naming this test's keys").hasSize(1);
+    List<String> call = scriptCalls(calls).get(0);
+    assertThat(call.get(0)).isEqualToIgnoringCase("EVALSHA");
+    assertThat(call.get(1)).isEqualTo(RedisScript.WRITE_HISTORY.sha());
+    assertThat(call).contains(key(keys.timeline(40)), key(keys.timeline(other)));
+    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(1);
+    assertThat(sunk).hasSize(3);
+    for (AppliedRecord a : sunk) {
+      long uid = a.record().getUid();
+      int shard = RedisKeys.recoveryShard(uid, config.recoveryShards());
+      assertThat(call).as("the call stamps uid %s's shard", uid)
+          .contains(key(keys.recovery(shard)), key(keys.recoveryClock(shard)));
+      assertThat(markScore(shard, uid, a.record().getOid())).isEqualTo((double) a.markStampUs());
+    }
+  }
+
+  @Test
+  void aWriteSentAgainAfterNoscriptIsMarkedInItsOwnCallNoEarlierThanItRan() throws Exception {
+    // A flushed script cache that already holds mark_recovery again (another client loaded it):
+    // write_history meets NOSCRIPT and runs again with its body, after anything pipelined behind it.
+    redis.shared().scriptFlush().get();
+    redis.shared().scriptLoad(RedisScript.MARK_RECOVERY.body().getBytes(StandardCharsets.UTF_8)).get();
+    List<byte[]> time = redis.shared().time().get();
+    long before = Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000_000L
+        + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII));
+    int shard = RedisKeys.recoveryShard(31, config.recoveryShards());
+
+    List<List<?>> calls = ownCommandsOf(() -> write(List.of(new UserWrite(31, List.of(record(31, 10, 5, now)))), List.of()));
+
+    assertThat(scriptCalls(calls)).extracting(c -> c.get(0).toUpperCase(java.util.Locale.ROOT))
+        .as("the refused EVALSHA, then the write with its body").containsExactly("EVALSHA", "EVAL");
+    // The call that wrote the item also stamped its mark, after writing it.
+    assertThat(scriptCalls(calls).get(1)).contains(key(keys.timeline(31)), key(keys.recovery(shard)));
+    int written = indexOf(calls, "HSET", key(keys.records(31)));
+    assertThat(written).as("the write").isNotNegative();
+    assertThat(indexOf(calls, "ZADD", key(keys.recovery(shard)))).as("the mark").isGreaterThan(written);
     assertThat(stored(31, 10).getProgressMs()).isEqualTo(5);
     assertThat(sunk).hasSize(1);
-    assertThat(markScore(shard, 31, 10)).as("the write-back holds the newer stamp")
+    assertThat(sunk.get(0).markStampUs()).isGreaterThanOrEqualTo(before);
+    assertThat(markScore(shard, 31, 10)).as("the write-back holds the mark's stamp")
         .isEqualTo((double) sunk.get(0).markStampUs());
   }
 
@@ -348,10 +417,10 @@ class RedisHistoryWriterTest {
         new UserWrite(23, List.of(record(23, 10, 6, now - 1), record(23, 10, 7, now + 1), record(23, 12, 8, now))),
         new UserWrite(24, List.of(record(24, 10, 9, now)))), List.of());
 
-    // 5 users, 2 per call: 3 write_history calls, plus one mark_recovery call for every touched shard (one server).
+    // 5 users, 2 per call: 3 write_history calls, each marking its own users' shards (one server).
     assertThat(java.util.stream.LongStream.of(20, 21, 22, 23, 24)
         .map(uid -> RedisKeys.recoveryShard(uid, config.recoveryShards())).distinct().count()).isGreaterThan(1);
-    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(3 + 1);
+    assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(3);
     List<WriteOutcome> w = outcome.writes();
     assertThat(w).hasSize(5);
     assertThat(w.get(0).paused()).isFalse();
@@ -383,9 +452,9 @@ class RedisHistoryWriterTest {
     byte[] rec = record(30, 10, 1, now).toByteArray();
     // The second user claims two events but carries one.
     var call = redis.shared().evalsha(io.playline.core.store.RedisScript.WRITE_HISTORY.sha(),
-        io.lettuce.core.ScriptOutputType.MULTI, userKeys, "1000".getBytes(), "60000".getBytes(),
-        "1".getBytes(), member, Long.toString(now).getBytes(), rec,
-        "2".getBytes(), member, Long.toString(now).getBytes(), rec).toCompletableFuture();
+        io.lettuce.core.ScriptOutputType.MULTI, userKeys, "1000".getBytes(), "60000".getBytes(), "0".getBytes(),
+        "1".getBytes(), "0".getBytes(), "30".getBytes(), member, Long.toString(now).getBytes(), rec,
+        "2".getBytes(), "0".getBytes(), "31".getBytes(), member, Long.toString(now).getBytes(), rec).toCompletableFuture();
     org.assertj.core.api.Assertions.assertThatThrownBy(call::join).hasMessageContaining("do not match");
     assertThat(stored(30, 10)).isNull();
     assertThat(redis.shared().exists(keys.timeline(30)).get()).isZero();
