@@ -49,8 +49,8 @@ public final class BatchMetrics {
     batchLatency = Timer.builder("playline.heartbeat.batch.latency").description("Redis round trip of one batch")
         .publishPercentiles(0.5, 0.99).register(registry);
     ackLatency = Timer.builder("playline.heartbeat.ack.latency")
-        .description("From the first heartbeat of a batch joining it to the batch's acks: the longest any "
-            + "heartbeat of the batch waited in the node (batching window plus Redis round trip)")
+        .description("From reading the oldest heartbeat of a batch to the batch's acks: the longest any "
+            + "heartbeat of the batch spent in the node before its ack (hand-off, wait for company, Redis round trip)")
         .publishPercentiles(0.5, 0.99).register(registry);
     stageWait = stage(registry, "wait", "From reading a heartbeat to sending its batch to Redis (queue hand-off, "
         + "batching window, waiting for a round trip in flight)");
@@ -83,14 +83,14 @@ public final class BatchMetrics {
     registry.gauge("playline.heartbeat.queue.depth", queue, Queue::size);
   }
 
-  /** How long a batch may wait for company now (heartbeat.ack.budget less the expected round trip). */
+  /** How long a batch may wait for company now, as the acks of earlier batches steer it ({@link AckBudget}). */
   <T> void bindWait(MeterRegistry registry, Duration budget, T batcher, ToLongFunction<T> waitNanos) {
     TimeGauge.builder("playline.heartbeat.ack.budget", budget, TimeUnit.NANOSECONDS, Duration::toNanos)
         .description("heartbeat.ack.budget: how long a heartbeat may take from read to ack when waiting for "
             + "company saves Redis round trips").register(registry);
     TimeGauge.builder("playline.heartbeat.batch.wait", batcher, TimeUnit.NANOSECONDS, b -> waitNanos.applyAsLong(b))
-        .description("How long a batch may now wait for company: four fifths of heartbeat.ack.budget less the "
-            + "Redis round trip expected").register(registry);
+        .description("How long a batch may now wait for company under heartbeat.ack.budget, as the acks of "
+            + "earlier batches steer it").register(registry);
   }
 
   /** Heartbeats queued for a batch right now. */

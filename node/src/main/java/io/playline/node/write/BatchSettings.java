@@ -20,12 +20,13 @@ public final class BatchSettings {
   public static final Setting<Duration> ACK_BUDGET = Setting.duration("heartbeat.ack.budget", Duration.ofMillis(25),
       Duration.ZERO, Duration.ofSeconds(10), "how long a heartbeat may take from read to ack when waiting buys fewer "
           + "Redis round trips: while heartbeats arrive faster than one per wait, a batch with no round trip ahead of "
-          + "it waits for company up to four fifths of the budget less the round trip Redis is expected to take "
-          + "(smoothed, plus four deviations), and leaves early once `heartbeat.batch.enough.heartbeats` joined. A "
-          + "longer budget means fuller batches: fewer round trips and less CPU per heartbeat in Redis and in the "
-          + "node, for ack latency the player never waits on; `0` sends each batch as soon as it may (lowest "
-          + "latency, most round trips at moderate load). Peak load is unaffected: there batches fill while a round "
-          + "trip is out");
+          + "it waits for company, and leaves early once `heartbeat.batch.enough.heartbeats` or "
+          + "`heartbeat.batch.max.events` joined. The wait steers itself from the acks: one batch whose oldest "
+          + "heartbeat took over four fifths of the budget cuts it by a quarter, one within lets it grow, up to four "
+          + "fifths of the budget (gauge `playline.heartbeat.batch.wait`). A longer budget means fuller batches: "
+          + "fewer round trips and less CPU per heartbeat in Redis and in the node, for ack latency the player never "
+          + "waits on; `0` sends each batch as soon as it may (lowest latency, most round trips below peak). At peak "
+          + "nothing waits: batches fill while a round trip is out. Replaces `heartbeat.batch.linger` (refused now)");
   public static final Setting<Integer> BATCH_ENOUGH = Setting.intValue("heartbeat.batch.enough.heartbeats", 64, 1,
       100_000, "a batch waiting within `heartbeat.ack.budget` leaves as soon as it holds this many heartbeats "
           + "(a round trip shared by this many costs each little; more would only add latency)");

@@ -1,7 +1,9 @@
 package io.playline.node.write;
 
+import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How submissions (players' heartbeats, the internal API's reports) are batched into Redis round
@@ -33,7 +35,17 @@ public record BatcherConfig(int maxEvents, Duration maxDelay, boolean eager, int
     this(maxEvents, maxDelay, eager, queueCapacity, maxInFlight, inFlightWait, Duration.ZERO, 1);
   }
 
+  /**
+   * @throws ConfigException when a retired key is set: it would otherwise be ignored silently and
+   *     the node would batch differently from what its operator asked for
+   */
   public static BatcherConfig from(ConfigSource c) {
+    for (String retired : List.of("heartbeat.batch.linger", "heartbeat.batch.linger.heartbeats")) {
+      if (c.raw(retired).isPresent()) {
+        throw new ConfigException(retired + " was replaced by heartbeat.ack.budget (how long a heartbeat may take "
+            + "from read to ack; 0 = batches never wait) and heartbeat.batch.enough.heartbeats; remove it");
+      }
+    }
     return new BatcherConfig(
         BatchSettings.BATCH_MAX_EVENTS.read(c),
         BatchSettings.BATCH_MAX_DELAY.read(c),

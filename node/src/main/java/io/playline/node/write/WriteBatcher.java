@@ -23,6 +23,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -41,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * <p>At moderate load eager batching sends nearly every heartbeat alone, and each pays a round trip
  * and the thread wake-ups around it. With an ack budget ({@link BatcherConfig#ackBudget()}), a batch
  * that would leave with no round trip ahead of it waits for company until its oldest heartbeat has
- * used the part of the budget the expected round trip leaves ({@link AckBudget}) — but only while
- * heartbeats arrive faster than one per such wait (a moving average of the gaps between them), so
- * the wait is expected to save a round trip; it leaves early once {@code enoughHeartbeats} joined.
+ * waited as long as the acks of earlier batches say the budget allows ({@link AckBudget}) — but
+ * only while heartbeats arrive faster than one per such wait (a moving average of the gaps between
+ * them), so the wait is expected to save a round trip; it leaves early once {@code
+ * enoughHeartbeats} or {@code maxEvents} events joined.
  * While it waits, submitting does not wake the loop. At peak the budget changes nothing: batches
  * fill while a round trip is out and leave, full, when it ends. ({@code maxDelay} bounds the wait of
  * a batch behind a round trip; a waiting batch has none ahead of it.)
@@ -72,8 +74,10 @@ public final class WriteBatcher implements AutoCloseable {
   private final Runnable drainTask = this::drain;
   private final KnownToday knownToday = new KnownToday();
   private final LongSupplier arrivalClock;
-  /** Confined to the loop. */
+  /** Written on the loop (its wait is read by the metrics too). */
   private final AckBudget budget;
+  /** Events of the queued heartbeats: a waiting batch leaves once they fill a batch. */
+  private final AtomicInteger queuedEvents = new AtomicInteger();
   private volatile boolean running = true;
   /** A batch waits for company ({@link BatcherConfig#ackBudget()}); written on the loop, read by submitters. */
   private volatile boolean waiting;
@@ -136,7 +140,8 @@ public final class WriteBatcher implements AutoCloseable {
     }
     metrics.heartbeats.increment();
     metrics.events.increment(heartbeat.records().size());
-    if (waiting && queue.size() < config.enoughHeartbeats()) {
+    int events = queuedEvents.addAndGet(heartbeat.records().size());
+    if (waiting && !companyEnough(events)) {
       return true; // the waiting batch's timer (or the heartbeat that fills it) drains the queue
     }
     if (wake()) {
@@ -166,7 +171,7 @@ public final class WriteBatcher implements AutoCloseable {
     drainPending.set(false);
     boolean waited = false;
     if (waiting) {
-      if (running && queue.size() < config.enoughHeartbeats()) {
+      if (running && !companyEnough(queuedEvents.get())) {
         return; // woken before the batch has company enough; its timer ends the wait
       }
       waiting = false;
@@ -201,11 +206,16 @@ public final class WriteBatcher implements AutoCloseable {
     }
     PendingWrite oldest = queue.peek();
     long wait = budget.waitNanos();
-    if (oldest == null || queue.size() >= config.enoughHeartbeats() || gapNanos >= wait) {
+    if (oldest == null || companyEnough(queuedEvents.get()) || gapNanos >= wait) {
       return 0;
     }
     waitStartNanos = oldest.receivedNanos();
     return waitStartNanos + wait - System.nanoTime();
+  }
+
+  /** Whether the queue holds company enough for a batch to leave: enough heartbeats or a batch's worth of events. */
+  private boolean companyEnough(int events) {
+    return queue.size() >= config.enoughHeartbeats() || events >= config.maxEvents();
   }
 
   /** Folds the heartbeats of one drain into the moving average of the gap between arrivals. */
@@ -243,6 +253,7 @@ public final class WriteBatcher implements AutoCloseable {
         batchStartNanos = waited ? waitStartNanos : System.nanoTime();
       }
       polled++;
+      queuedEvents.addAndGet(-next.records().size());
       batch.add(next);
       batchEvents += next.records().size();
     }
@@ -292,7 +303,6 @@ public final class WriteBatcher implements AutoCloseable {
 
   private void send() {
     int events = batchEvents;
-    long joinedNanos = batchStartNanos;
     List<PendingWrite> sent = takeBatch();
     inFlight++;
     long nowMs = clock.millis();
@@ -317,9 +327,12 @@ public final class WriteBatcher implements AutoCloseable {
     metrics.batchEvents.record(events);
     metrics.batchHeartbeats.record(sent.size());
     long start = System.nanoTime();
+    long oldestRead = start;
     for (PendingWrite h : sent) {
       metrics.stageWait.record(start - h.receivedNanos(), TimeUnit.NANOSECONDS);
+      oldestRead = Math.min(oldestRead, h.receivedNanos());
     }
+    long oldestReadNanos = oldestRead;
     WriteBatch writeBatch = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
     CompletionStage<BatchOutcome> written;
     try {
@@ -332,21 +345,21 @@ public final class WriteBatcher implements AutoCloseable {
     }
     written.whenComplete((outcome, error) -> {
       if (loop.inEventLoop()) {
-        finished(sent, outcome, error, checkIndex, day, nowMs, start, joinedNanos);
+        finished(sent, outcome, error, checkIndex, day, nowMs, start, oldestReadNanos);
       } else {
         // e.g. a command timeout completes on a timer thread
-        loop.execute(() -> finished(sent, outcome, error, checkIndex, day, nowMs, start, joinedNanos));
+        loop.execute(() -> finished(sent, outcome, error, checkIndex, day, nowMs, start, oldestReadNanos));
       }
     });
   }
 
   private void finished(List<PendingWrite> sent, @Nullable BatchOutcome outcome, @Nullable Throwable error,
-      int[] checkIndex, FlagCalendar.Day day, long nowMs, long start, long joinedNanos) {
+      int[] checkIndex, FlagCalendar.Day day, long nowMs, long start, long oldestReadNanos) {
     inFlight--;
     long end = System.nanoTime();
-    budget.roundTrip(end - start);
+    budget.answered(end - oldestReadNanos);
     metrics.latency(end - start);
-    metrics.ackLatency(end - joinedNanos);
+    metrics.ackLatency(end - oldestReadNanos);
     for (int i = 0; i < sent.size(); i++) {
       metrics.stageRedis.record(end - start, TimeUnit.NANOSECONDS);
     }

@@ -9,47 +9,60 @@ class AckBudgetTest {
   private static final long MS = 1_000_000;
 
   @Test
-  void beforeAnyRoundTripABatchMayWaitFourFifthsOfTheBudget() {
+  void aBatchStartsWaitingHalfOfFourFifthsOfTheBudget() {
     AckBudget budget = new AckBudget(Duration.ofMillis(25));
     assertThat(budget.enabled()).isTrue();
+    assertThat(budget.waitNanos()).isEqualTo(10 * MS);
+  }
+
+  @Test
+  void acksWithinTheTargetLetTheWaitGrowUpToTheTarget() {
+    AckBudget budget = new AckBudget(Duration.ofMillis(25));
+    budget.answered(12 * MS);
+    assertThat(budget.waitNanos()).isEqualTo(10 * MS + 20 * MS / 256);
+    for (int i = 0; i < 1000; i++) {
+      budget.answered(12 * MS);
+    }
     assertThat(budget.waitNanos()).isEqualTo(20 * MS);
   }
 
   @Test
-  void aSteadyRoundTripIsLeftOutOfTheWait() {
+  void anAckPastTheTargetCutsTheWaitByAQuarter() {
     AckBudget budget = new AckBudget(Duration.ofMillis(25));
-    for (int i = 0; i < 200; i++) {
-      budget.roundTrip(2 * MS);
-    }
-    // The deviation decays towards zero for a steady round trip: the wait approaches 20 - 2 ms.
-    assertThat(budget.expectedRoundTripNanos()).isBetween(2 * MS, 2 * MS + MS / 10);
-    assertThat(budget.waitNanos()).isBetween(18 * MS - MS / 10, 18 * MS);
+    budget.answered(21 * MS);
+    assertThat(budget.waitNanos()).isEqualTo(10 * MS - 10 * MS / 4);
   }
 
   @Test
-  void aRoundTripThatJumpsShortensTheWaitAtOnce() {
+  void aRedisSlowerThanTheBudgetLeavesAlmostNoWaitWithinTwentyBatches() {
     AckBudget budget = new AckBudget(Duration.ofMillis(25));
-    for (int i = 0; i < 200; i++) {
-      budget.roundTrip(MS);
+    for (int i = 0; i < 20; i++) {
+      budget.answered(30 * MS);
     }
-    long steady = budget.waitNanos();
-    budget.roundTrip(9 * MS);
-    // One slow answer moves the smoothed round trip by 1/8 of the jump and the deviation by 1/4: 1 + 4 * 2 ms.
-    assertThat(budget.expectedRoundTripNanos()).isGreaterThanOrEqualTo(10 * MS);
-    assertThat(budget.waitNanos()).isLessThanOrEqualTo(steady - 8 * MS);
+    assertThat(budget.waitNanos()).isLessThan(MS / 20);
   }
 
   @Test
-  void aRedisSlowerThanTheBudgetLeavesNoWait() {
+  void theWaitSettlesWhereAFewBatchesInAHundredReachTheTarget() {
+    // A machine where the ack takes the wait plus 6 ms, and every 10th batch 6 ms more.
     AckBudget budget = new AckBudget(Duration.ofMillis(25));
-    budget.roundTrip(30 * MS);
-    assertThat(budget.waitNanos()).isZero();
+    int over = 0;
+    for (int i = 0; i < 10_000; i++) {
+      long took = budget.waitNanos() + 6 * MS + (i % 10 == 0 ? 6 * MS : 0);
+      if (i >= 5_000 && took > 20 * MS) {
+        over++;
+      }
+      budget.answered(took);
+    }
+    assertThat(budget.waitNanos()).isBetween(5 * MS, 14 * MS);
+    assertThat(over).isBetween(1, 500);
   }
 
   @Test
   void aZeroBudgetNeverWaits() {
     AckBudget budget = new AckBudget(Duration.ZERO);
     assertThat(budget.enabled()).isFalse();
+    budget.answered(MS);
     assertThat(budget.waitNanos()).isZero();
   }
 }
