@@ -237,6 +237,7 @@ public final class WriteBatcher implements AutoCloseable {
   /** Moves queued heartbeats into batches and sends what is due; {@code waited}: the batch waited from waitStartNanos. */
   private void drain(boolean waited) {
     int polled = 0;
+    int polledEvents = 0;
     while (true) {
       if (batchEvents >= config.maxEvents()) {
         if (inFlight >= config.maxInFlight()) {
@@ -253,11 +254,12 @@ public final class WriteBatcher implements AutoCloseable {
         batchStartNanos = waited ? waitStartNanos : System.nanoTime();
       }
       polled++;
-      queuedEvents.addAndGet(-next.records().size());
+      polledEvents += next.records().size();
       batch.add(next);
       batchEvents += next.records().size();
     }
     if (polled > 0) {
+      queuedEvents.addAndGet(-polledEvents); // once per drain, not per heartbeat
       arrived(polled);
     }
     if (batch.isEmpty()) {
