@@ -5,11 +5,11 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.playline.bench.hostile.AttackKind;
 import io.playline.bench.hostile.AttackStats;
 import io.playline.bench.hostile.AttackTarget;
 import io.playline.bench.hostile.Attacker;
+import io.playline.bench.hostile.AttackerThreads;
 import io.playline.bench.hostile.HostileReport;
 import io.playline.bench.hostile.PhaseResult;
 import io.playline.bench.load.LoadGenerator;
@@ -94,6 +94,12 @@ final class HostileCommand implements Callable<Integer> {
   @Option(names = "--slowloris-interval", defaultValue = "2s", description = "Pause between slowloris bytes (default: ${DEFAULT-VALUE}).")
   String slowlorisInterval;
 
+  @Option(names = "--attacker-cpu", defaultValue = "idle", description = "idle: the attackers' thread runs in "
+      + "Linux's SCHED_IDLE class, only on CPU the node and the honest players leave (as if the attackers' sending "
+      + "cost were on their own machines); shared: it competes with them for this host's cores (default: "
+      + "${DEFAULT-VALUE}).")
+  String attackerCpu;
+
   @Option(names = "--max-operations", defaultValue = "5000000",
       description = "Operations after which an attacker stops (default: ${DEFAULT-VALUE}).")
   long maxOperations;
@@ -103,6 +109,12 @@ final class HostileCommand implements Callable<Integer> {
 
   @Option(names = "--warmup", defaultValue = "10s", description = "Honest load before the baseline (default: ${DEFAULT-VALUE}).")
   String warmup;
+
+  @Option(names = "--attack-warmup", defaultValue = "2s", description = "Every attack at once, unmeasured, before "
+      + "the honest warm-up: a node in service has long run the code paths an attack takes (a fresh node's first "
+      + "gRPC connection loads grpc-java's server classes on an I/O loop, stalling its players for about a second "
+      + "on this VM); 0s measures the cold node (default: ${DEFAULT-VALUE}).")
+  String attackWarmup;
 
   @Option(names = "--pause", defaultValue = "5s", description = "Honest load, unmeasured, after each phase (default: ${DEFAULT-VALUE}).")
   String pause;
@@ -137,26 +149,30 @@ final class HostileCommand implements Callable<Integer> {
         uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, BenchOptions.duration(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
         maxOperations);
     Duration length = BenchOptions.duration(phase, Duration.ofSeconds(20), "--phase");
-    out.printf(Locale.ROOT, "hostile: node pid %d, %s, logs %s; %d honest players at %.0f/s; K=%d; phases of %ss%n",
-        node.pid(), node.websocket(), logs, connections, rate, attackers, length.toSeconds());
+    AttackerThreads threads = new AttackerThreads(AttackerThreads.Cpu.parse(attackerCpu));
+    out.printf(Locale.ROOT, "hostile: node pid %d, %s, logs %s; %d honest players at %.0f/s; K=%d; phases of %ss; "
+        + "attackers' CPU %s%n", node.pid(), node.websocket(), logs, connections, rate, attackers, length.toSeconds(),
+        attackerCpu);
     LoadSpec spec = new LoadSpec("ws", List.of(node.websocket()), 0, connections, 5000, 2, key, uidBase,
         LoadSpec.FlagMode.TODAY, ZoneId.of(zone), events, 8, 500, 1, 0, 0);
     boolean epoll = Epoll.isAvailable();
-    DefaultThreadFactory threads = new DefaultThreadFactory("hostile-io", true);
     EventLoopGroup group = epoll ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
     List<PhaseResult> results = new ArrayList<>();
     try (LoadGenerator honest = LoadGenerator.start(spec)) {
       awaitConnected(honest);
       honest.setRate(rate, Duration.ofSeconds(3));
+      warmAttackPaths(kinds, target, group, epoll);
       hold(honest, BenchOptions.duration(warmup, Duration.ofSeconds(10), "--warmup"));
-      results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, group, epoll, length));
+      group.submit(() -> { }).syncUninterruptibly();
+      out.println("  attackers' thread runs as: " + threads.describe());
+      results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, group, threads, epoll, length));
       for (AttackKind k : kinds) {
         recover(honest, results);
-        results.add(phase(k.cliName(), List.of(k), honest, node.pid(), logs, target, group, epoll, length));
+        results.add(phase(k.cliName(), List.of(k), honest, node.pid(), logs, target, group, threads, epoll, length));
       }
       if (together && kinds.size() > 1) {
         recover(honest, results);
-        results.add(phase("all", kinds, honest, node.pid(), logs, target, group, epoll, length));
+        results.add(phase("all", kinds, honest, node.pid(), logs, target, group, threads, epoll, length));
       }
       recover(honest, results);
       honest.setRate(0, Duration.ZERO);
@@ -167,9 +183,33 @@ final class HostileCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Runs every attack for {@code --attack-warmup}, unmeasured; the honest warm-up that follows lets the node settle. */
+  private void warmAttackPaths(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll) {
+    Duration d = BenchOptions.duration(attackWarmup, Duration.ofSeconds(2), "--attack-warmup");
+    if (d.isZero() || kinds.isEmpty()) {
+      return;
+    }
+    List<Attacker> running = new ArrayList<>();
+    try {
+      for (AttackKind k : kinds) {
+        running.add(Attacker.start(k, target, group, epoll, d));
+      }
+      sleep(d);
+    } finally {
+      for (Attacker a : running) {
+        a.close();
+      }
+    }
+    out.printf(Locale.ROOT, "  attack paths warmed for %ss (unmeasured)%n", d.toMillis() / 1000.0);
+  }
+
   private PhaseResult phase(String name, List<AttackKind> kinds, LoadGenerator honest, long pid, Path logs,
-      AttackTarget target, EventLoopGroup group, boolean epoll, Duration length) {
+      AttackTarget target, EventLoopGroup group, AttackerThreads threads, boolean epoll, Duration length) {
     LoadSnapshot s0 = honest.snapshot();
+    long nodeCpu0 = ProcStats.cpuNanos(pid);
+    long attackCpu0 = threads.cpuNanos();
+    long nodeCpu;
+    long attackCpu;
     long rss0 = ProcStats.rssBytes(pid);
     long peak = rss0;
     long log0 = directoryBytes(logs);
@@ -182,19 +222,31 @@ final class HostileCommand implements Callable<Integer> {
       for (AttackKind k : kinds) {
         running.add(Attacker.start(k, target, group, epoll, length));
       }
+      long lastNodeCpu = nodeCpu0;
+      long lastAttackCpu = attackCpu0;
       while (System.nanoTime() - begin < length.toNanos()) {
+        LoadSnapshot before = s1;
         sleep(Duration.ofSeconds(1));
         s1 = honest.snapshot();
         latencies.add(s1.interval());
         peak = Math.max(peak, ProcStats.rssBytes(pid));
-        out.printf(Locale.ROOT, "  %-13s %3ds  honest open %5d  acked %8d  errors %d  p99 %s ms  rss %d MiB  %s%n",
+        long nodeNow = ProcStats.cpuNanos(pid);
+        long attackNow = threads.cpuNanos();
+        double second = (s1.nanos() - before.nanos()) / 1e9;
+        out.printf(Locale.ROOT, "  %-13s %3ds  honest open %5d  acked %8d  errors %d  p99 %s ms  rss %d MiB  "
+                + "cpu node %.2f attackers %.2f  %s%n",
             name, (System.nanoTime() - begin) / 1_000_000_000L, s1.open(), s1.acked() - s0.acked(),
             honestErrors(s0, s1), s1.interval().getTotalCount() == 0 ? "-"
                 : String.format(Locale.ROOT, "%.2f", s1.interval().getValueAtPercentile(99) / 1000.0),
-            ProcStats.rssBytes(pid) >> 20, attackLine(running));
+            ProcStats.rssBytes(pid) >> 20, (nodeNow - lastNodeCpu) / 1e9 / second,
+            (attackNow - lastAttackCpu) / 1e9 / second, attackLine(running));
+        lastNodeCpu = nodeNow;
+        lastAttackCpu = attackNow;
       }
     } finally {
       attacks = running.stream().map(a -> a.stats().snapshot()).toList();
+      nodeCpu = ProcStats.cpuNanos(pid) - nodeCpu0;
+      attackCpu = threads.cpuNanos() - attackCpu0;
       for (Attacker a : running) {
         a.close();
       }
@@ -202,7 +254,7 @@ final class HostileCommand implements Callable<Integer> {
     double seconds = (s1.nanos() - s0.nanos()) / 1e9;
     return new PhaseResult(name, seconds, s1.acked() - s0.acked(), millis(latencies, 50), millis(latencies, 99),
         honestErrors(s0, s1), errorKinds(s0, s1), Math.max(0, peak - rss0), Math.max(0, directoryBytes(logs) - log0),
-        Double.NaN, attacks);
+        nodeCpu, attackCpu, Double.NaN, attacks);
   }
 
   private static String attackLine(List<Attacker> running) {

@@ -26,13 +26,13 @@ public final class HostileReport {
     PhaseResult base = phases.get(0);
     out.println();
     out.println("| phase | honest acked/s | ack p50 ms | ack p99 ms | p99 / baseline | honest errors | node RSS growth MiB "
-        + "| node log KiB/min | recovery s | targets |");
-    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        + "| node log KiB/min | node CPU cores | attacker CPU cores | recovery s | targets |");
+    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for (PhaseResult p : phases) {
       double ratio = p.p99Millis() / base.p99Millis();
-      out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %.2f | %d | %.1f | %.1f | %s | %s |%n", p.name(),
-          p.acked() / p.seconds(), p.p50Millis(), p.p99Millis(), ratio, p.honestErrors(),
-          p.rssGrowthBytes() / (double) (1 << 20), p.logBytesPerMinute() / 1024,
+      out.printf(Locale.ROOT, "| %s | %.0f | %.2f | %.2f | %.2f | %d | %.1f | %.1f | %.2f | %.2f | %s | %s |%n",
+          p.name(), p.acked() / p.seconds(), p.p50Millis(), p.p99Millis(), ratio, p.honestErrors(),
+          p.rssGrowthBytes() / (double) (1 << 20), p.logBytesPerMinute() / 1024, p.nodeCores(), p.attackerCores(),
           Double.isNaN(p.recoverySeconds()) ? "-" : String.format(Locale.ROOT, "%.0f", p.recoverySeconds()),
           verdict(p, ratio, p.acked() / p.seconds() / (base.acked() / base.seconds())));
     }

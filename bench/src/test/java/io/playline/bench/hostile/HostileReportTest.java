@@ -37,7 +37,7 @@ class HostileReportTest {
 
   /** A 60 s phase, so log bytes are bytes per minute. */
   private static PhaseResult phase(long errors, long rss, long logBytes) {
-    return new PhaseResult("p", 60, 1000, 1, 2, errors, "{}", rss, logBytes, Double.NaN, List.of());
+    return new PhaseResult("p", 60, 1000, 1, 2, errors, "{}", rss, logBytes, 0, 0, Double.NaN, List.of());
   }
 
   private static AttackStats.Snapshot attack(long firstRefusalNanos) {
