@@ -36,7 +36,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -284,7 +283,9 @@ final class ReadsCommand implements Callable<Integer> {
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
-    report(results);
+    ReadsReport.print(results, kinds, String.format(Locale.ROOT, "Playline bench reads: %d users x %d items, batch %d, "
+        + "page %d, %d in flight, %d pass(es), %d cores, %s", users, items, batch, page, concurrency, passes,
+        Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now()));
     return 0;
   }
 
@@ -400,11 +401,11 @@ final class ReadsCommand implements Callable<Integer> {
       for (int oid : randomOids()) {
         r.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid));
       }
-      Answer<GetProgressResponse> a = new Answer<>(resp -> resp.getRecordsCount() == Math.min(batch, items));
+      UnaryAnswer<GetProgressResponse> a = new UnaryAnswer<>(resp -> resp.getRecordsCount() == Math.min(batch, items));
       stub.getProgress(r.build(), a);
       return a.done;
     }
-    Answer<ListHistoryResponse> a = new Answer<>(resp -> resp.getRecordsCount() == Math.min(page, items));
+    UnaryAnswer<ListHistoryResponse> a = new UnaryAnswer<>(resp -> resp.getRecordsCount() == Math.min(page, items));
     stub.listHistory(ListHistoryRequest.newBuilder().setUid(uid).setLimit(page).build(), a);
     return a.done;
   }
@@ -434,37 +435,6 @@ final class ReadsCommand implements Callable<Integer> {
       return fields.length == 0 ? CompletableFuture.completedFuture(List.<KeyValue<byte[], byte[]>>of())
           : redis.hmget(keys.records(uid), fields);
     });
-  }
-
-  /** A unary call's outcome as a stage; a wrong answer (a missing record) fails it. */
-  static final class Answer<T> implements StreamObserver<T> {
-    final CompletableFuture<T> done = new CompletableFuture<>();
-    private final java.util.function.Predicate<T> complete;
-    private @Nullable T value;
-
-    Answer(java.util.function.Predicate<T> complete) {
-      this.complete = complete;
-    }
-
-    @Override
-    public void onNext(T v) {
-      value = v;
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      done.completeExceptionally(t);
-    }
-
-    @Override
-    public void onCompleted() {
-      T v = value;
-      if (v == null || !complete.test(v)) {
-        done.completeExceptionally(new IllegalStateException("incomplete answer: " + v));
-      } else {
-        done.complete(v);
-      }
-    }
   }
 
   /**
@@ -522,54 +492,5 @@ final class ReadsCommand implements Callable<Integer> {
     int port = URI.create(uri).getPort();
     long pid = ProcStats.findPid("redis-server", ":" + port);
     return pid >= 0 ? pid : ProcStats.findPid("redis-server", "--port " + port);
-  }
-
-  /** Medians over passes per run kind, and each Playline read's ratio to its store-alone baseline. */
-  private void report(List<ReadLoops.Result> results) {
-    Map<String, List<ReadLoops.Result>> byKind = new LinkedHashMap<>();
-    for (ReadLoops.Result r : results) {
-      byKind.computeIfAbsent(r.kind(), k -> new ArrayList<>()).add(r);
-    }
-    System.out.printf(Locale.ROOT, "%n== Playline bench reads: %d users x %d items, batch %d, page %d, %d in flight, "
-        + "%d pass(es), %d cores, %s ==%n", users, items, batch, page, concurrency, passes,
-        Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now());
-    System.out.printf("%-22s %10s %9s %9s %9s %14s %14s %14s %7s %8s %9s%n", "run (median)", "req/s", "p50 ms",
-        "p99 ms", "p99.9 ms", "server us/req", "redis us/req", "bench us/req", "errors", "hb/s", "hb p99 ms");
-    Map<String, Double> rates = new LinkedHashMap<>();
-    Map<String, Double> serverCpu = new LinkedHashMap<>();
-    Map<String, Double> redisCpu = new LinkedHashMap<>();
-    for (var e : byKind.entrySet()) {
-      List<ReadLoops.Result> rs = e.getValue();
-      double rate = median(rs, ReadLoops.Result::perSecond);
-      rates.put(e.getKey(), rate);
-      serverCpu.put(e.getKey(), median(rs, ReadLoops.Result::serverCpu));
-      redisCpu.put(e.getKey(), median(rs, ReadLoops.Result::redisCpu));
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f %7d %8.0f %9.2f%n",
-          e.getKey(), rate, median(rs, ReadLoops.Result::p50), median(rs, ReadLoops.Result::p99),
-          median(rs, ReadLoops.Result::p999), median(rs, ReadLoops.Result::serverCpu),
-          median(rs, ReadLoops.Result::redisCpu), median(rs, ReadLoops.Result::ownCpu),
-          rs.stream().mapToLong(ReadLoops.Result::errors).sum(), median(rs, ReadLoops.Result::heartbeatsPerSecond),
-          median(rs, ReadLoops.Result::heartbeatP99));
-    }
-    for (String kind : kinds) {
-      Double playline = rates.get("playline-" + kind);
-      Double redis = rates.get("redis-" + kind);
-      Double hbase = rates.get("hbase-" + kind);
-      if (playline != null && redis != null) {
-        System.out.printf(Locale.ROOT, "%s: Playline serves %.2fx of Redis alone's requests/s; Redis CPU per request "
-            + "%.1fx of Redis alone's%n", kind, playline / redis, redisCpu.get("playline-" + kind)
-            / redisCpu.get("redis-" + kind));
-      }
-      if (playline != null && hbase != null) {
-        System.out.printf(Locale.ROOT, "%s: Playline serves %.2fx of HBase alone's requests/s; server CPU per request "
-            + "%.1fx of HBase alone's (the standalone JVM: API and HBase vs HBase)%n", kind, playline / hbase,
-            serverCpu.get("playline-" + kind) / serverCpu.get("hbase-" + kind));
-      }
-    }
-  }
-
-  private static double median(List<ReadLoops.Result> rs, java.util.function.ToDoubleFunction<ReadLoops.Result> f) {
-    double[] v = rs.stream().mapToDouble(f).sorted().toArray();
-    return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 }

@@ -197,7 +197,7 @@ final class StoredReads implements AutoCloseable {
     for (int u = 0; u < deepUsers; u++) {
       for (long base : new long[] {kinds.contains("deep") ? liveBase : -1, kinds.contains("deep-chunks") ? chunkedBase : -1}) {
         if (base >= 0) {
-          ReadsCommand.Answer<ListHistoryResponse> a = new ReadsCommand.Answer<>(r -> r.getRecordsCount() == page);
+          UnaryAnswer<ListHistoryResponse> a = new UnaryAnswer<>(r -> r.getRecordsCount() == page);
           stubs.get().withDeadlineAfter(60, TimeUnit.SECONDS)
               .listHistory(ListHistoryRequest.newBuilder().setUid(base + u).setLimit(page).build(), a);
           pending.add(a.done);
@@ -217,8 +217,8 @@ final class StoredReads implements AutoCloseable {
     if (uid == null) {
       throw new IllegalStateException("every cold user is being read: give more --cold-users than reads in flight");
     }
-    ReadsCommand.Answer<ListHistoryResponse> a =
-        new ReadsCommand.Answer<>(r -> r.getRecordsCount() == Math.min(page, coldItems));
+    UnaryAnswer<ListHistoryResponse> a =
+        new UnaryAnswer<>(r -> r.getRecordsCount() == Math.min(page, coldItems));
     stub.listHistory(ListHistoryRequest.newBuilder().setUid(uid).setLimit(page).build(), a);
     return a.done.whenComplete((v, e) -> cool(uid).whenComplete((n, error) -> idleCold.add(uid)));
   }
@@ -227,7 +227,7 @@ final class StoredReads implements AutoCloseable {
   CompletionStage<?> apiDeep(HistoryGrpc.HistoryStub stub, boolean chunked) {
     long uid = (chunked ? chunkedBase : liveBase) + ThreadLocalRandom.current().nextInt(deepUsers);
     Cursor cursor = deepPageCursor();
-    ReadsCommand.Answer<ListHistoryResponse> a = new ReadsCommand.Answer<>(r -> r.getRecordsCount() == page);
+    UnaryAnswer<ListHistoryResponse> a = new UnaryAnswer<>(r -> r.getRecordsCount() == page);
     stub.listHistory(ListHistoryRequest.newBuilder().setUid(uid).setAfter(cursor).setLimit(page).build(), a);
     return a.done;
   }

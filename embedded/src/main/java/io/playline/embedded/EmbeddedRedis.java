@@ -11,8 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,10 +31,10 @@ public final class EmbeddedRedis implements EmbeddedServer {
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
   private static final String HOST = "127.0.0.1";
+  private static final Duration PING_TIMEOUT = Duration.ofMillis(500);
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(10);
   /** How long a restarted server may replay its append-only file (answering LOADING) before it counts as stuck. */
   private static final Duration LOADING_TIMEOUT = Duration.ofMinutes(10);
-  private static final Duration PING_TIMEOUT = Duration.ofMillis(500);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
   private static final int START_ATTEMPTS_ON_FREE_PORT = 3;
   static final String LOG_FILE = "redis.log";
@@ -269,60 +267,12 @@ public final class EmbeddedRedis implements EmbeddedServer {
 
   private void awaitPong() throws IOException {
     Process process = this.process;
-    awaitPong(port, READY_TIMEOUT, LOADING_TIMEOUT, () -> {
+    RedisReadiness.awaitPong(port, READY_TIMEOUT, LOADING_TIMEOUT, () -> {
       if (!process.isAlive()) {
         throw new ExitedEarlyException("redis-server (" + binary + ") exited with code "
             + process.exitValue() + " before answering PING on port " + port + "; " + tails());
       }
     }, () -> "redis-server (" + binary + ") on port " + port, this::tails);
-  }
-
-  /** Checks, between PINGs, that the server can still answer (e.g. its process is alive). */
-  interface Liveness {
-    void check() throws IOException;
-  }
-
-  /**
-   * Waits until the server on {@code port} answers PING. A server that answers {@code LOADING}
-   * (replaying its append-only file after a restart) is making progress: it gets {@code ready}
-   * again after each such answer, up to {@code loading} in all.
-   */
-  static void awaitPong(int port, Duration ready, Duration loading, Liveness liveness, Supplier<String> what,
-      Supplier<String> tails) throws IOException {
-    long start = System.nanoTime();
-    long deadline = start + ready.toNanos();
-    long loadingDeadline = start + loading.toNanos();
-    @Nullable IOException lastFailure = null;
-    boolean wasLoading = false;
-    while (true) {
-      liveness.check();
-      boolean loadingNow = false;
-      try {
-        if ("PONG".equals(RespClient.call(HOST, port, PING_TIMEOUT, "PING"))) {
-          return;
-        }
-      } catch (IOException e) {
-        lastFailure = e;
-        String m = e.getMessage();
-        loadingNow = m != null && m.contains("LOADING");
-      }
-      long now = System.nanoTime();
-      if (loadingNow) {
-        // A server answering LOADING is alive: ask again until the loading bound, however long
-        // this thread was kept from asking (a busy machine), and give it `ready` once it stops.
-        wasLoading = true;
-        deadline = loadingDeadline - (now + ready.toNanos()) < 0 ? loadingDeadline : now + ready.toNanos();
-        if (now - loadingDeadline >= 0) {
-          break;
-        }
-      } else if (now - deadline >= 0) {
-        break;
-      }
-      Polling.pause(Duration.ofMillis(10), "redis-server");
-    }
-    throw new IOException(what.get() + " did not answer PING within " + ready.toMillis() + " ms"
-        + (wasLoading ? " after loading its data (at most " + loading.toSeconds() + " s)" : "")
-        + " (last failure: " + lastFailure + "); " + tails.get());
   }
 
   private static String tails(Path logFile, Path consoleFile) {

@@ -91,12 +91,12 @@ class EmbeddedRedisTest {
       });
       answering.setDaemon(true);
       answering.start();
-      EmbeddedRedis.awaitPong(server.getLocalPort(), Duration.ofMillis(100), Duration.ofMinutes(1), () -> { },
+      RedisReadiness.awaitPong(server.getLocalPort(), Duration.ofMillis(100), Duration.ofMinutes(1), () -> { },
           () -> "test server", () -> "");
       assertThat(pings.get()).isEqualTo(31);
       // Past the loading bound, a server that keeps loading is given up on.
       pings.set(-1_000_000);
-      assertThatThrownBy(() -> EmbeddedRedis.awaitPong(server.getLocalPort(), Duration.ofMillis(100),
+      assertThatThrownBy(() -> RedisReadiness.awaitPong(server.getLocalPort(), Duration.ofMillis(100),
           Duration.ofMillis(300), () -> { }, () -> "test server", () -> ""))
           .isInstanceOf(IOException.class).hasMessageContaining("after loading its data");
     }

@@ -11,7 +11,6 @@ import io.playline.job.JobMetrics;
 import io.playline.job.sink.HistorySink;
 import io.playline.job.stats.ItemCounters;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +20,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -52,7 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HistoryConsumerLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HistoryConsumerLoop.class);
-  private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration CONSUMER_CLOSE_TIMEOUT = Duration.ofSeconds(5);
   private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(30);
 
@@ -64,6 +60,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   private final @Nullable ItemCounters counters;
   private final RedisConnections redis;
   private final JobMetrics metrics;
+  private final OffsetCommits commits;
   private final Thread thread;
   private final java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
@@ -108,6 +105,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     this.sink = sink;
     this.redis = redis;
     this.metrics = metrics;
+    this.commits = new OffsetCommits(metrics);
     this.thread = new Thread(this::run, "playline-job-consumer");
   }
 
@@ -250,7 +248,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       if (!running) {
         return;
       }
-      c.subscribe(List.of(core.historyTopic()), new Rebalance(c));
+      c.subscribe(List.of(core.historyTopic()), new PartitionRebalance(c, metrics, () -> inFlight, () -> pausedForRetry));
       log.info("Consuming {} as group {} (up to {} records per poll)", core.historyTopic(), config.groupId(),
           config.maxPollRecords());
       pollLoop(c, persister, reconnects);
@@ -289,7 +287,9 @@ public final class HistoryConsumerLoop implements AutoCloseable {
         inFlight = null;
         continue;
       }
-      commit(c, poll);
+      if (!commits.commit(c, poll)) {
+        running = false;
+      }
       inFlight = null;
       persister.clearMarks(persisted);
       progress.persisted(poll.records(), persisted);
@@ -368,36 +368,6 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     retrying = false;
   }
 
-  private void commit(Consumer<byte[], byte[]> c, InFlightPoll poll) {
-    Map<TopicPartition, OffsetAndMetadata> offsets = poll.offsets(c.assignment());
-    if (offsets.isEmpty()) {
-      return;
-    }
-    long start = System.nanoTime();
-    try {
-      c.commitSync(offsets, COMMIT_TIMEOUT);
-      metrics.commit(System.nanoTime() - start);
-    } catch (WakeupException e) {
-      // close() raced with a poll that is already persisted: record that once more, then stop.
-      log.info("Stopping right after a persisted poll; committing its offsets first");
-      commitQuietly(c, offsets);
-      running = false;
-    } catch (KafkaException e) {
-      metrics.commitFailure();
-      log.warn("Committing offsets {} failed; those records will be redelivered and persisted again "
-          + "(harmless, writes are idempotent): {}", offsets, e.toString());
-    }
-  }
-
-  private void commitQuietly(Consumer<byte[], byte[]> c, Map<TopicPartition, OffsetAndMetadata> offsets) {
-    try {
-      c.commitSync(offsets, COMMIT_TIMEOUT);
-    } catch (KafkaException e) {
-      metrics.commitFailure();
-      log.warn("Committing offsets {} at shutdown failed; they are redelivered: {}", offsets, e.toString());
-    }
-  }
-
   private static void closeQuietly(Consumer<byte[], byte[]> c) {
     try {
       c.close(CloseOptions.timeout(CONSUMER_CLOSE_TIMEOUT));
@@ -441,47 +411,6 @@ public final class HistoryConsumerLoop implements AutoCloseable {
       if (thread.isAlive()) {
         log.warn("The consumer loop did not stop within {}; it stops after its current store call",
             config.shutdownTimeout());
-      }
-    }
-  }
-
-  /** Keeps the in-flight poll to the partitions this consumer still owns; pauses new ones while retrying. */
-  private final class Rebalance implements ConsumerRebalanceListener {
-    private final Consumer<byte[], byte[]> c;
-    private final java.util.Set<TopicPartition> owned = new java.util.HashSet<>();
-
-    Rebalance(Consumer<byte[], byte[]> c) {
-      this.c = c;
-    }
-
-    @Override
-    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-      if (!partitions.isEmpty()) {
-        log.info("Partitions revoked: {}", partitions);
-      }
-      owned.removeAll(partitions);
-      metrics.partitionsAssigned(owned.size());
-      InFlightPoll poll = inFlight;
-      if (poll != null) {
-        poll.revoke(partitions);
-      }
-    }
-
-    @Override
-    public void onPartitionsLost(Collection<TopicPartition> partitions) {
-      log.warn("Partitions lost: {}", partitions);
-      onPartitionsRevoked(partitions);
-    }
-
-    @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-      if (!partitions.isEmpty()) {
-        log.info("Partitions assigned: {}", partitions);
-      }
-      owned.addAll(partitions);
-      metrics.partitionsAssigned(owned.size());
-      if (pausedForRetry) {
-        c.pause(partitions);
       }
     }
   }

@@ -4,27 +4,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.DefaultEventLoop;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.internal.PlatformDependent;
 import io.playline.core.write.BatchOutcome;
-import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
-import io.playline.core.write.UserWrite;
-import io.playline.core.write.WriteBatch;
-import io.playline.core.write.WriteOutcome;
-import io.playline.proto.v1.HistoryRecord;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * fill while a round trip is out and leave, full, when it ends. ({@code maxDelay} bounds the wait of
  * a batch behind a round trip; a waiting batch has none ahead of it.)
  *
+ * <p>The data flow, one class a step: {@link WriteIntake} (the queue) → {@link CompanyWait} (whether
+ * a lone batch waits) → this class (cutting batches, in-flight slots, timers) → {@link
+ * BatchAssembler} (the write Redis gets) → {@link BatchAnswers} (acks). All batching time comes
+ * from one {@link BatchClock}.
+ *
  * <p>{@link #submit} is thread-safe and never blocks (event loops call it); a full queue refuses
  * the heartbeat. Batching runs on one event loop: the writer's own I/O loop when it has one
  * ({@link HistoryWriter#eventLoop()}; the write then goes straight to the Redis socket and its
@@ -62,25 +58,15 @@ public final class WriteBatcher implements AutoCloseable {
 
   private final BatcherConfig config;
   private final HistoryWriter writer;
-  private final FlagCalendar calendar;
-  private final FirstTodayListener firstTodayListener;
-  private final AppliedListener appliedListener;
-  private final Clock clock;
   private final BatchMetrics metrics;
-  private final Queue<PendingWrite> queue;
   private final EventExecutor loop;
   private final @Nullable DefaultEventLoop ownLoop;
-  private final AtomicBoolean drainPending = new AtomicBoolean();
-  private final Runnable drainTask = this::drain;
-  private final KnownToday knownToday = new KnownToday();
-  private final LongSupplier arrivalClock;
+  private final BatchClock clock;
+  private final WriteIntake intake;
   /** Written on the loop (its wait is read by the metrics too). */
-  private final AckBudget budget;
-  /** Events of the queued heartbeats: a waiting batch leaves once they fill a batch. */
-  private final AtomicInteger queuedEvents = new AtomicInteger();
-  private volatile boolean running = true;
-  /** A batch waits for company ({@link BatcherConfig#ackBudget()}); written on the loop, read by submitters. */
-  private volatile boolean waiting;
+  private final CompanyWait companyWait;
+  private final BatchAssembler assembler;
+  private final BatchAnswers answers;
 
   // Confined to the loop.
   private List<PendingWrite> batch = new ArrayList<>();
@@ -88,12 +74,7 @@ public final class WriteBatcher implements AutoCloseable {
   private long batchStartNanos;
   private int inFlight;
   private long timerAtNanos = Long.MAX_VALUE;
-  /** When the waiting batch's oldest heartbeat was read. */
-  private long waitStartNanos;
   private int waitGeneration;
-  /** Moving average of the gap between heartbeats (by {@link #arrivalClock}); MAX_VALUE until known. */
-  private long gapNanos = Long.MAX_VALUE;
-  private long lastArrivalsNanos = Long.MIN_VALUE;
 
   public WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry) {
@@ -103,29 +84,27 @@ public final class WriteBatcher implements AutoCloseable {
   /** As above; {@code appliedListener} is told, after each ack, which of the heartbeat's records were applied. */
   public WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener) {
-    this(config, writer, calendar, firstTodayListener, clock, registry, appliedListener, System::nanoTime);
+    this(config, writer, calendar, firstTodayListener, clock, registry, appliedListener, BatchClock::on);
   }
 
-  /** As above, timing heartbeat arrivals (for the decision to wait only) with {@code arrivalClock}. */
+  /** As above, taking batching time from the clock {@code clockOnLoop} makes for the batching loop. */
   WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
       FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener,
-      LongSupplier arrivalClock) {
+      Function<EventExecutor, BatchClock> clockOnLoop) {
     this.config = config;
-    this.arrivalClock = arrivalClock;
-    this.budget = new AckBudget(config.ackBudget());
-    this.appliedListener = appliedListener;
     this.writer = writer;
-    this.calendar = calendar;
-    this.firstTodayListener = firstTodayListener;
-    this.clock = clock;
     this.metrics = new BatchMetrics(registry);
-    this.queue = PlatformDependent.newFixedMpscQueue(config.queueCapacity());
     EventExecutor writerLoop = writer.eventLoop();
     this.ownLoop = writerLoop == null ? new DefaultEventLoop(new DefaultThreadFactory("playline-heartbeat-batcher", true))
         : null;
     this.loop = writerLoop != null ? writerLoop : ownLoop;
-    metrics.bindQueue(registry, queue);
-    metrics.bindWait(registry, config.ackBudget(), this, b -> b.budget.waitNanos());
+    this.clock = clockOnLoop.apply(loop);
+    this.intake = new WriteIntake(config, loop, this::drain, metrics, registry);
+    this.companyWait = new CompanyWait(config.ackBudget(), this.clock);
+    KnownToday knownToday = new KnownToday();
+    this.assembler = new BatchAssembler(calendar, clock, this.clock, knownToday, metrics);
+    this.answers = new BatchAnswers(calendar, clock, knownToday, firstTodayListener, appliedListener, metrics);
+    metrics.bindWait(registry, config.ackBudget(), companyWait, CompanyWait::waitNanos);
   }
 
   public BatchMetrics metrics() {
@@ -134,60 +113,31 @@ public final class WriteBatcher implements AutoCloseable {
 
   /** Queues a heartbeat; false when the queue is full (the caller answers with an error). */
   public boolean submit(PendingWrite heartbeat) {
-    if (!running || !queue.offer(heartbeat)) {
-      metrics.refused.increment();
-      return false;
-    }
-    metrics.heartbeats.increment();
-    metrics.events.increment(heartbeat.records().size());
-    int events = queuedEvents.addAndGet(heartbeat.records().size());
-    if (waiting && !companyEnough(events)) {
-      return true; // the waiting batch's timer (or the heartbeat that fills it) drains the queue
-    }
-    if (wake()) {
-      metrics.wakeups.increment();
-    }
-    return true;
-  }
-
-  /**
-   * Makes the loop drain the queue soon (once, however many heartbeats arrive meanwhile); true when
-   * this call scheduled the drain.
-   */
-  private boolean wake() {
-    if (drainPending.compareAndSet(false, true)) {
-      try {
-        loop.execute(drainTask);
-        return true;
-      } catch (RejectedExecutionException e) {
-        drainPending.set(false); // the loop is gone: close() fails what is left
-      }
-    }
-    return false;
+    return intake.submit(heartbeat);
   }
 
   /** On the loop: moves queued heartbeats into batches and sends what is due. */
   private void drain() {
-    drainPending.set(false);
+    intake.draining();
     boolean waited = false;
-    if (waiting) {
-      if (running && !companyEnough(queuedEvents.get())) {
+    if (intake.waiting()) {
+      if (intake.running() && !intake.companyEnough()) {
         return; // woken before the batch has company enough; its timer ends the wait
       }
-      waiting = false;
+      intake.waiting(false);
       waited = true;
     } else {
       long wait = waitFor();
       if (wait > 0) {
-        waiting = true;
+        intake.waiting(true);
         metrics.waited.increment();
         int generation = ++waitGeneration;
-        loop.schedule(() -> {
-          if (waiting && waitGeneration == generation) {
-            waiting = false;
+        clock.schedule(() -> {
+          if (intake.waiting() && waitGeneration == generation) {
+            intake.waiting(false);
             drain(true);
           }
-        }, wait, TimeUnit.NANOSECONDS);
+        }, wait);
         return;
       }
     }
@@ -196,45 +146,17 @@ public final class WriteBatcher implements AutoCloseable {
 
   /**
    * How much longer a batch about to leave alone should wait for company, 0 for not at all: only
-   * with an ack budget, while Redis is idle, the queue holds too few heartbeats, and they have been
-   * arriving faster than one per wait — counted from when the oldest queued heartbeat was read.
+   * with an ack budget, while Redis is idle ({@link CompanyWait#waitFor} says the rest).
    * (Heartbeats that arrive while a round trip is out join the next batch, which leaves when it ends.)
    */
   private long waitFor() {
-    if (!budget.enabled() || !config.eager() || !running || inFlight != 0 || !batch.isEmpty()) {
+    if (!companyWait.enabled() || !config.eager() || !intake.running() || inFlight != 0 || !batch.isEmpty()) {
       return 0;
     }
-    PendingWrite oldest = queue.peek();
-    long wait = budget.waitNanos();
-    if (oldest == null || companyEnough(queuedEvents.get()) || gapNanos >= wait) {
-      return 0;
-    }
-    waitStartNanos = oldest.receivedNanos();
-    return waitStartNanos + wait - System.nanoTime();
+    return companyWait.waitFor(intake.peek(), intake);
   }
 
-  /** Whether the queue holds company enough for a batch to leave: enough heartbeats or a batch's worth of events. */
-  private boolean companyEnough(int events) {
-    return queue.size() >= config.enoughHeartbeats() || events >= config.maxEvents();
-  }
-
-  /** Folds the heartbeats of one drain into the moving average of the gap between arrivals. */
-  private void arrived(int heartbeats) {
-    if (!budget.enabled()) {
-      return; // the gap only decides waiting
-    }
-    long now = arrivalClock.getAsLong();
-    long last = lastArrivalsNanos;
-    lastArrivalsNanos = now;
-    if (last == Long.MIN_VALUE) {
-      return;
-    }
-    // A long quiet spell counts as a few budgets, so the average recovers within a few heartbeats.
-    long gap = Math.min((now - last) / heartbeats, 4 * config.ackBudget().toNanos());
-    gapNanos = gapNanos == Long.MAX_VALUE ? gap : gapNanos + (gap - gapNanos) / 8;
-  }
-
-  /** Moves queued heartbeats into batches and sends what is due; {@code waited}: the batch waited from waitStartNanos. */
+  /** Moves queued heartbeats into batches and sends what is due; {@code waited}: the batch waited for company. */
   private void drain(boolean waited) {
     int polled = 0;
     int polledEvents = 0;
@@ -246,12 +168,12 @@ public final class WriteBatcher implements AutoCloseable {
         send();
         continue;
       }
-      PendingWrite next = queue.poll();
+      PendingWrite next = intake.poll();
       if (next == null) {
         break;
       }
       if (batch.isEmpty()) {
-        batchStartNanos = waited ? waitStartNanos : System.nanoTime();
+        batchStartNanos = waited ? companyWait.startNanos() : clock.nanoTime();
       }
       polled++;
       polledEvents += next.records().size();
@@ -259,23 +181,23 @@ public final class WriteBatcher implements AutoCloseable {
       batchEvents += next.records().size();
     }
     if (polled > 0) {
-      queuedEvents.addAndGet(-polledEvents); // once per drain, not per heartbeat
-      arrived(polled);
+      intake.polled(polledEvents);
+      companyWait.arrived(polled);
     }
     if (batch.isEmpty()) {
       return;
     }
-    long age = System.nanoTime() - batchStartNanos;
+    long age = clock.nanoTime() - batchStartNanos;
     if (inFlight < config.maxInFlight()) {
-      if ((config.eager() && inFlight == 0) || age >= config.maxDelay().toNanos() || !running) {
+      if ((config.eager() && inFlight == 0) || age >= config.maxDelay().toNanos() || !intake.running()) {
         send();
       } else {
         timer(config.maxDelay().toNanos() - age);
       }
     } else if (age >= config.inFlightWait().toNanos()) {
       List<PendingWrite> stuck = takeBatch();
-      fail(stuck, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
-      wake();
+      answers.fail(stuck, new IllegalStateException("Redis did not answer " + config.maxInFlight() + " batches in time"));
+      intake.wake();
     } else {
       timer(config.inFlightWait().toNanos() - age);
     }
@@ -283,17 +205,17 @@ public final class WriteBatcher implements AutoCloseable {
 
   /** Drains again in {@code delayNanos} unless an earlier drain is already scheduled. */
   private void timer(long delayNanos) {
-    long at = System.nanoTime() + delayNanos;
+    long at = clock.nanoTime() + delayNanos;
     if (timerAtNanos != Long.MAX_VALUE && timerAtNanos - at <= 0) {
       return;
     }
     timerAtNanos = at;
-    loop.schedule(() -> {
+    clock.schedule(() -> {
       if (timerAtNanos == at) {
         timerAtNanos = Long.MAX_VALUE;
       }
       drain();
-    }, Math.max(delayNanos, 0), TimeUnit.NANOSECONDS);
+    }, Math.max(delayNanos, 0));
   }
 
   private List<PendingWrite> takeBatch() {
@@ -307,151 +229,50 @@ public final class WriteBatcher implements AutoCloseable {
     int events = batchEvents;
     List<PendingWrite> sent = takeBatch();
     inFlight++;
-    long nowMs = clock.millis();
-    FlagCalendar.Day day = calendar.dayOf(nowMs);
-    List<UserWrite> writes = new ArrayList<>(sent.size());
-    List<FirstTodayCheck> checks = new ArrayList<>();
-    int[] checkIndex = new int[sent.size()];
-    for (int i = 0; i < sent.size(); i++) {
-      PendingWrite h = sent.get(i);
-      writes.add(new UserWrite(h.uid(), h.records()));
-      checkIndex[i] = -1;
-      if (h.checkFirstToday()) {
-        if (knownToday.contains(day.compact(), h.uid())) {
-          metrics.firstTodayLocalSkips.increment();
-        } else {
-          checkIndex[i] = checks.size();
-          checks.add(new FirstTodayCheck(h.uid(), h.deviceId(), h.platform()));
-          metrics.firstTodayRedisChecks.increment();
-        }
-      }
-    }
-    metrics.batchEvents.record(events);
-    metrics.batchHeartbeats.record(sent.size());
-    long start = System.nanoTime();
-    long oldestRead = start;
-    for (PendingWrite h : sent) {
-      metrics.stageWait.record(start - h.receivedNanos(), TimeUnit.NANOSECONDS);
-      oldestRead = Math.min(oldestRead, h.receivedNanos());
-    }
-    long oldestReadNanos = oldestRead;
-    WriteBatch writeBatch = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
+    SentBatch out = assembler.assemble(sent, events);
     CompletionStage<BatchOutcome> written;
     try {
-      written = writer.write(writeBatch);
+      written = writer.write(out.write());
     } catch (RuntimeException e) {
       inFlight--;
       log.error("Heartbeat batch failed unexpectedly", e);
-      fail(sent, e);
+      answers.fail(sent, e);
       return;
     }
     written.whenComplete((outcome, error) -> {
       if (loop.inEventLoop()) {
-        finished(sent, outcome, error, checkIndex, day, nowMs, start, oldestReadNanos);
+        finished(out, outcome, error);
       } else {
         // e.g. a command timeout completes on a timer thread
-        loop.execute(() -> finished(sent, outcome, error, checkIndex, day, nowMs, start, oldestReadNanos));
+        loop.execute(() -> finished(out, outcome, error));
       }
     });
   }
 
-  private void finished(List<PendingWrite> sent, @Nullable BatchOutcome outcome, @Nullable Throwable error,
-      int[] checkIndex, FlagCalendar.Day day, long nowMs, long start, long oldestReadNanos) {
+  private void finished(SentBatch out, @Nullable BatchOutcome outcome, @Nullable Throwable error) {
     inFlight--;
-    long end = System.nanoTime();
-    budget.answered(end - oldestReadNanos);
-    metrics.latency(end - start);
-    metrics.ackLatency(end - oldestReadNanos);
-    for (int i = 0; i < sent.size(); i++) {
-      metrics.stageRedis.record(end - start, TimeUnit.NANOSECONDS);
-    }
-    try {
-      if (error != null || outcome == null) {
-        fail(sent, error != null ? error : new IllegalStateException("no outcome"));
-      } else {
-        deliver(sent, outcome, checkIndex, day, nowMs);
-      }
-    } catch (RuntimeException e) {
-      log.error("Delivering a heartbeat batch's outcome failed", e);
-    }
+    long end = clock.nanoTime();
+    companyWait.answered(end - out.oldestReadNanos());
+    answers.answered(out, outcome, error, end);
     // More may have queued (or a full batch waited for this slot) meanwhile.
-    if (!batch.isEmpty() || !queue.isEmpty()) {
-      wake();
-    }
-  }
-
-  private void deliver(List<PendingWrite> batch, BatchOutcome outcome, int[] checkIndex, FlagCalendar.Day day,
-      long nowMs) {
-    for (int i = 0; i < batch.size(); i++) {
-      PendingWrite h = batch.get(i);
-      boolean first = checkIndex[i] >= 0 && outcome.firstToday()[checkIndex[i]];
-      if (h.checkFirstToday()) {
-        knownToday.add(day.compact(), h.uid());
-      }
-      if (first) {
-        metrics.firstTodayTrue.increment();
-        firstTodayListener.firstToday(h.uid(), day.iso(), h.deviceId(), h.platform(), nowMs);
-      }
-      metrics.acks.increment();
-      answer(h, outcome.writes().get(i), first, day, null);
-      notifyApplied(h, outcome.writes().get(i));
-    }
-  }
-
-  /** Tells the applied listener which records moved the stored progress; its failures never reach acks. */
-  private void notifyApplied(PendingWrite h, WriteOutcome outcome) {
-    List<HistoryRecord> applied = null;
-    for (int j = 0; !outcome.paused() && j < h.records().size() && j < outcome.codes().length; j++) {
-      if (outcome.applied(j)) {
-        if (applied == null) {
-          applied = new ArrayList<>(h.records().size());
-        }
-        applied.add(h.records().get(j));
-      }
-    }
-    if (applied != null) {
-      try {
-        appliedListener.onApplied(h.uid(), h.sessionId(), h.deviceId(), applied);
-      } catch (RuntimeException e) {
-        log.warn("Applied-records listener failed: {}", e.toString());
-      }
-    }
-  }
-
-  private void fail(List<PendingWrite> batch, Throwable error) {
-    log.warn("Writing {} heartbeats to Redis failed: {}", batch.size(), error.toString());
-    FlagCalendar.Day day = calendar.dayOf(clock.millis());
-    for (PendingWrite h : batch) {
-      metrics.failed.increment();
-      answer(h, null, false, day, error);
+    if (!batch.isEmpty() || !intake.isEmpty()) {
+      intake.wake();
     }
   }
 
   /**
-   * Hands one heartbeat its result. Callbacks may ack on this very loop (a connection sharing it):
-   * one that throws must not cost the rest of the batch their answers.
-   */
-  private static void answer(PendingWrite h, @Nullable WriteOutcome outcome, boolean firstToday,
-      FlagCalendar.Day day, @Nullable Throwable error) {
-    try {
-      h.callback().done(outcome, firstToday, day, error);
-    } catch (RuntimeException e) {
-      log.warn("Answering a heartbeat of user {} failed: {}", h.uid(), e.toString());
-    }
-  }
-
-  /**
-   * Stops taking heartbeats, sends what is queued at once, and waits (bounded) until Redis
-   * answered every batch, so connections get their acks before the writer goes away.
+   * Stops taking heartbeats, sends what is queued at once, and waits (bounded, in real time: this
+   * blocks the caller, not the batching) until Redis answered every batch, so connections get
+   * their acks before the writer goes away.
    */
   @Override
   public void close() {
-    running = false;
+    intake.stop();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     try {
       while (System.nanoTime() - deadline < 0 && !loop.isShuttingDown()) {
-        wake();
-        if (loop.submit(() -> inFlight == 0 && batch.isEmpty() && queue.isEmpty()).get(1, TimeUnit.SECONDS)) {
+        intake.wake();
+        if (loop.submit(() -> inFlight == 0 && batch.isEmpty() && intake.isEmpty()).get(1, TimeUnit.SECONDS)) {
           break;
         }
         Thread.sleep(10);
@@ -465,11 +286,11 @@ public final class WriteBatcher implements AutoCloseable {
       ownLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
     List<PendingWrite> left = new ArrayList<>();
-    for (PendingWrite h; (h = queue.poll()) != null; ) {
+    for (PendingWrite h; (h = intake.poll()) != null; ) {
       left.add(h);
     }
     if (!left.isEmpty()) {
-      fail(left, new IllegalStateException("the gateway is shutting down"));
+      answers.fail(left, new IllegalStateException("the gateway is shutting down"));
     }
   }
 }

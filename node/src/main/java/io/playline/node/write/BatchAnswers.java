@@ -1,0 +1,118 @@
+package io.playline.node.write;
+
+import io.playline.core.write.BatchOutcome;
+import io.playline.core.write.FirstTodayListener;
+import io.playline.core.write.WriteOutcome;
+import io.playline.proto.v1.HistoryRecord;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The end of the write path: hands each submission of an answered (or failed) batch its result,
+ * fires first-today events, and tells the applied listener which records moved the stored
+ * progress. Callbacks may ack on this very loop (a connection sharing it): one that throws never
+ * costs the rest of the batch their answers. Confined to the batcher's loop, but for {@link #fail}
+ * (also called by {@code close()} once the loop is gone).
+ */
+final class BatchAnswers {
+  private static final Logger log = LoggerFactory.getLogger(BatchAnswers.class);
+
+  private final FlagCalendar calendar;
+  private final Clock clock;
+  private final KnownToday knownToday;
+  private final FirstTodayListener firstTodayListener;
+  private final AppliedListener appliedListener;
+  private final BatchMetrics metrics;
+
+  BatchAnswers(FlagCalendar calendar, Clock clock, KnownToday knownToday, FirstTodayListener firstTodayListener,
+      AppliedListener appliedListener, BatchMetrics metrics) {
+    this.calendar = calendar;
+    this.clock = clock;
+    this.knownToday = knownToday;
+    this.firstTodayListener = firstTodayListener;
+    this.appliedListener = appliedListener;
+    this.metrics = metrics;
+  }
+
+  /** Redis answered {@code batch} at {@code endNanos} (batcher clock) with {@code outcome} or {@code error}. */
+  void answered(SentBatch batch, @Nullable BatchOutcome outcome, @Nullable Throwable error, long endNanos) {
+    metrics.latency(endNanos - batch.startNanos());
+    metrics.ackLatency(endNanos - batch.oldestReadNanos());
+    for (int i = 0; i < batch.heartbeats().size(); i++) {
+      metrics.stageRedis.record(endNanos - batch.startNanos(), TimeUnit.NANOSECONDS);
+    }
+    try {
+      if (error != null || outcome == null) {
+        fail(batch.heartbeats(), error != null ? error : new IllegalStateException("no outcome"));
+      } else {
+        deliver(batch, outcome);
+      }
+    } catch (RuntimeException e) {
+      log.error("Delivering a heartbeat batch's outcome failed", e);
+    }
+  }
+
+  private void deliver(SentBatch batch, BatchOutcome outcome) {
+    List<PendingWrite> heartbeats = batch.heartbeats();
+    FlagCalendar.Day day = batch.day();
+    for (int i = 0; i < heartbeats.size(); i++) {
+      PendingWrite h = heartbeats.get(i);
+      int check = batch.checkIndex()[i];
+      boolean first = check >= 0 && outcome.firstToday()[check];
+      if (h.checkFirstToday()) {
+        knownToday.add(day.compact(), h.uid());
+      }
+      if (first) {
+        metrics.firstTodayTrue.increment();
+        firstTodayListener.firstToday(h.uid(), day.iso(), h.deviceId(), h.platform(), batch.nowMs());
+      }
+      metrics.acks.increment();
+      answer(h, outcome.writes().get(i), first, day, null);
+      notifyApplied(h, outcome.writes().get(i));
+    }
+  }
+
+  /** Tells the applied listener which records moved the stored progress; its failures never reach acks. */
+  private void notifyApplied(PendingWrite h, WriteOutcome outcome) {
+    List<HistoryRecord> applied = null;
+    for (int j = 0; !outcome.paused() && j < h.records().size() && j < outcome.codes().length; j++) {
+      if (outcome.applied(j)) {
+        if (applied == null) {
+          applied = new ArrayList<>(h.records().size());
+        }
+        applied.add(h.records().get(j));
+      }
+    }
+    if (applied != null) {
+      try {
+        appliedListener.onApplied(h.uid(), h.sessionId(), h.deviceId(), applied);
+      } catch (RuntimeException e) {
+        log.warn("Applied-records listener failed: {}", e.toString());
+      }
+    }
+  }
+
+  /** Answers every submission of {@code batch} with {@code error}. */
+  void fail(List<PendingWrite> batch, Throwable error) {
+    log.warn("Writing {} heartbeats to Redis failed: {}", batch.size(), error.toString());
+    FlagCalendar.Day day = calendar.dayOf(clock.millis());
+    for (PendingWrite h : batch) {
+      metrics.failed.increment();
+      answer(h, null, false, day, error);
+    }
+  }
+
+  private static void answer(PendingWrite h, @Nullable WriteOutcome outcome, boolean firstToday,
+      FlagCalendar.Day day, @Nullable Throwable error) {
+    try {
+      h.callback().done(outcome, firstToday, day, error);
+    } catch (RuntimeException e) {
+      log.warn("Answering a heartbeat of user {} failed: {}", h.uid(), e.toString());
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.playline.node.write;
+
+import io.playline.core.write.FirstTodayCheck;
+import io.playline.core.write.UserWrite;
+import io.playline.core.write.WriteBatch;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Turns the submissions of one batch into the {@link WriteBatch} Redis gets: one write per
+ * submission, and a first-today check for each user this node does not already know was counted
+ * today. Confined to the batcher's loop.
+ */
+final class BatchAssembler {
+  private final FlagCalendar calendar;
+  private final Clock clock;
+  private final BatchClock batchClock;
+  private final KnownToday knownToday;
+  private final BatchMetrics metrics;
+
+  BatchAssembler(FlagCalendar calendar, Clock clock, BatchClock batchClock, KnownToday knownToday,
+      BatchMetrics metrics) {
+    this.calendar = calendar;
+    this.clock = clock;
+    this.batchClock = batchClock;
+    this.knownToday = knownToday;
+    this.metrics = metrics;
+  }
+
+  /** The batch of {@code sent}, which hold {@code events} events, leaving now. */
+  SentBatch assemble(List<PendingWrite> sent, int events) {
+    long nowMs = clock.millis();
+    FlagCalendar.Day day = calendar.dayOf(nowMs);
+    List<UserWrite> writes = new ArrayList<>(sent.size());
+    List<FirstTodayCheck> checks = new ArrayList<>();
+    int[] checkIndex = new int[sent.size()];
+    for (int i = 0; i < sent.size(); i++) {
+      PendingWrite h = sent.get(i);
+      writes.add(new UserWrite(h.uid(), h.records()));
+      checkIndex[i] = -1;
+      if (h.checkFirstToday()) {
+        if (knownToday.contains(day.compact(), h.uid())) {
+          metrics.firstTodayLocalSkips.increment();
+        } else {
+          checkIndex[i] = checks.size();
+          checks.add(new FirstTodayCheck(h.uid(), h.deviceId(), h.platform()));
+          metrics.firstTodayRedisChecks.increment();
+        }
+      }
+    }
+    metrics.batchEvents.record(events);
+    metrics.batchHeartbeats.record(sent.size());
+    long start = batchClock.nanoTime();
+    long oldestRead = start;
+    for (PendingWrite h : sent) {
+      metrics.stageWait.record(start - h.receivedNanos(), TimeUnit.NANOSECONDS);
+      oldestRead = Math.min(oldestRead, h.receivedNanos());
+    }
+    WriteBatch write = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);
+    return new SentBatch(sent, checkIndex, day, nowMs, start, oldestRead, write);
+  }
+}
