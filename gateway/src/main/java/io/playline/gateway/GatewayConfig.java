@@ -5,14 +5,14 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
-import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwksSettings;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.node.settings.NodeSettings;
 import io.playline.node.RequestSettings;
 import io.playline.node.edge.AddressLimits;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.edge.TrustedProxies;
+import io.playline.node.push.PushConfig;
+import io.playline.node.settings.NodeSettings;
 import java.time.Duration;
 
 /**

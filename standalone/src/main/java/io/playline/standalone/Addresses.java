@@ -1,8 +1,6 @@
 package io.playline.standalone;
 
 import io.playline.api.ApiServer;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayNode;
 import io.playline.node.Node;
 import java.net.InetSocketAddress;
 import java.util.Collections;
@@ -15,15 +13,11 @@ final class Addresses {
   private Addresses() {}
 
   /**
-   * The player listeners of {@code edge} (if any), {@code api}'s gRPC and HTTP ports (if any) and
-   * {@code node}'s admin port.
+   * The player listeners (if any: {@link GatewayRole#playerAddresses}), {@code api}'s gRPC and HTTP
+   * ports (if any) and {@code node}'s admin port.
    */
-  static Map<String, String> of(Node node, @Nullable GatewayNode edge, @Nullable ApiServer api) {
-    Map<String, String> own = new LinkedHashMap<>();
-    if (edge != null) {
-      own.put("websocket", (node.tls() != null ? "wss" : "ws") + "://127.0.0.1:" + edge.wsAddress().getPort() + GatewayConfig.WS_PATH);
-      own.put("grpc", "127.0.0.1:" + edge.grpcAddress().getPort());
-    }
+  static Map<String, String> of(Node node, Map<String, String> players, @Nullable ApiServer api) {
+    Map<String, String> own = new LinkedHashMap<>(players);
     if (api != null) {
       own.put("api", "127.0.0.1:" + api.address().getPort());
       InetSocketAddress http = api.httpAddress();

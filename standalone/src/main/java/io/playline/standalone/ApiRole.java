@@ -3,11 +3,11 @@ package io.playline.standalone;
 import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.config.AuthSettings;
-import io.playline.gateway.push.PushConfig;
-import io.playline.gateway.push.PushPlug;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
+import io.playline.node.auth.TokenKeySettings;
+import io.playline.node.push.PublishingPush;
+import io.playline.node.push.PushConfig;
 import io.playline.standalone.RoleBackends.Need;
 import java.util.List;
 import java.util.Map;
@@ -31,12 +31,12 @@ final class ApiRole implements Role {
   private ApiRole(ConfigSource config, RoleBackends backends) {
     // Checked before anything connects: a role without its key must not start at all.
     ApiAccess access = ApiAccess.from(config, Secrets.resolveApi(config, false).secret(),
-        AuthSettings.SECRET.read(config).orElse(""));
+        TokenKeySettings.PLAYER_SECRET.read(config).orElse(""));
     try {
       NodeConfig nodeConfig = NodeConfig.from(config);
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
       node = parts.add(Node.builder(nodeConfig).registry(parts.meters())
-          .applied(new PushPlug(nodeConfig.nodeId(), PushConfig.from(config), true))
+          .applied(new PublishingPush(nodeConfig.nodeId(), PushConfig.from(config)))
           .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               nodeConfig.nodeId(), hbase))
           .start());
@@ -59,7 +59,7 @@ final class ApiRole implements Role {
 
   @Override
   public Map<String, String> addresses() {
-    return Addresses.of(node, null, api);
+    return Addresses.of(node, Map.of(), api);
   }
 
   @Override

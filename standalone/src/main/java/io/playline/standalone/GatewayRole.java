@@ -3,14 +3,17 @@ package io.playline.standalone;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
+import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.standalone.RoleBackends.Need;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.client.Connection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code bin/playline gateway}: one gateway node against external Redis (or Redis Cluster), Kafka
@@ -28,7 +31,7 @@ final class GatewayRole implements Role {
 
   private GatewayRole(ConfigSource config, RoleBackends backends) {
     try {
-      String secret = Secrets.playerSecret(config, false);
+      String secret = playerSecret(config);
       GatewayConfig gateway = GatewayConfig.from(config, secret);
       NodeConfig nodeConfig = NodeConfig.from(config);
       DemoPage demo = Demo.page(config, false, secret, false);
@@ -46,6 +49,17 @@ final class GatewayRole implements Role {
     }
   }
 
+  /**
+   * The HS256 key of player tokens: {@code auth.secret}; null when it is unset and {@code
+   * auth.jwks.url} is set (RS256/ES256 tokens only); refused when neither is set.
+   */
+  private static @Nullable String playerSecret(ConfigSource config) {
+    if (AuthSettings.SECRET.read(config).isEmpty() && AuthSettings.JWKS_URL.read(config).isPresent()) {
+      return null;
+    }
+    return Secrets.resolve(config, false).secret();
+  }
+
   /** Connects and binds; on failure whatever started is stopped again. */
   static GatewayRole start(ConfigSource config, RoleBackends backends) {
     return new GatewayRole(config, backends);
@@ -56,9 +70,18 @@ final class GatewayRole implements Role {
     return edge;
   }
 
+  /** Where {@code edge} serves players: its WebSocket URI and gRPC host:port, on loopback. */
+  static Map<String, String> playerAddresses(Node node, GatewayNode edge) {
+    Map<String, String> players = new LinkedHashMap<>();
+    players.put("websocket", (node.tls() != null ? "wss" : "ws") + "://127.0.0.1:" + edge.wsAddress().getPort()
+        + GatewayConfig.WS_PATH);
+    players.put("grpc", "127.0.0.1:" + edge.grpcAddress().getPort());
+    return players;
+  }
+
   @Override
   public Map<String, String> addresses() {
-    return Addresses.of(node, edge, null);
+    return Addresses.of(node, playerAddresses(node, edge), null);
   }
 
   @Override

@@ -3,7 +3,7 @@ package io.playline.standalone;
 import io.playline.api.ApiSettings;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.Setting;
-import io.playline.gateway.config.AuthSettings;
+import io.playline.node.auth.TokenKeySettings;
 import java.util.Optional;
 
 /** Resolves the token signing secret: {@code auth.secret}, or a fixed development secret where allowed. */
@@ -17,31 +17,10 @@ final class Secrets {
 
   record Resolved(String secret, boolean dev) {}
 
-  /**
-   * A random key for a node that accepts no players (the api role): its authenticator is never
-   * called, and a random key cannot be the public development secret by accident.
-   */
-  static String unusedPlayerSecret() {
-    byte[] key = new byte[32];
-    new java.security.SecureRandom().nextBytes(key);
-    return java.util.HexFormat.of().formatHex(key);
-  }
-
   static Resolved resolve(ConfigSource config, boolean allowDevSecret) {
-    return resolve(config, AuthSettings.SECRET, allowDevSecret, DEV_SECRET, "auth.secret is not set: roles other than "
+    return resolve(config, TokenKeySettings.PLAYER_SECRET, allowDevSecret, DEV_SECRET, "auth.secret is not set: roles other than "
         + "standalone never fall back to the development secret; set PLAYLINE_AUTH_SECRET (at least 32 bytes) to the "
         + "key your identity service signs player tokens with, or PLAYLINE_AUTH_JWKS_URL to its published keys");
-  }
-
-  /**
-   * The HS256 key of a node that accepts players: {@code auth.secret}; null when it is unset and
-   * {@code auth.jwks.url} is set (RS256/ES256 tokens only); otherwise as {@link #resolve}.
-   */
-  static @org.jspecify.annotations.Nullable String playerSecret(ConfigSource config, boolean allowDevSecret) {
-    if (AuthSettings.SECRET.read(config).isEmpty() && AuthSettings.JWKS_URL.read(config).isPresent()) {
-      return null;
-    }
-    return resolve(config, allowDevSecret).secret();
   }
 
   /**

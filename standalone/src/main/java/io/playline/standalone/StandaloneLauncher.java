@@ -120,7 +120,7 @@ final class StandaloneLauncher implements AutoCloseable {
     health.watch("job", job::readiness, false);
     health.start(BackendHealth.PERIOD);
 
-    Map<String, String> own = new LinkedHashMap<>(Addresses.of(node, edge, api));
+    Map<String, String> own = new LinkedHashMap<>(Addresses.of(node, GatewayRole.playerAddresses(node, edge), api));
     if (demo != null) {
       own.put("demo", Demo.url(own.get("websocket")));
     }

@@ -8,8 +8,9 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HistoryRowKeys;
-import io.playline.gateway.push.PushKeys;
+import io.playline.embedded.EmbeddedKafka;
 import io.playline.gateway.session.JwtTokens;
+import io.playline.node.push.PushKeys;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
@@ -20,8 +21,8 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ProgressQuery;
+import io.playline.proto.v1.ReportRequest;
 import io.playline.proto.v1.ServerFrame;
-import io.playline.embedded.EmbeddedKafka;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RealHBaseExtension;
@@ -138,6 +139,12 @@ class RolesTest {
 
     long uid = 7001;
     long now = System.currentTimeMillis();
+    // Backends call the api role.
+    io.grpc.Metadata headers = new io.grpc.Metadata();
+    headers.put(io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
+        "Bearer " + io.playline.api.ServiceTokens.mint(API_SECRET, "roles-test", Duration.ofMinutes(5), Instant.now()));
+    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", api.api().address().getPort()).usePlaintext()
+        .intercept(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(headers)).build();
     try (WsPlayerClient phone = player(a, uid, "phone"); WsPlayerClient tv = player(b, uid, "tv")) {
       byte[] registry = new PushKeys(redis.keyPrefix()).nodes(uid);
       await("both nodes in the user's push registry").atMost(Duration.ofSeconds(20)).ignoreExceptions()
@@ -154,14 +161,17 @@ class RolesTest {
           .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(11))).build());
       ServerFrame progress = next(tv, ServerFrame.BodyCase.PROGRESS);
       assertThat(progress.getProgress().getRecordsList()).extracting(HistoryRecord::getProgressMs).containsExactly(42_000L);
+      // A backend's report through the api role (a node without players) reaches the devices on both gateway nodes.
+      HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS).report(ReportRequest.newBuilder()
+          .setUid(uid).setDeviceId("bff").addEvents(PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(12)
+              .setProgressMs(9_000).setDurationMs(600_000).setEventTimeMs(now)).build());
+      assertThat(next(phone, ServerFrame.BodyCase.SYNC).getSync().getRecord().getOid()).isEqualTo(12);
+      assertThat(next(tv, ServerFrame.BodyCase.SYNC).getSync().getRecord().getOid()).isEqualTo(12);
+    } catch (RuntimeException | InterruptedException | AssertionError e) {
+      channel.shutdownNow();
+      throw e;
     }
 
-    // Backends call the api role.
-    io.grpc.Metadata headers = new io.grpc.Metadata();
-    headers.put(io.grpc.Metadata.Key.of("authorization", io.grpc.Metadata.ASCII_STRING_MARSHALLER),
-        "Bearer " + io.playline.api.ServiceTokens.mint(API_SECRET, "roles-test", Duration.ofMinutes(5), Instant.now()));
-    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", api.api().address().getPort()).usePlaintext()
-        .intercept(io.grpc.stub.MetadataUtils.newAttachHeadersInterceptor(headers)).build();
     try {
       var records = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS)
           .getProgress(GetProgressRequest.newBuilder().setUid(uid)

@@ -1,4 +1,4 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 /**
  * Told what this node learns from the {@link SessionRegistry} about which other nodes hold a user,

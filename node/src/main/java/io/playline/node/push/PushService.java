@@ -1,11 +1,11 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import io.playline.proto.v1.HistoryRecord;
 import java.util.concurrent.CompletionStage;
 
 /**
  * The internal entry point for backends to tell a user's connected devices that an item's
- * progress is now {@code record} (each receives a {@code ProgressSync}), on whichever gateway
+ * progress is now {@code record} (each receives a {@code ProgressSync}), on whichever player-edge
  * nodes they are connected, through the same route and coalescing as heartbeat-driven syncs.
  *
  * <p>Thread-safe and non-blocking.

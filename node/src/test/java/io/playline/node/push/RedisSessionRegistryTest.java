@@ -1,4 +1,4 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 /** What one node sends another on its channel ({@link PushKeys#channel}): a push or a join notice. */
-sealed interface NodeMessage permits PushMessage, JoinNotice {}
+public sealed interface NodeMessage permits PushMessage, JoinNotice {}

@@ -1,4 +1,4 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,8 +1,7 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.config.HeartbeatSettings;
 import java.time.Duration;
 
 /**
@@ -56,9 +55,9 @@ public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration
   /** Reads {@code sync.coalesce.window} and {@code push.registry.ttl}. */
   public static PushConfig from(ConfigSource c) {
     return new PushConfig(
-        HeartbeatSettings.SYNC_COALESCE_WINDOW.read(c),
-        HeartbeatSettings.PUSH_REGISTRY_TTL.read(c),
-        HeartbeatSettings.PUSH_LOOKUP_CACHE.read(c),
-        HeartbeatSettings.PUSH_LOOKUP_ALONE_CACHE.read(c));
+        PushSettings.SYNC_COALESCE_WINDOW.read(c),
+        PushSettings.PUSH_REGISTRY_TTL.read(c),
+        PushSettings.PUSH_LOOKUP_CACHE.read(c),
+        PushSettings.PUSH_LOOKUP_ALONE_CACHE.read(c));
   }
 }

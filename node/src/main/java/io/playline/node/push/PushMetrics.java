@@ -1,4 +1,4 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.Supplier;
 
 /**
- * Meters of progress push, registered once per gateway on the injected registry: syncs sent,
+ * Meters of progress push, registered once per node on the injected registry: syncs sent,
  * coalesced and dropped (backpressure), deliveries routed locally and to other nodes, messages
  * received from other nodes, pushes routed and every failure. Thread-safe.
  */
@@ -67,25 +67,25 @@ public final class PushMetrics {
         .register(registry);
   }
 
-  void channelSubscribed() {
+  public void channelSubscribed() {
     channelSubscriptions.increment();
   }
 
-  void joinAnnounced() {
+  public void joinAnnounced() {
     joinsAnnounced.increment();
   }
 
-  void joinReceived() {
+  public void joinReceived() {
     joinsReceived.increment();
   }
 
   /** One session-registry lookup (HGETALL) sent to Redis. */
-  void lookupSent() {
+  public void lookupSent() {
     lookupCommands.increment();
   }
 
   /** Session-registry updates (HSET, PEXPIRE, HDEL) sent to Redis. */
-  void registryCommandsSent(int commands) {
+  public void registryCommandsSent(int commands) {
     registryCommands.increment(commands);
   }
 
@@ -100,59 +100,59 @@ public final class PushMetrics {
   }
 
   /** Reports {@code users} as the gauge of users with a connection on this node. */
-  void bindLocalUsers(MeterRegistry registry, Supplier<Number> users) {
+  public void bindLocalUsers(MeterRegistry registry, Supplier<Number> users) {
     Gauge.builder("playline.push.users.local", users).register(registry);
   }
 
-  void syncSent() {
+  public void syncSent() {
     syncsSent.increment();
   }
 
-  void syncCoalesced() {
+  public void syncCoalesced() {
     syncsCoalesced.increment();
   }
 
-  void syncDropped() {
+  public void syncDropped() {
     syncsDropped.increment();
   }
 
-  void routedLocal() {
+  public void routedLocal() {
     routedLocal.increment();
   }
 
-  void routedRemote() {
+  public void routedRemote() {
     routedRemote.increment();
   }
 
-  void receivedRemote() {
+  public void receivedRemote() {
     receivedRemote.increment();
   }
 
-  void receivedStale() {
+  public void receivedStale() {
     receivedStale.increment();
   }
 
-  void routed() {
+  public void routed() {
     routes.increment();
   }
 
-  void expired(int entries) {
+  public void expired(int entries) {
     expiredEntries.increment(entries);
   }
 
-  void registryError() {
+  public void registryError() {
     registryErrors.increment();
   }
 
-  void lookupError() {
+  public void lookupError() {
     lookupErrors.increment();
   }
 
-  void publishError() {
+  public void publishError() {
     publishErrors.increment();
   }
 
-  void receiveError() {
+  public void receiveError() {
     receiveErrors.increment();
   }
 }

@@ -1,4 +1,4 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
@@ -36,6 +36,20 @@ public record PushMessage(long uid, String originSessionId, String originDeviceI
       throw new IllegalArgumentException("uid: " + uid + ", records: " + records.size()
           + " (expected: a positive uid and at least one record)");
     }
+  }
+
+  /**
+   * A backend's push of {@code record} to {@code uid}'s devices (no origin to skip).
+   *
+   * @throws IllegalArgumentException when {@code uid} is not positive or the record is another user's
+   */
+  public static PushMessage fromBackend(long uid, HistoryRecord record) {
+    if (uid <= 0 || (record.getUid() != 0 && record.getUid() != uid)) {
+      throw new IllegalArgumentException("uid: " + uid + ", record.uid: " + record.getUid()
+          + " (expected: a positive uid, and the record's uid unset or equal)");
+    }
+    HistoryRecord own = record.getUid() == uid ? record : record.toBuilder().setUid(uid).build();
+    return new PushMessage(uid, "", "", List.of(own));
   }
 
   /**
@@ -81,7 +95,7 @@ public record PushMessage(long uid, String originSessionId, String originDeviceI
    * Parses what arrives on a node channel: a push, or a {@link JoinNotice} (told apart by its
    * field 5, which a push never carries). Unknown fields are skipped.
    */
-  static NodeMessage decodeAny(byte[] wire) throws InvalidProtocolBufferException {
+  public static NodeMessage decodeAny(byte[] wire) throws InvalidProtocolBufferException {
     CodedInputStream in = CodedInputStream.newInstance(wire);
     long uid = 0;
     String session = "";

@@ -1,12 +1,15 @@
-package io.playline.gateway.config;
+package io.playline.node.push;
 
 import io.playline.core.config.Setting;
 import io.playline.core.config.SettingsCatalogue;
 import java.time.Duration;
 import java.util.List;
 
-/** How the gateway pushes progress to a user's other devices (write batching: {@code io.playline.node.write.BatchSettings}). */
-public final class HeartbeatSettings {
+/**
+ * How progress is pushed to a user's other devices: read by every node that writes (player edge and
+ * internal API) for publishing, and by the player edge for delivering.
+ */
+public final class PushSettings {
   public static final Setting<Duration> SYNC_COALESCE_WINDOW = Setting.duration("sync.coalesce.window",
       Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1), "at most one `ProgressSync` per item per "
           + "receiving connection per window (first change at once, the latest of a burst at the window's end); "
@@ -31,5 +34,5 @@ public final class HeartbeatSettings {
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Progress push",
       List.of(SYNC_COALESCE_WINDOW, PUSH_LOOKUP_CACHE, PUSH_LOOKUP_ALONE_CACHE, PUSH_REGISTRY_TTL));
 
-  private HeartbeatSettings() {}
+  private PushSettings() {}
 }

@@ -1,17 +1,17 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Which gateway nodes hold a connection of a user, shared by every node (a user's entry says
+ * Which nodes hold a connection of a user, shared by every node (a user's entry says
  * "node N holds it until time T"). This node adds itself when its first connection of the user
  * opens, refreshes lazily while the user is active, and removes itself when its last one closes;
  * entries of a node that died expire.
  *
  * <p>Thread-safe; every call is asynchronous and never blocks. Calls for one user must be issued
- * in the order they should take effect (the {@link ConnectionRegistry} serializes them per user).
+ * in the order they should take effect (the player edge's connection registry serializes them per user).
  */
 public interface SessionRegistry {
   /** A registry for a single node: nobody else holds anyone. */

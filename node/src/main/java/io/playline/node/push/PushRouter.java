@@ -1,19 +1,20 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import io.playline.node.write.AppliedListener;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes a push to every connection of the user but its origin: this node's connections
- * directly, and every other node the {@link SessionRegistry} lists through that node's channel
- * (one message per node, encoded once); nodes that do not hold the user get nothing, and nothing
- * is polled. Fed by the heartbeat write path ({@link AppliedListener}) and by backends ({@link
- * PushService}).
+ * Routes a push to every connection of the user but its origin: this node's connections directly
+ * (the player edge's; a node without players has none, {@link PublishingPush}), and every other
+ * node the {@link SessionRegistry} lists through that node's channel (one message per node,
+ * encoded once); nodes that do not hold the user get nothing, and nothing is polled. Fed by the
+ * write path ({@link AppliedListener}) and by backends ({@link PushService}).
  *
  * <p>Thread-safe and non-blocking: called on Redis client threads and by backends; the registry
  * lookup and the publishes are asynchronous.
@@ -21,14 +22,14 @@ import org.slf4j.LoggerFactory;
 public final class PushRouter implements AppliedListener, PushService {
   private static final Logger log = LoggerFactory.getLogger(PushRouter.class);
 
-  private final ConnectionRegistry connections;
+  private final Consumer<PushMessage> local;
   private final SessionRegistry sessions;
   private final NodeChannels channels;
   private final PushMetrics metrics;
 
-  public PushRouter(ConnectionRegistry connections, SessionRegistry sessions, NodeChannels channels,
-      PushMetrics metrics) {
-    this.connections = connections;
+  /** @param local hands a push to this node's connections (each skipping its origin) */
+  public PushRouter(Consumer<PushMessage> local, SessionRegistry sessions, NodeChannels channels, PushMetrics metrics) {
+    this.local = local;
     this.sessions = sessions;
     this.channels = channels;
     this.metrics = metrics;
@@ -41,17 +42,15 @@ public final class PushRouter implements AppliedListener, PushService {
 
   @Override
   public CompletionStage<Void> push(long uid, HistoryRecord record) {
-    if (uid <= 0 || (record.getUid() != 0 && record.getUid() != uid)) {
-      throw new IllegalArgumentException("uid: " + uid + ", record.uid: " + record.getUid()
-          + " (expected: a positive uid, and the record's uid unset or equal)");
-    }
-    HistoryRecord own = record.getUid() == uid ? record : record.toBuilder().setUid(uid).build();
-    return route(new PushMessage(uid, "", "", List.of(own)));
+    return route(PushMessage.fromBackend(uid, record));
   }
 
-  /** Delivers locally, then publishes to the other nodes holding the user. */
+  /**
+   * Delivers locally, then looks up the other nodes holding the user and publishes {@code message}
+   * to each. The stage fails when the lookup or a publish failed (each counted and logged here).
+   */
   CompletionStage<Void> route(PushMessage message) {
-    connections.deliver(message);
+    local.accept(message);
     return sessions.otherNodes(message.uid()).handle((others, error) -> {
       if (error != null) {
         metrics.lookupError();

@@ -1,4 +1,4 @@
-package io.playline.gateway.push;
+package io.playline.node.push;
 
 import com.google.protobuf.CodedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -15,17 +15,17 @@ import java.io.UncheckedIOException;
  * @param uid the user
  * @param node the node that joined
  */
-record JoinNotice(long uid, String node) implements NodeMessage {
+public record JoinNotice(long uid, String node) implements NodeMessage {
   private static final int UID = 1;
   static final int JOINED_NODE = 5;
 
-  JoinNotice {
+  public JoinNotice {
     if (uid <= 0 || node.isEmpty()) {
       throw new IllegalArgumentException("uid: " + uid + ", node: '" + node + "' (expected: positive, non-empty)");
     }
   }
 
-  byte[] encode() {
+  public byte[] encode() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 + node.length());
     CodedOutputStream out = CodedOutputStream.newInstance(bytes);
     try {
