@@ -52,9 +52,13 @@ public final class GatewayNode implements AutoCloseable {
    * must be the plug {@code node} was built with; {@code demo} (nullable) serves the demo web
    * player on the WebSocket port.
    *
-   * @throws IllegalStateException when a port cannot be bound (what had started is stopped)
+   * @throws IllegalStateException when {@code node} is closed, or when a port cannot be bound (what
+   *     had started is stopped)
    */
   public static GatewayNode attach(Node node, GatewayConfig config, PushPlug push, @Nullable DemoPage demo) {
+    if (node.isClosed()) {
+      throw closedNode(node);
+    }
     GatewayNode edge = new GatewayNode(node, config, push.runtime());
     try {
       edge.bind(demo);
@@ -62,8 +66,15 @@ public final class GatewayNode implements AutoCloseable {
       edge.close();
       throw e;
     }
-    node.attach(edge);
+    if (!node.attach(edge)) {
+      throw closedNode(node);
+    }
     return edge;
+  }
+
+  private static IllegalStateException closedNode(Node node) {
+    return new IllegalStateException("cannot attach the player edge to node " + node.config().nodeId()
+        + ": the node is closed");
   }
 
   private void bind(@Nullable DemoPage demo) {

@@ -32,8 +32,8 @@ final class GatewayRole implements Role {
   private GatewayRole(ConfigSource config, RoleBackends backends) {
     try {
       String secret = playerSecret(config);
-      GatewayConfig gateway = GatewayConfig.from(config, secret);
       NodeConfig nodeConfig = NodeConfig.from(config);
+      GatewayConfig gateway = GatewayConfig.from(config, nodeConfig, secret);
       DemoPage demo = Demo.page(config, false, secret, false);
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
       PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);

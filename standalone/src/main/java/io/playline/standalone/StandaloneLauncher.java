@@ -73,8 +73,8 @@ final class StandaloneLauncher implements AutoCloseable {
     // Validate every key before starting anything.
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);
-    GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
     NodeConfig nodeConfig = NodeConfig.from(config);
+    GatewayConfig gateway = GatewayConfig.from(config, nodeConfig, secret.secret());
     Secrets.Resolved apiSecret = Secrets.resolveApi(config, true);
     ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
@@ -232,7 +232,7 @@ final class StandaloneLauncher implements AutoCloseable {
 
   /** The node's history-core (standalone's core is always the production one), for tests. */
   HistoryCore core() {
-    return (HistoryCore) node().core().owner();
+    return node().historyCore();
   }
 
   /** The process's meters, for tests. */
