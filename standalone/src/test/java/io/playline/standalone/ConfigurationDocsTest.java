@@ -18,6 +18,7 @@ import io.playline.gateway.config.LimitSettings;
 import io.playline.job.JobConfig;
 import io.playline.job.JobSettings;
 import io.playline.node.NodeConfig;
+import io.playline.roles.Secrets;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
