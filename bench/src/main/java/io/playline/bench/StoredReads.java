@@ -22,7 +22,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ListHistoryResponse;
-import io.playline.standalone.endpoints.Endpoints;
+import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

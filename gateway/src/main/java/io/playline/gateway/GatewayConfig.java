@@ -5,14 +5,14 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
-import io.playline.gateway.push.PushConfig;
 import io.playline.gateway.session.JwksSettings;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.node.settings.NodeSettings;
-import io.playline.node.RequestSettings;
+import io.playline.node.NodeConfig;
 import io.playline.node.edge.AddressLimits;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.edge.TrustedProxies;
+import io.playline.node.push.PushConfig;
+import io.playline.node.settings.NodeSettings;
 import java.time.Duration;
 
 /**
@@ -136,13 +136,15 @@ public record GatewayConfig(
   }
 
   /**
-   * Reads and validates every gateway key; {@code authSecret} is the already-resolved secret, null
-   * when player tokens are verified only against {@code auth.jwks.url} (HS256 tokens refused).
+   * Reads and validates every gateway key, taking what {@code node} already read from it (bind
+   * address, write limits); {@code authSecret} is the already-resolved secret, null when player
+   * tokens are verified only against {@code auth.jwks.url} (HS256 tokens refused).
    */
-  public static GatewayConfig from(ConfigSource c, @org.jspecify.annotations.Nullable String authSecret) {
+  public static GatewayConfig from(ConfigSource c, NodeConfig node,
+      @org.jspecify.annotations.Nullable String authSecret) {
     Duration heartbeat = LimitSettings.HEARTBEAT_INTERVAL.read(c);
     return new GatewayConfig(
-        NodeSettings.BIND_HOST.read(c),
+        node.bindHost(),
         GatewaySettings.WS_PORT.read(c),
         GatewaySettings.GRPC_PORT.read(c),
         authSecret,
@@ -153,7 +155,7 @@ public record GatewayConfig(
         heartbeat,
         LimitSettings.IDLE_TIMEOUT.read(c, heartbeat.multipliedBy(3)),
         EdgeSettings.FRAME_MAX_BYTES.read(c),
-        RequestSettings.MAX_EVENTS.read(c),
+        node.writes().maxEvents(),
         LimitSettings.MAX_FRAMES_PER_SECOND.read(c),
         LimitSettings.MAX_PINGS_PER_SECOND.read(c),
         LimitSettings.MAX_UNSENT_BYTES.read(c),
@@ -167,8 +169,8 @@ public record GatewayConfig(
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_AUTHS_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_REFUSALS_BEFORE_CLOSE.read(c),
-        RequestSettings.DEVICE_ID_MAX_BYTES.read(c),
-        RequestSettings.PLATFORM_MAX_BYTES.read(c),
+        node.writes().maxDeviceIdBytes(),
+        node.writes().maxPlatformBytes(),
         AuthSettings.SESSION_TTL.read(c),
         AuthSettings.SESSION_MAX_AGE.read(c),
         AuthSettings.SESSION_MAX_PER_USER.read(c),

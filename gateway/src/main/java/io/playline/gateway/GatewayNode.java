@@ -3,7 +3,6 @@ package io.playline.gateway;
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.push.PushRuntime;
-import io.playline.gateway.push.PushService;
 import io.playline.gateway.session.JwksAuthenticator;
 import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
@@ -14,6 +13,7 @@ import io.playline.gateway.ws.DemoPage;
 import io.playline.node.Node;
 import io.playline.node.StartedParts;
 import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.push.PushService;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,9 +52,13 @@ public final class GatewayNode implements AutoCloseable {
    * must be the plug {@code node} was built with; {@code demo} (nullable) serves the demo web
    * player on the WebSocket port.
    *
-   * @throws IllegalStateException when a port cannot be bound (what had started is stopped)
+   * @throws IllegalStateException when {@code node} is closed, or when a port cannot be bound (what
+   *     had started is stopped)
    */
   public static GatewayNode attach(Node node, GatewayConfig config, PushPlug push, @Nullable DemoPage demo) {
+    if (node.isClosed()) {
+      throw closedNode(node);
+    }
     GatewayNode edge = new GatewayNode(node, config, push.runtime());
     try {
       edge.bind(demo);
@@ -62,8 +66,15 @@ public final class GatewayNode implements AutoCloseable {
       edge.close();
       throw e;
     }
-    node.attach(edge);
+    if (!node.attach(edge)) {
+      throw closedNode(node);
+    }
     return edge;
+  }
+
+  private static IllegalStateException closedNode(Node node) {
+    return new IllegalStateException("cannot attach the player edge to node " + node.config().nodeId()
+        + ": the node is closed");
   }
 
   private void bind(@Nullable DemoPage demo) {

@@ -10,10 +10,10 @@ import io.playline.core.write.WriteBackSink;
 import io.playline.core.write.WriteMetrics;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.node.loops.EventLoops;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.node.admin.Readiness;
+import io.playline.node.loops.EventLoops;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
 import java.time.Duration;
@@ -44,6 +44,8 @@ public final class TestGateway implements AutoCloseable {
   public final CoreConfig core;
   public final RedisKeys keys;
   public final GatewayNode server;
+  /** The push the node was built with. */
+  public final PushPlug push;
   public final PrometheusMeterRegistry registry;
   public final Readiness readiness;
   public final EventLoops loops;
@@ -85,11 +87,11 @@ public final class TestGateway implements AutoCloseable {
     ConfigSource source = ConfigSource.empty().with(values);
     // "auth.secret" set to "" in the overrides: no HS256 key (a node verifying JWKS tokens only).
     String secret = values.containsKey("auth.secret") ? source.raw("auth.secret").orElse(null) : SECRET;
-    config = GatewayConfig.from(source, secret);
     nodeConfig = NodeConfig.from(source);
+    config = GatewayConfig.from(source, nodeConfig, secret);
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
-    PushPlug push = new PushPlug(nodeConfig.nodeId(), config.push(), crossNodePush);
+    push = new PushPlug(nodeConfig.nodeId(), config.push(), crossNodePush);
     node = Node.builder(nodeConfig).applied(push).core((loop, meters) -> {
       RedisConnections redis = RedisConnections.connect(redisUri, cluster, Duration.ofSeconds(5), loop);
       RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));

@@ -52,9 +52,17 @@ public final class Node implements AutoCloseable {
    * @param firstToday told when a user is first counted on a day
    * @param history reads and user controls; null on a node that serves no queries
    * @param owner closes all of the above
+   * @param historyCore the production core all of the above belong to; null for another core (tests)
    */
   public record Core(CoreConfig config, RedisConnections redis, HistoryWriter writer, FirstTodayListener firstToday,
-      @Nullable HistoryService history, AutoCloseable owner) {}
+      @Nullable HistoryService history, AutoCloseable owner, @Nullable HistoryCore historyCore) {
+
+    /** A core that is not {@link HistoryCore} (tests). */
+    public Core(CoreConfig config, RedisConnections redis, HistoryWriter writer, FirstTodayListener firstToday,
+        @Nullable HistoryService history, AutoCloseable owner) {
+      this(config, redis, writer, firstToday, history, owner, null);
+    }
+  }
 
   /** Starts the node's {@link Core}, with Redis I/O on {@code redisLoop} (null: a thread of its own). */
   @FunctionalInterface
@@ -82,7 +90,7 @@ public final class Node implements AutoCloseable {
       HistoryCore core = HistoryCore.start(source, redisUri, kafkaBootstrapServers, nodeId, registry, loop);
       try {
         HistoryService history = hbase == null ? null : core.attachHBase(hbase);
-        return new Core(core.config(), core.redis(), core.writer(), core.firstToday(), history, core);
+        return new Core(core.config(), core.redis(), core.writer(), core.firstToday(), history, core, core);
       } catch (RuntimeException e) {
         core.close();
         throw e;
@@ -209,15 +217,25 @@ public final class Node implements AutoCloseable {
   /**
    * Closes {@code part} when this node closes, before the write path and before anything attached
    * earlier. For servers that bind on {@link #loops()} and write through {@link #batcher()}.
+   *
+   * @return false when this node was already closed: then {@code part} has been closed here
    */
-  public void attach(AutoCloseable part) {
+  public boolean attach(AutoCloseable part) {
     synchronized (this) {
       if (!closed) {
         attached.add(part);
-        return;
+        return true;
       }
     }
     StartedParts.closeQuietly(part);
+    return false;
+  }
+
+  /** Whether {@link #close} was called; nothing can be attached to a closed node. */
+  public boolean isClosed() {
+    synchronized (this) {
+      return closed;
+    }
   }
 
   public NodeConfig config() {
@@ -243,6 +261,18 @@ public final class Node implements AutoCloseable {
 
   public Core core() {
     return Objects.requireNonNull(core, "not started");
+  }
+
+  /**
+   * The production core this node writes through, for what only it offers (the write-back
+   * aggregator, tools). @throws IllegalStateException when the node was built with another core
+   */
+  public HistoryCore historyCore() {
+    HistoryCore h = core().historyCore();
+    if (h == null) {
+      throw new IllegalStateException("node " + config.nodeId() + " runs a core other than HistoryCore");
+    }
+    return h;
   }
 
   /** The batched write path: players' heartbeats and the internal API's reports go through it. */

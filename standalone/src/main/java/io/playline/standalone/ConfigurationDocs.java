@@ -10,12 +10,12 @@ import io.playline.core.config.SettingsCatalogue;
 import io.playline.core.config.WriteBackSettings;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
-import io.playline.gateway.config.HeartbeatSettings;
 import io.playline.gateway.config.LimitSettings;
 import io.playline.job.JobSettings;
-import io.playline.node.settings.NodeSettings;
 import io.playline.node.RequestSettings;
 import io.playline.node.edge.EdgeSettings;
+import io.playline.node.push.PushSettings;
+import io.playline.node.settings.NodeSettings;
 import io.playline.node.write.BatchSettings;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,7 +46,7 @@ public final class ConfigurationDocs {
   /** Every catalogue of every module, in the order the reference lists them. */
   public static List<SettingsCatalogue> catalogues() {
     return List.of(StandaloneSettings.CATALOGUE, NodeSettings.CATALOGUE, EdgeSettings.CATALOGUE, RequestSettings.CATALOGUE,
-        GatewaySettings.CATALOGUE, AuthSettings.CATALOGUE, LimitSettings.CATALOGUE, BatchSettings.CATALOGUE, HeartbeatSettings.CATALOGUE,
+        GatewaySettings.CATALOGUE, AuthSettings.CATALOGUE, LimitSettings.CATALOGUE, BatchSettings.CATALOGUE, PushSettings.CATALOGUE,
         ApiSettings.CATALOGUE, CoreSettings.CATALOGUE, WriteBackSettings.CATALOGUE, FirstTodaySettings.CATALOGUE, KafkaSettings.CATALOGUE, QuerySettings.CATALOGUE,
         JobSettings.CATALOGUE);
   }

@@ -1,5 +1,6 @@
 package io.playline.standalone;
 
+import io.playline.roles.StartupException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -6,6 +6,7 @@ import io.playline.embedded.EmbeddedHBase;
 import io.playline.embedded.EmbeddedKafka;
 import io.playline.embedded.EmbeddedRedis;
 import io.playline.embedded.EmbeddedServer;
+import io.playline.roles.StartupException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

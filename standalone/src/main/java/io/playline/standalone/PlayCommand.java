@@ -8,6 +8,8 @@ import io.playline.client.TransportKind;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Business;
+import io.playline.roles.Secrets;
+import io.playline.roles.cli.ConfigOptions;
 import io.playline.standalone.cli.Unreachable;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -22,8 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**

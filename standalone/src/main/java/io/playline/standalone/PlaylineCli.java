@@ -1,11 +1,16 @@
 package io.playline.standalone;
 
 import io.playline.core.config.ConfigException;
-import org.slf4j.bridge.SLF4JBridgeHandler;
+import io.playline.roles.Secrets;
+import io.playline.roles.StartupException;
+import io.playline.roles.cli.ApiCommand;
+import io.playline.roles.cli.GatewayCommand;
+import io.playline.roles.cli.JobCommand;
 import io.playline.standalone.cli.HistoryCommand;
-import picocli.CommandLine;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine;
 
 /** Entry point of {@code bin/playline}. Exit codes: 0 ok, 1 runtime failure, 2 usage or config error. */
 @Command(

@@ -1,5 +1,6 @@
 package io.playline.standalone;
 
+import io.playline.roles.StartupException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

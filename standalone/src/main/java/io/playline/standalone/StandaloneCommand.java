@@ -1,5 +1,6 @@
 package io.playline.standalone;
 
+import io.playline.roles.cli.ConfigOptions;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;

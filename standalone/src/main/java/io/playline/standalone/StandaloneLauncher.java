@@ -15,9 +15,16 @@ import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
-import io.playline.node.settings.NodeSettings;
 import io.playline.node.admin.Readiness;
-import io.playline.standalone.endpoints.Endpoints;
+import io.playline.node.settings.NodeSettings;
+import io.playline.roles.Addresses;
+import io.playline.roles.BackendHealth;
+import io.playline.roles.Demo;
+import io.playline.roles.GatewayRole;
+import io.playline.roles.RoleParts;
+import io.playline.roles.Secrets;
+import io.playline.roles.StartupException;
+import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,8 +80,8 @@ final class StandaloneLauncher implements AutoCloseable {
     // Validate every key before starting anything.
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);
-    GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
     NodeConfig nodeConfig = NodeConfig.from(config);
+    GatewayConfig gateway = GatewayConfig.from(config, nodeConfig, secret.secret());
     Secrets.Resolved apiSecret = Secrets.resolveApi(config, true);
     ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
@@ -120,7 +127,7 @@ final class StandaloneLauncher implements AutoCloseable {
     health.watch("job", job::readiness, false);
     health.start(BackendHealth.PERIOD);
 
-    Map<String, String> own = new LinkedHashMap<>(Addresses.of(node, edge, api));
+    Map<String, String> own = new LinkedHashMap<>(Addresses.of(node, GatewayRole.playerAddresses(node, edge), api));
     if (demo != null) {
       own.put("demo", Demo.url(own.get("websocket")));
     }
@@ -232,7 +239,7 @@ final class StandaloneLauncher implements AutoCloseable {
 
   /** The node's history-core (standalone's core is always the production one), for tests. */
   HistoryCore core() {
-    return (HistoryCore) node().core().owner();
+    return node().historyCore();
   }
 
   /** The process's meters, for tests. */

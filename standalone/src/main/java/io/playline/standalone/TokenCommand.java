@@ -3,6 +3,8 @@ package io.playline.standalone;
 import io.playline.api.ServiceTokens;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
+import io.playline.roles.Secrets;
+import io.playline.roles.cli.ConfigOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -11,9 +13,9 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code playline token --uid N | --service NAME [--ttl 1h]}: prints a player token signed with

@@ -18,6 +18,7 @@ import io.playline.gateway.config.LimitSettings;
 import io.playline.job.JobConfig;
 import io.playline.job.JobSettings;
 import io.playline.node.NodeConfig;
+import io.playline.roles.Secrets;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -301,10 +302,10 @@ class ConfigurationDocsTest {
     assertThat(job.recoveryAge()).isEqualTo(core.flushInterval().multipliedBy(3));
     assertThat(job.recoveryLeaseTtl())
         .isEqualTo(JobSettings.RECOVERY_INTERVAL.defaultValue().orElseThrow().multipliedBy(3));
-    GatewayConfig gateway = GatewayConfig.from(empty, Secrets.DEV_SECRET);
+    NodeConfig node = NodeConfig.from(empty);
+    GatewayConfig gateway = GatewayConfig.from(empty, node, Secrets.DEV_SECRET);
     assertThat(gateway.idleTimeout())
         .isEqualTo(LimitSettings.HEARTBEAT_INTERVAL.defaultValue().orElseThrow().multipliedBy(3));
-    NodeConfig node = NodeConfig.from(empty);
     assertThat(gateway.bindHost()).isEqualTo(node.bindHost()).isEqualTo(node.admin().bindHost()).isEqualTo("0.0.0.0");
   }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.ws.DemoPage;
+import io.playline.roles.Demo;
+import io.playline.roles.Secrets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -14,6 +14,7 @@ import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.PlayEvent;
+import io.playline.roles.Secrets;
 import io.playline.testing.TestCertificates;
 import io.playline.testing.WsPlayerClient;
 import java.io.PrintWriter;

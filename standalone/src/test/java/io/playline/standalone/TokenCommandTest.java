@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.playline.api.ServiceTokens;
-import io.playline.node.auth.Hs256;
 import io.playline.gateway.session.JwtAuthenticator;
+import io.playline.node.auth.Hs256;
+import io.playline.roles.Secrets;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;

@@ -4,7 +4,7 @@ import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.embedded.HBaseProcess;
 import io.playline.embedded.KafkaClusterProcesses;
 import io.playline.embedded.LeftoverRedis;
-import io.playline.standalone.endpoints.Endpoints;
+import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.playline.topology;
 
-import io.playline.standalone.endpoints.Endpoints;
+import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.playline.topology;
 import io.playline.api.ApiSettings;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.AuthSettings;
-import io.playline.standalone.ConfigOptions;
+import io.playline.roles.cli.ConfigOptions;
 import io.playline.standalone.PlaylineCli;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code bin/playline topology} ({@code deploy/local/up}): starts the production topology on this

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.playline.embedded.LeftoverRedis;
-import io.playline.standalone.endpoints.Endpoints;
+import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

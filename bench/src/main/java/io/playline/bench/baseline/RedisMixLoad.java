@@ -13,7 +13,7 @@ import io.playline.core.write.UserWrite;
 import io.playline.core.write.WriteBackSink;
 import io.playline.core.write.WriteBatch;
 import io.playline.core.write.WriteMetrics;
-import io.playline.gateway.push.PushKeys;
+import io.playline.node.push.PushKeys;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.playline.bench.probe;
 
-import io.playline.standalone.endpoints.Endpoints;
-import io.playline.standalone.endpoints.Endpoints.Serves;
+import io.playline.roles.endpoints.Endpoints.Serves;
+import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package io.playline.gateway.config;
 
 import io.playline.core.config.Setting;
 import io.playline.core.config.SettingsCatalogue;
+import io.playline.node.auth.TokenKeySettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -11,9 +12,7 @@ import java.util.Optional;
  * in a token is in {@code io.playline.node.RequestSettings}.
  */
 public final class AuthSettings {
-  public static final Setting<Optional<String>> SECRET = Setting.secret("auth.secret", "dev secret (standalone only)",
-      "HS256 key of player tokens; may be unset on a gateway with `auth.jwks.url` (then HS256 tokens are refused)")
-      .rangeNote("≥ 32 bytes");
+  public static final Setting<Optional<String>> SECRET = TokenKeySettings.PLAYER_SECRET;
   public static final Setting<Optional<String>> JWKS_URL = Setting.optional("auth.jwks.url", "unset",
       "an identity provider's key set (`https://…`, `http://…` or `file:…`): RS256 / ES256 player tokens are "
           + "verified against it (by `kid`), besides HS256 tokens signed with `auth.secret` "

@@ -2,6 +2,10 @@ package io.playline.gateway.push;
 
 import io.playline.gateway.session.ConnectionIdentity;
 import io.playline.gateway.session.StreamTransport;
+import io.playline.node.push.PushConfig;
+import io.playline.node.push.PushMessage;
+import io.playline.node.push.PushMetrics;
+import io.playline.node.push.SessionRegistry;
 import io.playline.proto.v1.HistoryRecord;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.playline.gateway.push;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.node.Node;
+import io.playline.node.push.PushConfig;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 

@@ -2,6 +2,15 @@ package io.playline.gateway.push;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.store.RedisConnections;
+import io.playline.node.push.NodeChannels;
+import io.playline.node.push.PushConfig;
+import io.playline.node.push.PushKeys;
+import io.playline.node.push.PushMetrics;
+import io.playline.node.push.PushRouter;
+import io.playline.node.push.PushService;
+import io.playline.node.push.RedisSessionRegistry;
+import io.playline.node.push.RegistryListener;
+import io.playline.node.push.SessionRegistry;
 import io.playline.node.write.AppliedListener;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,8 +77,8 @@ public final class PushRuntime implements AutoCloseable {
     if (redis == null) {
       log.info("Push: no Redis given; progress syncs reach this node's connections only");
     }
-    return new PushRuntime(connections, sessions, shared, new PushRouter(connections, sessions, route, metrics),
-        channels);
+    PushRouter router = new PushRouter(connections::deliver, sessions, route, metrics);
+    return new PushRuntime(connections, sessions, shared, router, channels);
   }
 
   /**

@@ -1,10 +1,16 @@
 package io.playline.gateway.push;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.playline.core.store.RedisConnections;
+import io.playline.node.push.JoinNotice;
+import io.playline.node.push.NodeChannels;
+import io.playline.node.push.NodeMessage;
+import io.playline.node.push.PushKeys;
+import io.playline.node.push.PushMessage;
+import io.playline.node.push.PushMetrics;
+import io.playline.node.push.SessionRegistry;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -30,9 +36,8 @@ import org.slf4j.LoggerFactory;
 public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RedisNodeChannels.class);
 
-  private final RedisClusterAsyncCommands<byte[], byte[]> redis;
+  private final NodeChannels publisher;
   private final StatefulRedisPubSubConnection<byte[], byte[]> subscription;
-  private final PushKeys keys;
   private final byte[] ownChannel;
   private final ConnectionRegistry connections;
   private final SessionRegistry sessions;
@@ -45,8 +50,7 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   private RedisNodeChannels(RedisConnections redis, PushKeys keys, String nodeId, ConnectionRegistry connections,
       SessionRegistry sessions, PushMetrics metrics) {
     this.sessions = sessions;
-    this.redis = redis.shared();
-    this.keys = keys;
+    this.publisher = NodeChannels.redis(redis.shared(), keys);
     this.ownChannel = keys.channel(nodeId);
     this.connections = connections;
     this.metrics = metrics;
@@ -82,7 +86,7 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
 
   @Override
   public CompletionStage<Void> publish(String nodeId, byte[] message) {
-    return redis.publish(keys.channel(nodeId), message).thenApply(receivers -> null);
+    return publisher.publish(nodeId, message);
   }
 
   private void received(byte[] message) {

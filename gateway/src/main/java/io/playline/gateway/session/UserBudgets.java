@@ -2,10 +2,10 @@ package io.playline.gateway.session;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.playline.gateway.push.RegistryListener;
 import io.playline.node.edge.TokenBucket;
-import io.playline.proto.v1.Error;
+import io.playline.node.push.RegistryListener;
 import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.Error;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;

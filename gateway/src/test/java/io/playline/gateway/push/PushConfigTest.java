@@ -6,13 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
+import io.playline.node.NodeConfig;
+import io.playline.node.push.PushConfig;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PushConfigTest {
   private static GatewayConfig config(Map<String, String> values) {
-    return GatewayConfig.from(ConfigSource.empty().with(values), PushNode.SECRET);
+    ConfigSource source = ConfigSource.empty().with(values);
+    return GatewayConfig.from(source, NodeConfig.from(source), PushNode.SECRET);
   }
 
   @Test

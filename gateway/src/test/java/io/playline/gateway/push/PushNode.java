@@ -7,6 +7,7 @@ import io.playline.core.store.RedisConnections;
 import io.playline.gateway.GatewayNode;
 import io.playline.gateway.TestGateway;
 import io.playline.gateway.session.JwtTokens;
+import io.playline.node.push.PushKeys;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.ServerFrame;

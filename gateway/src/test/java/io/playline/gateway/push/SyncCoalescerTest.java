@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.playline.node.push.PushMetrics;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ServerFrame;

@@ -1,0 +1,33 @@
+package io.playline.node.push;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.node.Node;
+import java.time.Clock;
+
+/**
+ * Progress push for a node that writes but holds no players (the api role), plugged into its
+ * {@link Node}: every record the batcher applies is published to the other nodes holding the user
+ * ({@link PushRouter}, with no connections of its own), so a report reaches the user's devices. The node never joins a user's
+ * registry and listens on no channel. Thread-safe.
+ */
+public final class PublishingPush implements Node.AppliedStarter {
+  private final String nodeId;
+  private final PushConfig config;
+
+  public PublishingPush(String nodeId, PushConfig config) {
+    this.nodeId = nodeId;
+    this.config = config;
+  }
+
+  @Override
+  public Node.Applied start(Node.Core core, MeterRegistry registry) {
+    PushMetrics metrics = new PushMetrics(registry);
+    PushKeys keys = new PushKeys(core.config().redisKeyPrefix());
+    RedisSessionRegistry sessions = new RedisSessionRegistry(core.redis().shared(), keys, nodeId,
+        config.registryTtl(), config.lookupCache(), config.aloneCache(), Clock.systemUTC(), metrics);
+    sessions.holdersFrom(uid -> false);
+    PushRouter router = new PushRouter(push -> { }, sessions, NodeChannels.redis(core.redis().shared(), keys),
+        metrics);
+    return new Node.Applied(router, () -> { });
+  }
+}
