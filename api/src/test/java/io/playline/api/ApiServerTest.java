@@ -33,6 +33,7 @@ import io.playline.proto.v1.ItemStats;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ReportRequest;
 import io.playline.proto.v1.ReportResponse;
+import io.playline.testing.Frames;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RealHBaseExtension;
@@ -177,8 +178,7 @@ class ApiServerTest {
   @Test
   void aReportWithAnOverlongDeviceIdOrPlatformIsRefused() {
     var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
-    PlayEvent event = PlayEvent.newBuilder().setBusiness(Business.ARTICLE).setOid(9).setProgressMs(3_000)
-        .setDurationMs(60_000).setEventTimeMs(System.currentTimeMillis()).build();
+    PlayEvent event = Frames.event(Business.ARTICLE, 9, 3_000, 60_000, System.currentTimeMillis());
     assertThatThrownBy(() -> stub.report(ReportRequest.newBuilder().setUid(42).setDeviceId("d".repeat(65))
         .addEvents(event).build())).isInstanceOf(StatusRuntimeException.class)
         .hasMessage("INVALID_ARGUMENT: device_id: 65 bytes (expected: at most 64)");
@@ -190,8 +190,7 @@ class ApiServerTest {
   @Test
   void reportsAreWrittenThroughTheNodesWritePathAndReadBack() {
     var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
-    PlayEvent event = PlayEvent.newBuilder().setBusiness(Business.ARTICLE).setOid(9).setProgressMs(3_000)
-        .setDurationMs(60_000).setEventTimeMs(System.currentTimeMillis()).build();
+    PlayEvent event = Frames.event(Business.ARTICLE, 9, 3_000, 60_000, System.currentTimeMillis());
     ReportResponse first = stub.report(ReportRequest.newBuilder().setUid(42).setDeviceId("bff").setPlatform("web")
         .addEvents(event).build());
     assertThat(first.getFirstViewList()).containsExactly(true);

@@ -33,8 +33,8 @@ class EmbeddedHBaseTest {
 
   /** Empties this test's own work dir; what a run leaves there stays for a look until the next. */
   @BeforeEach
-  void freshWorkDir(TestInfo test) throws IOException {
-    workDir = TestWorkDirs.fresh("hbase-" + test.getTestMethod().orElseThrow().getName());
+  void freshWorkDir(TestInfo test) {
+    workDir = TestWorkDirs.freshDir("hbase-" + test.getTestMethod().orElseThrow().getName());
   }
 
   @Test

@@ -33,8 +33,8 @@ class HBaseProcessTest {
   private Path workDir;
 
   @BeforeEach
-  void freshWorkDir(TestInfo test) throws IOException {
-    workDir = TestWorkDirs.fresh("hbase-process-" + test.getTestMethod().orElseThrow().getName());
+  void freshWorkDir(TestInfo test) {
+    workDir = TestWorkDirs.freshDir("hbase-process-" + test.getTestMethod().orElseThrow().getName());
   }
 
   @Test

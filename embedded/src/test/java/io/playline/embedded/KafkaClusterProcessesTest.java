@@ -48,7 +48,7 @@ class KafkaClusterProcessesTest {
 
   @BeforeAll
   void startCluster() throws IOException {
-    workDir = TestWorkDirs.fresh("kafka-cluster-processes");
+    workDir = TestWorkDirs.freshDir("kafka-cluster-processes");
     cluster = KafkaClusterProcesses.start(
         new KafkaClusterProcesses.Options(workDir.resolve("cluster"), 3, null, 384, TEST_JVM_ARGS));
     admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));

@@ -1,29 +1,63 @@
 package io.playline.embedded;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
-/** Work dirs for tests of real servers, and a check that no server process outlives its test. */
-final class TestWorkDirs {
+/**
+ * Hands out the work directories of the real servers a test JVM starts, and checks that no server
+ * process outlives its test. Shared through this module's test jar with {@code testing}'s extensions.
+ *
+ * <p>They live under the system property {@value #PROPERTY} (Surefire sets it to {@code
+ * target/real-servers}), else under one temporary directory per JVM. Thread-safe.
+ */
+public final class TestWorkDirs {
+
+  /** The system property naming the base directory. */
+  public static final String PROPERTY = "playline.test.workdir";
+
+  private static @Nullable Path fallbackBase;
 
   private TestWorkDirs() {}
 
   /**
-   * Returns an empty {@code name} directory below the build's work dir ({@code
-   * playline.test.workdir}); what a run leaves there stays for a look until the next run.
+   * Returns {@code base/name}, emptied: whatever a previous run left there is deleted, so call
+   * this once per server, before starting it.
    */
-  static Path fresh(String name) throws IOException {
-    Path base = Path.of(System.getProperty("playline.test.workdir", "target/real-servers"));
-    Path dir = base.resolve(name);
-    WorkDirs.deleteRecursively(dir);
-    return Files.createDirectories(dir);
+  public static Path freshDir(String name) {
+    if (name.isEmpty() || name.contains("/") || name.contains("..")) {
+      throw new IllegalArgumentException("name: " + name + " (expected: one path segment)");
+    }
+    Path dir = base().resolve(name);
+    try {
+      WorkDirs.deleteRecursively(dir);
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot prepare test work dir " + dir, e);
+    }
+  }
+
+  private static synchronized Path base() {
+    String configured = System.getProperty(PROPERTY);
+    if (configured != null && !configured.isBlank()) {
+      return Path.of(configured).toAbsolutePath();
+    }
+    if (fallbackBase == null) {
+      try {
+        fallbackBase = Files.createTempDirectory("playline-real-servers");
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create a temporary work dir", e);
+      }
+    }
+    return fallbackBase;
   }
 
   /** Returns the pids of this JVM's live descendant processes whose command line names {@code dir}. */
-  static Set<Long> processesMentioning(Path dir) {
+  public static Set<Long> processesMentioning(Path dir) {
     String needle = dir.toAbsolutePath().toString();
     return ProcessHandle.current().descendants()
         .filter(ProcessHandle::isAlive)

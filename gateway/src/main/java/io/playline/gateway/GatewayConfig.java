@@ -5,7 +5,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
-import io.playline.gateway.session.JwksSettings;
+import io.playline.gateway.session.JwksConfig;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.node.NodeConfig;
 import io.playline.node.edge.AddressLimits;
@@ -18,59 +18,60 @@ import java.time.Duration;
 /**
  * What the player edge needs to know about its ports and its limits, beside what its {@code Node}
  * is built with ({@code NodeConfig}: node id, threads, admin port, TLS, batching). Every limit is
- * named by its config key (see {@link #from}), validated here, and documented in docs/configuration.md.
+ * named by its config key (see {@link #from}) and validated here; each key's default and range are in
+ * docs/configuration.md.
  *
- * @param bindHost address the player listeners bind ({@code bind.host}, default 0.0.0.0)
- * @param wsPort WebSocket port ({@code ws.port}, 8080)
- * @param grpcPort player gRPC port ({@code grpc.port}, 9090)
+ * @param bindHost address the player listeners bind ({@code bind.host})
+ * @param wsPort WebSocket port ({@code ws.port})
+ * @param grpcPort player gRPC port ({@code grpc.port})
  * @param authSecret HS256 secret ({@code auth.secret}, at least 32 bytes)
  * @param jwks RS256 / ES256 tokens from an identity provider's key set ({@code auth.jwks.url},
- *     {@code auth.issuer}, {@code auth.audience}; {@link JwksSettings})
- * @param authTimeout time allowed between connect and a valid Auth frame ({@code auth.timeout}, 10s)
+ *     {@code auth.issuer}, {@code auth.audience}; {@link JwksConfig})
+ * @param authTimeout time allowed between connect and a valid Auth frame ({@code auth.timeout})
  * @param handshakeTimeout time a new connection has to finish the WebSocket upgrade or the HTTP/2
- *     handshake before it is closed ({@code handshake.timeout}, 10s)
- * @param heartbeatInterval cadence the client is told in AuthOk ({@code heartbeat.interval}, 15s)
- * @param idleTimeout no frame for this long closes the connection ({@code idle.timeout}, 3x heartbeat)
- * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes}, 64 KiB)
- * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events}, 100)
- * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second}, 20)
+ *     handshake before it is closed ({@code handshake.timeout})
+ * @param heartbeatInterval cadence the client is told in AuthOk ({@code heartbeat.interval})
+ * @param idleTimeout no frame for this long closes the connection ({@code idle.timeout})
+ * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes})
+ * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events})
+ * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second})
  * @param maxPingsPerSecond WebSocket ping and pong frames per second per authenticated connection
- *     ({@code connection.max.pings.per.second}, 10); none is accepted before authentication
+ *     ({@code connection.max.pings.per.second}); none is accepted before authentication
  * @param maxUnsentBytes bytes that may wait unsent on one player connection before it is closed as
- *     a slow reader with SLOW_CONSUMER ({@code connection.max.unsent.bytes}, 1 MiB)
- * @param maxConnections concurrent player connections on this node ({@code connection.max}, 200000)
- * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address}, 10000)
+ *     a slow reader with SLOW_CONSUMER ({@code connection.max.unsent.bytes})
+ * @param maxConnections concurrent player connections on this node ({@code connection.max})
+ * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address})
  * @param addresses new connections per remote IP and the penalty after abuse ({@code
  *     connection.max.new.per.address.*}, {@code connection.abuse.penalty}; {@link AddressLimits})
  * @param proxyProtocol the WebSocket port expects a PROXY protocol (v1 or v2) header first and takes
- *     the client's address from it ({@code proxy.protocol}, false)
+ *     the client's address from it ({@code proxy.protocol})
  * @param proxyTrusted the peers allowed to send that header; others are closed at accept ({@code
- *     proxy.trusted.cidrs}, the private and loopback ranges)
+ *     proxy.trusted.cidrs})
  * @param maxConnectionsPerUser concurrent authenticated connections of one user on this node
- *     ({@code connection.max.per.user}, 32)
+ *     ({@code connection.max.per.user})
  * @param maxUserEventsPerSecond heartbeat events per second of one user across its connections on
- *     this node ({@code user.max.events.per.second}, 100)
+ *     this node ({@code user.max.events.per.second})
  * @param maxUserDeletesPerMinute items deleted (a clear counts one) per minute by one user over the
- *     player stream, across its connections on this node ({@code user.max.deletes.per.minute}, 120)
+ *     player stream, across its connections on this node ({@code user.max.deletes.per.minute})
  * @param maxUserAuthsPerMinute authentications of one user per minute on this node ({@code
- *     user.max.auths.per.minute}, 60)
+ *     user.max.auths.per.minute})
  * @param maxUserRefusalsBeforeClose heartbeats with events one connection may send during the
  *     retry_after_ms of its last events refusal before it is closed RATE_LIMITED ({@code
- *     user.max.refusals.before.close}, 10)
+ *     user.max.refusals.before.close})
  * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
- *     ({@code device.id.max.bytes}, 64); it is copied into every record, Kafka message and HBase cell
- * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes}, 32)
+ *     ({@code device.id.max.bytes}); it is copied into every record, Kafka message and HBase cell
+ * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes})
  * @param authExpiryGrace how long past its credential's expiry a connection without a {@code
- *     Refresh} is kept before TOKEN_EXPIRED closes it ({@code auth.expiry.grace}, 30s)
- * @param sessionTtl life of a server-side session without activity ({@code session.ttl}, 1h)
+ *     Refresh} is kept before TOKEN_EXPIRED closes it ({@code auth.expiry.grace})
+ * @param sessionTtl life of a server-side session without activity ({@code session.ttl})
  * @param sessionMaxAge a session is resumable at most this long after the token that created it
- *     was verified, however often it is used or refreshed ({@code session.max.age}, 7d)
+ *     was verified, however often it is used or refreshed ({@code session.max.age})
  * @param sessionMaxPerUser resumable sessions stored per user; a device's new session replaces its
- *     old one ({@code session.max.per.user}, 32)
+ *     old one ({@code session.max.per.user})
  * @param drainGrace on shutdown, how long connections get to move after being sent {@code Reconnect}
- *     before they are closed with DRAINING ({@code drain.grace}, 10s; 0 closes at once)
+ *     before they are closed with DRAINING ({@code drain.grace}; 0 closes at once)
  * @param drainSpread each connection is asked to reconnect after a random delay up to this, so
- *     clients do not all arrive at the other nodes at once ({@code drain.reconnect.spread}, 5s)
+ *     clients do not all arrive at the other nodes at once ({@code drain.reconnect.spread})
  * @param push progress push to other devices ({@code sync.coalesce.window}, {@code push.registry.ttl})
  */
 public record GatewayConfig(
@@ -78,7 +79,7 @@ public record GatewayConfig(
     int wsPort,
     int grpcPort,
     @org.jspecify.annotations.Nullable String authSecret,
-    JwksSettings jwks,
+    JwksConfig jwks,
     Duration authTimeout,
     Duration handshakeTimeout,
     Duration authExpiryGrace,
@@ -148,7 +149,7 @@ public record GatewayConfig(
         GatewaySettings.WS_PORT.read(c),
         GatewaySettings.GRPC_PORT.read(c),
         authSecret,
-        JwksSettings.from(c),
+        JwksConfig.from(c),
         AuthSettings.TIMEOUT.read(c),
         EdgeSettings.HANDSHAKE_TIMEOUT.read(c),
         AuthSettings.EXPIRY_GRACE.read(c),

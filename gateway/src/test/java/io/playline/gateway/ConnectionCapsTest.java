@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
@@ -34,7 +35,7 @@ class ConnectionCapsTest {
 
   private static WsPlayerClient authenticated(long uid) throws Exception {
     WsPlayerClient c = WsPlayerClient.connect(gateway.server.wsAddress().getPort());
-    c.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+    c.send(Frames.auth(1, TestGateway.token(uid)));
     assertThat(c.next().hasAuthOk()).as("auth of uid %s", uid).isTrue();
     return c;
   }
@@ -49,7 +50,7 @@ class ConnectionCapsTest {
     try (WsPlayerClient a1 = authenticated(42); WsPlayerClient a2 = authenticated(42)) {
       // A third connection of uid 42 is refused at auth and closed.
       try (WsPlayerClient a3 = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
-        a3.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+        a3.send(Frames.auth(1, TestGateway.token(42)));
         refusedWith(a3.next(), "more than 2 connections of this user on this node");
         assertThat(a3.awaitClose().code()).isEqualTo(4000 + Code.TOO_MANY_CONNECTIONS.getNumber());
       }
@@ -59,7 +60,7 @@ class ConnectionCapsTest {
           refusedWith(c1.next(), "more than 3 connections on this node");
         }
         try (GrpcPlayerClient g1 = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
-          g1.send(WebSocketStreamTest.auth(1, TestGateway.token(44)));
+          g1.send(Frames.auth(1, TestGateway.token(44)));
           refusedWith(g1.next(), "more than 3 connections on this node");
         }
         // The connections that were let in are untouched.
@@ -82,12 +83,12 @@ class ConnectionCapsTest {
     // More refused logins than the node has slots, on both transports: none may keep its slot.
     for (int i = 0; i < 4; i++) {
       try (GrpcPlayerClient g = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
-        g.send(WebSocketStreamTest.auth(1, TestGateway.token(45) + "x"));
+        g.send(Frames.auth(1, TestGateway.token(45) + "x"));
         assertThat(g.next().getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
         g.awaitEnd();
       }
       try (WsPlayerClient w = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
-        w.send(WebSocketStreamTest.auth(1, TestGateway.token(45) + "x"));
+        w.send(Frames.auth(1, TestGateway.token(45) + "x"));
         assertThat(w.next().getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
         w.awaitClose();
       }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.playline.gateway.ProxyProtocolTest.HeaderRelay;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
@@ -55,7 +56,7 @@ class ConnectionRateTest {
   private boolean grpcAuthenticates(String address) throws Exception {
     try (HeaderRelay relay = new HeaderRelay(gateway.server.grpcAddress().getPort(), ProxyProtocolTest.v1(address));
         GrpcPlayerClient c = GrpcPlayerClient.connect(relay.port())) {
-      c.send(WebSocketStreamTest.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+      c.send(Frames.auth(1, TestGateway.token(UIDS.incrementAndGet())));
       AtomicReference<ServerFrame> answer = new AtomicReference<>();
       await().atMost(Duration.ofSeconds(10)).until(() -> {
         answer.compareAndSet(null, c.poll(20));
@@ -120,7 +121,7 @@ class ConnectionRateTest {
   void aWebSocketPingFloodPenalizesItsAddress(RedisNamespace ns) throws Exception {
     gateway = new TestGateway(ns, Map.of("connection.max.pings.per.second", "2", "connection.abuse.penalty", "1m"));
     try (RawWebSocket flooder = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
-      flooder.send(WebSocketStreamTest.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+      flooder.send(Frames.auth(1, TestGateway.token(UIDS.incrementAndGet())));
       assertThat(flooder.next().hasAuthOk()).isTrue();
       for (int i = 0; i < 5; i++) {
         flooder.sendControl(false, new byte[] {1});

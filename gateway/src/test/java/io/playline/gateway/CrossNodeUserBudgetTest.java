@@ -1,10 +1,11 @@
 package io.playline.gateway;
 
-import static io.playline.gateway.HeartbeatStreamTest.event;
-import static io.playline.gateway.HeartbeatStreamTest.heartbeat;
 import static io.playline.gateway.UserBudgetTest.answers;
 import static io.playline.gateway.UserBudgetTest.authed;
-import static io.playline.gateway.UserBudgetTest.delete;
+import static io.playline.testing.Frames.delete;
+import static io.playline.testing.Frames.event;
+import static io.playline.testing.Frames.heartbeat;
+import static io.playline.testing.Frames.video;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.proto.v1.ClientFrame;
@@ -99,8 +100,8 @@ class CrossNodeUserBudgetTest {
 
     long start = System.nanoTime();
     for (int seq = 100; seq < 100 + perMinute; seq++) {
-      onA.send(delete(seq, seq));
-      onB.send(delete(seq, 1_000 + seq));
+      onA.send(delete(seq, video(seq)));
+      onB.send(delete(seq, video(1_000 + seq)));
     }
     answers(onA, perMinute);
     answers(onB, perMinute);
@@ -122,7 +123,7 @@ class CrossNodeUserBudgetTest {
   private void bothNodesKnowTheOther(TestGateway a, TestGateway b, WsPlayerClient onB) throws Exception {
     Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
         .until(() -> a.counter("playline.push.registry.joins", "direction", "received") >= 1);
-    onB.send(heartbeat(2, "", event(1, 1, now - 60_000)));
+    onB.send(heartbeat(2, event(1, 1, now - 60_000)));
     assertThat(answers(onB, 1).get(0).hasHeartbeatAck()).isTrue();
     assertThat(b.counter("playline.user.budget.shared.takes", "budget", "events")).isEqualTo(1);
   }
@@ -145,6 +146,6 @@ class CrossNodeUserBudgetTest {
     for (int i = 0; i < events.length; i++) {
       events[i] = event(1 + i, 1, time);
     }
-    return heartbeat(seq, "", events);
+    return heartbeat(seq, events);
   }
 }

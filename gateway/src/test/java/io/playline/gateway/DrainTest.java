@@ -2,10 +2,9 @@ package io.playline.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -19,8 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DrainTest {
   private static WsPlayerClient authed(TestGateway gateway, long uid) throws Exception {
     WsPlayerClient c = gateway.ws();
-    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
-        .setDeviceId("d" + uid)).build());
+    c.send(Frames.auth(1, TestGateway.token(uid), "d" + uid));
     assertThat(c.next().hasAuthOk()).isTrue();
     return c;
   }

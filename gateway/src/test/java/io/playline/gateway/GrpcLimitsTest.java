@@ -8,9 +8,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import io.playline.node.grpc.GrpcLimits;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
@@ -41,7 +40,7 @@ class GrpcLimitsTest {
   }
 
   private static ServerFrame heartbeat(GrpcPlayerClient player, long seq) throws InterruptedException {
-    player.send(ClientFrame.newBuilder().setSeq(seq).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+    player.send(Frames.keepAlive(seq));
     return player.next();
   }
 
@@ -49,11 +48,11 @@ class GrpcLimitsTest {
   void aConnectionRunsAtMostItsConcurrentCallsTheRestWait(RedisNamespace ns) throws Exception {
     start(ns, Map.of("grpc.max.concurrent.calls.per.connection", "1"));
     GrpcPlayerClient first = GrpcPlayerClient.on(channel);
-    first.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+    first.send(Frames.auth(1, TestGateway.token(42)));
     assertThat(first.next().hasAuthOk()).isTrue();
 
     GrpcPlayerClient second = GrpcPlayerClient.on(channel);
-    second.send(WebSocketStreamTest.auth(1, TestGateway.token(43)));
+    second.send(Frames.auth(1, TestGateway.token(43)));
     // The first stream keeps being served; the second is held by the client until a slot frees.
     assertThat(heartbeat(first, 2).getSeq()).isEqualTo(2);
     assertThat(heartbeat(first, 3).getSeq()).isEqualTo(3);
@@ -71,7 +70,7 @@ class GrpcLimitsTest {
   void aConnectionWithoutCallsIsClosedAfterMaxConnectionIdle(RedisNamespace ns) throws Exception {
     start(ns, Map.of("grpc.max.connection.idle", "500ms"));
     try (GrpcPlayerClient player = GrpcPlayerClient.on(channel)) {
-      player.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+      player.send(Frames.auth(1, TestGateway.token(42)));
       assertThat(player.next().hasAuthOk()).isTrue();
       assertThat(channel.getState(false)).isEqualTo(ConnectivityState.READY);
       player.complete();
@@ -86,13 +85,13 @@ class GrpcLimitsTest {
     start(ns, Map.of("grpc.max.connection.age", "1s", "grpc.max.connection.age.grace", "200ms",
         "heartbeat.interval", "1s", "idle.timeout", "30s"));
     GrpcPlayerClient player = GrpcPlayerClient.on(channel);
-    player.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+    player.send(Frames.auth(1, TestGateway.token(42)));
     assertThat(player.next().hasAuthOk()).isTrue();
     Status end = player.end.get(10, TimeUnit.SECONDS);
     assertThat(end.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     // The client reconnects on a new connection.
     try (GrpcPlayerClient again = GrpcPlayerClient.on(channel)) {
-      again.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+      again.send(Frames.auth(1, TestGateway.token(42)));
       assertThat(again.next().hasAuthOk()).isTrue();
     }
   }

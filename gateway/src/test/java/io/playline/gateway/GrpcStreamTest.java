@@ -5,14 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.Status;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
+import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import io.playline.testing.GrpcPlayerClient;
-import io.playline.testing.RealRedisExtension;
-import io.playline.testing.RedisNamespace;
 
 @ExtendWith(RealRedisExtension.class)
 class GrpcStreamTest {
@@ -31,7 +32,7 @@ class GrpcStreamTest {
   @Test
   void validTokenGetsAuthOk() throws Exception {
     GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort());
-    stream.send(WebSocketStreamTest.auth(3, TestGateway.token(99)));
+    stream.send(Frames.auth(3, TestGateway.token(99)));
     ServerFrame ok = stream.next();
     assertThat(ok.getSeq()).isEqualTo(3);
     assertThat(ok.getAuthOk().getUid()).isEqualTo(99);
@@ -42,10 +43,10 @@ class GrpcStreamTest {
   @Test
   void heartbeatOverGrpcIsWrittenToRedisThenAcked() throws Exception {
     GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort());
-    stream.send(WebSocketStreamTest.auth(1, TestGateway.token(4242)));
+    stream.send(Frames.auth(1, TestGateway.token(4242)));
     assertThat(stream.next().hasAuthOk()).isTrue();
     long now = System.currentTimeMillis();
-    stream.send(HeartbeatStreamTest.heartbeat(2, "", HeartbeatStreamTest.event(77, 3_000, now)));
+    stream.send(Frames.heartbeat(2, Frames.event(77, 3_000, now)));
     ServerFrame ack = stream.next();
     assertThat(ack.getSeq()).isEqualTo(2);
     assertThat(ack.getHeartbeatAck().getFirstViewList()).containsExactly(true);
@@ -60,7 +61,7 @@ class GrpcStreamTest {
   @Test
   void badTokenEndsTheStreamUnauthenticated() throws Exception {
     GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort());
-    stream.send(WebSocketStreamTest.auth(1, "not-a-jwt"));
+    stream.send(Frames.auth(1, "not-a-jwt"));
     assertThat(stream.next().getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
     assertThat(stream.awaitEnd().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
   }
@@ -68,7 +69,7 @@ class GrpcStreamTest {
   @Test
   void oversizedMessageEndsTheStreamResourceExhausted() throws Exception {
     GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort());
-    stream.send(WebSocketStreamTest.auth(1, "x".repeat(gateway.config.maxFrameBytes() + 10)));
+    stream.send(Frames.auth(1, "x".repeat(gateway.config.maxFrameBytes() + 10)));
     assertThat(stream.awaitEnd().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
   }
 }

@@ -1,7 +1,7 @@
 package io.playline.gateway;
 
-import static io.playline.gateway.HeartbeatStreamTest.event;
-import static io.playline.gateway.HeartbeatStreamTest.heartbeat;
+import static io.playline.testing.Frames.event;
+import static io.playline.testing.Frames.heartbeat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.CallOptions;
@@ -14,6 +14,7 @@ import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.GatewayGrpc;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.io.ByteArrayInputStream;
@@ -64,16 +65,16 @@ class GrpcUndecodedRefusalTest {
         BlockingQueue<ServerFrame> answers = new LinkedBlockingQueue<>();
         StreamObserver<byte[]> requests = ClientCalls.asyncBidiStreamingCall(
             channel.newCall(RAW_CONNECT, CallOptions.DEFAULT), new Collect(answers));
-        requests.onNext(WebSocketStreamTest.auth(1, TestGateway.token(28_900)).toByteArray());
+        requests.onNext(Frames.auth(1, TestGateway.token(28_900)).toByteArray());
         assertThat(next(answers).hasAuthOk()).isTrue();
         long now = System.currentTimeMillis();
         PlayEvent[] ten = new PlayEvent[10];
         for (int i = 0; i < ten.length; i++) {
           ten[i] = event(1 + i, 1, now);
         }
-        requests.onNext(heartbeat(2, "", ten).toByteArray());
+        requests.onNext(heartbeat(2, ten).toByteArray());
         assertThat(next(answers).hasHeartbeatAck()).isTrue();
-        requests.onNext(heartbeat(3, "", event(1, 2, now)).toByteArray());
+        requests.onNext(heartbeat(3, event(1, 2, now)).toByteArray());
         ServerFrame refused = next(answers);
         assertThat(refused.getError().getCode()).isEqualTo(Code.RATE_LIMITED);
 

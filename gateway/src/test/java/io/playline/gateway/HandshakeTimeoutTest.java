@@ -3,8 +3,7 @@ package io.playline.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Heartbeat;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -85,9 +84,9 @@ class HandshakeTimeoutTest {
         Socket silent = new Socket("127.0.0.1", gateway.server.wsAddress().getPort())) {
       // The silent socket, opened after the player's upgrade, being closed proves the deadline passed.
       await().atMost(Duration.ofSeconds(10)).until(() -> closedByServer(silent));
-      player.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+      player.send(Frames.auth(1, TestGateway.token(42)));
       assertThat(player.next().hasAuthOk()).isTrue();
-      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      player.send(Frames.keepAlive(2));
       assertThat(player.next().getSeq()).isEqualTo(2);
     }
   }

@@ -1,21 +1,22 @@
 package io.playline.gateway;
 
-import io.playline.testing.WsPlayerClient;
-
+import static io.playline.testing.Frames.auth;
+import static io.playline.testing.Frames.event;
+import static io.playline.testing.Frames.heartbeat;
+import static io.playline.testing.Frames.keepAlive;
+import static io.playline.testing.Frames.resume;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.core.store.RedisKeys;
-import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.testing.WsPlayerClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,23 +50,9 @@ class HeartbeatStreamTest {
     return gateway;
   }
 
-  static PlayEvent event(long oid, long progress, long time) {
-    return PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress)
-        .setDurationMs(600_000).setEventTimeMs(time).build();
-  }
-
-  static ClientFrame heartbeat(long seq, String flagDate, PlayEvent... events) {
-    Heartbeat.Builder hb = Heartbeat.newBuilder().setFlagDate(flagDate);
-    for (PlayEvent e : events) {
-      hb.addEvents(e);
-    }
-    return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(hb).build();
-  }
-
   private WsPlayerClient authed(long uid, String device) throws Exception {
     WsPlayerClient c = gateway.ws();
-    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
-        .setDeviceId(device).setPlatform("web")).build());
+    c.send(auth(1, TestGateway.token(uid), device, "web"));
     assertThat(c.next().hasAuthOk()).isTrue();
     return c;
   }
@@ -93,7 +80,7 @@ class HeartbeatStreamTest {
     start(ns);
     long uid = UIDS.incrementAndGet();
     try (WsPlayerClient c = authed(uid, "phone")) {
-      c.send(heartbeat(2, "", event(10, 5_000, now), event(11, 7_000, now)));
+      c.send(heartbeat(2, event(10, 5_000, now), event(11, 7_000, now)));
       HeartbeatAck ack = ack(c, 2);
       assertThat(ack.getFirstToday()).isTrue();
       assertThat(ack.getFlagDate()).matches("\\d{4}-\\d{2}-\\d{2}");
@@ -116,7 +103,7 @@ class HeartbeatStreamTest {
     long before = stageCount("node");
     try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       for (int seq = 2; seq < 5; seq++) {
-        c.send(heartbeat(seq, "", event(10, seq * 1_000L, now + seq)));
+        c.send(heartbeat(seq, event(10, seq * 1_000L, now + seq)));
         ack(c, seq);
       }
     }
@@ -148,8 +135,8 @@ class HeartbeatStreamTest {
     long second = UIDS.incrementAndGet();
     try (WsPlayerClient a = authed(first, "phone"); WsPlayerClient b = authed(second, "tv")) {
       for (int seq = 2; seq < 12; seq++) {
-        a.send(heartbeat(seq, "", event(10, seq * 1_000L, now + seq)));
-        b.send(heartbeat(seq, "", event(10, seq * 2_000L, now + seq)));
+        a.send(heartbeat(seq, event(10, seq * 1_000L, now + seq)));
+        b.send(heartbeat(seq, event(10, seq * 2_000L, now + seq)));
       }
       for (int seq = 2; seq < 12; seq++) {
         assertThat(ack(a, seq).getFirstViewCount()).isEqualTo(1);
@@ -166,7 +153,7 @@ class HeartbeatStreamTest {
     assertThat(gateway.redis.ioLoop()).isNotSameAs(gateway.loops.first());
     long uid = UIDS.incrementAndGet();
     try (WsPlayerClient c = authed(uid, "phone")) {
-      c.send(heartbeat(2, "", event(10, 4_000, now)));
+      c.send(heartbeat(2, event(10, 4_000, now)));
       assertThat(ack(c, 2).getFirstViewList()).containsExactly(true);
     }
     assertThat(stored(uid, 10).getProgressMs()).isEqualTo(4_000);
@@ -177,7 +164,7 @@ class HeartbeatStreamTest {
     start(ns);
     String today;
     try (WsPlayerClient other = authed(UIDS.incrementAndGet(), "phone")) {
-      other.send(heartbeat(2, "", event(10, 1, now)));
+      other.send(heartbeat(2, event(10, 1, now)));
       today = ack(other, 2).getFlagDate();
     }
     // A user this node has never seen, on a fresh connection, echoing today's date from its first
@@ -204,12 +191,12 @@ class HeartbeatStreamTest {
     long uid = UIDS.incrementAndGet();
     try (WsPlayerClient c = authed(uid, "tv")) {
       long before = setbitCalls();
-      c.send(heartbeat(2, "", event(10, 1, now)));
+      c.send(heartbeat(2, event(10, 1, now)));
       assertThat(ack(c, 2).getFirstToday()).isTrue();
       long setbits = setbitCalls();
       // The probe moves when the bitmap is written: the "unchanged" checks below and above can fail.
       assertThat(setbits).isGreaterThan(before);
-      c.send(heartbeat(3, "", event(10, 2, now + 1)));
+      c.send(heartbeat(3, event(10, 2, now + 1)));
       assertThat(ack(c, 3).getFirstToday()).isFalse();
       assertThat(setbitCalls()).isEqualTo(setbits);
     }
@@ -220,11 +207,11 @@ class HeartbeatStreamTest {
     start(ns);
     long uid = UIDS.incrementAndGet();
     try (WsPlayerClient phone = authed(uid, "phone"); WsPlayerClient tv = authed(uid, "tv")) {
-      phone.send(heartbeat(2, "", event(10, 1, now)));
+      phone.send(heartbeat(2, event(10, 1, now)));
       assertThat(ack(phone, 2).getFirstToday()).isTrue();
       // The phone's progress is pushed to the user's other device (queued before the phone's ack arrived).
       assertThat(tv.next().getSync().getRecord().getOid()).isEqualTo(10);
-      tv.send(heartbeat(2, "", event(11, 1, now)));
+      tv.send(heartbeat(2, event(11, 1, now)));
       HeartbeatAck tvAck = ack(tv, 2);
       assertThat(tvAck.getFirstToday()).isFalse();
       assertThat(tvAck.getFlagDate()).isNotEmpty();
@@ -237,9 +224,9 @@ class HeartbeatStreamTest {
     start(ns);
     long uid = UIDS.incrementAndGet();
     try (WsPlayerClient c = authed(uid, "phone")) {
-      c.send(heartbeat(2, "", event(10, 9_000, now)));
+      c.send(heartbeat(2, event(10, 9_000, now)));
       ack(c, 2);
-      c.send(heartbeat(3, "", event(10, 1_000, now - 60_000)));
+      c.send(heartbeat(3, event(10, 1_000, now - 60_000)));
       assertThat(ack(c, 3).getFirstViewList()).containsExactly(false);
       assertThat(stored(uid, 10).getProgressMs()).isEqualTo(9_000);
     }
@@ -250,7 +237,7 @@ class HeartbeatStreamTest {
     start(ns);
     try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       long setbits = setbitCalls();
-      c.send(heartbeat(2, ""));
+      c.send(keepAlive(2));
       HeartbeatAck ack = ack(c, 2);
       assertThat(ack.getFirstToday()).isFalse();
       assertThat(ack.getFirstViewList()).isEmpty();
@@ -262,12 +249,12 @@ class HeartbeatStreamTest {
   void invalidEventIsRejectedAndTheConnectionStaysOpen(RedisNamespace ns) throws Exception {
     start(ns);
     try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
-      c.send(heartbeat(2, "", PlayEvent.newBuilder().setOid(5).build()));
+      c.send(heartbeat(2, PlayEvent.newBuilder().setOid(5).build()));
       ServerFrame error = c.next();
       assertThat(error.getSeq()).isEqualTo(2);
       assertThat(error.getError().getCode()).isEqualTo(Code.INVALID_ARGUMENT);
       assertThat(error.getError().getMessage()).contains("events[0].business");
-      c.send(heartbeat(3, "", event(10, 1, now)));
+      c.send(heartbeat(3, event(10, 1, now)));
       assertThat(ack(c, 3).getFirstViewList()).containsExactly(true);
     }
   }
@@ -276,7 +263,7 @@ class HeartbeatStreamTest {
   void tooManyEventsInOneHeartbeatIsRejected(RedisNamespace ns) throws Exception {
     start(ns, "heartbeat.max.events", "2");
     try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
-      c.send(heartbeat(2, "", event(1, 1, now), event(2, 1, now), event(3, 1, now)));
+      c.send(heartbeat(2, event(1, 1, now), event(2, 1, now), event(3, 1, now)));
       ServerFrame error = c.next();
       assertThat(error.getError().getCode()).isEqualTo(Code.INVALID_ARGUMENT);
       assertThat(error.getError().getMessage()).contains("at most 2");
@@ -288,14 +275,12 @@ class HeartbeatStreamTest {
     start(ns);
     long uid = UIDS.incrementAndGet();
     WsPlayerClient first = gateway.ws();
-    first.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
-        .setDeviceId("phone")).build());
+    first.send(auth(1, TestGateway.token(uid), "phone"));
     String sessionId = first.next().getAuthOk().getSessionId();
     first.close();
     double checks = gateway.counter("playline.auth.identity.checks");
     try (WsPlayerClient again = gateway.ws()) {
-      again.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId(sessionId)
-          .setDeviceId("phone")).build());
+      again.send(resume(1, sessionId, "phone"));
       ServerFrame ok = again.next();
       assertThat(ok.getAuthOk().getUid()).isEqualTo(uid);
       assertThat(ok.getAuthOk().getSessionId()).isEqualTo(sessionId);
@@ -308,8 +293,7 @@ class HeartbeatStreamTest {
   void unknownSessionWithoutTokenIsExpired(RedisNamespace ns) throws Exception {
     start(ns);
     try (WsPlayerClient c = gateway.ws()) {
-      c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setSessionId("no-such-session")
-          .setDeviceId("phone")).build());
+      c.send(resume(1, "no-such-session", "phone"));
       assertThat(c.next().getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
       assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.SESSION_EXPIRED.getNumber());
     }
@@ -341,7 +325,7 @@ class HeartbeatStreamTest {
     start(ns, "connection.max.frames.per.second", "3");
     try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       for (int i = 0; i < 10; i++) {
-        c.send(heartbeat(10 + i, ""));
+        c.send(keepAlive(10 + i));
       }
       // Read until the server has closed and nothing more arrives.
       java.util.List<ServerFrame> received = new java.util.ArrayList<>();
@@ -362,7 +346,7 @@ class HeartbeatStreamTest {
     try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       gateway.redis.shared().clientPause(1500).get();
       for (int i = 0; i < 4; i++) {
-        c.send(heartbeat(2 + i, "", event(10, i, now + i)));
+        c.send(heartbeat(2 + i, event(10, i, now + i)));
       }
       int unavailable = 0;
       int acks = 0;

@@ -8,8 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.playline.node.grpc.StreamErrorLog;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Heartbeat;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
@@ -63,7 +62,7 @@ class Http2EdgeTest {
     }
     // Others are served as before.
     try (GrpcPlayerClient player = GrpcPlayerClient.connect(port)) {
-      player.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+      player.send(Frames.auth(1, TestGateway.token(42)));
       assertThat(player.next().hasAuthOk()).isTrue();
     }
   }
@@ -72,14 +71,14 @@ class Http2EdgeTest {
   void aConnectionThatOpensNoStreamIsClosedAfterTheFirstStreamDeadline(RedisNamespace ns) throws Exception {
     int port = start(ns, Map.of("grpc.first.stream.timeout", "300ms"));
     try (GrpcPlayerClient player = GrpcPlayerClient.connect(port)) {
-      player.send(WebSocketStreamTest.auth(1, TestGateway.token(42)));
+      player.send(Frames.auth(1, TestGateway.token(42)));
       assertThat(player.next().hasAuthOk()).isTrue();
       try (RawHttp2Client silent = RawHttp2Client.connect(port)) {
         await().atMost(Duration.ofSeconds(5)).until(silent::closed);
       }
       assertThat(cut("no_stream")).isEqualTo(1);
       // The player's connection, older than the deadline, opened a stream: it stays.
-      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      player.send(Frames.keepAlive(2));
       assertThat(player.next().getSeq()).isEqualTo(2);
     }
   }

@@ -21,6 +21,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -103,7 +104,7 @@ class JwksTest {
 
   static ServerFrame authWith(TestGateway node, String token) throws Exception {
     try (WsPlayerClient c = WsPlayerClient.connect(node.server.wsAddress().getPort())) {
-      c.send(WebSocketStreamTest.auth(1, token));
+      c.send(Frames.auth(1, token));
       return c.next();
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
@@ -52,7 +53,7 @@ class ProxyProtocolTest {
   }
 
   private static ServerFrame auth(RawWebSocket c, long uid) throws IOException {
-    c.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+    c.send(Frames.auth(1, TestGateway.token(uid)));
     return c.next();
   }
 
@@ -127,12 +128,12 @@ class ProxyProtocolTest {
     try (HeaderRelay a1 = new HeaderRelay(port, v1("192.0.2.10")); HeaderRelay a2 = new HeaderRelay(port, v1("192.0.2.10"));
         HeaderRelay b = new HeaderRelay(port, v2(new byte[] {(byte) 192, 0, 2, 11}));
         GrpcPlayerClient first = GrpcPlayerClient.connect(a1.port())) {
-      first.send(WebSocketStreamTest.auth(1, TestGateway.token(61_011)));
+      first.send(Frames.auth(1, TestGateway.token(61_011)));
       assertThat(first.next().hasAuthOk()).isTrue();
       // The TCP connection is counted by the header's address too: the second is closed at once.
       double refused = gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address");
       try (GrpcPlayerClient second = GrpcPlayerClient.connect(a2.port())) {
-        second.send(WebSocketStreamTest.auth(1, TestGateway.token(61_012)));
+        second.send(Frames.auth(1, TestGateway.token(61_012)));
         // Closed at accept: the client names that UNAVAILABLE or, when the close meets its stream's
         // first write, UNKNOWN; the refusal counter below is what says the node refused it.
         assertThat(second.awaitEnd().getCode()).isIn(io.grpc.Status.Code.UNAVAILABLE, io.grpc.Status.Code.UNKNOWN);
@@ -140,13 +141,13 @@ class ProxyProtocolTest {
       assertThat(gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address"))
           .isEqualTo(refused + 1);
       try (GrpcPlayerClient other = GrpcPlayerClient.connect(b.port())) {
-        other.send(WebSocketStreamTest.auth(1, TestGateway.token(61_013)));
+        other.send(Frames.auth(1, TestGateway.token(61_013)));
         assertThat(other.next().hasAuthOk()).isTrue();
       }
     }
     // Straight to the port, without a header: no stream.
     try (GrpcPlayerClient direct = GrpcPlayerClient.connect(port)) {
-      direct.send(WebSocketStreamTest.auth(1, TestGateway.token(61_014)));
+      direct.send(Frames.auth(1, TestGateway.token(61_014)));
       // the gateway closes the socket mid-preface: UNAVAILABLE or UNKNOWN, depending on how the close lands
       assertThat(direct.awaitEnd().getCode()).isIn(io.grpc.Status.Code.UNAVAILABLE, io.grpc.Status.Code.UNKNOWN);
     }
@@ -162,7 +163,7 @@ class ProxyProtocolTest {
       }
       try (HeaderRelay relay = new HeaderRelay(strict.server.grpcAddress().getPort(), v1("203.0.113.31"));
           GrpcPlayerClient grpc = GrpcPlayerClient.connect(relay.port())) {
-        grpc.send(WebSocketStreamTest.auth(1, TestGateway.token(61_201)));
+        grpc.send(Frames.auth(1, TestGateway.token(61_201)));
         assertThat(grpc.awaitEnd().getCode()).isEqualTo(io.grpc.Status.Code.UNAVAILABLE);
       }
       assertThat(strict.counter("playline.proxy.refused", "port", "ws")).isEqualTo(1);

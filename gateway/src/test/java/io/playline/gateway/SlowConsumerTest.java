@@ -9,11 +9,8 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.GatewayGrpc;
-import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.ItemKey;
-import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ServerFrame;
-import io.playline.proto.v1.Business;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -57,12 +54,11 @@ class SlowConsumerTest {
 
   /** Each answered on this node (no queries) with a small UNAVAILABLE error frame. */
   private static ClientFrame query(long seq) {
-    return ClientFrame.newBuilder().setSeq(seq).setProgressQuery(ProgressQuery.newBuilder()
-        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(seq))).build();
+    return Frames.progressQuery(seq, Frames.video(seq));
   }
 
   private static void stillServed(WsPlayerClient other, long seq) throws Exception {
-    other.send(ClientFrame.newBuilder().setSeq(seq).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+    other.send(Frames.keepAlive(seq));
     ServerFrame ack = other.next();
     assertThat(ack.getSeq()).isEqualTo(seq);
     assertThat(ack.hasHeartbeatAck()).isTrue();
@@ -72,7 +68,7 @@ class SlowConsumerTest {
   void aWebSocketClientThatNeverReadsIsClosedWhileOthersAreServed() throws Exception {
     double before = slowConsumers();
     try (WsPlayerClient other = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
-      other.send(WebSocketStreamTest.auth(1, TestGateway.token(77_001)));
+      other.send(Frames.auth(1, TestGateway.token(77_001)));
       assertThat(other.next().hasAuthOk()).isTrue();
       // Requests at 40 000/s (below the frame rate limit), none of the answers read.
       try (Flood flood = Flood.start(gateway.server.wsAddress().getPort(), 77_002, 40_000)) {
@@ -115,7 +111,7 @@ class SlowConsumerTest {
 
     private Flood(int port, long uid, int perSecond) throws IOException {
       socket = new RawWebSocket(port, 4096).upgraded();
-      socket.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+      socket.send(Frames.auth(1, TestGateway.token(uid)));
       OutputStream out = socket.out;
       out.flush();
       writer = new Thread(() -> {
@@ -176,7 +172,7 @@ class SlowConsumerTest {
         .usePlaintext().build();
     AtomicBoolean ended = new AtomicBoolean();
     try (WsPlayerClient other = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
-      other.send(WebSocketStreamTest.auth(1, TestGateway.token(77_003)));
+      other.send(Frames.auth(1, TestGateway.token(77_003)));
       assertThat(other.next().hasAuthOk()).isTrue();
       ClientResponseObserver<ClientFrame, ServerFrame> neverReads = new ClientResponseObserver<>() {
         @Override
@@ -198,7 +194,7 @@ class SlowConsumerTest {
         }
       };
       var requests = (ClientCallStreamObserver<ClientFrame>) GatewayGrpc.newStub(channel).connect(neverReads);
-      requests.onNext(WebSocketStreamTest.auth(1, TestGateway.token(77_004)));
+      requests.onNext(Frames.auth(1, TestGateway.token(77_004)));
       for (long seq = 2; seq < MAX_REQUESTS && slowConsumers() == before && !ended.get(); seq++) {
         requests.onNext(query(seq));
         if (seq % 1_000 == 0) {

@@ -16,15 +16,14 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.playline.core.config.ConfigException;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
-import io.playline.testing.TestCertificates;
 import io.playline.testing.TestCertificates.Issued;
+import io.playline.testing.TestCertificates;
 import io.playline.testing.WsPlayerClient;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -55,13 +54,13 @@ class TlsTest {
   }
 
   private static void authenticateAndHeartbeat(WsPlayerClient c, long uid) throws Exception {
-    c.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+    c.send(Frames.auth(1, TestGateway.token(uid)));
     assertThat(c.next().getAuthOk().getUid()).isEqualTo(uid);
     heartbeat(c, 2);
   }
 
   private static void heartbeat(WsPlayerClient c, long seq) throws Exception {
-    c.send(ClientFrame.newBuilder().setSeq(seq).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+    c.send(Frames.keepAlive(seq));
     ServerFrame ack = c.next();
     assertThat(ack.getSeq()).isEqualTo(seq);
     assertThat(ack.hasHeartbeatAck()).as("%s", ack).isTrue();
@@ -81,7 +80,7 @@ class TlsTest {
         authenticateAndHeartbeat(c, 9_001);
       }
       try (GrpcPlayerClient g = GrpcPlayerClient.connectTls(gateway.server.grpcAddress().getPort(), ca.certFile(), null)) {
-        g.send(WebSocketStreamTest.auth(1, TestGateway.token(9_002)));
+        g.send(Frames.auth(1, TestGateway.token(9_002)));
         assertThat(g.next().getAuthOk().getUid()).isEqualTo(9_002);
       }
       // A plain-text client gets no upgrade from a TLS port.
@@ -120,7 +119,7 @@ class TlsTest {
       assertThat(open.closed).isNotDone();
       try (GrpcPlayerClient g = GrpcPlayerClient.connectTls(gateway.server.grpcAddress().getPort(), newCa.certFile(),
           null)) {
-        g.send(WebSocketStreamTest.auth(1, TestGateway.token(9_005)));
+        g.send(Frames.auth(1, TestGateway.token(9_005)));
         assertThat(g.next().getAuthOk().getUid()).isEqualTo(9_005);
       }
       // A half-written file is not loaded: the renewed certificate stays.

@@ -6,12 +6,10 @@ import static org.awaitility.Awaitility.await;
 import com.nimbusds.jwt.SignedJWT;
 import io.grpc.Status;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.Refresh;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
@@ -61,15 +59,6 @@ class TokenExpiryTest {
     return SignedJWT.parse(token).getJWTClaimsSet().getExpirationTime().getTime();
   }
 
-  private static ClientFrame auth(String token, String sessionId, String device) {
-    return ClientFrame.newBuilder().setSeq(1)
-        .setAuth(Auth.newBuilder().setToken(token).setSessionId(sessionId).setDeviceId(device)).build();
-  }
-
-  private static ClientFrame refresh(long seq, String token) {
-    return ClientFrame.newBuilder().setSeq(seq).setRefresh(Refresh.newBuilder().setToken(token)).build();
-  }
-
   private static WsPlayerClient ws(TestGateway node) {
     return WsPlayerClient.connect(node.server.wsAddress().getPort());
   }
@@ -81,16 +70,16 @@ class TokenExpiryTest {
     String longToken = token(uid, Duration.ofHours(1));
     double refreshed = gateway.counter("playline.auth", "result", "refreshed");
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth(shortToken, "", "phone"));
+      c.send(Frames.auth(1, shortToken, "phone"));
       assertThat(c.next().getAuthOk().getExpiresAtMs()).isEqualTo(expiryOf(shortToken));
-      c.send(refresh(2, longToken));
+      c.send(Frames.refresh(2, longToken));
       ServerFrame ok = c.next();
       assertThat(ok.getSeq()).isEqualTo(2);
       assertThat(ok.getRefreshOk().getExpiresAtMs()).isEqualTo(expiryOf(longToken));
       // Well past the first token's expiry plus the grace, the connection is still served.
       long closeAt = expiryOf(shortToken) + GRACE_MS;
       await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > closeAt + 1_500);
-      c.send(ClientFrame.newBuilder().setSeq(3).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      c.send(Frames.keepAlive(3));
       ServerFrame ack = c.next();
       assertThat(ack.getSeq()).isEqualTo(3);
       assertThat(ack.hasHeartbeatAck()).as("%s", ack).isTrue();
@@ -103,7 +92,7 @@ class TokenExpiryTest {
   void withoutARefreshTheConnectionIsClosedWithTokenExpiredAfterTheGrace() throws Exception {
     String token = token(UIDS.incrementAndGet(), Duration.ofSeconds(2));
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth(token, "", "phone"));
+      c.send(Frames.auth(1, token, "phone"));
       assertThat(c.next().hasAuthOk()).isTrue();
       ServerFrame error = c.next();
       long at = System.currentTimeMillis();
@@ -120,7 +109,7 @@ class TokenExpiryTest {
     // exp has whole seconds: a 1-second token could be expired by the time it is checked
     String token = token(UIDS.incrementAndGet(), Duration.ofSeconds(2));
     try (GrpcPlayerClient c = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
-      c.send(auth(token, "", "tv"));
+      c.send(Frames.auth(1, token, "tv"));
       assertThat(c.next().getAuthOk().getExpiresAtMs()).isEqualTo(expiryOf(token));
       assertThat(c.next().getError().getCode()).isEqualTo(Code.TOKEN_EXPIRED);
       Status end = c.awaitEnd();
@@ -134,9 +123,9 @@ class TokenExpiryTest {
     long uid = UIDS.incrementAndGet();
     double rejected = gateway.counter("playline.auth", "result", "refresh_rejected");
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth(token(uid, Duration.ofHours(1)), "", "phone"));
+      c.send(Frames.auth(1, token(uid, Duration.ofHours(1)), "phone"));
       assertThat(c.next().hasAuthOk()).isTrue();
-      c.send(refresh(2, token(uid + 1, Duration.ofHours(1))));
+      c.send(Frames.refresh(2, token(uid + 1, Duration.ofHours(1))));
       ServerFrame error = c.next();
       assertThat(error.getSeq()).isEqualTo(2);
       assertThat(error.getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
@@ -144,9 +133,9 @@ class TokenExpiryTest {
       assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.UNAUTHENTICATED.getNumber());
     }
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth(token(uid, Duration.ofHours(1)), "", "phone"));
+      c.send(Frames.auth(1, token(uid, Duration.ofHours(1)), "phone"));
       assertThat(c.next().hasAuthOk()).isTrue();
-      c.send(refresh(2, "not-a-token"));
+      c.send(Frames.refresh(2, "not-a-token"));
       assertThat(c.next().getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
       assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.UNAUTHENTICATED.getNumber());
     }
@@ -158,11 +147,11 @@ class TokenExpiryTest {
     long uid = UIDS.incrementAndGet();
     String sessionId;
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth(token(uid, Duration.ofHours(1)), "", "phone"));
+      c.send(Frames.auth(1, token(uid, Duration.ofHours(1)), "phone"));
       sessionId = c.next().getAuthOk().getSessionId();
     }
     try (WsPlayerClient other = ws(gateway)) {
-      other.send(auth("", sessionId, "tablet"));
+      other.send(Frames.resume(1, sessionId, "tablet"));
       ServerFrame error = other.next();
       assertThat(error.getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
       assertThat(error.getError().getMessage()).contains("another device");
@@ -170,11 +159,11 @@ class TokenExpiryTest {
     }
     try (WsPlayerClient withToken = ws(gateway)) {
       // With a token as well, the other device gets a session of its own.
-      withToken.send(auth(token(uid, Duration.ofHours(1)), sessionId, "tablet"));
+      withToken.send(Frames.resume(1, token(uid, Duration.ofHours(1)), sessionId, "tablet"));
       assertThat(withToken.next().getAuthOk().getSessionId()).isNotEqualTo(sessionId);
     }
     try (WsPlayerClient same = ws(gateway)) {
-      same.send(auth("", sessionId, "phone"));
+      same.send(Frames.resume(1, sessionId, "phone"));
       assertThat(same.next().getAuthOk().getSessionId()).isEqualTo(sessionId);
     }
   }
@@ -186,19 +175,19 @@ class TokenExpiryTest {
     String second = token(uid, Duration.ofHours(2));
     String sessionId;
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth(first, "", "phone"));
+      c.send(Frames.auth(1, first, "phone"));
       sessionId = c.next().getAuthOk().getSessionId();
     }
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth("", sessionId, "phone"));
+      c.send(Frames.resume(1, sessionId, "phone"));
       assertThat(c.next().getAuthOk().getExpiresAtMs()).isEqualTo(expiryOf(first));
-      c.send(refresh(2, second));
+      c.send(Frames.refresh(2, second));
       assertThat(c.next().getRefreshOk().getExpiresAtMs()).isEqualTo(expiryOf(second));
     }
     // The session store is renewed asynchronously: a later resume carries the newer token's expiry.
     await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
       try (WsPlayerClient c = ws(gateway)) {
-        c.send(auth("", sessionId, "phone"));
+        c.send(Frames.resume(1, sessionId, "phone"));
         return c.next().getAuthOk().getExpiresAtMs() == expiryOf(second);
       }
     });
@@ -209,7 +198,7 @@ class TokenExpiryTest {
     String token = token(UIDS.incrementAndGet(), Duration.ofSeconds(2));
     String sessionId;
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth(token, "", "phone"));
+      c.send(Frames.auth(1, token, "phone"));
       sessionId = c.next().getAuthOk().getSessionId();
     }
     // The stored session dies with its token in Redis as well.
@@ -220,7 +209,7 @@ class TokenExpiryTest {
     long expiry = expiryOf(token);
     await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > expiry);
     try (WsPlayerClient c = ws(gateway)) {
-      c.send(auth("", sessionId, "phone"));
+      c.send(Frames.resume(1, sessionId, "phone"));
       assertThat(c.next().getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
     }
   }
@@ -228,21 +217,23 @@ class TokenExpiryTest {
   @Test
   void refreshingNeverKeepsASessionPastItsMaximumAge() throws Exception {
     long uid = UIDS.incrementAndGet();
-    long before = System.currentTimeMillis();
     String sessionId;
+    long verified;
     try (WsPlayerClient c = ws(shortSessions)) {
-      c.send(auth(token(uid, Duration.ofHours(1)), "", "phone"));
+      c.send(Frames.auth(1, token(uid, Duration.ofHours(1)), "phone"));
       sessionId = c.next().getAuthOk().getSessionId();
-      c.send(refresh(2, token(uid, Duration.ofHours(2))));
+      // The token was verified before its AuthOk was read: from here, 6 s is past the session's maximum age.
+      verified = System.currentTimeMillis();
+      c.send(Frames.refresh(2, token(uid, Duration.ofHours(2))));
       assertThat(c.next().hasRefreshOk()).isTrue();
     }
     try (WsPlayerClient c = ws(shortSessions)) {
-      c.send(auth("", sessionId, "phone"));
+      c.send(Frames.resume(1, sessionId, "phone"));
       assertThat(c.next().getAuthOk().getSessionId()).isEqualTo(sessionId);
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > before + 6_000);
+    await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > verified + 6_000);
     try (WsPlayerClient c = ws(shortSessions)) {
-      c.send(auth("", sessionId, "phone"));
+      c.send(Frames.resume(1, sessionId, "phone"));
       ServerFrame error = c.next();
       assertThat(error.getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
     }

@@ -1,17 +1,19 @@
 package io.playline.gateway;
 
-import static io.playline.gateway.HeartbeatStreamTest.event;
-import static io.playline.gateway.HeartbeatStreamTest.heartbeat;
+import static io.playline.testing.Frames.auth;
+import static io.playline.testing.Frames.clear;
+import static io.playline.testing.Frames.delete;
+import static io.playline.testing.Frames.event;
+import static io.playline.testing.Frames.heartbeat;
+import static io.playline.testing.Frames.video;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.Status;
 import io.playline.core.query.HistoryService;
-import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClearHistory;
 import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.DeleteItems;
-import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Cursor;
+import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
@@ -31,9 +33,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import io.grpc.Status;
-import org.jspecify.annotations.Nullable;
 import org.awaitility.Awaitility;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -73,10 +74,10 @@ class UserBudgetTest {
     long start = System.nanoTime();
     for (int seq = 2; seq < 32; seq++) {
       for (WsPlayerClient c : floods) {
-        c.send(heartbeat(seq, "", event(seq, 1, now)));
+        c.send(heartbeat(seq, event(seq, 1, now)));
       }
       if (seq % 10 == 0) {
-        honest.send(heartbeat(seq, "", event(seq, 1, now)));
+        honest.send(heartbeat(seq, event(seq, 1, now)));
       }
     }
     int acked = 0;
@@ -105,7 +106,7 @@ class UserBudgetTest {
     // After retry_after_ms the user is served again, on any of its connections.
     WsPlayerClient again = floods.get(0);
     Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
-      again.send(heartbeat(100, "", event(100, 1, now)));
+      again.send(heartbeat(100, event(100, 1, now)));
       return answers(again, 1).get(0).hasHeartbeatAck();
     });
   }
@@ -120,10 +121,10 @@ class UserBudgetTest {
     WsPlayerClient b = authed(uid, "tablet");
 
     for (int seq = 2; seq < 6; seq++) {
-      a.send(delete(seq, seq));
-      b.send(delete(seq, 100 + seq));
+      a.send(delete(seq, video(seq)));
+      b.send(delete(seq, video(100 + seq)));
     }
-    b.send(ClientFrame.newBuilder().setSeq(6).setClear(ClearHistory.newBuilder().addBusinesses(Business.COMIC)).build());
+    b.send(clear(6, Business.COMIC));
     List<ServerFrame> answers = new ArrayList<>(answers(a, 4));
     answers.addAll(answers(b, 5));
 
@@ -153,7 +154,7 @@ class UserBudgetTest {
 
     assertThat(waiting.closed).isNotDone();
     for (int seq = 2; seq < 5; seq++) {
-      honest.send(heartbeat(seq, "", event(seq, 1, System.currentTimeMillis())));
+      honest.send(heartbeat(seq, event(seq, 1, System.currentTimeMillis())));
       assertThat(answers(honest, 1).get(0).hasHeartbeatAck()).isTrue();
     }
     assertThat(gateway.counter("playline.user.budget.closes", "budget", "events")).isEqualTo(1);
@@ -163,7 +164,7 @@ class UserBudgetTest {
   void aGrpcStreamThatIgnoresRetryAfterEndsResourceExhausted(RedisNamespace ns) throws Exception {
     gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1", "user.max.refusals.before.close", "3"));
     try (GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
-      stream.send(WebSocketStreamTest.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+      stream.send(auth(1, TestGateway.token(UIDS.incrementAndGet())));
       assertThat(stream.next().hasAuthOk()).isTrue();
 
       refusedThenClosed(stream::send, stream::next);
@@ -179,7 +180,7 @@ class UserBudgetTest {
     assertThat(next.get().hasHeartbeatAck()).isTrue();
     // One refusal by the bucket, three while told to wait (user.max.refusals.before.close), then the close.
     for (int seq = 3; seq <= 7; seq++) {
-      send.accept(heartbeat(seq, "", event(seq, 1, now)));
+      send.accept(heartbeat(seq, event(seq, 1, now)));
       ServerFrame refused = next.get();
       assertThat(refused.getSeq()).isEqualTo(seq);
       assertThat(refused.getError().getCode()).isEqualTo(Code.RATE_LIMITED);
@@ -194,12 +195,12 @@ class UserBudgetTest {
     assertThat(next.get().hasHeartbeatAck()).isTrue();
     long seq = 3;
     for (int round = 0; round < 2; round++) {
-      send.accept(heartbeat(seq, "", event(seq, 1, now)));
+      send.accept(heartbeat(seq, event(seq, 1, now)));
       ServerFrame refused = next.get();
       assertThat(refused.getError().getCode()).as("%s", refused).isEqualTo(Code.RATE_LIMITED);
       long waitUntil = System.nanoTime() + refused.getError().getRetryAfterMs() * 1_000_000L;
       Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= waitUntil);
-      send.accept(heartbeat(seq, "", event(seq, 1, now)));
+      send.accept(heartbeat(seq, event(seq, 1, now)));
       assertThat(next.get().hasHeartbeatAck()).isTrue();
       seq++;
     }
@@ -210,7 +211,7 @@ class UserBudgetTest {
     for (int i = 0; i < events.length; i++) {
       events[i] = event(1_000 + i, 1, now);
     }
-    return heartbeat(seq, "", events);
+    return heartbeat(seq, events);
   }
 
   /** The next answer of a stream under test. */
@@ -260,11 +261,6 @@ class UserBudgetTest {
     }
   }
 
-  static ClientFrame delete(long seq, long oid) {
-    return ClientFrame.newBuilder().setSeq(seq).setDelete(DeleteItems.newBuilder()
-        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid))).build();
-  }
-
   @Test
   void oneUserChurningConnectAuthCloseGetsItsAuthBudgetAndAnotherUserAuthenticates(RedisNamespace ns)
       throws Exception {
@@ -275,8 +271,7 @@ class UserBudgetTest {
     }
     WsPlayerClient refused = gateway.ws();
     clients.add(refused);
-    refused.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(churner))
-        .setDeviceId("phone").setPlatform("web")).build());
+    refused.send(auth(1, TestGateway.token(churner), "phone", "web"));
     ServerFrame answer = refused.next();
     assertThat(answer.getError().getCode()).as("%s", answer).isEqualTo(Code.RATE_LIMITED);
     // One token per 20 s regained: the wait is up to that, never zero.
@@ -295,8 +290,7 @@ class UserBudgetTest {
       throws Exception {
     WsPlayerClient c = node.ws();
     clients.add(c);
-    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(uid))
-        .setDeviceId(device).setPlatform("web")).build());
+    c.send(auth(1, TestGateway.token(uid), device, "web"));
     ServerFrame answer = c.next();
     assertThat(answer.hasAuthOk()).as("%s", answer).isTrue();
     return c;

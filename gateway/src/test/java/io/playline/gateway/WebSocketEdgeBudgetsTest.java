@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.ItemKey;
-import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
@@ -36,7 +33,7 @@ class WebSocketEdgeBudgetsTest {
 
   private static RawWebSocket authenticated(TestGateway gateway, long uid, int receiveBuffer) throws IOException {
     RawWebSocket socket = new RawWebSocket(gateway.server.wsAddress().getPort(), receiveBuffer).upgraded();
-    socket.send(WebSocketStreamTest.auth(1, TestGateway.token(uid)));
+    socket.send(Frames.auth(1, TestGateway.token(uid)));
     assertThat(socket.next().hasAuthOk()).isTrue();
     return socket;
   }
@@ -126,7 +123,7 @@ class WebSocketEdgeBudgetsTest {
       }
       assertThat(gateway.counter("playline.connections.control.refused", "reason", "before_auth")).isEqualTo(2);
       try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
-        socket.send(ClientFrame.newBuilder().setSeq(1).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+        socket.send(Frames.keepAlive(1));
         closedWith(untilClose(socket), Code.UNAUTHENTICATED);
       }
       try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
@@ -143,8 +140,7 @@ class WebSocketEdgeBudgetsTest {
 
   @Test
   void anEmptyDeviceIdIsRefusedOnBothTransports(RedisNamespace ns) throws Exception {
-    ClientFrame auth = ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(88_003))
-        .setPlatform("web")).build();
+    ClientFrame auth = Frames.auth(1, TestGateway.token(88_003), "", "web");
     try (TestGateway gateway = new TestGateway(ns, Map.of())) {
       try (WsPlayerClient ws = gateway.ws()) {
         ws.send(auth);
@@ -172,8 +168,7 @@ class WebSocketEdgeBudgetsTest {
         RawWebSocket socket = authenticated(gateway, 88_004, 1024)) {
       try {
         for (long seq = 2; seq < 50_000; seq++) {
-          socket.send(ClientFrame.newBuilder().setSeq(seq).setProgressQuery(ProgressQuery.newBuilder()
-              .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(seq))).build());
+          socket.send(Frames.progressQuery(seq, Frames.video(seq)));
         }
         socket.out.flush();
       } catch (IOException e) {

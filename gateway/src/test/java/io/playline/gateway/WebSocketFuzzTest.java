@@ -12,6 +12,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.playline.proto.v1.Auth;
+import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClearHistory;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Cursor;
@@ -23,6 +24,7 @@ import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.Refresh;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -145,11 +147,9 @@ class WebSocketFuzzTest {
             node.registry.get("playline.connections.open").gauge().value() == 0);
       }
       try (WsPlayerClient c = plain.ws()) {
-        c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(7))
-            .setDeviceId("after-fuzz")).build());
+        c.send(Frames.auth(1, TestGateway.token(7), "after-fuzz"));
         assertThat(c.next().hasAuthOk()).isTrue();
-        c.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-            .setBusinessValue(1).setOid(5).setProgressMs(1000).setDurationMs(2000))).build());
+        c.send(Frames.heartbeat(2, Frames.event(Business.VIDEO, 5, 1000, 2000, 0)));
         assertThat(c.next().hasHeartbeatAck()).isTrue();
       }
       reportPendingLeaks();

@@ -1,21 +1,19 @@
 package io.playline.gateway;
 
-import io.playline.testing.WsPlayerClient;
-
+import static io.playline.testing.Frames.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import io.playline.testing.WsPlayerClient;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import io.playline.testing.RealRedisExtension;
-import io.playline.testing.RedisNamespace;
 
 @ExtendWith(RealRedisExtension.class)
 class WebSocketStreamTest {
@@ -33,11 +31,6 @@ class WebSocketStreamTest {
 
   private static WsPlayerClient connect() {
     return WsPlayerClient.connect(gateway.server.wsAddress().getPort());
-  }
-
-  static ClientFrame auth(long seq, String token) {
-    return ClientFrame.newBuilder().setSeq(seq)
-        .setAuth(Auth.newBuilder().setToken(token).setDeviceId("phone-1").setPlatform("android")).build();
   }
 
   private static void assertClosedWith(WsPlayerClient client, Code code) throws Exception {
@@ -65,7 +58,7 @@ class WebSocketStreamTest {
   @Test
   void frameBeforeAuthIsRejectedAndClosed() throws Exception {
     try (WsPlayerClient client = connect()) {
-      client.send(ClientFrame.newBuilder().setSeq(1).setHeartbeat(Heartbeat.getDefaultInstance()).build());
+      client.send(Frames.keepAlive(1));
       assertClosedWith(client, Code.UNAUTHENTICATED);
     }
   }
@@ -93,20 +86,17 @@ class WebSocketStreamTest {
     // device.id.max.bytes 64 and platform.max.bytes 32 (defaults): at the limit is fine, in UTF-8 bytes.
     String device64 = "\u00e9".repeat(32);
     try (WsPlayerClient client = connect()) {
-      client.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(42))
-          .setDeviceId(device64).setPlatform("p".repeat(32))).build());
+      client.send(auth(1, TestGateway.token(42), device64, "p".repeat(32)));
       assertThat(client.next().hasAuthOk()).isTrue();
     }
     try (WsPlayerClient client = connect()) {
-      client.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(42))
-          .setDeviceId(device64 + "x")).build());
+      client.send(auth(1, TestGateway.token(42), device64 + "x"));
       ServerFrame error = client.next();
       assertThat(error.getError().getMessage()).isEqualTo("device_id: 65 bytes (expected: at most 64)");
       assertClosedWith(error, client, Code.INVALID_ARGUMENT);
     }
     try (WsPlayerClient client = connect()) {
-      client.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(TestGateway.token(42))
-          .setDeviceId("tv").setPlatform("p".repeat(1_000))).build());
+      client.send(auth(1, TestGateway.token(42), "tv", "p".repeat(1_000)));
       ServerFrame error = client.next();
       assertThat(error.getError().getMessage()).isEqualTo("platform: 1000 bytes (expected: at most 32)");
       assertClosedWith(error, client, Code.INVALID_ARGUMENT);

@@ -7,9 +7,9 @@ import io.playline.core.config.FirstTodaySettings;
 import io.playline.core.config.WriteBackSettings;
 import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.core.kafka.KafkaTopicConfig;
-import io.playline.core.publish.KafkaProducerSettings;
+import io.playline.core.publish.KafkaProducerConfig;
 import io.playline.core.query.QueryConfig;
-import io.playline.core.store.ClusterTopologySettings;
+import io.playline.core.store.ClusterTopologyConfig;
 import io.playline.core.store.HBaseLayout;
 import io.playline.core.write.FirstTodayOutboxConfig;
 import java.time.Duration;
@@ -101,8 +101,8 @@ public record CoreConfig(
     QueryConfig query,
     Duration redisTimeout,
     boolean redisCluster,
-    ClusterTopologySettings redisTopology,
-    KafkaProducerSettings kafkaProducer) {
+    ClusterTopologyConfig redisTopology,
+    KafkaProducerConfig kafkaProducer) {
 
   public CoreConfig {
     if (tombstoneTtl.compareTo(clampPast) <= 0) {
@@ -156,8 +156,8 @@ public record CoreConfig(
         QueryConfig.from(c),
         CoreSettings.REDIS_TIMEOUT.read(c),
         CoreSettings.REDIS_CLUSTER.read(c),
-        ClusterTopologySettings.from(c),
-        KafkaProducerSettings.from(c));
+        ClusterTopologyConfig.from(c),
+        KafkaProducerConfig.from(c));
   }
 
   /** The write-back topic's name ({@code kafka.topic.history}). */

@@ -2,16 +2,16 @@ package io.playline.job;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.CoreConfig;
-import io.playline.core.store.ClusterTopologySettings;
-import io.playline.core.store.RedisConnections;
 import io.playline.core.compact.HistoryCompactor;
+import io.playline.core.store.ClusterTopologyConfig;
+import io.playline.core.store.HBaseLayout;
+import io.playline.core.store.RedisConnections;
 import io.playline.job.compact.Compactions;
 import io.playline.job.consume.HistoryConsumerLoop;
 import io.playline.job.recover.RecoverySweeper;
 import io.playline.job.sink.HBaseHistorySink;
-import io.playline.job.stats.ItemCounters;
-import io.playline.core.store.HBaseLayout;
 import io.playline.job.sink.HistorySink;
+import io.playline.job.stats.ItemCounters;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.client.Connection;
 import org.jspecify.annotations.Nullable;
@@ -69,7 +69,7 @@ public final class PlaylineJob implements AutoCloseable {
    * @param topology how a cluster client follows the cluster's topology
    */
   public static RedisConnections connectRedis(JobConfig config, String uri, boolean cluster,
-      ClusterTopologySettings topology) {
+      ClusterTopologyConfig topology) {
     return RedisConnections.connect(uri, cluster, config.redisTimeout(), null, topology);
   }
 

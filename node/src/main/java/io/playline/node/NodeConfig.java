@@ -4,7 +4,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.node.admin.AdminAccess;
 import io.playline.node.grpc.GrpcServerConfig;
 import io.playline.node.settings.NodeSettings;
-import io.playline.node.tls.TlsSettings;
+import io.playline.node.tls.TlsConfig;
 import io.playline.node.write.BatcherConfig;
 import java.time.Duration;
 
@@ -19,20 +19,20 @@ import java.time.Duration;
  * @param adminPort the admin HTTP port ({@code admin.port})
  * @param admin the admin port's bind address, token and budgets ({@code admin.*}; {@link AdminAccess})
  * @param batcher the batched write path ({@code heartbeat.batch.*}, {@code heartbeat.queue.max}, ...)
- * @param tls TLS of the listeners ({@code tls.*}, {@code api.tls.client.ca}; {@link TlsSettings})
+ * @param tls TLS of the listeners ({@code tls.*}, {@code api.tls.client.ca}; {@link TlsConfig})
  * @param grpcServer what every gRPC server of the node is built with ({@link GrpcServerConfig})
  * @param tokenClockSkew leeway for a token's {@code exp}, {@code nbf} and {@code iat} ({@code auth.clock.skew})
  * @param writes how much one heartbeat or report may carry ({@link WriteLimits})
  */
 public record NodeConfig(String nodeId, String bindHost, int ioThreads, boolean redisOnIoLoop, int adminPort,
-    AdminAccess admin, BatcherConfig batcher, TlsSettings tls, GrpcServerConfig grpcServer, Duration tokenClockSkew,
+    AdminAccess admin, BatcherConfig batcher, TlsConfig tls, GrpcServerConfig grpcServer, Duration tokenClockSkew,
     WriteLimits writes) {
 
   /** Reads and validates every key above. */
   public static NodeConfig from(ConfigSource c) {
     return new NodeConfig(NodeSettings.NODE_ID.read(c, defaultNodeId()), NodeSettings.BIND_HOST.read(c),
         NodeSettings.IO_THREADS.read(c), NodeSettings.IO_REDIS_SHARED.read(c), NodeSettings.ADMIN_PORT.read(c),
-        AdminAccess.from(c), BatcherConfig.from(c), TlsSettings.from(c), GrpcServerConfig.from(c),
+        AdminAccess.from(c), BatcherConfig.from(c), TlsConfig.from(c), GrpcServerConfig.from(c),
         RequestSettings.CLOCK_SKEW.read(c), WriteLimits.from(c));
   }
 

@@ -12,7 +12,7 @@ import io.playline.core.write.WriteMetrics;
 import io.playline.node.write.EventRecords;
 import io.playline.node.write.PendingWrite;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.PlayEvent;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.time.Duration;
@@ -49,9 +49,8 @@ class NodeTest {
       stopped.add("second");
       // A server being stopped may still finish a write: the write path outlives it.
       long now = System.currentTimeMillis();
-      node.batcher().submit(new PendingWrite(7, EventRecords.build(7, "d", "p", List.of(PlayEvent.newBuilder()
-          .setBusiness(Business.VIDEO).setOid(1).setProgressMs(1_000).setDurationMs(60_000).setEventTimeMs(now)
-          .build()), now, node.eventRules()), false, "", "d", "p",
+      node.batcher().submit(new PendingWrite(7, EventRecords.build(7, "d", "p", List.of(
+          Frames.event(Business.VIDEO, 1, 1_000, 60_000, now)), now, node.eventRules()), false, "", "d", "p",
           (outcome, firstToday, day, error) -> written.complete(error == null && outcome != null)));
       written.get(10, TimeUnit.SECONDS);
     });

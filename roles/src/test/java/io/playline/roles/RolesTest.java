@@ -9,20 +9,18 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.embedded.EmbeddedKafka;
+import io.playline.embedded.TestWorkDirs;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.node.push.PushKeys;
-import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.GetProgressRequest;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ReportRequest;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RealHBaseExtension;
@@ -30,7 +28,6 @@ import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.TestCertificates;
-import io.playline.testing.TestWorkDirs;
 import io.playline.testing.WsPlayerClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,8 +100,7 @@ class RolesTest {
 
   private static WsPlayerClient player(GatewayRole gateway, long uid, String device) throws InterruptedException {
     WsPlayerClient c = WsPlayerClient.connect(gateway.edge().wsAddress().getPort());
-    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setDeviceId(device)
-        .setToken(JwtTokens.mint(SECRET, uid, Duration.ofMinutes(5), Instant.now()))).build());
+    c.send(Frames.auth(1, JwtTokens.mint(SECRET, uid, Duration.ofMinutes(5), Instant.now()), device));
     ServerFrame ok = c.next();
     assertThat(ok.hasAuthOk()).as("auth_ok, got %s", ok).isTrue();
     return c;
@@ -147,16 +143,13 @@ class RolesTest {
       byte[] registry = new PushKeys(redis.keyPrefix()).nodes(uid);
       await("both nodes in the user's push registry").atMost(Duration.ofSeconds(20)).ignoreExceptions()
           .until(() -> a.edge().node().core().redis().shared().hgetall(registry).get(5, TimeUnit.SECONDS).size() == 2);
-      phone.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-          .setBusiness(Business.VIDEO).setOid(11).setProgressMs(42_000).setDurationMs(600_000).setEventTimeMs(now)))
-          .build());
+      phone.send(Frames.heartbeat(2, Frames.event(11, 42_000, now)));
       ServerFrame ack = next(phone, ServerFrame.BodyCase.HEARTBEAT_ACK);
       assertThat(ack.getHeartbeatAck().getFirstToday()).isTrue();
       // Cross-device push between nodes: the TV on gw-b hears that the phone on gw-a moved.
       assertThat(next(tv, ServerFrame.BodyCase.SYNC).getSync().getRecord().getProgressMs()).isEqualTo(42_000);
       // Queries over the stream on a gateway node (not UNAVAILABLE any more), on the other node.
-      tv.send(ClientFrame.newBuilder().setSeq(3).setProgressQuery(ProgressQuery.newBuilder()
-          .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(11))).build());
+      tv.send(Frames.progressQuery(3, Frames.video(11)));
       ServerFrame progress = next(tv, ServerFrame.BodyCase.PROGRESS);
       assertThat(progress.getProgress().getRecordsList()).extracting(HistoryRecord::getProgressMs).containsExactly(42_000L);
       // A backend's report through the api role (a node without players) reaches the devices on both gateway nodes.
@@ -285,9 +278,7 @@ class RolesTest {
 
         long uid = 7101;
         try (WsPlayerClient phone = player(gateway, uid, "phone")) {
-          phone.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-              .setBusiness(Business.VIDEO).setOid(21).setProgressMs(7_000).setDurationMs(600_000)
-              .setEventTimeMs(System.currentTimeMillis()))).build());
+          phone.send(Frames.heartbeat(2, Frames.event(21, 7_000, System.currentTimeMillis())));
           next(phone, ServerFrame.BodyCase.HEARTBEAT_ACK);
         }
         await("the job persisted the record it consumed over SASL_SSL").atMost(Duration.ofSeconds(60))

@@ -8,13 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.HistoryQuery;
-import io.playline.proto.v1.PlayEvent;
 import io.playline.roles.Secrets;
+import io.playline.testing.Frames;
 import io.playline.testing.TestCertificates;
 import io.playline.testing.WsPlayerClient;
 import java.io.PrintWriter;
@@ -76,13 +72,11 @@ class OperatorArtifactsTest {
     try (WsPlayerClient player = WsPlayerClient.connectTls(launcher.edge().wsAddress().getPort(),
         TestCertificates.trusting(ca))) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, 4242, Duration.ofMinutes(5), Instant.now());
-      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("tv")).build());
+      player.send(Frames.auth(1, token, "tv"));
       assertThat(player.next().hasAuthOk()).isTrue();
-      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-          .setBusiness(Business.VIDEO).setOid(9).setProgressMs(1_000).setDurationMs(60_000)
-          .setEventTimeMs(System.currentTimeMillis()))).build());
+      player.send(Frames.heartbeat(2, Frames.event(Business.VIDEO, 9, 1_000, 60_000, System.currentTimeMillis())));
       assertThat(player.next().hasHeartbeatAck()).isTrue();
-      player.send(ClientFrame.newBuilder().setSeq(3).setHistoryQuery(HistoryQuery.newBuilder().setLimit(10)).build());
+      player.send(Frames.historyQuery(3, 10));
       assertThat(player.next().getHistoryPage().getRecordsCount()).isEqualTo(1);
     }
     // The write-back flushed to Kafka and the job persisted it: their meters have samples now.

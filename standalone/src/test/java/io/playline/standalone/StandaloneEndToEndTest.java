@@ -10,24 +10,19 @@ import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.FirstTodayEvent;
 import io.playline.proto.v1.GetProgressRequest;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryGrpc;
-import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ListHistoryRequest;
-import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.roles.Secrets;
 import io.playline.roles.StartupException;
 import io.playline.roles.endpoints.Endpoints;
+import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.WsPlayerClient;
 import java.net.URI;
@@ -92,11 +87,9 @@ class StandaloneEndToEndTest {
   private HeartbeatAck report(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
     try (WsPlayerClient player = WsPlayerClient.connect(launcher.edge().wsAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
-      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("phone")).build());
+      player.send(Frames.auth(1, token, "phone"));
       assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
-      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-          .setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress).setDurationMs(60_000).setEventTimeMs(now)))
-          .build());
+      player.send(Frames.heartbeat(2, Frames.event(Business.VIDEO, oid, progress, 60_000, now)));
       return player.next().getHeartbeatAck();
     }
   }
@@ -104,11 +97,9 @@ class StandaloneEndToEndTest {
   private HeartbeatAck reportOverGrpc(StandaloneLauncher launcher, long uid, long oid, long progress) throws Exception {
     try (GrpcPlayerClient player = GrpcPlayerClient.connect(launcher.edge().grpcAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, uid, Duration.ofMinutes(5), Instant.now());
-      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("tv")).build());
+      player.send(Frames.auth(1, token, "tv"));
       assertThat(player.next().getAuthOk().getUid()).isEqualTo(uid);
-      player.send(ClientFrame.newBuilder().setSeq(2).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-          .setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress).setDurationMs(60_000).setEventTimeMs(now)))
-          .build());
+      player.send(Frames.heartbeat(2, Frames.event(Business.VIDEO, oid, progress, 60_000, now)));
       HeartbeatAck ack = player.next().getHeartbeatAck();
       player.complete();
       return ack;
@@ -136,20 +127,18 @@ class StandaloneEndToEndTest {
   }
 
   private void queriesOverTheStreamTheApiAndTheCli(StandaloneLauncher launcher) throws Exception {
-    ItemKey video7 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(7).build();
-    ItemKey video8 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(8).build();
+    ItemKey video7 = Frames.video(7);
+    ItemKey video8 = Frames.video(8);
     try (WsPlayerClient player = WsPlayerClient.connect(launcher.edge().wsAddress().getPort())) {
       String token = JwtTokens.mint(Secrets.DEV_SECRET, 42, Duration.ofMinutes(5), Instant.now());
-      player.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setDeviceId("e2e"))
-          .build());
+      player.send(Frames.auth(1, token, "e2e"));
       player.next();
-      player.send(ClientFrame.newBuilder().setSeq(5).setProgressQuery(ProgressQuery.newBuilder()
-          .addItems(video7).addItems(video8)).build());
+      player.send(Frames.progressQuery(5, video7, video8));
       ServerFrame progress = player.next();
       assertThat(progress.getSeq()).isEqualTo(5);
       // Only uid 42's own item: uid 43's VIDEO:8 is not visible over uid 42's stream.
       assertThat(progress.getProgress().getRecordsList()).extracting(HistoryRecord::getOid).containsExactly(7L);
-      player.send(ClientFrame.newBuilder().setSeq(6).setHistoryQuery(HistoryQuery.newBuilder().setLimit(10)).build());
+      player.send(Frames.historyQuery(6, 10));
       assertThat(player.next().getHistoryPage().getRecordsList()).extracting(HistoryRecord::getUid).containsOnly(42L);
     }
     int api = launcher.api().address().getPort();

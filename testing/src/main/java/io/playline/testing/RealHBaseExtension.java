@@ -1,6 +1,7 @@
 package io.playline.testing;
 
 import io.playline.embedded.EmbeddedHBase;
+import io.playline.embedded.TestWorkDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;

@@ -1,14 +1,9 @@
 package io.playline.topology;
 
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.DeleteItems;
-import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.ItemKey;
-import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.WsPlayerClient;
 import java.time.Duration;
 import java.time.Instant;
@@ -107,9 +102,8 @@ final class SteadyLoad {
         sent++;
         progress += 1_000;
         long s = ++seq;
-        conn.send(ClientFrame.newBuilder().setSeq(s).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-            .setBusiness(Business.VIDEO).setOid(item.oid()).setProgressMs(progress).setDurationMs(3_600_000)
-            .setEventTimeMs(System.currentTimeMillis()))).build());
+        conn.send(Frames.heartbeat(s, Frames.event(Business.VIDEO, item.oid(), progress, 3_600_000,
+            System.currentTimeMillis())));
         if (awaitAck(conn, s)) {
           acked.merge(item, progress, Math::max);
           acks.incrementAndGet();
@@ -139,8 +133,7 @@ final class SteadyLoad {
 
   /** Deletes {@code item}; an acked delete moves it from the acked items to the deleted ones. */
   private void delete(WsPlayerClient conn, long s, Item item) throws InterruptedException {
-    conn.send(ClientFrame.newBuilder().setSeq(s).setDelete(DeleteItems.newBuilder()
-        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(item.oid()))).build());
+    conn.send(Frames.delete(s, Frames.video(item.oid())));
     ServerFrame answer = awaitAnswer(conn, s);
     if (answer != null && answer.hasDone()) {
       deleted.add(item);
@@ -161,8 +154,7 @@ final class SteadyLoad {
     } catch (RuntimeException e) {
       return null;
     }
-    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setDeviceId("load-" + uid)
-        .setToken(JwtTokens.mint(secret, uid, Duration.ofHours(1), Instant.now()))).build());
+    c.send(Frames.auth(1, JwtTokens.mint(secret, uid, Duration.ofHours(1), Instant.now()), "load-" + uid));
     ServerFrame ok = c.poll(10_000);
     if (ok == null || !ok.hasAuthOk()) {
       c.close();

@@ -11,19 +11,15 @@ import io.playline.api.ServiceTokens;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.GetProgressRequest;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HistoryGrpc;
-import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ListHistoryRequest;
-import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.ProgressQuery;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.WsPlayerClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -105,8 +101,7 @@ class TopologyTest {
 
   private static WsPlayerClient player(RoleProcess gateway, long uid, String device) throws InterruptedException {
     WsPlayerClient c = WsPlayerClient.connect(gateway.port("websocket"));
-    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setDeviceId(device)
-        .setToken(JwtTokens.mint(SECRET, uid, Duration.ofMinutes(10), Instant.now()))).build());
+    c.send(Frames.auth(1, JwtTokens.mint(SECRET, uid, Duration.ofMinutes(10), Instant.now()), device));
     assertThat(c.next().hasAuthOk()).isTrue();
     return c;
   }
@@ -123,9 +118,7 @@ class TopologyTest {
   }
 
   private static ClientFrame heartbeat(long seq, long oid, long progress) {
-    return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
-        .setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progress).setDurationMs(600_000)
-        .setEventTimeMs(System.currentTimeMillis()))).build();
+    return Frames.heartbeat(seq, Frames.event(oid, progress, System.currentTimeMillis()));
   }
 
   private static HistoryGrpc.HistoryBlockingStub api(ManagedChannel channel) {
@@ -178,10 +171,9 @@ class TopologyTest {
       tv.send(heartbeat(2, 8, 5_000));
       assertThat(next(tv, ServerFrame.BodyCase.HEARTBEAT_ACK).getHeartbeatAck().getFirstToday()).isFalse();
       // Queries over the stream, on each node.
-      tv.send(ClientFrame.newBuilder().setSeq(3).setProgressQuery(ProgressQuery.newBuilder()
-          .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(7))).build());
+      tv.send(Frames.progressQuery(3, Frames.video(7)));
       assertThat(next(tv, ServerFrame.BodyCase.PROGRESS).getProgress().getRecords(0).getDeviceId()).isEqualTo("phone");
-      phone.send(ClientFrame.newBuilder().setSeq(100).setHistoryQuery(HistoryQuery.newBuilder().setLimit(10)).build());
+      phone.send(Frames.historyQuery(100, 10));
       assertThat(next(phone, ServerFrame.BodyCase.HISTORY_PAGE).getHistoryPage().getRecordsList())
           .extracting(HistoryRecord::getOid).containsExactly(8L, 7L);
     }

@@ -6,13 +6,12 @@ import io.playline.proto.v1.AuthOk;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ProgressResult;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -45,9 +44,7 @@ class ServerFramesTest {
 
   @Test
   void takesAnEchoedHeartbeatAsAnAckWithoutAFlag() throws Exception {
-    ClientFrame heartbeat = ClientFrame.newBuilder().setSeq(12).setHeartbeat(Heartbeat.newBuilder()
-        .addEvents(PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(3).setProgressMs(1000))
-        .setFlagDate("2026-11-21")).build();
+    ClientFrame heartbeat = Frames.heartbeat(12, "2026-11-21", Frames.event(3, 1000, 0));
     ServerFrames.decode(ByteBuffer.wrap(heartbeat.toByteArray()), view, true);
     assertThat(view.seq).isEqualTo(12);
     assertThat(view.body).isEqualTo(ServerFrames.HEARTBEAT_ACK);

@@ -52,7 +52,7 @@ public final class JwksAuthenticator implements Authenticator, AutoCloseable {
   private final ThreadPoolExecutor executor;
   private final AtomicLong fetches = new AtomicLong();
 
-  public JwksAuthenticator(JwksSettings settings, java.time.Duration clockSkew) {
+  public JwksAuthenticator(JwksConfig settings, java.time.Duration clockSkew) {
     URL url = java.util.Objects.requireNonNull(settings.url(), "auth.jwks.url");
     ResourceRetriever http = new DefaultResourceRetriever(5_000, 5_000, 1 << 20);
     ResourceRetriever counting = u -> {

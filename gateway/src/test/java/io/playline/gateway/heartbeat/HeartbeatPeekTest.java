@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.DeleteItems;
-import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
+import io.playline.testing.Frames;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
 class HeartbeatPeekTest {
-  private static final PlayEvent EVENT = PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(7).build();
+  private static final PlayEvent EVENT = Frames.event(7, 1_000, 0);
 
   private static long peek(byte[] bytes) {
     return HeartbeatPeek.seqOfHeartbeatWithEvents(ByteBuffer.wrap(bytes));
@@ -27,10 +24,9 @@ class HeartbeatPeekTest {
 
   @Test
   void heartbeatWithEventsGivesItsSeqWhateverTheFieldOrder() throws Exception {
-    assertThat(peek(ClientFrame.newBuilder().setSeq(42).setHeartbeat(Heartbeat.newBuilder().setFlagDate("2026-11-27")
-        .addEvents(EVENT)).build())).isEqualTo(42);
+    assertThat(peek(Frames.heartbeat(42, "2026-11-27", EVENT))).isEqualTo(42);
     ByteArrayOutputStream heartbeatFirst = new ByteArrayOutputStream();
-    ClientFrame.newBuilder().setHeartbeat(Heartbeat.newBuilder().addEvents(EVENT)).build().writeTo(heartbeatFirst);
+    Frames.heartbeat(0, EVENT).writeTo(heartbeatFirst);
     ClientFrame.newBuilder().setSeq(9).build().writeTo(heartbeatFirst);
     assertThat(peek(heartbeatFirst.toByteArray())).isEqualTo(9);
   }
@@ -51,13 +47,10 @@ class HeartbeatPeekTest {
 
   @Test
   void anythingElseIsLeftToTheFullDecode() {
-    assertThat(peek(ClientFrame.newBuilder().setSeq(3).setHeartbeat(Heartbeat.newBuilder().setFlagDate("d")).build()))
-        .as("a keep-alive").isEqualTo(-1);
-    ClientFrame delete = ClientFrame.newBuilder().setSeq(4).setDelete(DeleteItems.newBuilder()
-        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1))).build();
+    assertThat(peek(Frames.heartbeat(3, "d"))).as("a keep-alive").isEqualTo(-1);
+    ClientFrame delete = Frames.delete(4, Frames.video(1));
     assertThat(peek(delete)).isEqualTo(-1);
-    byte[] heartbeatThenDelete = concat(ClientFrame.newBuilder().setSeq(4)
-        .setHeartbeat(Heartbeat.newBuilder().addEvents(EVENT)).build().toByteArray(), delete.toByteArray());
+    byte[] heartbeatThenDelete = concat(Frames.heartbeat(4, EVENT).toByteArray(), delete.toByteArray());
     assertThat(peek(heartbeatThenDelete)).as("the last body set wins").isEqualTo(-1);
     assertThat(peek(new byte[] {0x1a, 0x7f, 0x0a})).as("truncated").isEqualTo(-1);
     assertThat(peek(new byte[0])).isEqualTo(-1);

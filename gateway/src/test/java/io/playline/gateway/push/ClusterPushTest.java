@@ -1,8 +1,8 @@
 package io.playline.gateway.push;
 
-import static io.playline.gateway.push.Frames.event;
-import static io.playline.gateway.push.Frames.expectSync;
-import static io.playline.gateway.push.Frames.heartbeatAcked;
+import static io.playline.gateway.push.PushExpectations.expectSync;
+import static io.playline.gateway.push.PushExpectations.heartbeatAcked;
+import static io.playline.testing.Frames.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

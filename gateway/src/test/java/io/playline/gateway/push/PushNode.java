@@ -8,9 +8,8 @@ import io.playline.gateway.GatewayNode;
 import io.playline.gateway.TestGateway;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.node.push.PushKeys;
-import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
 import java.nio.charset.StandardCharsets;
@@ -56,9 +55,7 @@ final class PushNode implements AutoCloseable {
   /** A player connection of {@code uid} on this node, authenticated as device {@code device}. */
   WsPlayerClient connect(long uid, String device) throws InterruptedException {
     WsPlayerClient c = WsPlayerClient.connect(server.wsAddress().getPort());
-    c.send(ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder()
-        .setToken(JwtTokens.mint(SECRET, uid, Duration.ofHours(1), Instant.now()))
-        .setDeviceId(device).setPlatform("test")).build());
+    c.send(Frames.auth(1, JwtTokens.mint(SECRET, uid, Duration.ofHours(1), Instant.now()), device, "test"));
     ServerFrame ok = c.next();
     assertThat(ok.hasAuthOk()).as("auth_ok, got %s", ok).isTrue();
     return c;

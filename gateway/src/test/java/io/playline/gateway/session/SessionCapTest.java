@@ -6,10 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.TestGateway;
-import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.Frames;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -35,15 +34,10 @@ class SessionCapTest {
         "connection.max.per.user", "1000"));
   }
 
-  private static ClientFrame auth(String token, String sessionId, String device) {
-    return ClientFrame.newBuilder().setSeq(1).setAuth(Auth.newBuilder().setToken(token).setSessionId(sessionId)
-        .setDeviceId(device)).build();
-  }
-
   /** One cycle: a new session of {@code device}; its id. */
   private static String authenticateAndClose(TestGateway node, String token, String device) throws Exception {
     try (WsPlayerClient c = node.ws()) {
-      c.send(auth(token, "", device));
+      c.send(Frames.auth(1, token, device));
       ServerFrame ok = c.next();
       assertThat(ok.hasAuthOk()).as("%s", ok).isTrue();
       return ok.getAuthOk().getSessionId();
@@ -57,7 +51,7 @@ class SessionCapTest {
 
   private static ServerFrame resume(TestGateway node, String sessionId, String device) throws Exception {
     try (WsPlayerClient c = node.ws()) {
-      c.send(auth("", sessionId, device));
+      c.send(Frames.resume(1, sessionId, device));
       return c.next();
     }
   }

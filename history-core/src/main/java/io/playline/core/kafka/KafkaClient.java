@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *       keyed by uid so one user's changes stay on one partition, in order); {@code client.id},
  *       {@code linger.ms}, {@code batch.size}, {@code max.block.ms}, {@code request.timeout.ms},
  *       {@code delivery.timeout.ms}, {@code max.request.size}, which Playline's own keys set (one
- *       key per setting; see {@code KafkaProducerSettings}).
+ *       key per setting; see {@code KafkaProducerConfig}).
  *   <li>consumer (the job): the deserializers (bytes); {@code group.id} ({@code job.group.id});
  *       {@code enable.auto.commit} (the job commits a poll only after HBase holds it; auto-commit
  *       could lose records on a crash); {@code auto.offset.reset} ({@code earliest}: a new group
@@ -44,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  */
 public enum KafkaClient {
   PRODUCER(KafkaSettings.PRODUCER, "producer", ProducerConfig.configNames(), ProducerConfig.configDef(),
-      // The keys KafkaProducerSettings reads under kafka.producer.
+      // The keys KafkaProducerConfig reads under kafka.producer.
       Set.of("linger", "batch.bytes", "max.block", "request.timeout", "delivery.timeout", "max.request.bytes"),
       Map.ofEntries(
           Map.entry(ProducerConfig.CLIENT_ID_CONFIG, "set by kafka.client.id"),

@@ -23,23 +23,23 @@ public final class KafkaProducers {
   private KafkaProducers() {}
 
   /** Creates the producer for {@code bootstrapServers} without pass-through; thread-safe, as is the producer. */
-  public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerSettings settings) {
+  public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerConfig settings) {
     return create(bootstrapServers, settings, KafkaClientProperties.none());
   }
 
   /** Creates the producer for {@code bootstrapServers} with {@code clients}' pass-through. */
-  public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerSettings settings,
+  public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerConfig settings,
       KafkaClientProperties clients) {
     return new KafkaProducer<>(properties(bootstrapServers, settings, clients));
   }
 
   /** The producer properties without pass-through; visible so tests and tools can inspect or extend them. */
-  public static Properties properties(String bootstrapServers, KafkaProducerSettings settings) {
+  public static Properties properties(String bootstrapServers, KafkaProducerConfig settings) {
     return properties(bootstrapServers, settings, KafkaClientProperties.none());
   }
 
   /** The producer properties {@link #create} uses: Playline's settings, then {@code clients}' pass-through. */
-  public static Properties properties(String bootstrapServers, KafkaProducerSettings settings,
+  public static Properties properties(String bootstrapServers, KafkaProducerConfig settings,
       KafkaClientProperties clients) {
     Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.CLIENT_ID_CONFIG, settings.clientId());

@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param listDefaultLimit page size of a list whose limit is 0 ({@code query.list.default.limit})
  * @param listMaxLimit largest page size a list may ask for ({@code query.list.max.limit})
  * @param progressHBaseFallback whether a progress miss in Redis is looked up in HBase ({@code
- *     query.progress.hbase.fallback}; off by default, a miss being "no record" and misses the common case)
+ *     query.progress.hbase.fallback}; without it a miss is "no record", misses being the common case)
  * @param hbaseMaxItems newest cells of a user's HBase row one read keeps ({@code query.hbase.max.items});
  *     the row is streamed in pages, so memory and each RPC stay bounded for heavy users
  * @param hbaseTimeout bound of one HBase read, retries included ({@code query.hbase.timeout})

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * flush off) for writers that send a whole batch and flush once. Thread-safe; each pipelining
  * connection must be used by one thread at a time.
  *
- * <p><b>Redis Cluster.</b> The client follows topology changes ({@link ClusterTopologySettings}):
+ * <p><b>Redis Cluster.</b> The client follows topology changes ({@link ClusterTopologyConfig}):
  * after a master dies and its replica is promoted, commands to its slots fail fast (the node's
  * connection is disconnected and commands are rejected, not queued) until the next topology
  * refresh, then succeed again on the same connections. Cluster pipelines are flushed again every
@@ -68,7 +68,7 @@ public final class RedisConnections implements AutoCloseable {
   private @Nullable ScheduledFuture<?> sweep;
 
   private RedisConnections(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
-      ClusterTopologySettings topology) {
+      ClusterTopologyConfig topology) {
     // Lettuce's own per-command latency histograms cost CPU on every reply and nothing reads them
     // (Playline meters its batches itself).
     // One I/O thread: Redis traffic is a few large pipelined writes, and writers that batch on
@@ -120,7 +120,7 @@ public final class RedisConnections implements AutoCloseable {
    * and a redirect to a node not yet known triggers a refresh (UNKNOWN_NODE) instead of connecting
    * wherever a reply points.
    */
-  private static ClusterClientOptions clusterOptions(TimeoutOptions timeouts, ClusterTopologySettings topology) {
+  private static ClusterClientOptions clusterOptions(TimeoutOptions timeouts, ClusterTopologyConfig topology) {
     ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
         .enablePeriodicRefresh(topology.refreshPeriod())
         .enableAllAdaptiveRefreshTriggers()
@@ -150,7 +150,7 @@ public final class RedisConnections implements AutoCloseable {
    * I/O thread of its own.
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop) {
-    return connect(uri, cluster, timeout, loop, ClusterTopologySettings.defaults());
+    return connect(uri, cluster, timeout, loop, ClusterTopologyConfig.defaults());
   }
 
   /**
@@ -158,7 +158,7 @@ public final class RedisConnections implements AutoCloseable {
    * as {@code topology} says (ignored without {@code cluster}).
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
-      ClusterTopologySettings topology) {
+      ClusterTopologyConfig topology) {
     RedisConnections c = new RedisConnections(uri, cluster, timeout, loop, topology);
     c.loadScripts();
     log.info("Connected to Redis {}{}", uri, cluster ? " (cluster)" : "");

@@ -3,7 +3,7 @@ package io.playline.core.aggregate;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.publish.KafkaProducerSettings;
+import io.playline.core.publish.KafkaProducerConfig;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.publish.TopicReader;
 import io.playline.core.write.AppliedRecord;
@@ -12,8 +12,8 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.KafkaNamespace;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -33,7 +33,7 @@ final class WriteBackFixture implements AutoCloseable {
   WriteBackFixture(KafkaNamespace kafka) {
     this.kafka = kafka;
     this.topic = kafka.topic("history");
-    this.producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerSettings.defaults());
+    this.producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerConfig.defaults());
   }
 
   CoreConfig config(Map<String, String> overrides) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.publish.KafkaProducerSettings;
+import io.playline.core.publish.KafkaProducerConfig;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RealKafkaExtension;
@@ -42,7 +42,7 @@ class KafkaClientPropertiesTest {
     assertThat(p.passThrough(KafkaClient.CONSUMER)).containsOnly(Map.entry("security.protocol", "SASL_SSL"),
         Map.entry("sasl.mechanism", "PLAIN"));
     assertThat(p.passThrough(KafkaClient.ADMIN)).containsEntry("sasl.mechanism", "SCRAM-SHA-512");
-    assertThat(KafkaProducers.properties("h:1", KafkaProducerSettings.defaults(), p))
+    assertThat(KafkaProducers.properties("h:1", KafkaProducerConfig.defaults(), p))
         .containsEntry("security.protocol", "SASL_SSL")
         .containsEntry(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd")
         .containsEntry(ProducerConfig.ACKS_CONFIG, "all")
@@ -67,7 +67,7 @@ class KafkaClientPropertiesTest {
 
     assertThat(p.producer()).isEmpty();
     assertThat(p.admin()).isEmpty();
-    assertThat(KafkaProducers.properties("h:1", KafkaProducerSettings.from(source), p))
+    assertThat(KafkaProducers.properties("h:1", KafkaProducerConfig.from(source), p))
         .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "3")
         .containsEntry(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, "2000000");
   }
@@ -134,7 +134,7 @@ class KafkaClientPropertiesTest {
     KafkaClientProperties p = from(Map.of("kafka.producer.buffer.memory", "1234567"));
 
     try (KafkaProducer<byte[], byte[]> producer =
-        KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerSettings.defaults(), p)) {
+        KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerConfig.defaults(), p)) {
       assertThat(metric(producer.metrics(), "buffer-total-bytes")).isEqualTo(1234567.0);
     }
   }

@@ -8,9 +8,9 @@ import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.embedded.EmbeddedKafka;
 import io.playline.embedded.FreePorts;
+import io.playline.embedded.TestWorkDirs;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
-import io.playline.testing.TestWorkDirs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -45,7 +45,7 @@ class FirstTodayKafkaRestartTest {
       admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
     }
     FirstTodayMetrics metrics = new FirstTodayMetrics(new SimpleMeterRegistry());
-    KafkaProducerSettings fast = KafkaProducerSettings.from(ConfigSource.empty().with(Map.of(
+    KafkaProducerConfig fast = KafkaProducerConfig.from(ConfigSource.empty().with(Map.of(
         "kafka.producer.linger", "0ms", "kafka.producer.max.block", "1s", "kafka.producer.request.timeout", "1s",
         "kafka.producer.delivery.timeout", "2s")));
     try (RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.store.ClusterConnections;
-import io.playline.core.store.ClusterTopologySettings;
+import io.playline.core.store.ClusterTopologyConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.embedded.EmbeddedRedisCluster;
@@ -34,9 +34,9 @@ class FirstTodayOutboxClusterTest {
       throws Exception {
     String topic = kafka.topic("first-today");
     FirstTodayMetrics metrics = new FirstTodayMetrics(new SimpleMeterRegistry());
-    try (RedisConnections redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologySettings.defaults());
+    try (RedisConnections redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologyConfig.defaults());
         KafkaProducer<byte[], byte[]> producer = KafkaProducers.create(kafka.bootstrapServers(),
-            KafkaProducerSettings.defaults());
+            KafkaProducerConfig.defaults());
         FirstTodayFixture f = new FirstTodayFixture(redis, ns.keyPrefix(), topic, Map.of(
             "first.today.outbox.age", "1s", "first.today.outbox.sweep.interval", "200ms"))) {
       Set<EmbeddedRedisCluster.Node> owners = new HashSet<>();

@@ -56,7 +56,7 @@ class FirstTodayPublisherTest {
     this.kafka = kafka;
     this.topic = kafka.topic("first-today");
     this.redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5));
-    this.producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerSettings.defaults());
+    this.producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerConfig.defaults());
   }
 
   @AfterEach

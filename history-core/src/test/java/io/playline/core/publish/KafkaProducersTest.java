@@ -15,7 +15,7 @@ class KafkaProducersTest {
 
   @Test
   void defaultsAreIdempotentAllAcksLz4WithLingerAndLargeBatches() {
-    Properties p = KafkaProducers.properties("127.0.0.1:9092", KafkaProducerSettings.defaults());
+    Properties p = KafkaProducers.properties("127.0.0.1:9092", KafkaProducerConfig.defaults());
 
     assertThat(p)
         .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true")
@@ -30,7 +30,7 @@ class KafkaProducersTest {
 
   @Test
   void settingsComeFromTheirKeys() {
-    KafkaProducerSettings s = KafkaProducerSettings.from(ConfigSource.empty().with(Map.of(
+    KafkaProducerConfig s = KafkaProducerConfig.from(ConfigSource.empty().with(Map.of(
         "kafka.client.id", "core-7", "kafka.producer.max.block", "500ms", "kafka.producer.linger", "2ms")));
 
     assertThat(s.clientId()).isEqualTo("core-7");
@@ -43,7 +43,7 @@ class KafkaProducersTest {
     ConfigSource c = ConfigSource.empty().with(Map.of(
         "kafka.producer.request.timeout", "30s", "kafka.producer.delivery.timeout", "20s"));
 
-    assertThatThrownBy(() -> KafkaProducerSettings.from(c))
+    assertThatThrownBy(() -> KafkaProducerConfig.from(c))
         .isInstanceOf(ConfigException.class).hasMessageContaining("kafka.producer.delivery.timeout");
   }
 
@@ -51,7 +51,7 @@ class KafkaProducersTest {
   void rejectsAnUnboundedMaxBlock() {
     ConfigSource c = ConfigSource.empty().with(Map.of("kafka.producer.max.block", "1h"));
 
-    assertThatThrownBy(() -> KafkaProducerSettings.from(c))
+    assertThatThrownBy(() -> KafkaProducerConfig.from(c))
         .isInstanceOf(ConfigException.class).hasMessageContaining("kafka.producer.max.block");
   }
 }

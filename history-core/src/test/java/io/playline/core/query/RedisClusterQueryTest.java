@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.store.ClusterConnections;
-import io.playline.core.store.ClusterTopologySettings;
+import io.playline.core.store.ClusterTopologyConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.embedded.EmbeddedRedisCluster;
@@ -47,7 +47,7 @@ class RedisClusterQueryTest {
   void setUp(RedisClusterNamespace ns) {
     CoreConfig config = ClusterConnections.config(ns, Map.of());
     keys = new RedisKeys(config.redisKeyPrefix());
-    redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologySettings.defaults());
+    redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologyConfig.defaults());
     timeline = new RedisTimeline(config, redis, new QueryMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
     control = new HistoryControl(config, redis, new TombstoneSink() {
       @Override

@@ -9,7 +9,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
-import io.playline.core.publish.KafkaProducerSettings;
+import io.playline.core.publish.KafkaProducerConfig;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.publish.TopicReader;
 import io.playline.core.store.RedisKeys;
@@ -51,7 +51,7 @@ class WriteBackControlTest {
   void setUp(RedisNamespace redis, HBaseNamespace hbase, KafkaNamespace kafka) {
     String topic = kafka.topic("history");
     env = new QueryTestEnv(redis, hbase, Map.of("kafka.topic.history", topic, "writeback.flush.interval", "1s"));
-    producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerSettings.defaults());
+    producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerConfig.defaults());
     aggregator = new WriteBackAggregator(env.config, producer, new WriteBackMetrics(new SimpleMeterRegistry()), "t");
     service = new TieredHistoryService(env.config, env.redis, env.asyncHBase, aggregator, env.registry);
     reader = new TopicReader(kafka, topic);

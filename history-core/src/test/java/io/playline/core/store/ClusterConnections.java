@@ -11,7 +11,7 @@ public final class ClusterConnections {
   private ClusterConnections() {}
 
   /** Cluster connections on {@code ns}'s cluster, topology followed as {@code topology} says. */
-  public static RedisConnections connect(RedisClusterNamespace ns, Duration timeout, ClusterTopologySettings topology) {
+  public static RedisConnections connect(RedisClusterNamespace ns, Duration timeout, ClusterTopologyConfig topology) {
     return RedisConnections.connect(ns.seedUri(), true, timeout, null, topology);
   }
 

@@ -49,7 +49,7 @@ class RedisClusterFailoverTest {
     CoreConfig config = ClusterConnections.config(ns, Map.of());
     keys = new RedisKeys(config.redisKeyPrefix());
     redis = ClusterConnections.connect(ns, COMMAND_TIMEOUT,
-        new ClusterTopologySettings(Duration.ofHours(1), Duration.ofSeconds(2)));
+        new ClusterTopologyConfig(Duration.ofHours(1), Duration.ofSeconds(2)));
     writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(new SimpleMeterRegistry()));
   }
 

@@ -22,7 +22,7 @@ class RedisClusterPipelineTest {
   @Test
   void firstCommandsToEveryMasterCompleteAfterOneFlush(RedisClusterNamespace ns) throws Exception {
     // Commands time out long after the bound below: a stranded command fails the bound.
-    RedisConnections redis = ClusterConnections.connect(ns, Duration.ofSeconds(60), ClusterTopologySettings.defaults());
+    RedisConnections redis = ClusterConnections.connect(ns, Duration.ofSeconds(60), ClusterTopologyConfig.defaults());
     try {
       var pipeline = redis.newPipeline();
       var commands = RedisConnections.commands(pipeline);

@@ -21,8 +21,8 @@ class RedisClusterPubSubTest {
 
   @Test
   void messagePublishedOnTheSharedConnectionReachesASubscriberOfTheCluster(RedisClusterNamespace ns) throws Exception {
-    RedisConnections publisher = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologySettings.defaults());
-    RedisConnections subscriber = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologySettings.defaults());
+    RedisConnections publisher = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologyConfig.defaults());
+    RedisConnections subscriber = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologyConfig.defaults());
     try {
       List<String> received = new CopyOnWriteArrayList<>();
       StatefulRedisPubSubConnection<byte[], byte[]> subscription = subscriber.connectPubSub();

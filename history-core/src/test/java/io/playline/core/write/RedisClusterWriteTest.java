@@ -3,16 +3,16 @@ package io.playline.core.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.SlotHash;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.store.ClusterConnections;
-import io.playline.core.store.ClusterTopologySettings;
+import io.playline.core.store.ClusterTopologyConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
 import io.playline.core.store.Scripts;
 import io.playline.embedded.EmbeddedRedisCluster;
-import io.lettuce.core.cluster.SlotHash;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisClusterExtension;
@@ -46,7 +46,7 @@ class RedisClusterWriteTest {
     // Several users per call: a call may only group users of one slot, or Redis refuses it (CROSSSLOT).
     config = ClusterConnections.config(ns, Map.of("redis.write.users.per.script", "8", "recovery.shards", "16"));
     keys = new RedisKeys(config.redisKeyPrefix());
-    redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologySettings.defaults());
+    redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologyConfig.defaults());
     writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(new SimpleMeterRegistry()));
   }
 

@@ -10,7 +10,7 @@ import io.playline.core.aggregate.UserPartitions;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.publish.KafkaProducerSettings;
+import io.playline.core.publish.KafkaProducerConfig;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.UserWrite;
@@ -79,7 +79,7 @@ class SkewedNodeClocksTest {
   }
 
   private Node node(String id, long offsetMs) {
-    Producer<byte[], byte[]> producer = KafkaProducers.create(env.kafka.bootstrapServers(), KafkaProducerSettings.defaults());
+    Producer<byte[], byte[]> producer = KafkaProducers.create(env.kafka.bootstrapServers(), KafkaProducerConfig.defaults());
     WriteBackAggregator aggregator = new WriteBackAggregator(env.core, producer,
         new WriteBackMetrics(new SimpleMeterRegistry()), id, () -> System.currentTimeMillis() + offsetMs);
     RedisHistoryWriter writer = new RedisHistoryWriter(env.core, env.redis, aggregator,

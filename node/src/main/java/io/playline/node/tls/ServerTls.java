@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class ServerTls implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ServerTls.class);
 
-  private final TlsSettings settings;
+  private final TlsConfig settings;
   private final SslProvider provider;
   private final AdvancedTlsX509KeyManager keys = new AdvancedTlsX509KeyManager();
   private final @Nullable AdvancedTlsX509TrustManager clientCas;
@@ -59,7 +59,7 @@ public final class ServerTls implements AutoCloseable {
   private byte @Nullable [] caDigest;
   private volatile long notAfterSeconds;
 
-  private ServerTls(TlsSettings settings, MeterRegistry registry) throws IOException, GeneralSecurityException {
+  private ServerTls(TlsConfig settings, MeterRegistry registry) throws IOException, GeneralSecurityException {
     this.settings = settings;
     this.provider = provider(settings.provider());
     Path cert = required(settings.cert());
@@ -98,7 +98,7 @@ public final class ServerTls implements AutoCloseable {
   }
 
   /** TLS for the node's listeners, or null when {@code settings} leave them in plain text. */
-  public static @Nullable ServerTls start(TlsSettings settings, MeterRegistry registry) {
+  public static @Nullable ServerTls start(TlsConfig settings, MeterRegistry registry) {
     if (!settings.enabled()) {
       return null;
     }
@@ -194,7 +194,7 @@ public final class ServerTls implements AutoCloseable {
     reloader.shutdownNow();
   }
 
-  private static SslProvider provider(TlsSettings.Provider wanted) {
+  private static SslProvider provider(TlsConfig.Provider wanted) {
     return switch (wanted) {
       case JDK -> SslProvider.JDK;
       case OPENSSL -> {

@@ -1,5 +1,5 @@
 /**
- * TLS on the player and API listeners: settings ({@link io.playline.node.tls.TlsSettings}) and
+ * TLS on the player and API listeners: settings ({@link io.playline.node.tls.TlsConfig}) and
  * the server contexts with certificate reload ({@link io.playline.node.tls.ServerTls}).
  */
 @NullMarked

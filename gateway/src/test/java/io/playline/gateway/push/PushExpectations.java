@@ -1,31 +1,16 @@
 package io.playline.gateway.push;
 
+import static io.playline.testing.Frames.heartbeat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.WsPlayerClient;
 
-/** Player frames and expectations shared by the push tests. */
-final class Frames {
-  private Frames() {}
-
-  static PlayEvent event(long oid, long progressMs, long eventTimeMs) {
-    return PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(oid).setProgressMs(progressMs)
-        .setDurationMs(600_000).setEventTimeMs(eventTimeMs).build();
-  }
-
-  static ClientFrame heartbeat(long seq, PlayEvent... events) {
-    Heartbeat.Builder hb = Heartbeat.newBuilder();
-    for (PlayEvent e : events) {
-      hb.addEvents(e);
-    }
-    return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(hb).build();
-  }
+/** What the push tests expect a player to read next: an ack, a sync, nothing. */
+final class PushExpectations {
+  private PushExpectations() {}
 
   /** Sends a heartbeat and expects its ack as the very next frame (so no sync came first). */
   static void heartbeatAcked(WsPlayerClient c, long seq, PlayEvent... events) throws InterruptedException {

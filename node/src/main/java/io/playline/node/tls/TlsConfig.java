@@ -17,24 +17,24 @@ import org.jspecify.annotations.Nullable;
  * gRPC ports speak TLS; {@code api.tls.client.ca} (PEM, one or more CA certificates) makes the
  * internal API require a client certificate issued by one of them (mTLS). The files are checked
  * every {@code tls.reload.interval} and reloaded when they change; open connections keep the
- * certificate they were made with.
+ * certificate they were made with. Each key's default and range: docs/configuration.md.
  *
  * @param cert certificate chain file, or null for plain text
  * @param key private key file of {@code cert}, or null
  * @param clientCa CAs whose client certificates the internal API requires, or null (no mTLS)
- * @param reloadInterval how often the files are checked for changes ({@code tls.reload.interval}, 1m)
+ * @param reloadInterval how often the files are checked for changes ({@code tls.reload.interval})
  * @param provider the TLS implementation ({@code tls.provider}: auto = OpenSSL when it loads, else the JDK)
  */
-public record TlsSettings(@Nullable Path cert, @Nullable Path key, @Nullable Path clientCa, Duration reloadInterval,
+public record TlsConfig(@Nullable Path cert, @Nullable Path key, @Nullable Path clientCa, Duration reloadInterval,
     Provider provider) {
 
   /** Which TLS implementation serves the listeners. */
   public enum Provider { AUTO, OPENSSL, JDK }
 
   /** Plain text everywhere. */
-  public static final TlsSettings OFF = new TlsSettings(null, null, null, Duration.ofMinutes(1), Provider.AUTO);
+  public static final TlsConfig OFF = new TlsConfig(null, null, null, Duration.ofMinutes(1), Provider.AUTO);
 
-  public TlsSettings {
+  public TlsConfig {
     if ((cert == null) != (key == null)) {
       throw new ConfigException("tls.cert and tls.key: " + (cert == null ? "tls.key" : "tls.cert")
           + " is set without the other (expected: both, or neither for plain text)");
@@ -48,7 +48,7 @@ public record TlsSettings(@Nullable Path cert, @Nullable Path key, @Nullable Pat
   }
 
   /** Reads {@code tls.cert}, {@code tls.key}, {@code api.tls.client.ca}, {@code tls.reload.interval}, {@code tls.provider}. */
-  public static TlsSettings from(ConfigSource c) {
+  public static TlsConfig from(ConfigSource c) {
     String provider = NodeSettings.TLS_PROVIDER.read(c).toUpperCase(Locale.ROOT);
     Provider p;
     try {
@@ -57,7 +57,7 @@ public record TlsSettings(@Nullable Path cert, @Nullable Path key, @Nullable Pat
       throw new ConfigException("tls.provider: '" + provider.toLowerCase(Locale.ROOT)
           + "' (expected: auto, openssl or jdk)");
     }
-    return new TlsSettings(path(c, NodeSettings.TLS_CERT), path(c, NodeSettings.TLS_KEY),
+    return new TlsConfig(path(c, NodeSettings.TLS_CERT), path(c, NodeSettings.TLS_KEY),
         path(c, NodeSettings.API_TLS_CLIENT_CA), NodeSettings.TLS_RELOAD_INTERVAL.read(c), p);
   }
 

@@ -1,4 +1,4 @@
-package io.playline.testing;
+package io.playline.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -6,8 +6,8 @@ import io.playline.core.config.KafkaSettings;
 import java.time.Duration;
 
 /**
- * Settings of the process's one Kafka producer; immutable, validated on construction. Every field
- * names its config key and default.
+ * The process's one Kafka producer's configuration; immutable, validated on construction. Every
+ * field names its config key, whose default and range are in docs/configuration.md.
  *
  * @param clientId producer client id, seen in broker logs and quotas ({@code kafka.client.id})
  * @param linger how long the producer waits to fill a batch ({@code kafka.producer.linger})
@@ -20,7 +20,7 @@ import java.time.Duration;
  * @param maxRequestBytes largest produce request ({@code kafka.producer.max.request.bytes});
  *     must exceed writeback.max.record.bytes
  */
-public record KafkaProducerSettings(
+public record KafkaProducerConfig(
     String clientId,
     Duration linger,
     int batchBytes,
@@ -29,7 +29,7 @@ public record KafkaProducerSettings(
     Duration deliveryTimeout,
     int maxRequestBytes) {
 
-  public KafkaProducerSettings {
+  public KafkaProducerConfig {
     if (clientId.isBlank()) {
       throw new ConfigException("kafka.client.id: '" + clientId + "' (expected: not blank)");
     }
@@ -40,8 +40,8 @@ public record KafkaProducerSettings(
   }
 
   /** Reads the settings from {@code c}, validating each range. */
-  public static KafkaProducerSettings from(ConfigSource c) {
-    return new KafkaProducerSettings(
+  public static KafkaProducerConfig from(ConfigSource c) {
+    return new KafkaProducerConfig(
         KafkaSettings.CLIENT_ID.read(c),
         KafkaSettings.PRODUCER_LINGER.read(c),
         KafkaSettings.PRODUCER_BATCH_BYTES.read(c),
@@ -52,7 +52,7 @@ public record KafkaProducerSettings(
   }
 
   /** Defaults, for tests and tools. */
-  public static KafkaProducerSettings defaults() {
+  public static KafkaProducerConfig defaults() {
     return from(ConfigSource.empty());
   }
 }

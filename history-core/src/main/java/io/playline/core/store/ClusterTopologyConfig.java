@@ -18,21 +18,21 @@ import java.time.Duration;
  *     once, before its replica is promoted; the next trigger is taken at the earliest this much
  *     later, so it bounds how long after the promotion commands to those slots keep failing
  */
-public record ClusterTopologySettings(Duration refreshPeriod, Duration adaptiveRefreshTimeout) {
-  public ClusterTopologySettings {
+public record ClusterTopologyConfig(Duration refreshPeriod, Duration adaptiveRefreshTimeout) {
+  public ClusterTopologyConfig {
     CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.check(refreshPeriod);
     CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.check(adaptiveRefreshTimeout);
   }
 
   /** Reads {@code redis.cluster.refresh.period} and {@code redis.cluster.refresh.adaptive.timeout}. */
-  public static ClusterTopologySettings from(ConfigSource source) {
-    return new ClusterTopologySettings(
+  public static ClusterTopologyConfig from(ConfigSource source) {
+    return new ClusterTopologyConfig(
         CoreSettings.REDIS_CLUSTER_REFRESH_PERIOD.read(source),
         CoreSettings.REDIS_CLUSTER_REFRESH_ADAPTIVE_TIMEOUT.read(source));
   }
 
-  /** The defaults: refresh every 30 s, adaptive refreshes at most every 2 s. */
-  public static ClusterTopologySettings defaults() {
+  /** The defaults, as docs/configuration.md lists them. */
+  public static ClusterTopologyConfig defaults() {
     return from(ConfigSource.empty());
   }
 }
