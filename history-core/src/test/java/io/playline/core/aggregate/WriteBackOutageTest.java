@@ -83,8 +83,11 @@ class WriteBackOutageTest {
     Set<Long> arrived = upserts(f.reader().readUpToSentinels()).stream().map(HistoryRecord::getUid)
         .collect(Collectors.toSet());
     assertThat(arrived.size() + (long) f.metrics.droppedCount()).isEqualTo(200);
+    // What survives is the hard cap's worth: the newest writes, and the failed batch being retried
+    // when the flush thread took one early (then it holds the first uids: which of the oldest survive
+    // depends on when the first flush ran; the drop order itself is PendingChangesTest's).
+    assertThat(arrived).hasSizeLessThanOrEqualTo(40 + 10);
     assertThat(arrived).containsAll(LongStream.rangeClosed(191, 200).boxed().toList());
-    assertThat(arrived).doesNotContain(1L);
   }
 
   @Test
