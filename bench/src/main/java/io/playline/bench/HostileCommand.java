@@ -189,16 +189,11 @@ final class HostileCommand implements Callable<Integer> {
     if (d.isZero() || kinds.isEmpty()) {
       return;
     }
-    List<Attacker> running = new ArrayList<>();
+    Running warming = Running.start(kinds, target, group, epoll, d);
     try {
-      for (AttackKind k : kinds) {
-        running.add(Attacker.start(k, target, group, epoll, d));
-      }
       sleep(d);
     } finally {
-      for (Attacker a : running) {
-        a.close();
-      }
+      warming.close();
     }
     out.printf(Locale.ROOT, "  attack paths warmed for %ss (unmeasured)%n", d.toMillis() / 1000.0);
   }
@@ -214,14 +209,10 @@ final class HostileCommand implements Callable<Integer> {
     long peak = rss0;
     long log0 = directoryBytes(logs);
     long begin = System.nanoTime();
-    List<Attacker> running = new ArrayList<>();
     Histogram latencies = LoadSnapshot.newHistogram();
     LoadSnapshot s1 = s0;
     List<AttackStats.Snapshot> attacks;
-    try {
-      for (AttackKind k : kinds) {
-        running.add(Attacker.start(k, target, group, epoll, length));
-      }
+    try (Running running = Running.start(kinds, target, group, epoll, length)) {
       long lastNodeCpu = nodeCpu0;
       long lastAttackCpu = attackCpu0;
       while (System.nanoTime() - begin < length.toNanos()) {
@@ -239,22 +230,45 @@ final class HostileCommand implements Callable<Integer> {
             honestErrors(s0, s1), s1.interval().getTotalCount() == 0 ? "-"
                 : String.format(Locale.ROOT, "%.2f", s1.interval().getValueAtPercentile(99) / 1000.0),
             ProcStats.rssBytes(pid) >> 20, (nodeNow - lastNodeCpu) / 1e9 / second,
-            (attackNow - lastAttackCpu) / 1e9 / second, attackLine(running));
+            (attackNow - lastAttackCpu) / 1e9 / second, attackLine(running.attackers));
         lastNodeCpu = nodeNow;
         lastAttackCpu = attackNow;
       }
-    } finally {
-      attacks = running.stream().map(a -> a.stats().snapshot()).toList();
+      attacks = running.attackers.stream().map(a -> a.stats().snapshot()).toList();
       nodeCpu = ProcStats.cpuNanos(pid) - nodeCpu0;
       attackCpu = threads.cpuNanos() - attackCpu0;
-      for (Attacker a : running) {
-        a.close();
-      }
     }
     double seconds = (s1.nanos() - s0.nanos()) / 1e9;
     return new PhaseResult(name, seconds, s1.acked() - s0.acked(), millis(latencies, 50), millis(latencies, 99),
         honestErrors(s0, s1), errorKinds(s0, s1), Math.max(0, peak - rss0), Math.max(0, directoryBytes(logs) - log0),
         nodeCpu, attackCpu, Double.NaN, attacks);
+  }
+
+  /** The attackers of one phase (or of the warm-up), closed together. Control thread only. */
+  private static final class Running implements AutoCloseable {
+    final List<Attacker> attackers = new ArrayList<>();
+
+    /** Starts one attacker per kind; those already started are closed if a later one fails to start. */
+    static Running start(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll,
+        Duration length) {
+      Running r = new Running();
+      try {
+        for (AttackKind k : kinds) {
+          r.attackers.add(Attacker.start(k, target, group, epoll, length));
+        }
+      } catch (RuntimeException e) {
+        r.close();
+        throw e;
+      }
+      return r;
+    }
+
+    @Override
+    public void close() {
+      for (Attacker a : attackers) {
+        a.close();
+      }
+    }
   }
 
   private static String attackLine(List<Attacker> running) {
