@@ -84,7 +84,8 @@ final class HostileCommand implements Callable<Integer> {
       + "(write flood: at least 16; slowloris: K to each port) (default: ${DEFAULT-VALUE}).")
   int attackers;
 
-  @Option(names = "--idle-connections", defaultValue = "500", description = "Idle HTTP/2 connections (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--idle-connections", defaultValue = "500", description = "Idle HTTP/2 connections, and slowloris connections "
+      + "per port (WebSocket, admin) (default: ${DEFAULT-VALUE}).")
   int idleConnections;
 
   @Option(names = "--attack-frames-per-second", defaultValue = "18", description = "Frames per second per "

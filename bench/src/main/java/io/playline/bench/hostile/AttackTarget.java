@@ -14,7 +14,7 @@ import java.time.Duration;
  * @param secret HS256 secret for player tokens
  * @param uidBase first user id the attackers use (each attacker takes its own above it)
  * @param connections K: connections per attacker kind (write flood: 16 when K is smaller)
- * @param idleConnections idle HTTP/2 connections the idle attacker opens
+ * @param idleConnections idle HTTP/2 connections the idle attacker opens; slowloris connections per port
  * @param framesPerSecond frames per second per stream connection ("as fast as allowed")
  * @param slowlorisInterval pause between two bytes of a slowloris request
  * @param maxOperations an attacker stops after this many operations (frames, streams, cycles)

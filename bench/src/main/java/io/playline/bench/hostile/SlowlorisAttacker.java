@@ -11,10 +11,11 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Slowloris: K connections to the WebSocket port and K to the admin port, each sending the
- * request line and {@code Host}, then one byte of an endless header every {@link
- * AttackTarget#slowlorisInterval()}. Refusals are labelled {@code ws-} or {@code admin-}; closed
- * connections are reopened. Whatever the node answers is read and dropped.
+ * Slowloris: as many connections as it may hold ({@link AttackTarget#idleConnections()}) to the
+ * WebSocket port and as many to the admin port, each sending the request line and {@code Host},
+ * then one byte of an endless header every {@link AttackTarget#slowlorisInterval()}. Refusals are
+ * labelled {@code ws-} or {@code admin-}; closed connections are reopened. Whatever the node answers
+ * is read and dropped.
  */
 final class SlowlorisAttacker extends Attacker {
   SlowlorisAttacker(AttackTarget target, EventLoopGroup group, boolean epoll, Duration length) {
@@ -23,7 +24,7 @@ final class SlowlorisAttacker extends Attacker {
 
   @Override
   void begin() {
-    for (int i = 0; i < target.connections(); i++) {
+    for (int i = 0; i < target.idleConnections(); i++) {
       open(target.websocketAddress(), "ws-", true, Duration.ofMillis(200));
       open(target.admin(), "admin-", true, Duration.ofMillis(200));
     }

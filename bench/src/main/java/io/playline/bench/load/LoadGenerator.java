@@ -38,8 +38,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe: control methods may be called from any thread; players live on the loops.
  */
 public final class LoadGenerator implements Fleet, Players {
-  /** Handshakes (TCP + upgrade + auth) in progress at once. */
-  static final int MAX_PENDING = 512;
+  /**
+   * Handshakes (TCP + upgrade + auth) in progress at once: within the node's {@code
+   * connection.max.unproven.per.address} (256), as one address's players are.
+   */
+  static final int MAX_PENDING = 256;
   private static final Duration TOKEN_TTL = Duration.ofHours(6);
   private static final int CONNECT_TIMEOUT_MS = 10_000;
 

@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.node.edge.UnprovenHold;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * Closes a connection that has not finished its WebSocket upgrade within {@code handshake.timeout}
  * of connecting: a socket that sends nothing, half a request, or a request that is not an upgrade
  * would otherwise hold a file descriptor and a channel forever (Netty's own handshake timeout only
- * starts once an upgrade request arrived). Removes itself once the upgrade completed. One per
+ * starts once an upgrade request arrived). Once the upgrade completed it gives back the connection's
+ * place among its address's unproven ones ({@link UnprovenHold}) and removes itself. One per
  * connection; runs on its event loop.
  */
 final class UpgradeDeadline extends ChannelInboundHandlerAdapter {
@@ -44,6 +46,7 @@ final class UpgradeDeadline extends ChannelInboundHandlerAdapter {
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
     if (evt instanceof HandshakeComplete) {
       cancel();
+      UnprovenHold.proven(ctx.channel());
       ctx.pipeline().remove(this);
     }
     super.userEventTriggered(ctx, evt);

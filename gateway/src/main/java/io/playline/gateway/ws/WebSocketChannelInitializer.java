@@ -16,12 +16,13 @@ import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.AdmitOnFirstRead;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.ProxyProtocolHandler;
+import io.playline.node.edge.UnprovenHold;
 import java.net.InetSocketAddress;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The pipeline of one WebSocket connection: admission at accept (the address's new-connection budget
- * and abuse penalty, {@link AddressBudgets}: a refused connection is closed before TLS or HTTP, for
+ * The pipeline of one WebSocket connection: admission at accept (the address's new-connection budget,
+ * abuse penalty and cap of unproven connections, {@link AddressBudgets}: a refused connection is closed before TLS or HTTP, for
  * the PROXY header's address when there is one), HTTP upgrade on {@code /v1/stream} (within {@code
  * handshake.timeout} of connecting, {@link UpgradeDeadline}), frame decoding
  * with the configured payload limit (violations are handed to {@link WebSocketFrameHandler}, which
@@ -100,11 +101,17 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
         .addLast(new WebSocketFrameHandler(services, limiter, addresses));
   }
 
-  /** Takes a new connection from the client address's budget, or closes the channel; false when refused. */
+  /**
+   * Takes a new connection from the client address's budget and counts it unproven until its upgrade
+   * ({@link UnprovenHold}), or closes the channel; false when refused.
+   */
   private boolean admit(Channel ch) {
     InetSocketAddress client = ProxyProtocolHandler.clientAddress(ch);
-    if (client == null || client.getAddress() == null
-        || addresses.admit(client.getAddress(), AddressBudgets.Transport.WS) == null) {
+    if (client == null || client.getAddress() == null) {
+      return true;
+    }
+    if (addresses.admit(client.getAddress(), AddressBudgets.Transport.WS) == null
+        && UnprovenHold.take(ch, addresses, client.getAddress(), AddressBudgets.Transport.WS) == null) {
       return true;
     }
     ch.close();

@@ -18,15 +18,20 @@ import org.jspecify.annotations.Nullable;
  * @param token what {@code Authorization: Bearer} must carry for {@code /metrics}; null = open
  * @param maxConnections open admin connections; more are closed at accept ({@code
  *     admin.max.connections}, 64)
+ * @param maxConnectionsPerAddress of those, from one address ({@code admin.max.connections.per.address})
  * @param requestTimeout a connection must deliver a whole request this soon after connecting or
  *     after its previous request ({@code admin.request.timeout}, 10s)
  */
-public record AdminAccess(String bindHost, @Nullable String token, int maxConnections, Duration requestTimeout) {
+public record AdminAccess(String bindHost, @Nullable String token, int maxConnections, int maxConnectionsPerAddress,
+    Duration requestTimeout) {
   public static final int MIN_TOKEN_CHARS = 16;
 
   public AdminAccess {
     if (maxConnections <= 0) {
       throw new ConfigException("admin.max.connections: " + maxConnections + " (expected: > 0)");
+    }
+    if (maxConnectionsPerAddress <= 0) {
+      throw new ConfigException("admin.max.connections.per.address: " + maxConnectionsPerAddress + " (expected: > 0)");
     }
     if (requestTimeout.isNegative() || requestTimeout.isZero()) {
       throw new ConfigException("admin.request.timeout: " + requestTimeout + " (expected: > 0)");
@@ -45,12 +50,13 @@ public record AdminAccess(String bindHost, @Nullable String token, int maxConnec
     String token = NodeSettings.ADMIN_TOKEN.read(c).orElse("");
     return new AdminAccess(NodeSettings.ADMIN_BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)),
         token.isEmpty() ? null : token, NodeSettings.ADMIN_MAX_CONNECTIONS.read(c),
-        NodeSettings.ADMIN_REQUEST_TIMEOUT.read(c));
+        NodeSettings.ADMIN_MAX_CONNECTIONS_PER_ADDRESS.read(c), NodeSettings.ADMIN_REQUEST_TIMEOUT.read(c));
   }
 
   /** Open on {@code bindHost}, no token, the default budgets (tests, tools). */
   public static AdminAccess open(String bindHost) {
     return new AdminAccess(bindHost, null, NodeSettings.ADMIN_MAX_CONNECTIONS.defaultValue().orElseThrow(),
+        NodeSettings.ADMIN_MAX_CONNECTIONS_PER_ADDRESS.defaultValue().orElseThrow(),
         NodeSettings.ADMIN_REQUEST_TIMEOUT.defaultValue().orElseThrow());
   }
 

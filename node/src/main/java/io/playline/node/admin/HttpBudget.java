@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * while the connection's unsent answers are over Netty's write-buffer high-water mark (a client
  * that sends requests and never reads the answers cannot grow the node's memory). Counted in {@code
  * <metric>{reason=connections|address|timeout}}. Used by the admin port ({@code admin.max.connections},
- * {@code admin.request.timeout}) and the internal API's HTTP port (with {@code
+ * {@code admin.max.connections.per.address}, {@code admin.request.timeout}) and the internal API's HTTP port (with {@code
  * api.http.max.connections.per.address}). Thread-safe; {@link #deadline()} gives one handler per
  * connection, confined to its event loop.
  */
@@ -85,7 +85,8 @@ public final class HttpBudget {
   /** The admin port's budget: {@code playline.admin.refused}. */
   static HttpBudget admin(AdminAccess access, MeterRegistry registry) {
     return new HttpBudget("admin", "playline.admin.refused", new Cap("admin.max.connections", access.maxConnections()),
-        null, "admin.request.timeout", access.requestTimeout(), registry);
+        new Cap("admin.max.connections.per.address", access.maxConnectionsPerAddress()), "admin.request.timeout",
+        access.requestTimeout(), registry);
   }
 
   /** Counts {@code channel} until it closes; false (and closed) when the port or its address has its maximum. */

@@ -3,6 +3,7 @@ package io.playline.node.edge;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * header's address). Refusals are counted in {@code playline.connections.refused{transport,
  * reason=rate|penalty}} and logged in one line at most every {@value #LOG_INTERVAL_SECONDS} s.
  *
+ * <p>It also caps the connections of one address that have not yet proven themselves ({@link
+ * #admitUnproven}, {@code connection.max.unproven.per.address}): a WebSocket before its upgrade, a gRPC
+ * connection before its first stream. Each is cut at its deadline anyway; the cap bounds how many one
+ * address holds at once (idle HTTP/2, slowloris), refused as {@code reason=unproven}.
+ *
  * <p>Bounded: an address is remembered only while its bucket is not full again or its penalty runs
  * (the idle are forgotten, least recently seen first, a few at each call), and at most {@code
  * connection.max.tracked.addresses} of them: past that the least recently seen is forgotten, so an
@@ -37,7 +43,7 @@ public final class AddressBudgets {
   private static final int FORGET_PER_CALL = 4;
 
   /** Why a new connection was refused; its name is the metric's {@code reason}. */
-  public enum Refusal { RATE, PENALTY }
+  public enum Refusal { RATE, PENALTY, UNPROVEN }
 
   /** The player ports; the name is the metric's {@code transport}. */
   public enum Transport { WS, GRPC }
@@ -49,6 +55,9 @@ public final class AddressBudgets {
   private final LongSupplier nanoClock;
   /** In access order: the least recently seen address first. */
   private final LinkedHashMap<InetAddress, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
+  /** Unproven connections per address; an address is here only while it has some. */
+  private final HashMap<InetAddress, int[]> unproven = new HashMap<>();
+  private int unprovenTotal;
   private final Map<Transport, Counter[]> refused = new java.util.EnumMap<>(Transport.class);
   private final Map<Transport, Counter> penalties = new java.util.EnumMap<>(Transport.class);
   private long unlogged;
@@ -65,8 +74,8 @@ public final class AddressBudgets {
       for (Refusal r : Refusal.values()) {
         byReason[r.ordinal()] = Counter.builder("playline.connections.refused").tag("transport", tag(t))
             .tag("reason", tag(r))
-            .description("New player connections closed at accept: over the address's new-connection rate, or "
-                + "during its penalty after abuse")
+            .description("New player connections closed at accept: over the address's new-connection rate, "
+                + "during its penalty after abuse, or over its unproven connections")
             .register(registry);
       }
       refused.put(t, byReason);
@@ -75,6 +84,7 @@ public final class AddressBudgets {
           .register(registry));
     }
     registry.gauge("playline.connections.addresses", List.of(), this, AddressBudgets::addresses);
+    registry.gauge("playline.connections.unproven", List.of(), this, AddressBudgets::unproven);
   }
 
   private static String tag(Enum<?> e) {
@@ -104,6 +114,41 @@ public final class AddressBudgets {
       refused.get(transport)[refusal.ordinal()].increment();
     }
     return refusal;
+  }
+
+  /**
+   * Counts a new connection of {@code address} as unproven: null when admitted (then {@link #proven}
+   * must follow exactly once, when it proves itself or closes: {@link UnprovenHold} does that), else
+   * {@link Refusal#UNPROVEN} (counted; nothing held; the caller closes the connection).
+   */
+  public @Nullable Refusal admitUnproven(InetAddress address, Transport transport) {
+    synchronized (this) {
+      int[] count = unproven.computeIfAbsent(address, a -> new int[1]);
+      if (count[0] < limits.maxUnproven()) {
+        count[0]++;
+        unprovenTotal++;
+        return null;
+      }
+      logRefusal(address, transport, Refusal.UNPROVEN, nanoClock.getAsLong());
+    }
+    refused.get(transport)[Refusal.UNPROVEN.ordinal()].increment();
+    return Refusal.UNPROVEN;
+  }
+
+  /** One of {@code address}'s unproven connections proved itself or closed. */
+  public synchronized void proven(InetAddress address) {
+    int[] count = unproven.get(address);
+    if (count != null) {
+      unprovenTotal--;
+      if (--count[0] == 0) {
+        unproven.remove(address);
+      }
+    }
+  }
+
+  /** Unproven connections now, every address together. */
+  public synchronized int unproven() {
+    return unprovenTotal;
   }
 
   /** One of {@code address}'s connections on {@code transport} was cut for abuse: refuse it for the penalty. */
@@ -160,7 +205,11 @@ public final class AddressBudgets {
       nextLogNanos = now + TimeUnit.SECONDS.toNanos(LOG_INTERVAL_SECONDS);
       log.info("{} new connection(s) refused at accept since the last report (latest: {} over {}, {}); counted in "
           + "playline_connections_refused_total, reported at most every {} s", unlogged, address, tag(transport),
-          refusal == Refusal.RATE ? "over connection.max.new.per.address.per.second" : "in its connection.abuse.penalty",
+          switch (refusal) {
+            case RATE -> "over connection.max.new.per.address.per.second";
+            case PENALTY -> "in its connection.abuse.penalty";
+            case UNPROVEN -> "over connection.max.unproven.per.address";
+          },
           LOG_INTERVAL_SECONDS);
       unlogged = 0;
     }

@@ -12,13 +12,16 @@ import java.time.Duration;
  * @param newBurst new connections at once before the rate applies ({@code connection.max.new.per.address.burst})
  * @param abusePenalty how long an address cut for abuse is refused ({@code connection.abuse.penalty}; 0 = off)
  * @param maxTracked addresses remembered at most ({@code connection.max.tracked.addresses})
+ * @param maxUnproven connections of one address not yet upgraded or without a first stream, at most
+ *     ({@code connection.max.unproven.per.address})
  */
-public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, int maxTracked) {
+public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, int maxTracked, int maxUnproven) {
 
   public AddressLimits {
-    if (newPerSecond <= 0 || newBurst <= 0 || maxTracked <= 0) {
-      throw new ConfigException("connection.max.new.per.address.per.second / .burst / connection.max.tracked.addresses: "
-          + newPerSecond + " / " + newBurst + " / " + maxTracked + " (expected: each > 0)");
+    if (newPerSecond <= 0 || newBurst <= 0 || maxTracked <= 0 || maxUnproven <= 0) {
+      throw new ConfigException("connection.max.new.per.address.per.second / .burst / connection.max.tracked.addresses"
+          + " / connection.max.unproven.per.address: " + newPerSecond + " / " + newBurst + " / " + maxTracked + " / "
+          + maxUnproven + " (expected: each > 0)");
     }
     if (abusePenalty.isNegative()) {
       throw new ConfigException("connection.abuse.penalty: " + abusePenalty + " (expected: >= 0)");
@@ -31,6 +34,7 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
         EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.read(c),
         EdgeSettings.NEW_CONNECTIONS_PER_ADDRESS_BURST.read(c),
         EdgeSettings.ABUSE_PENALTY.read(c),
-        EdgeSettings.MAX_TRACKED_ADDRESSES.read(c));
+        EdgeSettings.MAX_TRACKED_ADDRESSES.read(c),
+        EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.read(c));
   }
 }

@@ -31,6 +31,14 @@ public final class EdgeSettings {
           + "(gRPC `GOAWAY ENHANCE_YOUR_CALM` for rapid reset or a ping flood, an HTTP/2 `PROTOCOL_ERROR`; a WebSocket "
           + "ping flood or invalid framing) has its new connections closed at accept this long "
           + "(`playline_connections_refused_total{reason=\"penalty\"}`); 0 = off");
+  public static final Setting<Integer> MAX_UNPROVEN_PER_ADDRESS = Setting.intValue(
+      "connection.max.unproven.per.address", 256, 1, 1_000_000, "connections from one address, both player ports "
+          + "together, that have not yet proven themselves (finished the WebSocket upgrade, opened a first gRPC "
+          + "stream): past it a new connection is closed at accept (`playline_connections_refused_total{reason="
+          + "\"unproven\"}`). Bounds what idle HTTP/2 connections and slowloris upgrades from one address hold at once "
+          + "(each is cut at its deadline: `handshake.timeout`, `grpc.first.stream.timeout`); honest players are "
+          + "unproven for one handshake's round trips, so even a NAT's burst arriving together stays below it "
+          + "(256 at a 300 ms handshake is 850 arrivals a second)");
   public static final Setting<Integer> MAX_TRACKED_ADDRESSES = Setting.intValue("connection.max.tracked.addresses",
       65_536, 1, 10_000_000, "addresses whose new-connection budget and penalty are remembered (about 200 bytes "
           + "each); an address is forgotten once its bucket is full and its penalty over, and past the cap the least "
@@ -63,7 +71,8 @@ public final class EdgeSettings {
           + "`playline_grpc_connections_cut_total{reason=\"no_stream\"}`)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection admission and HTTP/2", List.of(
-      HANDSHAKE_TIMEOUT, FRAME_MAX_BYTES, MAX_NEW_CONNECTIONS_PER_ADDRESS, NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, MAX_TRACKED_ADDRESSES,
+      HANDSHAKE_TIMEOUT, FRAME_MAX_BYTES, MAX_NEW_CONNECTIONS_PER_ADDRESS, NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, MAX_UNPROVEN_PER_ADDRESS,
+      MAX_TRACKED_ADDRESSES,
       GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE, GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES,
       GRPC_RST_WINDOW, GRPC_FIRST_STREAM_TIMEOUT));
 

@@ -13,6 +13,7 @@ import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.AdmitOnFirstRead;
 import io.playline.node.edge.ProxyProtocolHandler;
+import io.playline.node.edge.UnprovenHold;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * counted against caps per node and per address (the player port: {@code connection.max} and {@code
  * connection.max.per.address}, a separate count from the player streams; the API port: {@code
  * api.max.connections} and {@code api.max.connections.per.address}), and, on the player port, its
- * address's new-connection budget is taken ({@link AddressBudgets}): over any it is closed right
+ * address's new-connection budget is taken and the connection counts among its unproven ones until
+ * its first stream ({@link AddressBudgets}, {@link UnprovenHold}): over any it is closed right
  * after accept, before any HTTP/2. GOAWAYs with {@code ENHANCE_YOUR_CALM} that gRPC sends (rapid reset, ping flood) are
  * counted and, like a {@code PROTOCOL_ERROR}, put the address in its abuse penalty. Built on gRPC's
  * protocol-negotiator hook, in front of the given negotiation (and behind a PROXY header, whose
@@ -92,6 +94,7 @@ public final class Http2ConnectionGuard {
       @Override
       public void onStreamAdded(Http2Stream stream) {
         deadline.cancel(false);
+        UnprovenHold.proven(channel);
       }
 
       @Override
@@ -113,6 +116,9 @@ public final class Http2ConnectionGuard {
     InetAddress address = remote == null ? null : remote.getAddress();
     AddressBudgets.Refusal overBudget = addresses == null || address == null ? null
         : addresses.admit(address, AddressBudgets.Transport.GRPC);
+    if (overBudget == null && addresses != null && address != null) {
+      overBudget = UnprovenHold.take(channel, addresses, address, AddressBudgets.Transport.GRPC);
+    }
     if (overBudget != null) {
       log.debug("Closing {}: {} of its address", remote, overBudget);
       front.close();

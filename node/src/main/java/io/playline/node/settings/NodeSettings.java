@@ -27,6 +27,11 @@ public final class NodeSettings {
   public static final Setting<Integer> ADMIN_MAX_CONNECTIONS = Setting.intValue("admin.max.connections", 64, 1, 100_000,
       "open connections on the admin port; more are closed at accept (counted in "
           + "`playline_admin_refused_total{reason=\"connections\"}`)");
+  public static final Setting<Integer> ADMIN_MAX_CONNECTIONS_PER_ADDRESS = Setting.intValue(
+      "admin.max.connections.per.address", 16, 1, 100_000, "of `admin.max.connections`, those open from one address "
+          + "(a scraper, a load balancer's health checks); more are closed at accept (counted in "
+          + "`playline_admin_refused_total{reason=\"address\"}`): one address holding slow requests cannot take "
+          + "every admin connection from the scrapers and health checks");
   public static final Setting<Duration> ADMIN_REQUEST_TIMEOUT = Setting.duration("admin.request.timeout",
       Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "an admin connection must deliver a "
           + "whole request (headers and body) this soon after connecting or after the answer to its previous request, "
@@ -65,7 +70,8 @@ public final class NodeSettings {
       + "CPU per heartbeat at peak, see docs/benchmarks.md)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Node: addresses, threads, admin port and TLS", List.of(
-      BIND_HOST, ADMIN_PORT, ADMIN_BIND_HOST, ADMIN_TOKEN, ADMIN_MAX_CONNECTIONS, ADMIN_REQUEST_TIMEOUT,
+      BIND_HOST, ADMIN_PORT, ADMIN_BIND_HOST, ADMIN_TOKEN, ADMIN_MAX_CONNECTIONS, ADMIN_MAX_CONNECTIONS_PER_ADDRESS,
+      ADMIN_REQUEST_TIMEOUT,
       TLS_CERT, TLS_KEY, API_TLS_CLIENT_CA, TLS_RELOAD_INTERVAL, TLS_PROVIDER, PROXY_PROTOCOL,
       PROXY_TRUSTED_CIDRS, NODE_ID, IO_THREADS, IO_REDIS_SHARED));
 

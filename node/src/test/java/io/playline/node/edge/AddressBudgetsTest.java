@@ -18,7 +18,27 @@ class AddressBudgetsTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   private AddressBudgets budgets(int perSecond, int burst, Duration penalty, int maxTracked) {
-    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, maxTracked), registry, now::get);
+    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, maxTracked, 1_000), registry, now::get);
+  }
+
+  @Test
+  void unprovenConnectionsAreCappedPerAddressUntilProvenOrClosed() throws Exception {
+    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, 100, 2), registry, now::get);
+    InetAddress a = address(1);
+    assertThat(b.admitUnproven(a, Transport.WS)).isNull();
+    assertThat(b.admitUnproven(a, Transport.GRPC)).isNull();
+    assertThat(b.admitUnproven(a, Transport.WS)).isEqualTo(Refusal.UNPROVEN);
+    assertThat(b.admitUnproven(address(2), Transport.WS)).isNull();
+    assertThat(b.unproven()).isEqualTo(3);
+    b.proven(a);
+    assertThat(b.admitUnproven(a, Transport.GRPC)).isNull();
+    assertThat(b.admitUnproven(a, Transport.GRPC)).isEqualTo(Refusal.UNPROVEN);
+    b.proven(a);
+    b.proven(a);
+    b.proven(address(2));
+    assertThat(b.unproven()).isZero();
+    assertThat(registry.get("playline.connections.refused").tags("transport", "grpc", "reason", "unproven").counter()
+        .count()).isEqualTo(1);
   }
 
   private static InetAddress address(int i) throws Exception {
