@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * {@link #close()} stops everything in reverse order within {@code shutdown.timeout}; past that
  * the process halts so a hung part cannot keep it alive.
  */
-final class StandaloneLauncher implements AutoCloseable {
+public final class StandaloneLauncher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StandaloneLauncher.class);
 
   private final RoleParts parts = new RoleParts();
@@ -61,7 +61,7 @@ final class StandaloneLauncher implements AutoCloseable {
 
   private StandaloneLauncher() {}
 
-  static StandaloneLauncher start(ConfigSource config) {
+  public static StandaloneLauncher start(ConfigSource config) {
     StandaloneLauncher launcher = new StandaloneLauncher();
     try {
       launcher.doStart(config);
@@ -202,7 +202,7 @@ final class StandaloneLauncher implements AutoCloseable {
   }
 
   /** Blocks until {@link #close()} has finished. */
-  void awaitStopped() throws InterruptedException {
+  public void awaitStopped() throws InterruptedException {
     stopped.await();
   }
 
