@@ -81,7 +81,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);
     NodeConfig nodeConfig = NodeConfig.from(config);
-    GatewayConfig gateway = GatewayConfig.from(config, nodeConfig, secret.secret());
+    GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
     Secrets.Resolved apiSecret = Secrets.resolveApi(config, true);
     ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
@@ -91,7 +91,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     ports.put("ws.port", gateway.wsPort());
     ports.put("grpc.port", gateway.grpcPort());
     ports.put("admin.port", nodeConfig.adminPort());
-    PortCheck.ensureFree(gateway.bindHost(), ports);
+    PortCheck.ensureFree(nodeConfig.bindHost(), ports);
     PortCheck.ensureFree(access.bindHost(), Map.of("api.port", access.port()));
 
     log.info("Starting embedded servers under {}", standalone.dataDir());

@@ -163,8 +163,8 @@ public final class StreamSession {
 
   private void authenticate(long seq, Auth auth) {
     GatewayConfig config = services.config();
-    String labels = ClientLabels.authProblem(auth.getDeviceId(), auth.getPlatform(), config.maxDeviceIdBytes(),
-        config.maxPlatformBytes());
+    String labels = ClientLabels.authProblem(auth.getDeviceId(), auth.getPlatform(),
+        services.writes().maxDeviceIdBytes(), services.writes().maxPlatformBytes());
     if (labels != null) {
       fail(seq, Code.INVALID_ARGUMENT, labels);
       return;
