@@ -25,26 +25,8 @@ import org.jspecify.annotations.Nullable;
  * failing) — ending with the {@link PollPersister} the loop persists through. The loop retries an
  * attempt that failed transiently. Used by the loop's thread only.
  */
-final class ConsumerStartup {
-  private final JobConfig config;
-  private final CoreConfig core;
-  private final String bootstrapServers;
-  private final HistorySink sink;
-  private final @Nullable ItemCounters counters;
-  private final RedisConnections redis;
-  private final JobMetrics metrics;
-
-  ConsumerStartup(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
-      @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics) {
-    this.config = config;
-    this.core = core;
-    this.bootstrapServers = bootstrapServers;
-    this.sink = sink;
-    this.counters = counters;
-    this.redis = redis;
-    this.metrics = metrics;
-  }
-
+record ConsumerStartup(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
+    @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics) {
   /**
    * The consumer settings: the job's group, manual commits, cooperative rebalancing, bounded polls,
    * plus the pass-through of {@code kafka.common.*} and {@code kafka.consumer.*} ({@link
