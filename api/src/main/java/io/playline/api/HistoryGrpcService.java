@@ -87,7 +87,7 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
           }
           response.onNext(reportResponse(outcome, firstToday, day.iso()));
           response.onCompleted();
-        });
+        }, batcher.nanoTime());
     if (!batcher.submit(pending)) {
       response.onError(Status.RESOURCE_EXHAUSTED.withDescription("server busy; retry later").asRuntimeException());
     }

@@ -4,10 +4,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
-import io.lettuce.core.KeyValue;
-import io.lettuce.core.ScoredValue;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.api.ServiceTokens;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
@@ -17,21 +13,12 @@ import io.playline.bench.probe.ProcStats;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
-import io.playline.proto.v1.Business;
-import io.playline.proto.v1.GetProgressRequest;
-import io.playline.proto.v1.GetProgressResponse;
 import io.playline.proto.v1.HistoryGrpc;
-import io.playline.proto.v1.ItemKey;
-import io.playline.proto.v1.ListHistoryRequest;
-import io.playline.proto.v1.ListHistoryResponse;
-import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.ReportRequest;
 import io.playline.roles.endpoints.Endpoints.Field;
 import io.playline.roles.endpoints.Endpoints.Serves;
 import io.playline.roles.endpoints.Endpoints;
 import io.playline.standalone.PlaylineCli;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,12 +27,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -228,11 +212,12 @@ final class ReadsCommand implements Callable<Integer> {
         () -> heartbeats == null ? null : heartbeats.snapshot());
     List<ReadLoops.Result> results = new ArrayList<>();
     RedisKeys keys = new RedisKeys(keyPrefix);
+    WarmReads seeded = new WarmReads(base, users, items, batch, page);
     try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
         StoredReads hbase = stored ? new StoredReads(root, config, base, coldUsers, items, deepUsers, deepItems,
             page, redis, keys) : null) {
       if (reads.stream().anyMatch(k -> !HBASE_KINDS.contains(k))) {
-        seed(stubs, base);
+        seeded.seed(stubs);
       }
       if (hbase != null) {
         hbase.seed(reads, majorCompact);
@@ -246,8 +231,8 @@ final class ReadsCommand implements Callable<Integer> {
           Supplier<CompletionStage<?>> viaApi = () -> switch (kind) {
             case "cold" -> hbase.apiCold(stub.get());
             case "deep", "deep-chunks" -> hbase.apiDeep(stub.get(), kind.equals("deep-chunks"));
-            case "list-connect" -> connect.page(randomUser(base), page);
-            default -> apiRead(kind, stub.get(), base);
+            case "list-connect" -> connect.page(seeded.randomUser(), page);
+            default -> seeded.api(kind, stub.get());
           };
           StoredReads.StreamPlayers who = !stream ? null : switch (read) {
             case "cold" -> hbase.streamCold();
@@ -271,7 +256,7 @@ final class ReadsCommand implements Callable<Integer> {
                 () -> read.equals("cold") ? hbase.hbaseCold() : hbase.hbaseDeep(read.equals("deep-chunks"))));
           } else {
             results.add(loops.closed("redis-" + kind, pass, warm, window, -1,
-                () -> redisRead(read, redis.shared(), keys, base)));
+                () -> seeded.redis(read, redis.shared(), keys)));
           }
         }
       }
@@ -336,105 +321,6 @@ final class ReadsCommand implements Callable<Integer> {
       Thread.sleep(50);
     }
     return fleet;
-  }
-
-  /** Writes {@code items} items per user through the API's Report, 32 calls in flight. */
-  private void seed(List<HistoryGrpc.HistoryStub> stubs, long base) throws InterruptedException {
-    long start = System.nanoTime();
-    Semaphore inFlight = new Semaphore(32);
-    AtomicLong failed = new AtomicLong();
-    long now = System.currentTimeMillis();
-    for (int u = 0; u < users; u++) {
-      long uid = base + u;
-      for (int from = 0; from < items; from += 100) {
-        ReportRequest.Builder r = ReportRequest.newBuilder().setUid(uid).setDeviceId("bench").setPlatform("bench");
-        for (int k = from; k < Math.min(items, from + 100); k++) {
-          r.addEvents(PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(k + 1).setProgressMs(1000L * k)
-              .setDurationMs(600_000).setEventTimeMs(now - (items - k) * 1000L));
-        }
-        inFlight.acquire();
-        stubs.get(u % stubs.size()).withDeadlineAfter(30, TimeUnit.SECONDS).report(r.build(), new StreamObserver<>() {
-          @Override
-          public void onNext(io.playline.proto.v1.ReportResponse value) {}
-
-          @Override
-          public void onError(Throwable t) {
-            failed.incrementAndGet();
-            inFlight.release();
-          }
-
-          @Override
-          public void onCompleted() {
-            inFlight.release();
-          }
-        });
-      }
-    }
-    inFlight.acquire(32);
-    if (failed.get() > 0) {
-      throw new IllegalStateException(failed.get() + " Report calls failed while seeding");
-    }
-    System.out.printf("  seeded %d users x %d items in %d ms%n", users, items,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-  }
-
-  private long randomUser(long base) {
-    return base + ThreadLocalRandom.current().nextInt(users);
-  }
-
-  private List<Integer> randomOids() {
-    List<Integer> oids = new ArrayList<>(batch);
-    ThreadLocalRandom r = ThreadLocalRandom.current();
-    while (oids.size() < Math.min(batch, items)) {
-      int oid = 1 + r.nextInt(items);
-      if (!oids.contains(oid)) {
-        oids.add(oid);
-      }
-    }
-    return oids;
-  }
-
-  private CompletionStage<?> apiRead(String kind, HistoryGrpc.HistoryStub stub, long base) {
-    long uid = randomUser(base);
-    if (kind.equals("progress")) {
-      GetProgressRequest.Builder r = GetProgressRequest.newBuilder().setUid(uid);
-      for (int oid : randomOids()) {
-        r.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid));
-      }
-      UnaryAnswer<GetProgressResponse> a = new UnaryAnswer<>(resp -> resp.getRecordsCount() == Math.min(batch, items));
-      stub.getProgress(r.build(), a);
-      return a.done;
-    }
-    UnaryAnswer<ListHistoryResponse> a = new UnaryAnswer<>(resp -> resp.getRecordsCount() == Math.min(page, items));
-    stub.listHistory(ListHistoryRequest.newBuilder().setUid(uid).setLimit(page).build(), a);
-    return a.done;
-  }
-
-  private CompletionStage<?> redisRead(String kind, RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys,
-      long base) {
-    long uid = randomUser(base);
-    if (kind.equals("progress")) {
-      List<Integer> oids = randomOids();
-      byte[][] fields = new byte[oids.size()][];
-      for (int i = 0; i < fields.length; i++) {
-        fields[i] = (Business.VIDEO.getNumber() + ":" + oids.get(i)).getBytes(StandardCharsets.US_ASCII);
-      }
-      CompletableFuture<List<KeyValue<byte[], byte[]>>> records = redis.hmget(keys.records(uid), fields).toCompletableFuture();
-      CompletableFuture<List<KeyValue<byte[], byte[]>>> tombs = redis.hmget(keys.tombstones(uid), fields).toCompletableFuture();
-      return records.thenCombine(tombs, (r, t) -> {
-        if (r.stream().filter(KeyValue::hasValue).count() != fields.length) {
-          throw new IllegalStateException("Redis alone found " + r.stream().filter(KeyValue::hasValue).count()
-              + " of " + fields.length + " seeded records of user " + uid);
-        }
-        return r;
-      });
-    }
-    byte[] timeline = keys.timeline(uid);
-    return redis.zrevrangeWithScores(timeline, 0, page - 1).thenCompose(members -> {
-      byte[][] fields = members.stream().map(ScoredValue::getValue).toArray(byte[][]::new);
-      return fields.length == 0 ? CompletableFuture.completedFuture(List.<KeyValue<byte[], byte[]>>of())
-          : redis.hmget(keys.records(uid), fields);
-    });
   }
 
   /**

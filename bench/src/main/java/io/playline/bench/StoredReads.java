@@ -13,21 +13,17 @@ import io.playline.core.store.RedisKeys;
 import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
-import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ChunkRef;
 import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ListHistoryResponse;
 import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -69,15 +65,12 @@ import org.jspecify.annotations.Nullable;
  *       row scan, the index get and the multi-get of the chunks that hold the page.
  * </ul>
  *
- * Records: the i-th newest viewed (i + 1) steps ago, a step being 30 days / items, businesses in turn.
+ * Every user has the same records ({@link StoredHistory}), its own uid.
  */
 final class StoredReads implements AutoCloseable {
   /** As {@code HBaseTimeline} reads a row: cells per result, results per RPC. */
   private static final int CELLS_PER_RESULT = 256;
   private static final int RESULTS_PER_RPC = 4;
-  private static final Business[] BUSINESSES = {Business.VIDEO, Business.EPISODE, Business.ARTICLE, Business.COMIC,
-      Business.AUDIO};
-  private static final long SPAN_MS = Duration.ofDays(30).toMillis();
 
   private final int coldUsers;
   private final int coldItems;
@@ -98,6 +91,7 @@ final class StoredReads implements AutoCloseable {
   private final RedisKeys keys;
   private final Queue<Long> idleCold = new ConcurrentLinkedQueue<>();
   private final long now = System.currentTimeMillis();
+  private final StoredHistory stored;
 
   /**
    * @param root the standalone's endpoints, read with HBase's ZooKeeper required
@@ -118,6 +112,7 @@ final class StoredReads implements AutoCloseable {
     this.core = CoreConfig.from(source);
     this.job = JobConfig.from(source, core);
     this.family = job.layout().familyBytes();
+    this.stored = new StoredHistory(now, core.maxItemsPerUser(), deepItems, page);
     Configuration conf = HBaseConfiguration.create();
     conf.set(HConstants.ZOOKEEPER_QUORUM, root.hbaseZookeeperQuorum().orElseThrow());
     conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, root.hbaseZookeeperPort().orElseThrow());
@@ -148,13 +143,13 @@ final class StoredReads implements AutoCloseable {
     HBaseHistorySink sink = new HBaseHistorySink(hbase, job, new JobMetrics(new SimpleMeterRegistry()));
     sink.prepare();
     if (kinds.contains("cold")) {
-      List<HistoryRecord> records = records(coldItems);
+      List<HistoryRecord> records = stored.records(coldItems);
       for (int u = 0; u < coldUsers; u++) {
         HeavyCommand.write(sink, coldBase + u, records);
         idleCold.add(coldBase + u);
       }
     }
-    List<HistoryRecord> records = records(deepItems);
+    List<HistoryRecord> records = stored.records(deepItems);
     for (int u = 0; deep && u < deepUsers; u++) {
       if (kinds.contains("deep")) {
         HeavyCommand.write(sink, liveBase + u, records);
@@ -226,7 +221,7 @@ final class StoredReads implements AutoCloseable {
   /** A page past Redis of a random deep user ({@code chunked}: a rolled-up one) over the API. */
   CompletionStage<?> apiDeep(HistoryGrpc.HistoryStub stub, boolean chunked) {
     long uid = (chunked ? chunkedBase : liveBase) + ThreadLocalRandom.current().nextInt(deepUsers);
-    Cursor cursor = deepPageCursor();
+    Cursor cursor = stored.deepPageCursor();
     UnaryAnswer<ListHistoryResponse> a = new UnaryAnswer<>(r -> r.getRecordsCount() == page);
     stub.listHistory(ListHistoryRequest.newBuilder().setUid(uid).setAfter(cursor).setLimit(page).build(), a);
     return a.done;
@@ -261,7 +256,7 @@ final class StoredReads implements AutoCloseable {
     return new StreamPlayers(chunked ? chunkedBase : liveBase, deepUsers, () -> { }, new StreamQueries() {
       @Override
       public HistoryQuery next(long uid) {
-        return HistoryQuery.newBuilder().setAfter(deepPageCursor()).setLimit(page).build();
+        return HistoryQuery.newBuilder().setAfter(stored.deepPageCursor()).setLimit(page).build();
       }
 
       @Override
@@ -320,7 +315,7 @@ final class StoredReads implements AutoCloseable {
   /** HBase alone: a deep page's reads (the row scan before the cursor, the index get, the chunks of the page). */
   CompletionStage<?> hbaseDeep(boolean chunked) {
     long uid = (chunked ? chunkedBase : liveBase) + ThreadLocalRandom.current().nextInt(deepUsers);
-    long cursorMs = records(deepItems).get(deepCursor() - 1).getViewTimeMs();
+    long cursorMs = stored.deepPageStart().getViewTimeMs();
     return scan(uid, cursorMs + 1).thenCompose(cells -> index(uid).thenCompose(index -> {
       List<ChunkRef> refs = index.chunks();
       if (chunked == refs.isEmpty()) {
@@ -360,42 +355,6 @@ final class StoredReads implements AutoCloseable {
 
   private CompletableFuture<CompactedIndex> index(long uid) {
     return chunks.get(new Get(HistoryRowKeys.row(uid)).addFamily(family)).thenApply(CompactedIndex::parse);
-  }
-
-  /** The cursor of a page at a random depth past Redis: the record just before the page. */
-  private Cursor deepPageCursor() {
-    HistoryRecord at = records(deepItems).get(deepCursor() - 1);
-    return Cursor.newBuilder().setViewTimeMs(at.getViewTimeMs())
-        .setItem(ItemKey.newBuilder().setBusiness(at.getBusiness()).setOid(at.getOid())).build();
-  }
-
-  private int deepCursor() {
-    return deepCursor(core.maxItemsPerUser(), deepItems, page, ThreadLocalRandom.current());
-  }
-
-  /**
-   * A random cursor depth (records before the page, the cursor being the last of them) past the
-   * {@code inRedis} newest records Redis holds, leaving a whole page of {@code items} after it.
-   */
-  static int deepCursor(int inRedis, int items, int page, java.util.random.RandomGenerator random) {
-    int shallowest = inRedis + 1;
-    return shallowest + random.nextInt(items - page - shallowest + 1);
-  }
-
-  private final Map<Integer, List<HistoryRecord>> histories = new java.util.concurrent.ConcurrentHashMap<>();
-
-  /** A user's {@code n} records, newest first (the same for every user; computed once per n). */
-  private List<HistoryRecord> records(int n) {
-    return histories.computeIfAbsent(n, k -> {
-      long step = Math.max(1, SPAN_MS / k);
-      List<HistoryRecord> records = new ArrayList<>(k);
-      for (int i = 0; i < k; i++) {
-        records.add(HistoryRecord.newBuilder().setBusiness(BUSINESSES[i % BUSINESSES.length]).setOid(10_000_000L + i)
-            .setProgressMs(1000L * (i % 1200)).setDurationMs(1_440_000).setViewTimeMs(now - (i + 1) * step)
-            .setDeviceId("bench").setPlatform("bench").build());
-      }
-      return List.copyOf(records);
-    });
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
 import io.playline.gateway.session.JwksConfig;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.node.NodeConfig;
 import io.playline.node.edge.AddressLimits;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.edge.TrustedProxies;
@@ -17,11 +16,11 @@ import java.time.Duration;
 
 /**
  * What the player edge needs to know about its ports and its limits, beside what its {@code Node}
- * is built with ({@code NodeConfig}: node id, threads, admin port, TLS, batching). Every limit is
+ * is built with ({@code NodeConfig}: node id, bind address, threads, admin port, TLS, batching, write
+ * limits), which the edge reads from the node rather than copying here. Every limit is
  * named by its config key (see {@link #from}) and validated here; each key's default and range are in
  * docs/configuration.md.
  *
- * @param bindHost address the player listeners bind ({@code bind.host})
  * @param wsPort WebSocket port ({@code ws.port})
  * @param grpcPort player gRPC port ({@code grpc.port})
  * @param authSecret HS256 secret ({@code auth.secret}, at least 32 bytes)
@@ -33,7 +32,6 @@ import java.time.Duration;
  * @param heartbeatInterval cadence the client is told in AuthOk ({@code heartbeat.interval})
  * @param idleTimeout no frame for this long closes the connection ({@code idle.timeout})
  * @param maxFrameBytes largest accepted client frame ({@code frame.max.bytes})
- * @param maxEventsPerHeartbeat events in one Heartbeat ({@code heartbeat.max.events})
  * @param maxFramesPerSecond frames per second per connection ({@code connection.max.frames.per.second})
  * @param maxPingsPerSecond WebSocket ping and pong frames per second per authenticated connection
  *     ({@code connection.max.pings.per.second}); none is accepted before authentication
@@ -58,9 +56,6 @@ import java.time.Duration;
  * @param maxUserRefusalsBeforeClose heartbeats with events one connection may send during the
  *     retry_after_ms of its last events refusal before it is closed RATE_LIMITED ({@code
  *     user.max.refusals.before.close})
- * @param maxDeviceIdBytes longest {@code device_id} accepted at auth or in a report, UTF-8 bytes
- *     ({@code device.id.max.bytes}); it is copied into every record, Kafka message and HBase cell
- * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes})
  * @param authExpiryGrace how long past its credential's expiry a connection without a {@code
  *     Refresh} is kept before TOKEN_EXPIRED closes it ({@code auth.expiry.grace})
  * @param sessionTtl life of a server-side session without activity ({@code session.ttl})
@@ -75,7 +70,6 @@ import java.time.Duration;
  * @param push progress push to other devices ({@code sync.coalesce.window}, {@code push.registry.ttl})
  */
 public record GatewayConfig(
-    String bindHost,
     int wsPort,
     int grpcPort,
     @org.jspecify.annotations.Nullable String authSecret,
@@ -86,7 +80,6 @@ public record GatewayConfig(
     Duration heartbeatInterval,
     Duration idleTimeout,
     int maxFrameBytes,
-    int maxEventsPerHeartbeat,
     int maxFramesPerSecond,
     int maxPingsPerSecond,
     int maxUnsentBytes,
@@ -100,8 +93,6 @@ public record GatewayConfig(
     int maxUserDeletesPerMinute,
     int maxUserAuthsPerMinute,
     int maxUserRefusalsBeforeClose,
-    int maxDeviceIdBytes,
-    int maxPlatformBytes,
     Duration sessionTtl,
     Duration sessionMaxAge,
     int sessionMaxPerUser,
@@ -137,15 +128,12 @@ public record GatewayConfig(
   }
 
   /**
-   * Reads and validates every gateway key, taking what {@code node} already read from it (bind
-   * address, write limits); {@code authSecret} is the already-resolved secret, null when player
-   * tokens are verified only against {@code auth.jwks.url} (HS256 tokens refused).
+   * Reads and validates every gateway key; {@code authSecret} is the already-resolved secret, null
+   * when player tokens are verified only against {@code auth.jwks.url} (HS256 tokens refused).
    */
-  public static GatewayConfig from(ConfigSource c, NodeConfig node,
-      @org.jspecify.annotations.Nullable String authSecret) {
+  public static GatewayConfig from(ConfigSource c, @org.jspecify.annotations.Nullable String authSecret) {
     Duration heartbeat = LimitSettings.HEARTBEAT_INTERVAL.read(c);
     return new GatewayConfig(
-        node.bindHost(),
         GatewaySettings.WS_PORT.read(c),
         GatewaySettings.GRPC_PORT.read(c),
         authSecret,
@@ -156,7 +144,6 @@ public record GatewayConfig(
         heartbeat,
         LimitSettings.IDLE_TIMEOUT.read(c, heartbeat.multipliedBy(3)),
         EdgeSettings.FRAME_MAX_BYTES.read(c),
-        node.writes().maxEvents(),
         LimitSettings.MAX_FRAMES_PER_SECOND.read(c),
         LimitSettings.MAX_PINGS_PER_SECOND.read(c),
         LimitSettings.MAX_UNSENT_BYTES.read(c),
@@ -170,8 +157,6 @@ public record GatewayConfig(
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_AUTHS_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_REFUSALS_BEFORE_CLOSE.read(c),
-        node.writes().maxDeviceIdBytes(),
-        node.writes().maxPlatformBytes(),
         AuthSettings.SESSION_TTL.read(c),
         AuthSettings.SESSION_MAX_AGE.read(c),
         AuthSettings.SESSION_MAX_PER_USER.read(c),

@@ -89,7 +89,7 @@ public final class GatewayNode implements AutoCloseable {
         config.maxUserAuthsPerMinute(), node.registry(), System::nanoTime, push::otherNodes);
     push.reportTo(budgets);
     String nodeId = node.config().nodeId();
-    SessionServices services = new SessionServices(config, tokens,
+    SessionServices services = new SessionServices(config, node.config().writes(), tokens,
         new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
         node.batcher(), node.calendar(), node.eventRules(), metrics, Clock.systemUTC(), push.connections(),

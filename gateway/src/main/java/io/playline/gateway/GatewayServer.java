@@ -17,7 +17,7 @@ import io.playline.node.Node;
 import io.playline.node.admin.Readiness;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
-import io.playline.node.grpc.GrpcServerConfig;
+import io.playline.node.NodeConfig;
 import io.playline.node.grpc.GrpcServers;
 import io.playline.node.tls.ServerTls;
 import io.playline.proto.v1.Error.Code;
@@ -68,7 +68,7 @@ final class GatewayServer implements AutoCloseable {
     GatewayServer server = new GatewayServer(config, services.connections(), readiness);
     readiness.register(READINESS_COMPONENT);
     try {
-      server.bind(services, node.loops(), node.config().grpcServer(), node.tls(), demo);
+      server.bind(services, node.loops(), node.config(), node.tls(), demo);
     } catch (InterruptedException | RuntimeException e) {
       server.close();
       if (e instanceof InterruptedException) {
@@ -83,8 +83,9 @@ final class GatewayServer implements AutoCloseable {
     return server;
   }
 
-  private void bind(SessionServices services, EventLoops loops, GrpcServerConfig grpcServer, @Nullable ServerTls tls,
+  private void bind(SessionServices services, EventLoops loops, NodeConfig nodeConfig, @Nullable ServerTls tls,
       @Nullable DemoPage demo) throws IOException, InterruptedException {
+    String host = nodeConfig.bindHost();
     ConnectionLimiter limiter = services.limiter();
     this.limiter = limiter;
     // One budget per address across both ports: a client cut on one must not reconnect on the other.
@@ -95,7 +96,7 @@ final class GatewayServer implements AutoCloseable {
         .option(ChannelOption.SO_BACKLOG, 4096)
         .childHandler(new WebSocketChannelInitializer(services, limiter, addresses,
             tls == null ? null : tls.webSocket(), demo))
-        .bind(new InetSocketAddress(config.bindHost(), config.wsPort()))
+        .bind(new InetSocketAddress(host, config.wsPort()))
         .sync()
         .channel();
     parts.push(() -> ws.close().awaitUninterruptibly());
@@ -106,8 +107,8 @@ final class GatewayServer implements AutoCloseable {
     // `limiter`), against the same caps: one connection carrying one stream is one of each.
     ConnectionLimiter tcp = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
         config.maxConnectionsPerUser());
-    NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(config.bindHost(), config.grpcPort()),
-        grpcServer, tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
+    NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(host, config.grpcPort()),
+        nodeConfig.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
         new GrpcServers.Admission(tcp, addresses, config.proxyProtocol()));
     Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
@@ -116,7 +117,7 @@ final class GatewayServer implements AutoCloseable {
         .start();
     parts.push(() -> GrpcServers.stop(grpc));
     this.grpcServer = grpc;
-    grpcAddress = new InetSocketAddress(config.bindHost(), grpc.getPort());
+    grpcAddress = new InetSocketAddress(host, grpc.getPort());
     log.info("Gateway listening: {} {} grpc{} {}", tls == null ? "ws" : "wss", wsAddress, tls == null ? "" : "+tls",
         grpcAddress);
   }

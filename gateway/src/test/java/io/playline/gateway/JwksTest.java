@@ -148,8 +148,7 @@ class JwksTest {
     } finally {
       published.set(before);
     }
-    assertThatThrownBy(() -> GatewayConfig.from(io.playline.core.config.ConfigSource.empty(),
-        io.playline.node.NodeConfig.from(io.playline.core.config.ConfigSource.empty()), null))
+    assertThatThrownBy(() -> GatewayConfig.from(io.playline.core.config.ConfigSource.empty(), null))
         .hasMessageContaining("auth.secret is not set and neither is auth.jwks.url");
   }
 

@@ -88,7 +88,7 @@ public final class TestGateway implements AutoCloseable {
     // "auth.secret" set to "" in the overrides: no HS256 key (a node verifying JWKS tokens only).
     String secret = values.containsKey("auth.secret") ? source.raw("auth.secret").orElse(null) : SECRET;
     nodeConfig = NodeConfig.from(source);
-    config = GatewayConfig.from(source, nodeConfig, secret);
+    config = GatewayConfig.from(source, secret);
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
     push = new PushPlug(nodeConfig.nodeId(), config.push(), crossNodePush);

@@ -51,7 +51,8 @@ class NodeTest {
       long now = System.currentTimeMillis();
       node.batcher().submit(new PendingWrite(7, EventRecords.build(7, "d", "p", List.of(
           Frames.event(Business.VIDEO, 1, 1_000, 60_000, now)), now, node.eventRules()), false, "", "d", "p",
-          (outcome, firstToday, day, error) -> written.complete(error == null && outcome != null)));
+          (outcome, firstToday, day, error) -> written.complete(error == null && outcome != null),
+          node.batcher().nanoTime()));
       written.get(10, TimeUnit.SECONDS);
     });
 

@@ -33,7 +33,7 @@ public final class GatewayRole implements Role {
     try {
       String secret = playerSecret(config);
       NodeConfig nodeConfig = NodeConfig.from(config);
-      GatewayConfig gateway = GatewayConfig.from(config, nodeConfig, secret);
+      GatewayConfig gateway = GatewayConfig.from(config, secret);
       DemoPage demo = Demo.page(config, false, secret, false);
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
       PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);

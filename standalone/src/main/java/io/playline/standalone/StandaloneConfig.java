@@ -7,17 +7,9 @@ import java.util.Optional;
 
 /**
  * What standalone mode starts: where data lives, and for each backend either an embedded real
- * server (the default) or the address of an external one that replaces it.
- *
- * @param dataDir {@code data.dir} / {@code PLAYLINE_DATA_DIR}, default {@code ./data}
- * @param externalRedisUri {@code redis.uri}: an external Redis instead of the embedded one
- * @param externalKafka {@code kafka.bootstrap.servers}: an external Kafka instead of the embedded one
- * @param externalHBaseQuorum {@code hbase.zookeeper.quorum}: an external HBase instead of the embedded one
- * @param hbaseZookeeperPort {@code hbase.zookeeper.port} for the external HBase, default 2181
- * @param embeddedRedisPort {@code embedded.redis.port}, 0 = any free port
- * @param embeddedKafkaPort {@code embedded.kafka.port}, 0 = any free port
- * @param embeddedZookeeperPort {@code embedded.hbase.zookeeper.port}, 0 = any free port
- * @param shutdownTimeout {@code shutdown.timeout}: after this the process exits even if a part hangs
+ * server (the default) or the address of an external one that replaces it ({@code external*}
+ * empty: embedded). Each component is read from one setting of {@link StandaloneSettings} (see
+ * {@link #from}); their keys, defaults and ranges are in docs/configuration.md.
  */
 record StandaloneConfig(
     Path dataDir,

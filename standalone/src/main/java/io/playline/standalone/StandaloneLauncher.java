@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * {@link #close()} stops everything in reverse order within {@code shutdown.timeout}; past that
  * the process halts so a hung part cannot keep it alive.
  */
-final class StandaloneLauncher implements AutoCloseable {
+public final class StandaloneLauncher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StandaloneLauncher.class);
 
   private final RoleParts parts = new RoleParts();
@@ -61,7 +61,7 @@ final class StandaloneLauncher implements AutoCloseable {
 
   private StandaloneLauncher() {}
 
-  static StandaloneLauncher start(ConfigSource config) {
+  public static StandaloneLauncher start(ConfigSource config) {
     StandaloneLauncher launcher = new StandaloneLauncher();
     try {
       launcher.doStart(config);
@@ -81,7 +81,7 @@ final class StandaloneLauncher implements AutoCloseable {
     StandaloneConfig standalone = StandaloneConfig.from(config);
     Secrets.Resolved secret = Secrets.resolve(config, true);
     NodeConfig nodeConfig = NodeConfig.from(config);
-    GatewayConfig gateway = GatewayConfig.from(config, nodeConfig, secret.secret());
+    GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
     Secrets.Resolved apiSecret = Secrets.resolveApi(config, true);
     ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
@@ -91,7 +91,7 @@ final class StandaloneLauncher implements AutoCloseable {
     ports.put("ws.port", gateway.wsPort());
     ports.put("grpc.port", gateway.grpcPort());
     ports.put("admin.port", nodeConfig.adminPort());
-    PortCheck.ensureFree(gateway.bindHost(), ports);
+    PortCheck.ensureFree(nodeConfig.bindHost(), ports);
     PortCheck.ensureFree(access.bindHost(), Map.of("api.port", access.port()));
 
     log.info("Starting embedded servers under {}", standalone.dataDir());
@@ -202,7 +202,7 @@ final class StandaloneLauncher implements AutoCloseable {
   }
 
   /** Blocks until {@link #close()} has finished. */
-  void awaitStopped() throws InterruptedException {
+  public void awaitStopped() throws InterruptedException {
     stopped.await();
   }
 

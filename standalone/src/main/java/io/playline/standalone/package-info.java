@@ -1,7 +1,7 @@
 /**
- * The {@code bin/playline} command line ({@link io.playline.standalone.PlaylineCli}): standalone mode, every role on
- * one node with embedded real servers ({@link io.playline.standalone.StandaloneLauncher}), tokens, status, config
- * docs; the production roles and their commands are in {@code io.playline.roles}.
+ * The {@code bin/playline} entry point ({@link io.playline.standalone.PlaylineCli}) and standalone mode, every role on
+ * one node with embedded real servers ({@link io.playline.standalone.StandaloneLauncher}); its commands are in
+ * {@code io.playline.standalone.cli}, the production roles and their commands in {@code io.playline.roles}.
  */
 @NullMarked
 package io.playline.standalone;

@@ -303,10 +303,10 @@ class ConfigurationDocsTest {
     assertThat(job.recoveryLeaseTtl())
         .isEqualTo(JobSettings.RECOVERY_INTERVAL.defaultValue().orElseThrow().multipliedBy(3));
     NodeConfig node = NodeConfig.from(empty);
-    GatewayConfig gateway = GatewayConfig.from(empty, node, Secrets.DEV_SECRET);
+    GatewayConfig gateway = GatewayConfig.from(empty, Secrets.DEV_SECRET);
     assertThat(gateway.idleTimeout())
         .isEqualTo(LimitSettings.HEARTBEAT_INTERVAL.defaultValue().orElseThrow().multipliedBy(3));
-    assertThat(gateway.bindHost()).isEqualTo(node.bindHost()).isEqualTo(node.admin().bindHost()).isEqualTo("0.0.0.0");
+    assertThat(node.bindHost()).isEqualTo(node.admin().bindHost()).isEqualTo("0.0.0.0");
   }
 
   @Test

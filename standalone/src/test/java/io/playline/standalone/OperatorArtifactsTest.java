@@ -10,6 +10,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Business;
 import io.playline.roles.Secrets;
+import io.playline.standalone.cli.StatusCommand;
 import io.playline.testing.Frames;
 import io.playline.testing.TestCertificates;
 import io.playline.testing.WsPlayerClient;

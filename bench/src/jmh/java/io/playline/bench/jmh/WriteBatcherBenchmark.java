@@ -86,7 +86,8 @@ public class WriteBatcherBenchmark {
     CountDownLatch acked = new CountDownLatch(BURST);
     PendingWrite.Callback callback = (outcome, firstToday, day, error) -> acked.countDown();
     for (int i = 0; i < BURST; i++) {
-      if (!batcher.submit(new PendingWrite(1 + i, records.get(i), false, "s", "d", "bench", callback))) {
+      if (!batcher.submit(new PendingWrite(1 + i, records.get(i), false, "s", "d", "bench", callback,
+          batcher.nanoTime()))) {
         throw new IllegalStateException("batcher queue full");
       }
     }

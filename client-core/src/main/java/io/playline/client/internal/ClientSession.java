@@ -26,8 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientSession {
   private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
-  static final long DEFAULT_HEARTBEAT_INTERVAL_MS = 15_000;
-  static final long MIN_HEARTBEAT_INTERVAL_MS = 100;
   /** How long a {@code Reconnect} waits for in-flight answers before closing, at least and at most. */
   static final long MIN_DRAIN_WAIT_MS = 1_000;
   static final long MAX_DRAIN_WAIT_MS = 5_000;
@@ -43,6 +41,7 @@ public final class ClientSession {
   private final ClientCounters counters;
   private final Seqs seqs = new Seqs();
   private final HeartbeatSender heartbeats;
+  private final HeartbeatCadence cadence;
   private final RequestTracker requests;
   private final TokenRefresher refresher;
   private final CompletableFuture<Void> terminated = new CompletableFuture<>();
@@ -50,9 +49,7 @@ public final class ClientSession {
   private @Nullable ConnectionState announced;
   private Phase phase = Phase.NEW;
   private long authSeq;
-  private long heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
   private Loop.@Nullable Scheduled timer;
-  private Loop.@Nullable Scheduled heartbeatTimer;
   private @Nullable Throwable lastCause;
 
   public ClientSession(ClientConfig config, Loop loop, Transport transport, ClientCounters counters) {
@@ -79,6 +76,7 @@ public final class ClientSession {
     this.counters = counters;
     this.callbacks = new Callbacks(config.listeners(), config.callbackExecutor());
     this.heartbeats = new HeartbeatSender(config, callbacks, counters);
+    this.cadence = new HeartbeatCadence(loop, config.connectTimeout().toMillis(), this::tick);
     this.requests = new RequestTracker(loop, seqs, callbacks, config.requestTimeout().toMillis());
     this.refresher = new TokenRefresher(config, loop, seqs, counters);
   }
@@ -202,11 +200,10 @@ public final class ClientSession {
     if (resumed) {
       counters.sessionResumes.incrementAndGet();
     }
-    int interval = ok.getHeartbeatIntervalMs();
-    heartbeatIntervalMs = interval > 0 ? Math.max(MIN_HEARTBEAT_INTERVAL_MS, interval) : DEFAULT_HEARTBEAT_INTERVAL_MS;
+    cadence.announced(ok.getHeartbeatIntervalMs());
     heartbeats.onAuthenticated(ok.getUid(), ok.getFlagDate());
     log.debug("Playline session {} as uid {} (resumed: {}), heartbeat every {} ms", credentials.shortSessionId(),
-        ok.getUid(), resumed, heartbeatIntervalMs);
+        ok.getUid(), resumed, cadence.intervalMs());
     announce(ConnectionState.CONNECTED, null);
     Transport.Connection c = connector.connection();
     if (c != null) {
@@ -214,7 +211,7 @@ public final class ClientSession {
       requests.sendQueued(c);
       heartbeats.send(c, seqs, false, loop.nowMs()); // whatever the last connection left unacked
     }
-    scheduleTick();
+    cadence.schedule();
   }
 
   private void authRejected(PlaylineException error) {
@@ -317,18 +314,13 @@ public final class ClientSession {
 
   // Heartbeat cadence
 
-  private void scheduleTick() {
-    heartbeatTimer = loop.schedule(this::tick, heartbeatIntervalMs);
-  }
-
   private void tick() {
-    heartbeatTimer = null;
     Transport.Connection c = connector.connection();
     if (phase != Phase.CONNECTED || c == null) {
       return;
     }
     long now = loop.nowMs();
-    long ackTimeoutMs = 2 * heartbeatIntervalMs + config.connectTimeout().toMillis();
+    long ackTimeoutMs = cadence.ackTimeoutMs();
     if (heartbeats.stalled(now, ackTimeoutMs)) {
       lastCause = new PlaylineException(Code.UNAVAILABLE, "no answer to a heartbeat within " + ackTimeoutMs + " ms");
       c.close();
@@ -337,7 +329,7 @@ public final class ClientSession {
     if (c.isWritable()) {
       heartbeats.send(c, seqs, true, now);
     }
-    scheduleTick();
+    cadence.schedule();
   }
 
   // Losing and ending connections
@@ -394,9 +386,6 @@ public final class ClientSession {
       timer.cancel();
       timer = null;
     }
-    if (heartbeatTimer != null) {
-      heartbeatTimer.cancel();
-      heartbeatTimer = null;
-    }
+    cadence.cancel();
   }
 }

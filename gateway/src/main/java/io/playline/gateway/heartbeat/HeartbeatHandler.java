@@ -82,7 +82,7 @@ public final class HeartbeatHandler {
       refuseWhileWaiting(seq, received);
       return;
     }
-    String problem = EventRecords.problem(heartbeat.getEventsList(), services.config().maxEventsPerHeartbeat());
+    String problem = EventRecords.problem(heartbeat.getEventsList(), services.writes().maxEvents());
     if (problem != null) {
       reject(seq, problem);
       return;

@@ -4,6 +4,7 @@ import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayMetrics;
+import io.playline.node.WriteLimits;
 import io.playline.node.write.FlagCalendar;
 import io.playline.node.write.WriteBatcher;
 import io.playline.gateway.push.ConnectionRegistry;
@@ -15,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * What every {@link StreamSession} of a gateway shares. Thread-safe collaborators only.
  *
  * @param config limits and timeouts
+ * @param writes how much one heartbeat may carry, as the node reads it ({@code NodeConfig#writes})
  * @param authenticator verifies tokens, once per connection
  * @param sessions server-side sessions for resume
  * @param batcher the heartbeat write path
@@ -29,6 +31,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record SessionServices(
     GatewayConfig config,
+    WriteLimits writes,
     Authenticator authenticator,
     SessionStore sessions,
     WriteBatcher batcher,

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The transport-neutral half of one player connection: the same protocol over WebSocket and gRPC.
  * Enforces "auth first, within the auth timeout", verifies the token, then dispatches frames for
- * the authenticated user; enforces the per-connection frame rate, the idle timeout and the
+ * the authenticated user; enforces the per-connection frame rate ({@link FrameRate}), the idle timeout and the
  * credential's expiry (a {@code Refresh} with a token of the same user moves it; without one the
  * connection is closed with TOKEN_EXPIRED). A resumed session keeps the expiry of the newest token
  * it was given and is refused to another device and past {@code session.max.age}.
@@ -43,8 +43,7 @@ public final class StreamSession {
   private State state = State.AWAITING_AUTH;
   private @Nullable ScheduledFuture<?> timer;
   private long lastFrameNanos;
-  private long rateWindowStartNanos;
-  private int framesInWindow;
+  private final FrameRate frameRate;
   private @Nullable ConnectionIdentity identity;
   private boolean counted;
   /** The uid counted against connection.max.per.user, or 0. */
@@ -57,6 +56,7 @@ public final class StreamSession {
   public StreamSession(StreamTransport transport, SessionServices services) {
     this.transport = transport;
     this.services = services;
+    this.frameRate = new FrameRate(services.config().maxFramesPerSecond());
   }
 
   /** Starts the auth timer; call once when the connection is established. */
@@ -79,17 +79,13 @@ public final class StreamSession {
     }
     lastFrameNanos = System.nanoTime();
     services.metrics().frame(frame.getBodyCase());
-    int limit = services.config().maxFramesPerSecond();
-    int inWindow = countInWindow(lastFrameNanos);
-    if (inWindow > limit) {
-      // Over the limit the frame is dropped with an answer; a client that keeps going at twice
-      // the limit is not listening and is closed.
-      String message = "more than " + limit + " frames per second";
-      if (inWindow > 2 * limit) {
-        fail(frame.getSeq(), Code.RATE_LIMITED, message);
-      } else {
-        reject(frame.getSeq(), Code.RATE_LIMITED, message);
-      }
+    FrameRate.Verdict rate = frameRate.count(lastFrameNanos);
+    if (rate == FrameRate.Verdict.CLOSE) {
+      fail(frame.getSeq(), Code.RATE_LIMITED, frameRate.message());
+      return;
+    }
+    if (rate == FrameRate.Verdict.REFUSE) {
+      reject(frame.getSeq(), Code.RATE_LIMITED, frameRate.message());
       return;
     }
     switch (state) {
@@ -153,18 +149,10 @@ public final class StreamSession {
     return identity;
   }
 
-  private int countInWindow(long now) {
-    if (now - rateWindowStartNanos >= TimeUnit.SECONDS.toNanos(1)) {
-      rateWindowStartNanos = now;
-      framesInWindow = 0;
-    }
-    return ++framesInWindow;
-  }
-
   private void authenticate(long seq, Auth auth) {
     GatewayConfig config = services.config();
-    String labels = ClientLabels.authProblem(auth.getDeviceId(), auth.getPlatform(), config.maxDeviceIdBytes(),
-        config.maxPlatformBytes());
+    String labels = ClientLabels.authProblem(auth.getDeviceId(), auth.getPlatform(),
+        services.writes().maxDeviceIdBytes(), services.writes().maxPlatformBytes());
     if (labels != null) {
       fail(seq, Code.INVALID_ARGUMENT, labels);
       return;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
-import io.playline.node.NodeConfig;
 import io.playline.node.push.PushConfig;
 import java.time.Duration;
 import java.util.Map;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class PushConfigTest {
   private static GatewayConfig config(Map<String, String> values) {
     ConfigSource source = ConfigSource.empty().with(values);
-    return GatewayConfig.from(source, NodeConfig.from(source), PushNode.SECRET);
+    return GatewayConfig.from(source, PushNode.SECRET);
   }
 
   @Test

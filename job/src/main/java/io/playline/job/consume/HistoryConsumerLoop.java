@@ -1,9 +1,6 @@
 package io.playline.job.consume;
 
 import io.playline.core.CoreConfig;
-import io.playline.core.kafka.KafkaClient;
-import io.playline.core.kafka.KafkaClientProperties;
-import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.job.JobConfig;
@@ -11,7 +8,6 @@ import io.playline.job.JobMetrics;
 import io.playline.job.sink.HistorySink;
 import io.playline.job.stats.ItemCounters;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -19,9 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
@@ -54,11 +48,8 @@ public final class HistoryConsumerLoop implements AutoCloseable {
 
   private final JobConfig config;
   private final CoreConfig core;
-  private final String bootstrapServers;
+  private final ConsumerStartup startup;
   private final Map<String, Object> consumerProperties;
-  private final HistorySink sink;
-  private final @Nullable ItemCounters counters;
-  private final RedisConnections redis;
   private final JobMetrics metrics;
   private final OffsetCommits commits;
   private final Thread thread;
@@ -96,32 +87,14 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   private HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
       @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics,
       java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers) {
-    this.counters = counters;
     this.consumers = consumers;
     this.config = config;
     this.core = core;
-    this.bootstrapServers = bootstrapServers;
-    this.consumerProperties = consumerProperties(config, core, bootstrapServers);
-    this.sink = sink;
-    this.redis = redis;
+    this.startup = new ConsumerStartup(config, core, bootstrapServers, sink, counters, redis, metrics);
+    this.consumerProperties = startup.consumerProperties();
     this.metrics = metrics;
     this.commits = new OffsetCommits(metrics);
     this.thread = new Thread(this::run, "playline-job-consumer");
-  }
-
-  /**
-   * The consumer settings: the job's group, manual commits, cooperative rebalancing, bounded polls,
-   * plus the pass-through of {@code kafka.common.*} and {@code kafka.consumer.*} ({@link
-   * KafkaClientProperties}).
-   */
-  public static Map<String, Object> consumerProperties(JobConfig config, CoreConfig core, String bootstrapServers) {
-    Map<String, Object> p = new HashMap<>();
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
-    p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-    return core.kafkaClients().build(KafkaClient.CONSUMER, bootstrapServers, p);
   }
 
   /** Starts the loop's thread: it prepares the sink (retrying while the store is down), then consumes. */
@@ -181,26 +154,14 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   }
 
   /**
-   * Prepares the sink, creates or checks the history topic ({@link KafkaTopics}; a partition count
-   * other than the configured one stops the loop) and opens Redis, retrying transient failures
-   * until done or closed.
+   * Prepares what the first poll needs ({@link ConsumerStartup}), retrying transient failures until
+   * done or closed.
    */
   private @Nullable PollPersister startUp() {
     Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
     while (running) {
       try {
-        sink.prepare();
-        sinkPrepared = true;
-        if (counters != null) {
-          try {
-            counters.prepare();
-          } catch (java.io.IOException e) {
-            throw new RetriableStoreException("creating the item counters' tables failed", e);
-          }
-        }
-        String topicId = KafkaTopics.ensure(bootstrapServers, core.kafkaClients(), core.kafkaTopics(),
-            List.of(core.kafkaTopics().history())).get(core.historyTopic());
-        return new PollPersister(redis, core, config, sink, counters, topicId, metrics);
+        return startup.attempt(() -> sinkPrepared = true);
       } catch (RetriableStoreException e) {
         Duration delay = backoff.next();
         log.warn("Preparing the consumer loop failed (attempt {}); retrying in {} ms: {}", backoff.attempts(),

@@ -74,7 +74,7 @@ class HistoryTopicSetupTest {
         "kafka.consumer.fetch.max.wait.ms", "50", "job.group.id", "g-7"));
     CoreConfig core = CoreConfig.from(source);
 
-    Map<String, Object> p = HistoryConsumerLoop.consumerProperties(JobConfig.from(source, core), core, "h:1");
+    Map<String, Object> p = ConsumerStartup.consumerProperties(JobConfig.from(source, core), core, "h:1");
 
     assertThat(p).containsEntry("security.protocol", "SSL").containsEntry("fetch.max.wait.ms", "50")
         .containsEntry(ConsumerConfig.GROUP_ID_CONFIG, "g-7")

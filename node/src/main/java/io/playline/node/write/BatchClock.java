@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The batcher's one source of time: when a submission was read, how long a batch waited, and when
  * its next drain is due all come from here, so its tests can run on a clock they advance.
- * {@link PendingWrite#receivedNanos()} must be read from the same clock.
+ * {@link PendingWrite#receivedNanos()} must be read from the same clock ({@link WriteBatcher#nanoTime()}).
  *
  * <p>{@link #schedule} runs its task on the batcher's loop; both methods may be called from any
  * thread.

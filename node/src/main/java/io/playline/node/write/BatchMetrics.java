@@ -30,9 +30,11 @@ public final class BatchMetrics {
   final Counter firstTodayLocalSkips;
   final Counter firstTodayRedisChecks;
   final Counter firstTodayTrue;
+  private final BatchClock clock;
   private volatile Queue<?> queue;
 
-  public BatchMetrics(MeterRegistry registry) {
+  BatchMetrics(MeterRegistry registry, BatchClock clock) {
+    this.clock = clock;
     heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats received with events").register(registry);
     events = Counter.builder("playline.heartbeat.events").register(registry);
     acks = Counter.builder("playline.heartbeat.acks").register(registry);
@@ -73,9 +75,9 @@ public final class BatchMetrics {
         .maximumExpectedValue(Duration.ofSeconds(10)).register(registry);
   }
 
-  /** A heartbeat received at {@code receivedNanos} was answered now. */
+  /** A heartbeat received at {@code receivedNanos} (the batcher's clock) was answered now. */
   public void answered(long receivedNanos) {
-    stageNode.record(System.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
+    stageNode.record(clock.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
   }
 
   void bindQueue(MeterRegistry registry, Queue<?> queue) {

@@ -16,18 +16,12 @@ import org.jspecify.annotations.Nullable;
  * @param deviceId for the first-today event and so pushes skip the sending device
  * @param platform for the first-today event
  * @param callback told once, on a Lettuce or batcher thread, when the batch is written or failed
- * @param receivedNanos {@link System#nanoTime()} when the node read the heartbeat (its stage timings
- *     start there: {@code playline.heartbeat.stage})
+ * @param receivedNanos the batcher's clock ({@link WriteBatcher#nanoTime()}) when the node read the
+ *     heartbeat (its stage timings start there: {@code playline.heartbeat.stage})
  */
 public record PendingWrite(
     long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId, String deviceId, String platform,
     Callback callback, long receivedNanos) {
-
-  /** A heartbeat received now. */
-  public PendingWrite(long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId,
-      String deviceId, String platform, Callback callback) {
-    this(uid, records, checkFirstToday, sessionId, deviceId, platform, callback, System.nanoTime());
-  }
 
   /** Receives the result of one heartbeat's write. Must hop to its own thread before touching state. */
   @FunctionalInterface

@@ -93,12 +93,12 @@ public final class WriteBatcher implements AutoCloseable {
       Function<EventExecutor, BatchClock> clockOnLoop) {
     this.config = config;
     this.writer = writer;
-    this.metrics = new BatchMetrics(registry);
     EventExecutor writerLoop = writer.eventLoop();
     this.ownLoop = writerLoop == null ? new DefaultEventLoop(new DefaultThreadFactory("playline-heartbeat-batcher", true))
         : null;
     this.loop = writerLoop != null ? writerLoop : ownLoop;
     this.clock = clockOnLoop.apply(loop);
+    this.metrics = new BatchMetrics(registry, this.clock);
     this.intake = new WriteIntake(config, loop, this::drain, metrics, registry);
     this.companyWait = new CompanyWait(config.ackBudget(), this.clock);
     KnownToday knownToday = new KnownToday();
@@ -109,6 +109,11 @@ public final class WriteBatcher implements AutoCloseable {
 
   public BatchMetrics metrics() {
     return metrics;
+  }
+
+  /** Now on the batcher's clock: what {@link PendingWrite#receivedNanos()} is read from. Any thread. */
+  public long nanoTime() {
+    return clock.nanoTime();
   }
 
   /** Queues a heartbeat; false when the queue is full (the caller answers with an error). */

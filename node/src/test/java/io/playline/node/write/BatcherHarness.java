@@ -58,13 +58,17 @@ final class BatcherHarness implements AutoCloseable {
     submitRead(uid, Duration.ZERO);
   }
 
-  /** Submits a heartbeat of {@code uid} that the node read {@code ago}. */
+  /** Submits a heartbeat of {@code uid} that the node read {@code ago}; its answer is timed as a connection does. */
   void submitRead(long uid, Duration ago) {
     HistoryRecord r = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(7)
         .setProgressMs(1_000).setViewTimeMs(System.currentTimeMillis()).build();
-    assertThat(batcher.submit(new PendingWrite(uid, List.of(r), false, "s", "d", "test",
-        (outcome, firstToday, day, error) -> (error == null ? acked : failed).incrementAndGet(),
-        clock.nanoTime() - ago.toNanos()))).isTrue();
+    WriteBatcher b = batcher;
+    long read = clock.nanoTime() - ago.toNanos();
+    assertThat(b.submit(new PendingWrite(uid, List.of(r), false, "s", "d", "test",
+        (outcome, firstToday, day, error) -> {
+          b.metrics().answered(read);
+          (error == null ? acked : failed).incrementAndGet();
+        }, read))).isTrue();
     settle();
   }
 

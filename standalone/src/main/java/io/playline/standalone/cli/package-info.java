@@ -1,4 +1,8 @@
-/** Operator commands against a running Playline's internal API ({@code bin/playline history …}). */
+/**
+ * The commands of {@code bin/playline} beyond the roles: {@code standalone}, {@code token}, {@code play},
+ * {@code status}, {@code config-docs}, and the operator commands against a running Playline's internal API
+ * ({@code history …}).
+ */
 @NullMarked
 package io.playline.standalone.cli;
 

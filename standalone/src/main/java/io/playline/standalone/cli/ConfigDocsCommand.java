@@ -1,5 +1,7 @@
-package io.playline.standalone;
+package io.playline.standalone.cli;
 
+import io.playline.standalone.ConfigurationDocs;
+import io.playline.standalone.PropertiesExample;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,7 +18,7 @@ import picocli.CommandLine.Spec;
     description = "Print the configuration reference (every key, its env var, default, range and meaning), generated "
         + "from the setting definitions: " + ConfigurationDocs.REGENERATE + "; with --format properties, a "
         + "properties file with every key commented out at its default: " + PropertiesExample.REGENERATE)
-final class ConfigDocsCommand implements Callable<Integer> {
+public final class ConfigDocsCommand implements Callable<Integer> {
   enum Format { markdown, properties }
 
   @Spec CommandSpec spec;

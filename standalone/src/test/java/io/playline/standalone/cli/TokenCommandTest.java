@@ -1,4 +1,4 @@
-package io.playline.standalone;
+package io.playline.standalone.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -8,6 +8,7 @@ import io.playline.api.ServiceTokens;
 import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.node.auth.Hs256;
 import io.playline.roles.Secrets;
+import io.playline.standalone.PlaylineCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;

@@ -1,6 +1,7 @@
-package io.playline.standalone;
+package io.playline.standalone.cli;
 
 import io.playline.roles.cli.ConfigOptions;
+import io.playline.standalone.StandaloneLauncher;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
     description = {
         "Start embedded real Redis, Kafka (KRaft) and HBase plus the gateway, core and job roles in one process.",
         "Data is kept under the data dir, so a restart keeps history. Stop with Ctrl-C or SIGTERM."})
-final class StandaloneCommand implements Callable<Integer> {
+public final class StandaloneCommand implements Callable<Integer> {
   @Option(names = "--data-dir", paramLabel = "DIR", description = "Data directory (default: $PLAYLINE_DATA_DIR or ./data).")
   @Nullable Path dataDir;
 

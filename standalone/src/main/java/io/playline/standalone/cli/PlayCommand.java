@@ -1,4 +1,4 @@
-package io.playline.standalone;
+package io.playline.standalone.cli;
 
 import io.playline.client.Ack;
 import io.playline.client.ConnectionState;
@@ -10,7 +10,7 @@ import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Business;
 import io.playline.roles.Secrets;
 import io.playline.roles.cli.ConfigOptions;
-import io.playline.standalone.cli.Unreachable;
+import io.playline.standalone.PlaylineCli;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
     description = "Send one progress report as a player (over the gateway's WebSocket, or gRPC with --grpc) and wait "
         + "for its ack. The player token is minted with PLAYLINE_AUTH_SECRET (else the standalone development secret) "
         + "unless --token is given.")
-final class PlayCommand implements java.util.concurrent.Callable<Integer> {
+public final class PlayCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = "--uid", required = true, description = "The player's user id (> 0).")
   long uid;
 

@@ -1,4 +1,4 @@
-package io.playline.standalone;
+package io.playline.standalone.cli;
 
 import io.playline.api.ServiceTokens;
 import io.playline.core.config.ConfigSource;
@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     description = "Print an HS256 JWT: a player token (sub = uid) signed with PLAYLINE_AUTH_SECRET, or a service "
         + "token for the internal API (sub = service, aud = " + ServiceTokens.AUDIENCE + ") signed with "
         + "PLAYLINE_API_SECRET; without the secret, the standalone development one. exp = now + ttl.")
-final class TokenCommand implements Callable<Integer> {
+public final class TokenCommand implements Callable<Integer> {
   static final class Subject {
     @Option(names = "--uid", required = true, description = "A player token for this user id (> 0).")
     @Nullable Long uid;

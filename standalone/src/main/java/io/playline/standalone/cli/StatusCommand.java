@@ -1,6 +1,5 @@
-package io.playline.standalone;
+package io.playline.standalone.cli;
 
-import io.playline.standalone.cli.Unreachable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -27,7 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "Print a node's readiness, connections, heartbeats/s, ack p99, write-back pending and job lag, "
         + "read from its admin port (/readyz and two /metrics scrapes). Exit 0 when ready, 1 when not or unreachable.")
-final class StatusCommand implements Callable<Integer> {
+public final class StatusCommand implements Callable<Integer> {
   @Option(names = "--admin", defaultValue = "${env:PLAYLINE_ADMIN_URL:-http://127.0.0.1:9100}",
       description = "The node's admin URL (default: $PLAYLINE_ADMIN_URL, else ${DEFAULT-VALUE}).")
   String admin = "http://127.0.0.1:9100";
@@ -134,8 +133,8 @@ final class StatusCommand implements Callable<Integer> {
   }
 
   /** One Prometheus text scrape: series (name plus labels) to value. */
-  record Scrape(Map<String, Double> series) {
-    static Scrape parse(String text) {
+  public record Scrape(Map<String, Double> series) {
+    public static Scrape parse(String text) {
       Map<String, Double> series = new HashMap<>();
       for (String line : text.split("\n")) {
         if (line.isBlank() || line.startsWith("#")) {
@@ -158,7 +157,7 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     /** The sum over every series of {@code name}. */
-    double sum(String name) {
+    public double sum(String name) {
       double sum = 0;
       for (Map.Entry<String, Double> e : series.entrySet()) {
         if (e.getKey().equals(name) || e.getKey().startsWith(name + "{")) {
