@@ -1,19 +1,21 @@
 /**
  * The session: PlaylineClient, the SDK's one public class. Drives a connection (transport.ts)
- * through its states — authenticate, resume, refresh the token, follow Reconnect, reconnect with
- * backoff.ts, close — and hands heartbeats to heartbeats.ts and queries to queries.ts.
+ * through its states (authenticate, resume, follow Reconnect, reconnect per reconnect.ts, close),
+ * keeps the first-today date, and hands heartbeats to heartbeats.ts, queries to queries.ts, token
+ * refresh to refresh.ts and listeners to events.ts.
  */
 import { create } from "@bufbuild/protobuf";
 import { Business, type Cursor, type HistoryRecord, PlayEventSchema } from "./gen/playline/v1/common_pb.js";
 import { type AuthOk, Error_Code, type HeartbeatAck, type HistoryPage, type ServerFrame }
   from "./gen/playline/v1/stream_pb.js";
-import { Backoff } from "./backoff.js";
-import { defaultFlagStore, type FlagStore } from "./flags.js";
+import { Listeners } from "./events.js";
 import { Heartbeats } from "./heartbeats.js";
+import { millis, type ResolvedOptions, resolveOptions } from "./options.js";
 import { Queries } from "./queries.js";
+import { ReconnectPolicy } from "./reconnect.js";
+import { TokenRefresh } from "./refresh.js";
 import { Connection, type FrameBody } from "./transport.js";
-import { type ConnectionState, PlaylineError, type PlaylineClientOptions, type PlaylineEvents, type WebSocketFactory }
-  from "./types.js";
+import { type ConnectionState, PlaylineError, type PlaylineClientOptions, type PlaylineEvents } from "./types.js";
 
 export { type Ack, type AckedEvent, type ConnectionState, PlaylineError, type PlaylineClientOptions, type PlaylineEvents,
   type WebSocketFactory, type WebSocketLike } from "./types.js";
@@ -23,8 +25,6 @@ const DEFAULT_HEARTBEAT_INTERVAL_MS = 15_000;
 const MIN_HEARTBEAT_INTERVAL_MS = 100;
 const MIN_DRAIN_WAIT_MS = 1_000;
 const MAX_DRAIN_WAIT_MS = 5_000;
-/** A Refresh is sent between these fractions of the time left until the credential expires. */
-const REFRESH_AT = [0.75, 0.9] as const;
 
 type Phase = "new" | "connecting" | "authenticating" | "connected" | "draining" | "waiting" | "closing" | "closed";
 
@@ -39,32 +39,25 @@ type Phase = "new" | "connecting" | "authenticating" | "connected" | "draining" 
  * Single-threaded like every JavaScript object: call it from one event loop.
  */
 export class PlaylineClient {
-  private readonly opts: Required<Omit<PlaylineClientOptions, "platform" | "flagStore" | "WebSocket">>;
-  private readonly platform: string;
-  private readonly flags: FlagStore;
-  private readonly WS: WebSocketFactory;
-  private readonly backoff: Backoff;
+  private readonly opts: ResolvedOptions;
+  private readonly reconnects: ReconnectPolicy;
   private readonly heartbeats: Heartbeats;
-  private readonly listeners = new Map<keyof PlaylineEvents, Set<(...args: never[]) => void>>();
+  private readonly listeners = new Listeners();
+  private readonly refresh: TokenRefresh;
   private readonly queries: Queries;
   private phase: Phase = "new";
   private announced?: ConnectionState;
   private conn?: Connection;
   private seq = 0;
   private authSeq = 0;
-  private refreshSeq = 0;
   private sessionId = "";
   private knownUid = 0n;
   private flagDate = "";
   private notifiedDay = "";
   private heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
-  private failures = 0;
-  private retryAtOnce = false;
-  private reconnectAtMs = -1;
   private lastCause: unknown;
   private timer?: ReturnType<typeof setTimeout>;
   private heartbeatTimer?: ReturnType<typeof setTimeout>;
-  private refreshTimer?: ReturnType<typeof setTimeout>;
   private closed?: Promise<void>;
   private resolveClosed?: () => void;
   private readonly pageHidden = () => {
@@ -77,35 +70,16 @@ export class PlaylineClient {
   readonly stats = { connections: 0, resumes: 0, eventsReported: 0, eventsAcked: 0, eventsResent: 0, eventsDropped: 0 };
 
   constructor(options: PlaylineClientOptions) {
-    if (!options.url) {
-      throw new RangeError("url is required");
-    }
-    if (!options.deviceId) {
-      throw new RangeError("deviceId is required");
-    }
-    const WS = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketFactory }).WebSocket;
-    if (WS === undefined) {
-      throw new RangeError("no WebSocket here: pass options.WebSocket (in Node: WebSocket from the 'ws' package)");
-    }
-    this.WS = WS;
-    this.platform = options.platform ?? "";
-    this.flags = options.flagStore ?? defaultFlagStore();
-    this.opts = {
-      url: options.url,
-      token: options.token,
-      deviceId: options.deviceId,
-      maxUnackedEvents: positive(options.maxUnackedEvents ?? 1_000, "maxUnackedEvents"),
-      maxEventsPerHeartbeat: positive(options.maxEventsPerHeartbeat ?? 100, "maxEventsPerHeartbeat"),
-      backoffBaseMs: options.backoffBaseMs ?? 500,
-      backoffCapMs: options.backoffCapMs ?? 30_000,
-      maxAttempts: positive(options.maxAttempts ?? Infinity, "maxAttempts"),
-      connectTimeoutMs: positive(options.connectTimeoutMs ?? 10_000, "connectTimeoutMs"),
-      requestTimeoutMs: positive(options.requestTimeoutMs ?? 30_000, "requestTimeoutMs"),
-      closeTimeoutMs: positive(options.closeTimeoutMs ?? 5_000, "closeTimeoutMs"),
-      flushOnPageHide: options.flushOnPageHide ?? true,
-    };
-    this.backoff = new Backoff(this.opts.backoffBaseMs, this.opts.backoffCapMs);
+    this.opts = resolveOptions(options);
+    this.reconnects = new ReconnectPolicy(this.opts.backoffBaseMs, this.opts.backoffCapMs, this.opts.maxAttempts);
     this.heartbeats = new Heartbeats(this.opts.maxUnackedEvents, this.opts.maxEventsPerHeartbeat, this.stats);
+    this.refresh = new TokenRefresh({
+      connected: () => this.phase === "connected",
+      token: () => this.opts.token(),
+      nextSeq: () => this.nextSeq(),
+      send: (body, seq) => this.send(body, seq),
+      error: (error) => this.emit("error", error),
+    });
     this.queries = new Queries({
       requestTimeoutMs: this.opts.requestTimeoutMs,
       status: () => this.phase === "closed" || this.phase === "closing" ? "refused"
@@ -131,13 +105,7 @@ export class PlaylineClient {
   }
 
   on<K extends keyof PlaylineEvents>(event: K, listener: PlaylineEvents[K]): () => void {
-    let set = this.listeners.get(event);
-    if (set === undefined) {
-      set = new Set();
-      this.listeners.set(event, set);
-    }
-    set.add(listener as (...args: never[]) => void);
-    return () => set?.delete(listener as (...args: never[]) => void);
+    return this.listeners.on(event, listener);
   }
 
   get state(): ConnectionState {
@@ -234,7 +202,7 @@ export class PlaylineClient {
     this.phase = "connecting";
     let conn: Connection;
     try {
-      conn = new Connection(this.WS, this.opts.url, this.opts.connectTimeoutMs, {
+      conn = new Connection(this.opts.WS, this.opts.url, this.opts.connectTimeoutMs, {
         opened: () => {
           if (this.conn === conn) {
             void this.opened();
@@ -291,15 +259,15 @@ export class PlaylineClient {
       return;
     }
     this.authSeq = this.nextSeq();
-    const flagDate = this.knownUid === 0n ? "" : this.flagDate || this.flags.load(this.knownUid);
+    const flagDate = this.knownUid === 0n ? "" : this.flagDate || this.opts.flags.load(this.knownUid);
     this.send({ case: "auth", value: {
-      token, deviceId: this.opts.deviceId, platform: this.platform, flagDate, sessionId: this.sessionId,
+      token, deviceId: this.opts.deviceId, platform: this.opts.platform, flagDate, sessionId: this.sessionId,
     } }, this.authSeq);
   }
 
   private authenticated(ok: AuthOk): void {
     this.phase = "connected";
-    this.failures = 0;
+    this.reconnects.succeeded();
     const resumed = this.sessionId !== "" && ok.sessionId === this.sessionId;
     this.sessionId = ok.sessionId;
     this.stats.connections++;
@@ -308,14 +276,14 @@ export class PlaylineClient {
     }
     if (ok.uid !== this.knownUid) {
       this.knownUid = ok.uid;
-      this.flagDate = this.flags.load(ok.uid);
+      this.flagDate = this.opts.flags.load(ok.uid);
       this.notifiedDay = "";
     }
     this.remember(ok.flagDate);
     this.heartbeatIntervalMs = ok.heartbeatIntervalMs > 0
       ? Math.max(MIN_HEARTBEAT_INTERVAL_MS, ok.heartbeatIntervalMs) : DEFAULT_HEARTBEAT_INTERVAL_MS;
     this.announce("connected");
-    this.scheduleRefresh(ok.expiresAtMs, ok.serverTimeMs);
+    this.refresh.schedule(ok.expiresAtMs, ok.serverTimeMs);
     this.queries.sendQueued();
     this.sendHeartbeats(false); // whatever the last connection left unacked
     this.scheduleTick();
@@ -342,9 +310,8 @@ export class PlaylineClient {
         this.answered();
         break;
       case "refreshOk":
-        if (seq === this.refreshSeq) {
-          this.refreshSeq = 0;
-          this.scheduleRefresh(f.body.value.expiresAtMs, BigInt(Date.now()));
+        if (this.refresh.awaits(seq)) {
+          this.refresh.accepted(f.body.value.expiresAtMs);
         }
         break;
       case "error":
@@ -382,20 +349,16 @@ export class PlaylineClient {
     if (this.phase === "authenticating" && seq === this.authSeq) {
       // The gateway closes next. A session that expired is retried at once with a fresh token.
       if (this.sessionId !== "" && error.code === Error_Code.SESSION_EXPIRED) {
-        this.retryAtOnce = true;
+        this.reconnects.retryNow();
       }
       this.sessionId = "";
       this.lastCause = error;
       this.emit("error", error);
       return;
     }
-    if (seq !== 0 && seq === this.refreshSeq) {
-      this.refreshSeq = 0;
-      this.emit("error", error);
-      if (error.code === Error_Code.UNAVAILABLE) {
-        this.refreshTimer = setTimeout(() => void this.refresh(), Math.min(30_000, this.heartbeatIntervalMs));
-      } else {
-        this.sessionId = ""; // refused: the gateway closes; reconnect with a fresh token
+    if (this.refresh.awaits(seq)) {
+      if (this.refresh.refused(error, this.heartbeatIntervalMs)) {
+        this.sessionId = ""; // the gateway closes; reconnect with a fresh token
       }
       return;
     }
@@ -424,7 +387,7 @@ export class PlaylineClient {
     this.phase = "draining";
     this.cancelTimers();
     const after = Math.max(0, afterMs);
-    this.reconnectAtMs = Date.now() + after + this.backoff.jitterMs();
+    this.reconnects.requested(after);
     this.lastCause = new PlaylineError(Error_Code.DRAINING, `gateway asked to reconnect: ${reason}`);
     this.timer = setTimeout(() => this.conn?.close(1000, "reconnecting"),
       Math.min(MAX_DRAIN_WAIT_MS, Math.max(MIN_DRAIN_WAIT_MS, after)));
@@ -478,42 +441,7 @@ export class PlaylineClient {
       return;
     }
     this.flagDate = date;
-    this.flags.store(this.knownUid, date);
-  }
-
-  // Token refresh
-
-  private scheduleRefresh(expiresAtMs: bigint, serverTimeMs: bigint): void {
-    if (this.refreshTimer !== undefined) {
-      clearTimeout(this.refreshTimer);
-      this.refreshTimer = undefined;
-    }
-    if (expiresAtMs === 0n) {
-      return; // the credential does not expire
-    }
-    const left = Number(expiresAtMs - serverTimeMs);
-    const fraction = REFRESH_AT[0] + Math.random() * (REFRESH_AT[1] - REFRESH_AT[0]);
-    this.refreshTimer = setTimeout(() => void this.refresh(), Math.max(0, Math.floor(left * fraction)));
-  }
-
-  private async refresh(): Promise<void> {
-    this.refreshTimer = undefined;
-    if (this.phase !== "connected") {
-      return;
-    }
-    let token: string;
-    try {
-      token = await this.opts.token();
-    } catch (e) {
-      this.emit("error", new PlaylineError(Error_Code.UNAUTHENTICATED, `token supplier failed: ${String(e)}`));
-      this.refreshTimer = setTimeout(() => void this.refresh(), 5_000);
-      return;
-    }
-    if (this.phase !== "connected") {
-      return;
-    }
-    this.refreshSeq = this.nextSeq();
-    this.send({ case: "refresh", value: { token } }, this.refreshSeq);
+    this.opts.flags.store(this.knownUid, date);
   }
 
   // Losing and ending connections
@@ -522,7 +450,7 @@ export class PlaylineClient {
     this.cancelTimers();
     const was = this.phase;
     this.heartbeats.lost();
-    this.refreshSeq = 0;
+    this.refresh.lost();
     this.queries.lost();
     if (was === "closing") {
       this.terminate(undefined);
@@ -530,7 +458,7 @@ export class PlaylineClient {
     }
     const why = this.lastCause ?? cause;
     this.lastCause = undefined;
-    let delay = this.nextDelayMs(was === "connected" || was === "draining");
+    let delay = this.reconnects.nextDelayMs(was === "connected" || was === "draining");
     if (delay >= 0) {
       delay = Math.max(delay, this.heartbeats.holdLeftMs()); // closed RATE_LIMITED: no sooner than told
     }
@@ -541,22 +469,6 @@ export class PlaylineClient {
     this.phase = "waiting";
     this.announce("reconnecting", why);
     this.timer = setTimeout(() => this.connect(), delay);
-  }
-
-  private nextDelayMs(wasConnected: boolean): number {
-    if (this.retryAtOnce) {
-      this.retryAtOnce = false;
-      return 0;
-    }
-    if (!wasConnected && ++this.failures >= this.opts.maxAttempts) {
-      return -1;
-    }
-    if (this.reconnectAtMs >= 0) {
-      const delay = Math.max(0, this.reconnectAtMs - Date.now());
-      this.reconnectAtMs = -1;
-      return delay;
-    }
-    return this.backoff.delayMs(this.failures);
   }
 
   private terminate(cause: unknown): void {
@@ -584,12 +496,13 @@ export class PlaylineClient {
   }
 
   private cancelTimers(): void {
-    for (const t of [this.timer, this.heartbeatTimer, this.refreshTimer]) {
+    for (const t of [this.timer, this.heartbeatTimer]) {
       if (t !== undefined) {
         clearTimeout(t);
       }
     }
-    this.timer = this.heartbeatTimer = this.refreshTimer = undefined;
+    this.timer = this.heartbeatTimer = undefined;
+    this.refresh.cancel();
   }
 
   private announce(next: ConnectionState, cause?: unknown): void {
@@ -600,14 +513,7 @@ export class PlaylineClient {
   }
 
   private emit<K extends keyof PlaylineEvents>(event: K, ...args: Parameters<PlaylineEvents[K]>): void {
-    for (const l of this.listeners.get(event) ?? []) {
-      try {
-        (l as unknown as (...a: Parameters<PlaylineEvents[K]>) => void)(...args);
-      } catch (e) {
-        // A listener's failure must not break the session.
-        console.error("Playline listener failed", e);
-      }
-    }
+    this.listeners.emit(event, ...args);
   }
 
   private nextSeq(): number {
@@ -619,22 +525,4 @@ export class PlaylineClient {
   }
 }
 
-function positive(n: number, name: string): number {
-  if (!(n >= 1)) {
-    throw new RangeError(`${name}: ${n} (expected: >= 1)`);
-  }
-  return n;
-}
-
 export { Business };
-
-/** Milliseconds as the wire wants them: fractions (a media element's `currentTime * 1000`) truncated. */
-function millis(name: string, value: number | bigint): bigint {
-  if (typeof value === "bigint") {
-    return value;
-  }
-  if (!Number.isFinite(value)) {
-    throw new RangeError(`${name}: ${value} (expected: a finite number of milliseconds)`);
-  }
-  return BigInt(Math.trunc(value));
-}
