@@ -9,8 +9,10 @@ import { Business, type Cursor, type HistoryRecord, PlayEventSchema } from "./ge
 import { type AuthOk, Error_Code, type HeartbeatAck, type HistoryPage, type ServerFrame }
   from "./gen/playline/v1/stream_pb.js";
 import { Listeners } from "./events.js";
+import { FirstToday } from "./firsttoday.js";
 import { Heartbeats } from "./heartbeats.js";
 import { millis, type ResolvedOptions, resolveOptions } from "./options.js";
+import { pageHidden, watchPageHide } from "./page.js";
 import { Queries } from "./queries.js";
 import { ReconnectPolicy } from "./reconnect.js";
 import { TokenRefresh } from "./refresh.js";
@@ -51,26 +53,20 @@ export class PlaylineClient {
   private seq = 0;
   private authSeq = 0;
   private sessionId = "";
-  private knownUid = 0n;
-  private flagDate = "";
-  private notifiedDay = "";
+  private readonly firstToday: FirstToday;
   private heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
   private lastCause: unknown;
   private timer?: ReturnType<typeof setTimeout>;
   private heartbeatTimer?: ReturnType<typeof setTimeout>;
   private closed?: Promise<void>;
   private resolveClosed?: () => void;
-  private readonly pageHidden = () => {
-    const doc = (globalThis as { document?: { visibilityState?: string } }).document;
-    if (doc === undefined || doc.visibilityState !== "visible") {
-      void this.flush().catch(() => undefined);
-    }
-  };
+  private unwatchPage = (): void => undefined;
   /** Counters since the client was built. */
   readonly stats = { connections: 0, resumes: 0, eventsReported: 0, eventsAcked: 0, eventsResent: 0, eventsDropped: 0 };
 
   constructor(options: PlaylineClientOptions) {
     this.opts = resolveOptions(options);
+    this.firstToday = new FirstToday(this.opts.flags);
     this.reconnects = new ReconnectPolicy(this.opts.backoffBaseMs, this.opts.backoffCapMs, this.opts.maxAttempts);
     this.heartbeats = new Heartbeats(this.opts.maxUnackedEvents, this.opts.maxEventsPerHeartbeat, this.stats);
     this.refresh = new TokenRefresh({
@@ -92,11 +88,12 @@ export class PlaylineClient {
   /** Connects (once); events reported before are sent once authenticated. */
   start(): this {
     if (this.phase === "new") {
-      const w = globalThis as { addEventListener?: (t: string, f: () => void) => void };
-      if (this.opts.flushOnPageHide && typeof w.addEventListener === "function" && "document" in globalThis) {
-        w.addEventListener("pagehide", this.pageHidden);
-        (globalThis as unknown as { document: { addEventListener(t: string, f: () => void): void } }).document
-          .addEventListener("visibilitychange", this.pageHidden);
+      if (this.opts.flushOnPageHide) {
+        this.unwatchPage = watchPageHide(() => {
+          if (pageHidden()) {
+            void this.flush().catch(() => undefined);
+          }
+        });
       }
       this.announce("connecting");
       this.connect();
@@ -114,7 +111,7 @@ export class PlaylineClient {
 
   /** The authenticated user (0n before the first AuthOk). */
   get uid(): bigint {
-    return this.knownUid;
+    return this.firstToday.user;
   }
 
   /**
@@ -183,7 +180,7 @@ export class PlaylineClient {
     }
     this.phase = "closing";
     this.cancelTimers();
-    this.removePageListeners();
+    this.unwatchPage();
     if (this.conn === undefined) {
       this.terminate(undefined);
     } else if (was === "connected" || was === "draining") {
@@ -259,7 +256,7 @@ export class PlaylineClient {
       return;
     }
     this.authSeq = this.nextSeq();
-    const flagDate = this.knownUid === 0n ? "" : this.flagDate || this.opts.flags.load(this.knownUid);
+    const flagDate = this.firstToday.authDate();
     this.send({ case: "auth", value: {
       token, deviceId: this.opts.deviceId, platform: this.opts.platform, flagDate, sessionId: this.sessionId,
     } }, this.authSeq);
@@ -274,12 +271,7 @@ export class PlaylineClient {
     if (resumed) {
       this.stats.resumes++;
     }
-    if (ok.uid !== this.knownUid) {
-      this.knownUid = ok.uid;
-      this.flagDate = this.opts.flags.load(ok.uid);
-      this.notifiedDay = "";
-    }
-    this.remember(ok.flagDate);
+    this.firstToday.authenticated(ok.uid, ok.flagDate);
     this.heartbeatIntervalMs = ok.heartbeatIntervalMs > 0
       ? Math.max(MIN_HEARTBEAT_INTERVAL_MS, ok.heartbeatIntervalMs) : DEFAULT_HEARTBEAT_INTERVAL_MS;
     this.announce("connected");
@@ -335,11 +327,10 @@ export class PlaylineClient {
     if (sent === undefined) {
       return;
     }
-    this.remember(ack.flagDate);
+    this.firstToday.remember(ack.flagDate);
     const events = sent.map((s, i) => ({ event: s.event, firstView: ack.firstView[i] ?? false }));
     this.emit("ack", { events, flagDate: ack.flagDate, firstToday: ack.firstToday });
-    if (ack.firstToday && ack.flagDate !== this.notifiedDay) {
-      this.notifiedDay = ack.flagDate;
+    if (this.firstToday.firstNotice(ack.firstToday, ack.flagDate)) {
       this.emit("firstToday", ack.flagDate);
     }
     this.heartbeats.completeFlushes();
@@ -411,7 +402,7 @@ export class PlaylineClient {
   // Heartbeats
 
   private sendHeartbeats(keepAlive: boolean): void {
-    this.heartbeats.send(this.conn, keepAlive, this.flagDate, () => this.nextSeq());
+    this.heartbeats.send(this.conn, keepAlive, this.firstToday.date, () => this.nextSeq());
   }
 
   private scheduleTick(): void {
@@ -434,14 +425,6 @@ export class PlaylineClient {
       this.sendHeartbeats(true);
     }
     this.scheduleTick();
-  }
-
-  private remember(date: string): void {
-    if (date === "" || date === this.flagDate || this.knownUid === 0n) {
-      return;
-    }
-    this.flagDate = date;
-    this.opts.flags.store(this.knownUid, date);
   }
 
   // Losing and ending connections
@@ -474,7 +457,7 @@ export class PlaylineClient {
   private terminate(cause: unknown): void {
     this.phase = "closed";
     this.cancelTimers();
-    this.removePageListeners();
+    this.unwatchPage();
     const error = new PlaylineError(Error_Code.UNAVAILABLE, cause === undefined ? "client closed"
       : `gave up reconnecting: ${String(cause)}`);
     this.queries.rejectQueued(error);
@@ -484,15 +467,6 @@ export class PlaylineClient {
       this.closed = Promise.resolve();
     }
     this.resolveClosed?.();
-  }
-
-  private removePageListeners(): void {
-    const w = globalThis as { removeEventListener?: (t: string, f: () => void) => void;
-      document?: { removeEventListener(t: string, f: () => void): void } };
-    if (typeof w.removeEventListener === "function" && w.document !== undefined) {
-      w.removeEventListener("pagehide", this.pageHidden);
-      w.document.removeEventListener("visibilitychange", this.pageHidden);
-    }
   }
 
   private cancelTimers(): void {
