@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { createServer, type Server, type Socket, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type EndpointsField, type EndpointsServes, readEndpoints } from "./endpoints.js";
 
 /** The standalone's public development secret (bin/playline standalone signs player tokens with it). */
 const DEV_SECRET = "playline-dev-secret-do-not-use-in-production";
@@ -24,17 +25,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** What the tests read of a standalone's endpoints.json. */
-interface Endpoints {
-  pid: number;
-  playline: { websocket: string; admin: string; api?: string; apiHttp?: string };
-}
+/** What the tests need of a standalone's endpoints.json. */
+const REQUIRED: EndpointsField[] = ["playline.websocket", "playline.admin", "playline.api", "playline.apiHttp"];
 
-function addresses(e: Endpoints): Omit<Stack, "stop"> {
-  const { websocket, admin, api, apiHttp } = e.playline;
-  if (!api || !apiHttp) {
-    throw new Error(`the endpoints file names no internal API (playline.api, playline.apiHttp): ${JSON.stringify(e)}`);
-  }
+function addresses(file: string): Omit<Stack, "stop"> {
+  const { websocket, admin, api, apiHttp } = readEndpoints(file, ...REQUIRED).playline as Required<EndpointsServes>;
   return { wsUrl: websocket, wsPort: Number(new URL(websocket).port), admin, api, apiHttp };
 }
 
@@ -47,7 +42,7 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
   const existing = process.env.PLAYLINE_TEST_ENDPOINTS;
   if (existing) {
     // A standalone started by hand with the same settings (endpoints.json of its data dir): kept running.
-    return { ...addresses(JSON.parse(readFileSync(existing, "utf8"))), stop: async () => undefined };
+    return { ...addresses(existing), stop: async () => undefined };
   }
   const dataDir = mkdtempSync(join(tmpdir(), "playline-js-"));
   const args = ["standalone", "--data-dir", dataDir, "--set", "bind.host=127.0.0.1", "--set", "ws.port=0",
@@ -59,8 +54,8 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
   const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
   const endpointsFile = join(dataDir, "endpoints.json");
   const deadline = Date.now() + 240_000;
-  let endpoints: Endpoints | undefined;
-  while (endpoints === undefined) {
+  // The standalone writes its endpoints file (atomically) before it prints how to stop it.
+  while (!(existsSync(endpointsFile) && output.includes("Stop with Ctrl-C"))) {
     if (child.exitCode !== null) {
       throw new Error(`bin/playline standalone exited with ${child.exitCode}:\n${output}`);
     }
@@ -68,20 +63,10 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
       child.kill("SIGTERM");
       throw new Error(`bin/playline standalone did not start within 240 s:\n${output}`);
     }
-    if (existsSync(endpointsFile)) {
-      try {
-        const e = JSON.parse(readFileSync(endpointsFile, "utf8"));
-        if (e.playline?.websocket && output.includes("Stop with Ctrl-C")) {
-          endpoints = e;
-        }
-      } catch {
-        // being written
-      }
-    }
     await sleep(250);
   }
   return {
-    ...addresses(endpoints),
+    ...addresses(endpointsFile),
     async stop() {
       child.kill("SIGTERM");
       const timeout = sleep(90_000).then(() => "timeout");
