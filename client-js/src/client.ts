@@ -3,6 +3,11 @@
  * through its states (authenticate, resume, follow Reconnect, reconnect per reconnect.ts, close),
  * keeps the first-today date, and hands heartbeats to heartbeats.ts, queries to queries.ts, token
  * refresh to refresh.ts and listeners to events.ts.
+ *
+ * Past 400 lines on purpose: what is left is one state machine (the phases below) whose every
+ * transition reads and writes the same few fields (phase, connection, seq, session id, timers);
+ * frame routing, the heartbeat tick and the close path each move the phase, so splitting them
+ * would spread one set of transitions over several files that all mutate this class.
  */
 import { create } from "@bufbuild/protobuf";
 import { Business, type Cursor, type HistoryRecord, PlayEventSchema } from "./gen/playline/v1/common_pb.js";
