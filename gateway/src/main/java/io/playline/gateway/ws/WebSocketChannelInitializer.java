@@ -107,11 +107,8 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
    */
   private boolean admit(Channel ch) {
     InetSocketAddress client = ProxyProtocolHandler.clientAddress(ch);
-    if (client == null || client.getAddress() == null) {
-      return true;
-    }
-    if (addresses.admit(client.getAddress(), AddressBudgets.Transport.WS) == null
-        && UnprovenHold.take(ch, addresses, client.getAddress(), AddressBudgets.Transport.WS) == null) {
+    if (client == null || client.getAddress() == null
+        || UnprovenHold.admit(ch, addresses, client.getAddress(), AddressBudgets.Transport.WS) == null) {
       return true;
     }
     ch.close();

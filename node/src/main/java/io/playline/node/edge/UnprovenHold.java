@@ -24,12 +24,16 @@ public final class UnprovenHold {
   }
 
   /**
-   * Counts {@code channel} as unproven for {@code address}: null when admitted (held until it proves
-   * itself or closes), else the refusal (nothing held; the caller closes it).
+   * Admits a new player connection of {@code address}: takes one from its new-connection budget
+   * ({@link AddressBudgets#admit}) and counts it unproven, held until it proves itself or closes.
+   * Null when admitted, else the refusal (nothing held; the caller closes it).
    */
-  public static AddressBudgets.@Nullable Refusal take(Channel channel, AddressBudgets budgets, InetAddress address,
+  public static AddressBudgets.@Nullable Refusal admit(Channel channel, AddressBudgets budgets, InetAddress address,
       AddressBudgets.Transport transport) {
-    AddressBudgets.Refusal refusal = budgets.admitUnproven(address, transport);
+    AddressBudgets.Refusal refusal = budgets.admit(address, transport);
+    if (refusal == null) {
+      refusal = budgets.admitUnproven(address, transport);
+    }
     if (refusal == null) {
       UnprovenHold hold = new UnprovenHold(budgets, address);
       channel.attr(KEY).set(hold);

@@ -115,10 +115,7 @@ public final class Http2ConnectionGuard {
     InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
     InetAddress address = remote == null ? null : remote.getAddress();
     AddressBudgets.Refusal overBudget = addresses == null || address == null ? null
-        : addresses.admit(address, AddressBudgets.Transport.GRPC);
-    if (overBudget == null && addresses != null && address != null) {
-      overBudget = UnprovenHold.take(channel, addresses, address, AddressBudgets.Transport.GRPC);
-    }
+        : UnprovenHold.admit(channel, addresses, address, AddressBudgets.Transport.GRPC);
     if (overBudget != null) {
       log.debug("Closing {}: {} of its address", remote, overBudget);
       front.close();
