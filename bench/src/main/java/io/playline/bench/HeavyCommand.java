@@ -81,10 +81,10 @@ final class HeavyCommand implements Callable<Integer> {
   int samples;
   @Option(names = "--page", defaultValue = "20", description = "Records per page (default: ${DEFAULT-VALUE}).")
   int page;
-  @Option(names = "--major-compact", defaultValue = "true", negatable = true,
-      description = "Flush and major-compact the tables before reading, as HBase does on its own schedule, so reads see "
-          + "HFiles without the roll-up's delete markers (default: ${DEFAULT-VALUE}).")
-  boolean majorCompact;
+  @Option(names = "--no-major-compact", negatable = true,
+      description = "Do not flush and major-compact the tables before reading (default: do, as HBase does on its own "
+          + "schedule, so reads see HFiles without the roll-up's delete markers).")
+  boolean majorCompact = true;
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A Playline setting for this run (e.g. history.compact.keep=1000).")
   Map<String, String> settings = Map.of();
 

@@ -67,9 +67,15 @@ final class HostileCommand implements Callable<Integer> {
       description = "Attacks, one phase each (default: ${DEFAULT-VALUE}).")
   List<String> attacks = List.of();
 
-  @Option(names = "--together", defaultValue = "true", negatable = true,
-      description = "A last phase with every attack at once (default: ${DEFAULT-VALUE}).")
-  boolean together;
+  // Named for the value that differs from the default: picocli sets a negatable boolean to the
+  // opposite of its default when the option's own name is given.
+  @Option(names = "--no-together", negatable = true,
+      description = "Skip the last phase, every attack at once (default: run it).")
+  boolean together = true;
+
+  @Option(names = "--no-single", negatable = true,
+      description = "Skip the phases of each attack alone: the baseline and the all-at-once phase only (default: run them).")
+  boolean single = true;
 
   @Option(names = "--rate", defaultValue = "2000", description = "Honest heartbeats per second (default: ${DEFAULT-VALUE}).")
   double rate;
@@ -167,7 +173,7 @@ final class HostileCommand implements Callable<Integer> {
       group.submit(() -> { }).syncUninterruptibly();
       out.println("  attackers' thread runs as: " + threads.describe());
       results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, group, threads, epoll, length));
-      for (AttackKind k : kinds) {
+      for (AttackKind k : single ? kinds : List.<AttackKind>of()) {
         recover(honest, results);
         results.add(phase(k.cliName(), List.of(k), honest, node.pid(), logs, target, group, threads, epoll, length));
       }

@@ -101,10 +101,9 @@ final class ReadsCommand implements Callable<Integer> {
       + "history.redis.max.items, history.compact.*, retention).")
   Map<String, String> settings = Map.of();
 
-  @Option(names = "--major-compact", defaultValue = "true", negatable = true, description = "After writing the "
-      + "cold and deep users, flush and major-compact the history tables, as HBase does on its own schedule "
-      + "(default: ${DEFAULT-VALUE}).")
-  boolean majorCompact;
+  @Option(names = "--no-major-compact", negatable = true, description = "Do not flush and major-compact the history "
+      + "tables after writing the cold and deep users (default: do, as HBase does on its own schedule).")
+  boolean majorCompact = true;
 
   @Option(names = "--batch", defaultValue = "10", description = "Items per GetProgress (default: ${DEFAULT-VALUE}).")
   int batch;

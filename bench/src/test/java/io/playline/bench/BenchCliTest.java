@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class BenchCliTest {
   private static final List<String> OWN = List.of("-Xms256m", "-Xmx2g", "-XX:+UseParallelGC",
@@ -20,5 +21,27 @@ class BenchCliTest {
   void withoutGatewayOptionsTheBenchsOwnFlagsAreUsed() {
     assertThat(BenchCli.gatewayJvmArgs(OWN, null)).isEqualTo(OWN);
     assertThat(BenchCli.gatewayJvmArgs(OWN, "  ")).isEqualTo(OWN);
+  }
+
+  @Test
+  void switchesThatAreOnByDefaultTurnOffWithTheirNoForm() {
+    HostileCommand hostile = new HostileCommand();
+    new CommandLine(hostile).parseArgs();
+    assertThat(hostile.together).isTrue();
+    assertThat(hostile.single).isTrue();
+    hostile = new HostileCommand();
+    new CommandLine(hostile).parseArgs("--no-together", "--no-single");
+    assertThat(hostile.together).isFalse();
+    assertThat(hostile.single).isFalse();
+
+    ReadsCommand reads = new ReadsCommand();
+    new CommandLine(reads).parseArgs("--no-major-compact");
+    assertThat(reads.majorCompact).isFalse();
+    HeavyCommand heavy = new HeavyCommand();
+    new CommandLine(heavy).parseArgs("--no-major-compact");
+    assertThat(heavy.majorCompact).isFalse();
+    heavy = new HeavyCommand();
+    new CommandLine(heavy).parseArgs();
+    assertThat(heavy.majorCompact).isTrue();
   }
 }
