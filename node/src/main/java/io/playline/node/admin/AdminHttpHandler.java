@@ -59,6 +59,14 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (!request.decoderResult().isSuccess()) {
+      // A request cut short (the connection closed, or timed out, before its headers ended) or
+      // malformed: answered with 400 and closed, never served — a half-sent GET /metrics must not
+      // cost a scrape.
+      FullHttpResponse bad = text(HttpResponseStatus.BAD_REQUEST, "malformed or incomplete request\n");
+      reply(ctx, false, bad);
+      return;
+    }
     String path = new QueryStringDecoder(request.uri()).path();
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (!request.method().equals(HttpMethod.GET) && !request.method().equals(HttpMethod.HEAD)) {

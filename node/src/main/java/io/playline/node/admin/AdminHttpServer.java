@@ -29,8 +29,8 @@ public final class AdminHttpServer implements AutoCloseable {
   }
 
   /**
-   * Binds and starts serving on {@code loops}, whose worker loops {@code /livez} checks; fails with
-   * a bind exception when the address is in use.
+   * Binds and starts serving on {@code loops}' admin loop; {@code /livez} checks their worker loops.
+   * Fails with a bind exception when the address is in use.
    */
   public static AdminHttpServer start(EventLoops loops, AdminAccess access, int port, PrometheusMeterRegistry registry,
       Readiness readiness) throws InterruptedException {
@@ -45,7 +45,7 @@ public final class AdminHttpServer implements AutoCloseable {
     HttpBudget budget = HttpBudget.admin(access, registry);
     readiness.bindTo(registry);
     Channel channel = new ServerBootstrap()
-        .group(loops.boss(), loops.workers())
+        .group(loops.boss(), loops.admin())
         .channel(loops.serverChannelType())
         .childHandler(new ChannelInitializer<Channel>() {
           @Override

@@ -9,27 +9,33 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one pair of Netty event loop groups a node uses for every server it runs
- * (WebSocket, client gRPC, internal gRPC, admin HTTP): native epoll where available, NIO
- * otherwise.
+ * The Netty event loop groups a node uses for every server it runs: one accept loop for every port,
+ * the I/O loops of the players' and backends' connections (WebSocket, client gRPC, internal gRPC),
+ * and one loop of its own for the admin port, so that a metrics scrape (milliseconds of work) or an
+ * admin client's requests never wait in line with a player's heartbeats, and {@code /livez} can
+ * answer while an I/O loop is stuck. Native epoll where available, NIO otherwise.
  */
 public final class EventLoops implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EventLoops.class);
 
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
+  private final EventLoopGroup admin;
   private final EventLoop first;
   private final Class<? extends ServerChannel> serverChannelType;
 
-  private EventLoops(EventLoopGroup boss, EventLoopGroup workers, Class<? extends ServerChannel> type) {
+  private EventLoops(EventLoopGroup boss, EventLoopGroup workers, EventLoopGroup admin,
+      Class<? extends ServerChannel> type) {
     this.boss = boss;
     this.workers = workers;
+    this.admin = admin;
     this.first = workers.next();
     this.serverChannelType = type;
   }
@@ -47,12 +53,14 @@ public final class EventLoops implements AutoCloseable {
       return new EventLoops(
           new EpollEventLoopGroup(1, new DefaultThreadFactory("playline-accept", true)),
           new EpollEventLoopGroup(workerThreads, new DefaultThreadFactory("playline-io", true)),
+          new EpollEventLoopGroup(1, new DefaultThreadFactory("playline-admin", true)),
           EpollServerSocketChannel.class);
     }
     log.info("Native epoll unavailable ({}); using NIO", Epoll.unavailabilityCause().toString());
     return new EventLoops(
         new NioEventLoopGroup(1, new DefaultThreadFactory("playline-accept", true)),
         new NioEventLoopGroup(workerThreads, new DefaultThreadFactory("playline-io", true)),
+        new NioEventLoopGroup(1, new DefaultThreadFactory("playline-admin", true)),
         NioServerSocketChannel.class);
   }
 
@@ -62,6 +70,11 @@ public final class EventLoops implements AutoCloseable {
 
   public EventLoopGroup workers() {
     return workers;
+  }
+
+  /** The admin port's connections' loop: one thread, none of the workers. */
+  public EventLoopGroup admin() {
+    return admin;
   }
 
   /** One worker loop, always the same: where a process puts its Redis client to share a thread with connections. */
@@ -81,12 +94,14 @@ public final class EventLoops implements AutoCloseable {
     return serverChannelType;
   }
 
-  /** Shuts both groups down, waiting at most a few seconds. */
+  /** Shuts the groups down, waiting at most a few seconds. */
   @Override
   public void close() {
-    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    boss.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
-    workers.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    for (EventLoopGroup g : List.of(boss, workers, admin)) {
+      g.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    }
+    for (EventLoopGroup g : List.of(boss, workers, admin)) {
+      g.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
   }
 }

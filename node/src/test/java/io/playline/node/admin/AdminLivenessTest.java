@@ -47,4 +47,30 @@ class AdminLivenessTest {
       watched.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void theAdminPortAnswersWhileEveryIoLoopIsStuck() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (EventLoops loops = EventLoops.create(1);
+        AdminHttpServer admin = AdminHttpServer.start(loops, AdminAccess.open("127.0.0.1"), 0,
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness())) {
+      loops.workers().next().execute(() -> {
+        try {
+          release.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      HttpClient http = HttpClient.newHttpClient();
+      URI base = URI.create("http://127.0.0.1:" + admin.address().getPort());
+      HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(base.resolve("/metrics"))
+          .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      HttpResponse<String> livez = http.send(HttpRequest.newBuilder(base.resolve("/livez"))
+          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(livez.statusCode()).isEqualTo(503);
+    } finally {
+      release.countDown();
+    }
+  }
 }
