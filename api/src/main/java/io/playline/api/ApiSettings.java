@@ -42,7 +42,8 @@ public final class ApiSettings {
   public static final Setting<Duration> HTTP_REQUEST_TIMEOUT = Setting.duration("api.http.request.timeout",
       Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "an HTTP connection to the API must "
           + "deliver a whole request this soon after connecting or after its previous answer, else it is closed "
-          + "(`playline_api_http_refused_total{reason=\"timeout\"}`): slowloris and idle keep-alive connections are cut");
+          + "(`playline_api_http_refused_total{reason=\"timeout\"}`): slowloris and idle keep-alive connections are cut; "
+          + "each deadline falls in the last quarter of this");
   public static final Setting<Integer> HTTP_MAX_PIPELINED = Setting.intValue("api.http.max.pipelined", 8, 1, 1024,
       "requests one HTTP connection may send before the answers to the earlier ones (HTTP/1.1 pipelining); one "
           + "more closes the connection (`playline_api_http_refused_total{reason=\"pipelined\"}`)");

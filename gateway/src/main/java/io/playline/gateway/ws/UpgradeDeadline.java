@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.node.edge.Deadlines;
 import io.playline.node.edge.UnprovenHold;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Closes a connection that has not finished its WebSocket upgrade within {@code handshake.timeout}
- * of connecting: a socket that sends nothing, half a request, or a request that is not an upgrade
+ * of connecting (within its last quarter: {@link Deadlines}): a socket that sends nothing, half a request, or a request that is not an upgrade
  * would otherwise hold a file descriptor and a channel forever (Netty's own handshake timeout only
  * starts once an upgrade request arrived). Once the upgrade completed it gives back the connection's
  * place among its address's unproven ones ({@link UnprovenHold}) and removes itself. One per
@@ -39,7 +40,7 @@ final class UpgradeDeadline extends ChannelInboundHandlerAdapter {
         log.debug("Closing {}: no WebSocket upgrade within {}", ctx.channel().remoteAddress(), timeout);
         ctx.close();
       }
-    }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }, Deadlines.spreadNanos(timeout), TimeUnit.NANOSECONDS);
   }
 
   @Override

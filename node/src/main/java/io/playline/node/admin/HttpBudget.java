@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.edge.Deadlines;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -147,7 +148,7 @@ public final class HttpBudget {
               timeoutKey, requestTimeout);
           ctx.close();
         }
-      }, requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      }, Deadlines.spreadNanos(requestTimeout), TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * connection before its first stream. Each is cut at its deadline anyway; the cap bounds how many one
  * address holds at once (idle HTTP/2, slowloris), refused as {@code reason=unproven}.
  *
- * <p>Bounded: an address is remembered only while its bucket is not full again or its penalty runs
- * (the idle are forgotten, least recently seen first, a few at each call), and at most {@code
+ * <p>Bounded: an address is remembered only while its bucket is not full again or a penalty of it
+ * ended less than {@code connection.abuse.penalty.max} ago (the idle are forgotten, least recently seen first, a few at each call), and at most {@code
  * connection.max.tracked.addresses} of them: past that the least recently seen is forgotten, so an
  * attacker with many addresses costs memory up to the cap, not more.
  *
@@ -50,6 +50,7 @@ public final class AddressBudgets {
 
   private final AddressLimits limits;
   private final long penaltyNanos;
+  private final long penaltyMaxNanos;
   /** How long an empty bucket takes to fill: an address untouched this long (and not penalized) is idle. */
   private final long refillNanos;
   private final LongSupplier nanoClock;
@@ -66,6 +67,7 @@ public final class AddressBudgets {
   public AddressBudgets(AddressLimits limits, MeterRegistry registry, LongSupplier nanoClock) {
     this.limits = limits;
     this.penaltyNanos = limits.abusePenalty().toNanos();
+    this.penaltyMaxNanos = limits.abusePenaltyMax().toNanos();
     this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
     this.nanoClock = nanoClock;
     this.nextLogNanos = nanoClock.getAsLong();
@@ -151,7 +153,11 @@ public final class AddressBudgets {
     return unprovenTotal;
   }
 
-  /** One of {@code address}'s connections on {@code transport} was cut for abuse: refuse it for the penalty. */
+  /**
+   * One of {@code address}'s connections on {@code transport} was cut for abuse: refuse it for the
+   * penalty — twice the last one when its last penalty ended less than the longest penalty ago, up
+   * to that. Connections cut while a penalty runs (admitted before it began) do not lengthen it.
+   */
   public void penalize(InetAddress address, Transport transport) {
     if (penaltyNanos == 0) {
       return;
@@ -159,8 +165,12 @@ public final class AddressBudgets {
     synchronized (this) {
       long now = nanoClock.getAsLong();
       Entry e = entry(address, now);
-      e.penalized = true;
-      e.penaltyEnds = now + penaltyNanos;
+      if (!(e.penalized && now - e.penaltyEnds < 0)) {
+        boolean repeat = e.lastPenaltyNanos > 0 && now - e.penaltyEnds < penaltyMaxNanos;
+        e.lastPenaltyNanos = repeat ? Math.min(penaltyMaxNanos, 2 * e.lastPenaltyNanos) : penaltyNanos;
+        e.penalized = true;
+        e.penaltyEnds = now + e.lastPenaltyNanos;
+      }
     }
     penalties.get(transport).increment();
   }
@@ -187,12 +197,15 @@ public final class AddressBudgets {
     return e;
   }
 
-  /** Forgets up to a few of the least recently seen addresses whose bucket is full and whose penalty is over. */
+  /**
+   * Forgets up to a few of the least recently seen addresses whose bucket is full and whose last
+   * penalty ended at least the longest penalty ago (until then a repeat offence doubles it).
+   */
   private void forgetIdle(long now) {
     Iterator<Entry> oldest = entries.values().iterator();
     for (int i = 0; i < FORGET_PER_CALL && oldest.hasNext(); i++) {
       Entry e = oldest.next();
-      if (now - e.seen < refillNanos || (e.penalized && now - e.penaltyEnds < 0)) {
+      if (now - e.seen < refillNanos || (e.lastPenaltyNanos > 0 && now - e.penaltyEnds < penaltyMaxNanos)) {
         return;
       }
       oldest.remove();
@@ -221,6 +234,8 @@ public final class AddressBudgets {
     long seen;
     boolean penalized;
     long penaltyEnds;
+    /** The length of its latest penalty; 0 = none yet. */
+    long lastPenaltyNanos;
 
     Entry(long now) {
       bucket = new TokenBucket(limits.newBurst(), limits.newPerSecond(), TimeUnit.SECONDS.toNanos(1), now);

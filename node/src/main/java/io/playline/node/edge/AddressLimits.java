@@ -11,11 +11,14 @@ import java.time.Duration;
  * @param newPerSecond new connections per second ({@code connection.max.new.per.address.per.second})
  * @param newBurst new connections at once before the rate applies ({@code connection.max.new.per.address.burst})
  * @param abusePenalty how long an address cut for abuse is refused ({@code connection.abuse.penalty}; 0 = off)
+ * @param abusePenaltyMax the longest penalty, reached by doubling for a repeat offender ({@code
+ *     connection.abuse.penalty.max}; at least {@code abusePenalty})
  * @param maxTracked addresses remembered at most ({@code connection.max.tracked.addresses})
  * @param maxUnproven connections of one address not yet upgraded or without a first stream, at most
  *     ({@code connection.max.unproven.per.address})
  */
-public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, int maxTracked, int maxUnproven) {
+public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
+    int maxTracked, int maxUnproven) {
 
   public AddressLimits {
     if (newPerSecond <= 0 || newBurst <= 0 || maxTracked <= 0 || maxUnproven <= 0) {
@@ -26,6 +29,10 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
     if (abusePenalty.isNegative()) {
       throw new ConfigException("connection.abuse.penalty: " + abusePenalty + " (expected: >= 0)");
     }
+    if (abusePenaltyMax.compareTo(abusePenalty) < 0) {
+      throw new ConfigException("connection.abuse.penalty.max: " + abusePenaltyMax
+          + " (expected: at least connection.abuse.penalty " + abusePenalty + ")");
+    }
   }
 
   /** Reads and validates the per-address connection limits. */
@@ -34,6 +41,7 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
         EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.read(c),
         EdgeSettings.NEW_CONNECTIONS_PER_ADDRESS_BURST.read(c),
         EdgeSettings.ABUSE_PENALTY.read(c),
+        EdgeSettings.ABUSE_PENALTY_MAX.read(c),
         EdgeSettings.MAX_TRACKED_ADDRESSES.read(c),
         EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.read(c));
   }

@@ -13,7 +13,8 @@ public final class EdgeSettings {
   public static final Setting<Duration> HANDSHAKE_TIMEOUT = Setting.duration("handshake.timeout",
       Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "time a new connection has to finish the "
           + "WebSocket upgrade or the HTTP/2 handshake before the socket is closed (counted in "
-          + "`playline_connections_handshake_timeouts_total` for WebSocket)");
+          + "`playline_connections_handshake_timeouts_total` for WebSocket). Each connection's deadline falls in the "
+          + "last quarter of this, so connections that arrived together do not all close together");
   public static final Setting<Integer> FRAME_MAX_BYTES = Setting.bytes("frame.max.bytes", 64 * 1024, 256,
       16 * 1024 * 1024, "largest client frame: `FRAME_TOO_LARGE`, close 4006 (gRPC `RESOURCE_EXHAUSTED`)");
   public static final Setting<Integer> MAX_NEW_CONNECTIONS_PER_ADDRESS = Setting.intValue(
@@ -30,7 +31,14 @@ public final class EdgeSettings {
       Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1), "an address whose connection was cut for abuse "
           + "(gRPC `GOAWAY ENHANCE_YOUR_CALM` for rapid reset or a ping flood, an HTTP/2 `PROTOCOL_ERROR`; a WebSocket "
           + "ping flood or invalid framing) has its new connections closed at accept this long "
-          + "(`playline_connections_refused_total{reason=\"penalty\"}`); 0 = off");
+          + "(`playline_connections_refused_total{reason=\"penalty\"}`); 0 = off. A repeat offender's penalty doubles "
+          + "each time, up to `connection.abuse.penalty.max`");
+  public static final Setting<Duration> ABUSE_PENALTY_MAX = Setting.duration("connection.abuse.penalty.max",
+      Duration.ofMinutes(5), Duration.ZERO, Duration.ofHours(24), "the longest penalty: an address cut for abuse again "
+          + "within this long of its last penalty's end is refused twice as long as the last time, up to this (each "
+          + "penalty's end lets the attacker in for one more episode before it is cut: doubling makes those episodes "
+          + "a logarithm of the attack's length, not proportional to it); an address quiet for this long starts again "
+          + "at `connection.abuse.penalty`. At least `connection.abuse.penalty`; equal to it = no doubling");
   public static final Setting<Integer> MAX_UNPROVEN_PER_ADDRESS = Setting.intValue(
       "connection.max.unproven.per.address", 256, 1, 1_000_000, "connections from one address, both player ports "
           + "together, that have not yet proven themselves (finished the WebSocket upgrade, opened a first gRPC "
@@ -68,10 +76,11 @@ public final class EdgeSettings {
   public static final Setting<Duration> GRPC_FIRST_STREAM_TIMEOUT = Setting.duration("grpc.first.stream.timeout",
       Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofHours(1), "a gRPC connection that has not opened "
           + "a stream this long after connecting is closed (counted in "
-          + "`playline_grpc_connections_cut_total{reason=\"no_stream\"}`)");
+          + "`playline_grpc_connections_cut_total{reason=\"no_stream\"}`); each connection's deadline falls in the last "
+          + "quarter of this");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection admission and HTTP/2", List.of(
-      HANDSHAKE_TIMEOUT, FRAME_MAX_BYTES, MAX_NEW_CONNECTIONS_PER_ADDRESS, NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, MAX_UNPROVEN_PER_ADDRESS,
+      HANDSHAKE_TIMEOUT, FRAME_MAX_BYTES, MAX_NEW_CONNECTIONS_PER_ADDRESS, NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, ABUSE_PENALTY_MAX, MAX_UNPROVEN_PER_ADDRESS,
       MAX_TRACKED_ADDRESSES,
       GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE, GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES,
       GRPC_RST_WINDOW, GRPC_FIRST_STREAM_TIMEOUT));

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.edge.Deadlines;
 import io.playline.node.edge.AdmitOnFirstRead;
 import io.playline.node.edge.ProxyProtocolHandler;
 import io.playline.node.edge.UnprovenHold;
@@ -88,7 +89,7 @@ public final class Http2ConnectionGuard {
             firstStreamTimeout);
         front.close();
       }
-    }, firstStreamTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    }, Deadlines.spreadNanos(firstStreamTimeout), TimeUnit.NANOSECONDS);
     channel.closeFuture().addListener(f -> deadline.cancel(false));
     grpcHandler.connection().addListener(new Http2ConnectionAdapter() {
       @Override

@@ -36,7 +36,8 @@ public final class NodeSettings {
       Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "an admin connection must deliver a "
           + "whole request (headers and body) this soon after connecting or after the answer to its previous request, "
           + "else it is "
-          + "closed: a slowloris trickling header bytes is cut (`playline_admin_refused_total{reason=\"timeout\"}`)");
+          + "closed: a slowloris trickling header bytes is cut (`playline_admin_refused_total{reason=\"timeout\"}`); each "
+          + "deadline falls in the last quarter of this");
   public static final Setting<Optional<String>> TLS_CERT = Setting.optional("tls.cert", "unset (plain text)",
       "PEM certificate chain (leaf first): TLS on the WebSocket (wss), player gRPC and internal API ports "
           + "([security](security.md#tls))").rangeNote("with `tls.key`");

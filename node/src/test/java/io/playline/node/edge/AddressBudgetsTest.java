@@ -18,12 +18,17 @@ class AddressBudgetsTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   private AddressBudgets budgets(int perSecond, int burst, Duration penalty, int maxTracked) {
-    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, maxTracked, 1_000), registry, now::get);
+    return budgets(perSecond, burst, penalty, penalty, maxTracked);
+  }
+
+  private AddressBudgets budgets(int perSecond, int burst, Duration penalty, Duration penaltyMax, int maxTracked) {
+    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, penaltyMax, maxTracked, 1_000), registry,
+        now::get);
   }
 
   @Test
   void unprovenConnectionsAreCappedPerAddressUntilProvenOrClosed() throws Exception {
-    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, 100, 2), registry, now::get);
+    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, Duration.ZERO, 100, 2), registry, now::get);
     InetAddress a = address(1);
     assertThat(b.admitUnproven(a, Transport.WS)).isNull();
     assertThat(b.admitUnproven(a, Transport.GRPC)).isNull();
@@ -72,6 +77,47 @@ class AddressBudgetsTest {
     assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Refusal.PENALTY);
     now.addAndGet(1);
     assertThat(b.admit(a, Transport.GRPC)).isNull();
+  }
+
+  @Test
+  void aRepeatOffendersPenaltyDoublesUpToTheMaximumAndStartsOverAfterAQuietSpell() throws Exception {
+    AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(30), 100);
+    InetAddress a = address(1);
+    b.penalize(a, Transport.GRPC);
+    now.addAndGet(5 * SECOND);
+    b.penalize(a, Transport.GRPC); // cut while its penalty runs (admitted before): no longer
+    now.addAndGet(5 * SECOND);
+    assertThat(b.admit(a, Transport.WS)).isNull();
+    // Again within the maximum of its penalty's end: 20 s, then 30 s (the maximum), then 30 s.
+    for (long seconds : new long[] {20, 30, 30}) {
+      b.penalize(a, Transport.GRPC);
+      now.addAndGet(seconds * SECOND - 1);
+      assertThat(b.admit(a, Transport.WS)).as("%d s", seconds).isEqualTo(Refusal.PENALTY);
+      now.addAndGet(1);
+      assertThat(b.admit(a, Transport.WS)).isNull();
+    }
+    // Quiet for the maximum: back to 10 s, and remembered until then although its bucket is full.
+    for (int i = 0; i < 30; i++) {
+      now.addAndGet(SECOND);
+      b.admit(address(2 + i), Transport.WS);
+    }
+    b.penalize(a, Transport.GRPC);
+    now.addAndGet(10 * SECOND);
+    assertThat(b.admit(a, Transport.WS)).isNull();
+  }
+
+  @Test
+  void anAddressPenalizedAgainSoonIsRememberedPastItsRefill() throws Exception {
+    AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(60), 100);
+    InetAddress a = address(1);
+    b.penalize(a, Transport.GRPC);
+    now.addAndGet(40 * SECOND); // its bucket is full, its penalty over: idle, but a repeat would double
+    for (int i = 0; i < 20; i++) {
+      b.admit(address(2 + i), Transport.WS);
+    }
+    b.penalize(a, Transport.GRPC);
+    now.addAndGet(20 * SECOND - 1);
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Refusal.PENALTY);
   }
 
   @Test
