@@ -32,10 +32,9 @@ public record ApiAccess(String secret, String bindHost, int port, int maxConnect
     if (bindHost.isBlank()) {
       throw new ConfigException("api.bind.host: blank (expected: an address to bind)");
     }
-    if (maxConnections <= 0 || maxConnectionsPerAddress <= 0) {
-      throw new ConfigException("api.max.connections / api.max.connections.per.address: " + maxConnections + " / "
-          + maxConnectionsPerAddress + " (expected: each > 0)");
-    }
+    ApiSettings.PORT.check(port);
+    ApiSettings.MAX_CONNECTIONS.check(maxConnections);
+    ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.check(maxConnectionsPerAddress);
   }
 
   /** On any free port with the default connection caps, HTTP too with its default budgets (tests, tools). */

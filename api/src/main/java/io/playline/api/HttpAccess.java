@@ -1,6 +1,5 @@
 package io.playline.api;
 
-import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import java.time.Duration;
 
@@ -22,11 +21,12 @@ public record HttpAccess(boolean enabled, int port, int maxConnections, int maxC
   static final int DEFAULT_PORT = 9095;
 
   public HttpAccess {
-    if (maxConnections <= 0 || maxConnectionsPerAddress <= 0 || maxPipelined <= 0) {
-      throw new ConfigException("api.http.max.connections / api.http.max.connections.per.address / "
-          + "api.http.max.pipelined: " + maxConnections + " / " + maxConnectionsPerAddress + " / " + maxPipelined
-          + " (expected: each > 0)");
-    }
+    ApiSettings.HTTP_PORT.check(port);
+    ApiSettings.HTTP_MAX_CONNECTIONS.check(maxConnections);
+    ApiSettings.HTTP_MAX_CONNECTIONS_PER_ADDRESS.check(maxConnectionsPerAddress);
+    ApiSettings.HTTP_REQUEST_TIMEOUT.check(requestTimeout);
+    ApiSettings.HTTP_MAX_PIPELINED.check(maxPipelined);
+    ApiSettings.HTTP_CALL_TIMEOUT.check(callTimeout);
   }
 
   /** Reads {@code api.http.*}; {@code apiPort}: the gRPC port, whose 0 makes this port's default 0 too. */

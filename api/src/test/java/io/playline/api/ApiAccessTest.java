@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -27,5 +28,18 @@ class ApiAccessTest {
     assertThatThrownBy(() -> ApiAccess.from(ConfigSource.empty(), KEY, KEY))
         .isInstanceOf(ConfigException.class).hasMessageContaining("the same key as auth.secret");
     assertThat(new ApiAccess(KEY, "127.0.0.1").toString()).doesNotContain(KEY);
+  }
+
+  @Test
+  void holdsARecordBuiltInCodeToTheSettingsRanges() {
+    HttpAccess http = HttpAccess.anyPort();
+    assertThatThrownBy(() -> new ApiAccess(KEY, "127.0.0.1", 0, 10_000_001, 1, http))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.max.connections: ");
+    assertThatThrownBy(() -> new ApiAccess(KEY, "127.0.0.1", 0, 1, 10_000_001, http))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.max.connections.per.address: ");
+    assertThatThrownBy(() -> new HttpAccess(true, 0, 1, 1, Duration.ofSeconds(1), 1_025, Duration.ofSeconds(1)))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.http.max.pipelined: ");
+    assertThatThrownBy(() -> new HttpAccess(true, 0, 1_000_001, 1, Duration.ofSeconds(1), 1, Duration.ofSeconds(1)))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.http.max.connections: ");
   }
 }

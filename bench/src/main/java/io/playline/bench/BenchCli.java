@@ -5,9 +5,11 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code bin/playline bench} (this module's entry point; the bench is a leaf nothing in production
@@ -24,6 +26,11 @@ import picocli.CommandLine.Mixin;
 public final class BenchCli implements Callable<Integer> {
   @Mixin BenchOptions options = new BenchOptions();
 
+  @Option(names = "--gateway-java-opts", paramLabel = "FLAGS", defaultValue = "${env:PLAYLINE_GATEWAY_JAVA_OPTS}",
+      description = "Heap and collector flags of the gateways --spawn-gateways starts, in place of the bench's own "
+          + "(default: $PLAYLINE_GATEWAY_JAVA_OPTS, the gateway role's flags bin/playline exports).")
+  @Nullable String gatewayJavaOpts;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new BenchCli()).execute(args));
   }
@@ -32,8 +39,7 @@ public final class BenchCli implements Callable<Integer> {
   public Integer call() throws Exception {
     List<String> gateway = new ArrayList<>();
     gateway.add(ProcessHandle.current().info().command().orElse("java"));
-    gateway.addAll(gatewayJvmArgs(ManagementFactory.getRuntimeMXBean().getInputArguments(),
-        System.getenv("PLAYLINE_GATEWAY_JAVA_OPTS")));
+    gateway.addAll(gatewayJvmArgs(ManagementFactory.getRuntimeMXBean().getInputArguments(), gatewayJavaOpts));
     gateway.add("-cp");
     gateway.add(System.getProperty("java.class.path"));
     gateway.add(PlaylineCli.class.getName());
@@ -43,11 +49,11 @@ public final class BenchCli implements Callable<Integer> {
 
   /**
    * The JVM flags of a spawned gateway: this JVM's flags (module opens, system properties) with
-   * its heap and collector flags replaced by {@code gatewayOpts} (bin/playline exports the
-   * gateway role's sizing as {@code PLAYLINE_GATEWAY_JAVA_OPTS}), so a spawned gateway runs
+   * its heap and collector flags replaced by {@code gatewayOpts} ({@code --gateway-java-opts},
+   * whose default is the gateway role's sizing bin/playline exports), so a spawned gateway runs
    * exactly as {@code bin/playline gateway} would.
    */
-  static List<String> gatewayJvmArgs(List<String> own, String gatewayOpts) {
+  static List<String> gatewayJvmArgs(List<String> own, @Nullable String gatewayOpts) {
     if (gatewayOpts == null || gatewayOpts.isBlank()) {
       return own;
     }

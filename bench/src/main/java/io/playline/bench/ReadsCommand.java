@@ -273,10 +273,6 @@ final class ReadsCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * With --heartbeats, opens that many player connections (users {@code base + 10 000 000 ...}, not
-   * the readers') sending one-event heartbeats at the interval, and waits (bounded) until all are open.
-   */
   /** The fields of the endpoints file a run needs: the API and Redis, the gateway for players, HBase for stored reads. */
   private Field[] needs(boolean stored) {
     List<Field> needed = new ArrayList<>(List.of(Field.API, Field.REDIS_URI));
@@ -292,6 +288,10 @@ final class ReadsCommand implements Callable<Integer> {
     return needed.toArray(Field[]::new);
   }
 
+  /**
+   * With --heartbeats, opens that many player connections (users {@code base + 10 000 000 ...}, not
+   * the readers') sending one-event heartbeats at the interval, and waits (bounded) until all are open.
+   */
   private void startHeartbeats(Endpoints root, long base) throws InterruptedException {
     if (heartbeatConnections <= 0) {
       return;

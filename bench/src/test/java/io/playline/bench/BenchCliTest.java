@@ -24,6 +24,19 @@ class BenchCliTest {
   }
 
   @Test
+  void gatewayJavaOptsIsAnOptionDefaultingToTheGatewayRolesEnvironment() {
+    BenchCli cli = new BenchCli();
+    CommandLine line = new CommandLine(cli);
+    line.parseArgs("--gateway-java-opts", "-Xmx2g -XX:+UseSerialGC");
+    assertThat(cli.gatewayJavaOpts).isEqualTo("-Xmx2g -XX:+UseSerialGC");
+    assertThat(line.getUsageMessage()).contains("--gateway-java-opts=FLAGS");
+    // Uninterpolated, the default names the variable bin/playline exports (the test JVM has none).
+    line.getCommandSpec().interpolateVariables(false);
+    assertThat(line.getCommandSpec().findOption("--gateway-java-opts").defaultValue())
+        .isEqualTo("${env:PLAYLINE_GATEWAY_JAVA_OPTS}");
+  }
+
+  @Test
   void switchesThatAreOnByDefaultTurnOffWithTheirNoForm() {
     HostileCommand hostile = new HostileCommand();
     new CommandLine(hostile).parseArgs();

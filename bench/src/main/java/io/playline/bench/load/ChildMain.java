@@ -10,11 +10,14 @@ import java.util.Arrays;
 
 /**
  * Entry point of a generator child process ({@link ChildFleet}): runs one {@link LoadGenerator}
- * for the {@link LoadSpec} in its arguments (the secret comes in {@code PLAYLINE_BENCH_SECRET}) and
- * obeys one command per stdin line: {@code RATE <per second> <ramp ms>}, {@code LIMIT <connections>}, {@code SNAP} (answered by
- * one {@code @@SNAP <snapshot>} line) and {@code STOP}. End of input also stops it, so an orphaned
- * child never outlives its parent's pipe. Protocol lines start with {@code @@}; anything else a
- * library prints is ignored by the parent. Single-threaded: the main thread reads commands.
+ * for the {@link LoadSpec} in its arguments and obeys one command per stdin line: {@code RATE <per
+ * second> <ramp ms>}, {@code LIMIT <connections>}, {@code SNAP} (answered by one {@code @@SNAP
+ * <snapshot>} line) and {@code STOP}. End of input also stops it, so an orphaned child never
+ * outlives its parent's pipe. Protocol lines start with {@code @@}; anything else a library prints
+ * is ignored by the parent. Single-threaded: the main thread reads commands.
+ *
+ * <p>The secret comes in {@code PLAYLINE_BENCH_SECRET}: not configuration but the parent's
+ * hand-off, kept off the command line so {@code ps} does not show it.
  */
 public final class ChildMain {
   static final String PREFIX = "@@";

@@ -5,6 +5,7 @@ import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.session.ConnectionIdentity;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamTransport;
+import io.playline.gateway.session.UserBudgets;
 import io.playline.node.errors.Errors;
 import io.playline.node.write.EventRecords;
 import io.playline.node.write.FlagCalendar;
@@ -45,7 +46,7 @@ public final class HeartbeatHandler {
   private final ConnectionIdentity identity;
   private final BiConsumer<Long, io.playline.proto.v1.Error> closeWith;
   private String countedDay = "";
-  /** When the last budget refusal told this connection to send events again ({@link System#nanoTime}). */
+  /** When the last budget refusal told this connection to send events again ({@link UserBudgets#nanoTime}). */
   private long waitUntilNanos;
   private int refusalsWhileWaiting;
   private boolean closed;
@@ -57,7 +58,7 @@ public final class HeartbeatHandler {
     this.services = services;
     this.identity = identity;
     this.closeWith = closeWith;
-    this.waitUntilNanos = System.nanoTime();
+    this.waitUntilNanos = services.budgets().nanoTime();
   }
 
   /** A heartbeat frame {@code seq} whose events were left undecoded; see {@link #waiting}. */
@@ -65,9 +66,13 @@ public final class HeartbeatHandler {
     return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(UNDECODED).build();
   }
 
-  /** Whether events arriving at {@code nowNanos} are refused undecoded: the last refusal's wait runs. */
-  public boolean waiting(long nowNanos) {
-    return nowNanos - waitUntilNanos < 0;
+  /** Whether events arriving now are refused undecoded: the last refusal's wait runs. */
+  public boolean waiting() {
+    return waiting(services.budgets().nanoTime());
+  }
+
+  private boolean waiting(long budgetNanos) {
+    return budgetNanos - waitUntilNanos < 0;
   }
 
   /** Remembers that the user is known to be counted on {@code day} (e.g. the client echoed it in Auth). */
@@ -76,10 +81,11 @@ public final class HeartbeatHandler {
   }
 
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
-    long received = System.nanoTime();
+    long received = System.nanoTime(); // the batcher's clock: its latency metrics count from here
+    long budgetNanos = services.budgets().nanoTime();
     services.connections().touch(identity.uid());
-    if (heartbeat == UNDECODED || (heartbeat.getEventsCount() > 0 && waiting(received))) {
-      refuseWhileWaiting(seq, received);
+    if (heartbeat == UNDECODED || (heartbeat.getEventsCount() > 0 && waiting(budgetNanos))) {
+      refuseWhileWaiting(seq, budgetNanos);
       return;
     }
     String problem = EventRecords.problem(heartbeat.getEventsList(), services.writes().maxEvents());
@@ -97,7 +103,7 @@ public final class HeartbeatHandler {
     }
     io.playline.proto.v1.Error refused = services.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
     if (refused != null) {
-      waitUntilNanos = received + TimeUnit.MILLISECONDS.toNanos(refused.getRetryAfterMs());
+      waitUntilNanos = budgetNanos + TimeUnit.MILLISECONDS.toNanos(refused.getRetryAfterMs());
       refusalsWhileWaiting = 0;
       services.metrics().error(Code.RATE_LIMITED);
       transport.send(Errors.frame(seq, refused));

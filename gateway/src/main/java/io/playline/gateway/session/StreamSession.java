@@ -141,7 +141,7 @@ public final class StreamSession {
 
   /** Whether a heartbeat with events would be refused now, undecoded (this connection was told to wait). */
   public boolean refusesEvents() {
-    return heartbeats != null && heartbeats.waiting(System.nanoTime());
+    return heartbeats != null && heartbeats.waiting();
   }
 
   /** The authenticated identity, or null before auth. */

@@ -121,6 +121,11 @@ public final class UserBudgets implements RegistryListener {
     return Counter.builder(name).tag("budget", budget).description(description).register(registry);
   }
 
+  /** Now on the budgets' clock, which a refusal's {@code retry_after_ms} is measured on. */
+  public long nanoTime() {
+    return nanoClock.getAsLong();
+  }
+
   /** A connection of {@code uid} authenticated; pair with one {@link #leave}. */
   public void join(long uid) {
     long now = nanoClock.getAsLong();

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A transport that records frames instead of writing them; confined to the test's executor. */
-final class RecordingTransport implements StreamTransport {
+public final class RecordingTransport implements StreamTransport {
   private final EventExecutor executor;
-  final List<ServerFrame> sent = new ArrayList<>();
+  public final List<ServerFrame> sent = new ArrayList<>();
   boolean writable = true;
 
-  RecordingTransport(EventExecutor executor) {
+  public RecordingTransport(EventExecutor executor) {
     this.executor = executor;
   }
 

@@ -1,6 +1,8 @@
 package io.playline.core.kafka;
 
 import io.playline.core.config.ConfigException;
+import io.playline.core.config.KafkaSettings;
+import io.playline.core.config.Setting;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -10,14 +12,16 @@ import java.util.regex.Pattern;
  * @param name the topic's name
  * @param partitions partitions it is created with, and that an existing topic must have when
  *     {@code keyOrdered}
- * @param partitionsKey the config key that sets {@code partitions}, named in errors
+ * @param partitionsSetting the config key that sets {@code partitions}, whose range it is checked
+ *     against and which errors name
  * @param replicationFactor replicas it is created with; empty for the brokers' {@code
  *     default.replication.factor}
  * @param keyOrdered true when consumers rely on one key's records staying in order on one
  *     partition, so an existing topic with another partition count is refused rather than used
  */
 public record KafkaTopic(
-    String name, int partitions, String partitionsKey, Optional<Short> replicationFactor, boolean keyOrdered) {
+    String name, int partitions, Setting<Integer> partitionsSetting, Optional<Short> replicationFactor,
+    boolean keyOrdered) {
 
   private static final Pattern LEGAL_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
 
@@ -25,13 +29,12 @@ public record KafkaTopic(
     if (!LEGAL_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
       throw new ConfigException("topic name: '" + name + "' (expected: 1-249 of [a-zA-Z0-9._-], not . or ..)");
     }
-    if (partitions < 1) {
-      throw new ConfigException(partitionsKey + ": " + partitions + " (expected: >= 1)");
-    }
-    replicationFactor.ifPresent(rf -> {
-      if (rf < 1) {
-        throw new ConfigException(KafkaTopicConfig.REPLICATION_FACTOR_KEY + ": " + rf + " (expected: >= 1)");
-      }
-    });
+    partitionsSetting.check(partitions);
+    replicationFactor.ifPresent(rf -> KafkaSettings.TOPIC_REPLICATION_FACTOR.check((int) rf));
+  }
+
+  /** The config key that sets {@code partitions}. */
+  public String partitionsKey() {
+    return partitionsSetting.key();
   }
 }

@@ -1,6 +1,5 @@
 package io.playline.core.kafka;
 
-import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.KafkaSettings;
 import io.playline.core.config.Setting;
@@ -27,14 +26,11 @@ import java.util.Optional;
  */
 public record KafkaTopicConfig(KafkaTopic history, KafkaTopic firstToday, Duration adminTimeout) {
 
-  public static final String PARTITIONS_KEY = KafkaSettings.TOPIC_PARTITIONS.key();
   public static final String REPLICATION_FACTOR_KEY = KafkaSettings.TOPIC_REPLICATION_FACTOR.key();
   public static final String ADMIN_TIMEOUT_KEY = KafkaSettings.ADMIN_TIMEOUT.key();
 
   public KafkaTopicConfig {
-    if (adminTimeout.isNegative() || adminTimeout.isZero()) {
-      throw new ConfigException(ADMIN_TIMEOUT_KEY + ": " + adminTimeout + " (expected: > 0)");
-    }
+    KafkaSettings.ADMIN_TIMEOUT.check(adminTimeout);
   }
 
   /** Reads the topic settings from {@code c}, validating each range. */
@@ -49,8 +45,7 @@ public record KafkaTopicConfig(KafkaTopic history, KafkaTopic firstToday, Durati
 
   private static KafkaTopic topic(ConfigSource c, Setting<String> name, Setting<Integer> partitionsSetting,
       int partitions, Optional<Short> rf, boolean keyOrdered) {
-    return new KafkaTopic(name.read(c), partitionsSetting.read(c, partitions), partitionsSetting.key(), rf,
-        keyOrdered);
+    return new KafkaTopic(name.read(c), partitionsSetting.read(c, partitions), partitionsSetting, rf, keyOrdered);
   }
 
   /** Both topics: what a process that produces to them ensures before it sends. */

@@ -27,15 +27,9 @@ public record AdminAccess(String bindHost, @Nullable String token, int maxConnec
   public static final int MIN_TOKEN_CHARS = 16;
 
   public AdminAccess {
-    if (maxConnections <= 0) {
-      throw new ConfigException("admin.max.connections: " + maxConnections + " (expected: > 0)");
-    }
-    if (maxConnectionsPerAddress <= 0) {
-      throw new ConfigException("admin.max.connections.per.address: " + maxConnectionsPerAddress + " (expected: > 0)");
-    }
-    if (requestTimeout.isNegative() || requestTimeout.isZero()) {
-      throw new ConfigException("admin.request.timeout: " + requestTimeout + " (expected: > 0)");
-    }
+    NodeSettings.ADMIN_MAX_CONNECTIONS.check(maxConnections);
+    NodeSettings.ADMIN_MAX_CONNECTIONS_PER_ADDRESS.check(maxConnectionsPerAddress);
+    NodeSettings.ADMIN_REQUEST_TIMEOUT.check(requestTimeout);
     if (bindHost.isBlank()) {
       throw new ConfigException("admin.bind.host: blank (expected: an address to bind)");
     }

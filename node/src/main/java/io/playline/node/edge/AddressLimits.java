@@ -1,6 +1,5 @@
 package io.playline.node.edge;
 
-import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import java.time.Duration;
 
@@ -21,18 +20,16 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
     int maxTracked, int maxUnproven) {
 
   public AddressLimits {
-    if (newPerSecond <= 0 || newBurst <= 0 || maxTracked <= 0 || maxUnproven <= 0) {
-      throw new ConfigException("connection.max.new.per.address.per.second / .burst / connection.max.tracked.addresses"
-          + " / connection.max.unproven.per.address: " + newPerSecond + " / " + newBurst + " / " + maxTracked + " / "
-          + maxUnproven + " (expected: each > 0)");
-    }
-    if (abusePenalty.isNegative()) {
-      throw new ConfigException("connection.abuse.penalty: " + abusePenalty + " (expected: >= 0)");
-    }
+    EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.check(newPerSecond);
+    EdgeSettings.NEW_CONNECTIONS_PER_ADDRESS_BURST.check(newBurst);
+    EdgeSettings.ABUSE_PENALTY.check(abusePenalty);
+    EdgeSettings.ABUSE_PENALTY_MAX.check(abusePenaltyMax);
     if (abusePenaltyMax.compareTo(abusePenalty) < 0) {
       throw new ConfigException("connection.abuse.penalty.max: " + abusePenaltyMax
           + " (expected: at least connection.abuse.penalty " + abusePenalty + ")");
     }
+    EdgeSettings.MAX_TRACKED_ADDRESSES.check(maxTracked);
+    EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.check(maxUnproven);
   }
 
   /** Reads and validates the per-address connection limits. */

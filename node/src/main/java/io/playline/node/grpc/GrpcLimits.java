@@ -32,16 +32,15 @@ public record GrpcLimits(int maxConcurrentCallsPerConnection, Duration keepAlive
     Duration firstStreamTimeout) {
 
   public GrpcLimits {
-    if (maxRstFramesPerWindow <= 0) {
-      throw new ConfigException("grpc.max.rst.frames.per.window: " + maxRstFramesPerWindow + " (expected: > 0)");
-    }
-    if (rstWindow.getNano() != 0 || rstWindow.getSeconds() < 1
-        || rstWindow.getSeconds() > Integer.MAX_VALUE) {
-      throw new ConfigException("grpc.rst.window: " + rstWindow + " (expected: whole seconds, at least 1s)");
-    }
-    if (firstStreamTimeout.isNegative() || firstStreamTimeout.isZero()) {
-      throw new ConfigException("grpc.first.stream.timeout: " + firstStreamTimeout + " (expected: > 0)");
-    }
+    EdgeSettings.GRPC_MAX_CONCURRENT_CALLS.check(maxConcurrentCallsPerConnection);
+    EdgeSettings.GRPC_KEEPALIVE_PERMIT_TIME.check(keepAlivePermitTime);
+    EdgeSettings.GRPC_MAX_CONNECTION_IDLE.check(maxConnectionIdle);
+    EdgeSettings.GRPC_MAX_CONNECTION_AGE.check(maxConnectionAge);
+    EdgeSettings.GRPC_MAX_CONNECTION_AGE_GRACE.check(maxConnectionAgeGrace);
+    EdgeSettings.GRPC_MAX_RST_FRAMES.check(maxRstFramesPerWindow);
+    EdgeSettings.GRPC_RST_WINDOW.check(rstWindow);
+    ConfigException.check(rstWindow.getNano() == 0, EdgeSettings.GRPC_RST_WINDOW.key(), rstWindow, "whole seconds");
+    EdgeSettings.GRPC_FIRST_STREAM_TIMEOUT.check(firstStreamTimeout);
   }
 
   /** Reads and validates the {@code grpc.*} limits. */

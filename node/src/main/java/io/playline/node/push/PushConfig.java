@@ -1,6 +1,5 @@
 package io.playline.node.push;
 
-import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import java.time.Duration;
 
@@ -35,12 +34,10 @@ public record PushConfig(Duration coalesceWindow, Duration registryTtl, Duration
   }
 
   public PushConfig {
-    if (coalesceWindow.isNegative() || coalesceWindow.compareTo(Duration.ofMinutes(1)) > 0) {
-      throw new ConfigException("sync.coalesce.window: " + coalesceWindow + " (expected: 0 to 1 minute)");
-    }
-    if (registryTtl.compareTo(Duration.ofSeconds(10)) < 0) {
-      throw new ConfigException("push.registry.ttl: " + registryTtl + " (expected: at least 10 seconds)");
-    }
+    PushSettings.SYNC_COALESCE_WINDOW.check(coalesceWindow);
+    PushSettings.PUSH_REGISTRY_TTL.check(registryTtl);
+    PushSettings.PUSH_LOOKUP_CACHE.check(lookupCache);
+    PushSettings.PUSH_LOOKUP_ALONE_CACHE.check(aloneCache);
   }
 
   /** The interval after which a user's registry entry is refreshed again on activity. */

@@ -1,0 +1,95 @@
+package io.playline.gateway.heartbeat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.playline.core.config.ConfigSource;
+import io.playline.core.write.EventRules;
+import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.TestGateway;
+import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.gateway.push.RecordingTransport;
+import io.playline.gateway.session.ConnectionIdentity;
+import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.session.UserBudgets;
+import io.playline.node.WriteLimits;
+import io.playline.node.push.PushConfig;
+import io.playline.node.push.PushMetrics;
+import io.playline.node.push.SessionRegistry;
+import io.playline.node.write.FlagCalendar;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.Error;
+import io.playline.proto.v1.Heartbeat;
+import io.playline.proto.v1.PlayEvent;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link HeartbeatHandler}'s wait after a budget refusal, on a budget clock the test moves: the wait
+ * is measured on the clock the refusal's {@code retry_after_ms} was computed on. Only the refusal
+ * path runs, so the session's write path (authenticator, session store, batcher, caps) is null here.
+ */
+class HeartbeatHandlerTest {
+  private static final long UID = 11;
+  private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+  private final AtomicLong now = new AtomicLong(TimeUnit.HOURS.toNanos(1));
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final UserBudgets budgets = new UserBudgets(1, 60, 60, registry, now::get,
+      uid -> CompletableFuture.completedFuture(0));
+  private final EmbeddedChannel channel = new EmbeddedChannel();
+  private final RecordingTransport transport = new RecordingTransport(channel.eventLoop());
+
+  @AfterEach
+  void close() {
+    channel.finishAndReleaseAll();
+  }
+
+  private HeartbeatHandler handler() {
+    Clock clock = Clock.systemUTC();
+    ConnectionRegistry connections = new ConnectionRegistry(SessionRegistry.LOCAL,
+        new PushConfig(Duration.ZERO, Duration.ofMinutes(10)), new PushMetrics(registry), clock);
+    SessionServices services = new SessionServices(GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET),
+        WriteLimits.from(ConfigSource.empty()), null, null, null, new FlagCalendar(ZoneOffset.UTC),
+        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), new GatewayMetrics(registry), clock, connections,
+        null, null, budgets);
+    return new HeartbeatHandler(transport, services, new ConnectionIdentity(UID, "s", "d", "test"),
+        (seq, error) -> {
+          throw new AssertionError("not expected: " + error);
+        });
+  }
+
+  private static Heartbeat oneEvent() {
+    return Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(1)
+        .setProgressMs(1000).setDurationMs(600_000).setEventTimeMs(System.currentTimeMillis())).build();
+  }
+
+  @Test
+  void theWaitAfterARefusalRunsOnTheBudgetsClock() {
+    budgets.join(UID);
+    while (budgets.takeEvents(UID, 1) == null) {
+      // spend the burst
+    }
+    HeartbeatHandler handler = handler();
+    handler.onHeartbeat(1, oneEvent());
+    int retryAfterMs = transport.sent.get(0).getError().getRetryAfterMs();
+    assertThat(retryAfterMs).isPositive();
+    assertThat(handler.waiting()).isTrue();
+
+    now.addAndGet(retryAfterMs * MS / 2);
+    handler.onHeartbeat(2, oneEvent());
+    Error whileWaiting = transport.sent.get(1).getError();
+    assertThat(whileWaiting.getRetryAfterMs()).as("what is left of the wait, on the same clock")
+        .isBetween(retryAfterMs / 2 - 1, retryAfterMs / 2 + 1);
+
+    now.addAndGet(retryAfterMs * MS / 2 + MS);
+    assertThat(handler.waiting()).as("the budget's clock passed the wait").isFalse();
+  }
+}
