@@ -30,7 +30,7 @@ class HandshakeTimeoutTest {
 
   @BeforeAll
   static void start(RedisNamespace ns) {
-    gateway = new TestGateway(ns, Map.of("handshake.timeout", "300ms", "auth.timeout", "30s"));
+    gateway = new TestGateway(ns, Map.of("handshake.timeout", "1s", "auth.timeout", "30s"));
   }
 
   @AfterAll

@@ -1,5 +1,6 @@
 package io.playline.node.edge;
 
+import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import java.time.Duration;
 
