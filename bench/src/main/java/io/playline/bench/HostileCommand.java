@@ -67,8 +67,7 @@ final class HostileCommand implements Callable<Integer> {
       description = "Attacks, one phase each (default: ${DEFAULT-VALUE}).")
   List<String> attacks = List.of();
 
-  // Named for the value that differs from the default: picocli sets a negatable boolean to the
-  // opposite of its default when the option's own name is given.
+  // Named --no-X: picocli sets a negatable boolean to the opposite of its default under its own name.
   @Option(names = "--no-together", negatable = true,
       description = "Skip the last phase, every attack at once (default: run it).")
   boolean together = true;

@@ -23,7 +23,7 @@ class AdminBudgetTest {
 
   @BeforeAll
   static void start(RedisNamespace ns) {
-    gateway = new TestGateway(ns, Map.of("admin.request.timeout", "500ms", "admin.max.connections", "2"));
+    gateway = new TestGateway(ns, Map.of("admin.request.timeout", "2s", "admin.max.connections", "2"));
   }
 
   @AfterAll

@@ -1,14 +1,17 @@
 package io.playline.node;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
+import io.playline.core.config.ConfigSource;
 import io.playline.node.admin.AdminAccess;
 import io.playline.node.edge.AddressLimits;
 import io.playline.node.grpc.GrpcLimits;
 import io.playline.node.push.PushConfig;
 import java.time.Duration;
+import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +51,13 @@ class ConfigRecordRangesTest {
     refused("connection.abuse.penalty.max", () -> new AddressLimits(1, 1, S, S.minusMillis(1), 1, 1));
     refused("connection.max.tracked.addresses", () -> new AddressLimits(1, 1, S, S, 10_000_001, 1));
     refused("connection.max.unproven.per.address", () -> new AddressLimits(1, 1, S, S, 1, 0));
+  }
+
+  @Test
+  void theLongestPenaltyDefaultsToThePenaltyWhenThatIsLonger() {
+    assertThat(AddressLimits.from(ConfigSource.load(null, Map.of())).abusePenaltyMax()).isEqualTo(Duration.ofMinutes(5));
+    AddressLimits longPenalty = AddressLimits.from(ConfigSource.load(null, Map.of("connection.abuse.penalty", "10m")));
+    assertThat(longPenalty.abusePenaltyMax()).isEqualTo(Duration.ofMinutes(10));
   }
 
   private static GrpcLimits grpc(int maxRst, Duration rstWindow, Duration firstStream) {

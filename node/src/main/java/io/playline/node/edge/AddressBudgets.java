@@ -3,6 +3,7 @@ package io.playline.node.edge;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -199,16 +200,31 @@ public final class AddressBudgets {
 
   /**
    * Forgets up to a few of the least recently seen addresses whose bucket is full and whose last
-   * penalty ended at least the longest penalty ago (until then a repeat offence doubles it).
+   * penalty ended at least the longest penalty ago (until then a repeat offence doubles it). One
+   * kept only for its penalty goes to the back of the line, so it does not hold the idle ones behind
+   * it in memory (nor become the first the cap forgets).
    */
   private void forgetIdle(long now) {
-    Iterator<Entry> oldest = entries.values().iterator();
+    Iterator<Map.Entry<InetAddress, Entry>> oldest = entries.entrySet().iterator();
+    List<Map.Entry<InetAddress, Entry>> kept = null;
     for (int i = 0; i < FORGET_PER_CALL && oldest.hasNext(); i++) {
-      Entry e = oldest.next();
-      if (now - e.seen < refillNanos || (e.lastPenaltyNanos > 0 && now - e.penaltyEnds < penaltyMaxNanos)) {
-        return;
+      Map.Entry<InetAddress, Entry> next = oldest.next();
+      Entry e = next.getValue();
+      if (now - e.seen < refillNanos) {
+        break; // seen since: so is everyone after it
+      }
+      if (e.lastPenaltyNanos > 0 && now - e.penaltyEnds < penaltyMaxNanos) {
+        if (kept == null) {
+          kept = new ArrayList<>(FORGET_PER_CALL);
+        }
+        kept.add(Map.entry(next.getKey(), e));
       }
       oldest.remove();
+    }
+    if (kept != null) {
+      for (Map.Entry<InetAddress, Entry> k : kept) {
+        entries.put(k.getKey(), k.getValue());
+      }
     }
   }
 

@@ -35,11 +35,13 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
 
   /** Reads and validates the per-address connection limits. */
   public static AddressLimits from(ConfigSource c) {
+    Duration penalty = EdgeSettings.ABUSE_PENALTY.read(c);
+    Duration longest = EdgeSettings.ABUSE_PENALTY_MAX_DEFAULT;
     return new AddressLimits(
         EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.read(c),
         EdgeSettings.NEW_CONNECTIONS_PER_ADDRESS_BURST.read(c),
-        EdgeSettings.ABUSE_PENALTY.read(c),
-        EdgeSettings.ABUSE_PENALTY_MAX.read(c),
+        penalty,
+        EdgeSettings.ABUSE_PENALTY_MAX.read(c, penalty.compareTo(longest) > 0 ? penalty : longest),
         EdgeSettings.MAX_TRACKED_ADDRESSES.read(c),
         EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.read(c));
   }

@@ -13,8 +13,9 @@ public final class EdgeSettings {
   public static final Setting<Duration> HANDSHAKE_TIMEOUT = Setting.duration("handshake.timeout",
       Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "time a new connection has to finish the "
           + "WebSocket upgrade or the HTTP/2 handshake before the socket is closed (counted in "
-          + "`playline_connections_handshake_timeouts_total` for WebSocket). Each connection's deadline falls in the "
-          + "last quarter of this, so connections that arrived together do not all close together");
+          + "`playline_connections_handshake_timeouts_total` for WebSocket). A WebSocket connection's deadline falls in "
+          + "the last quarter of this, so upgrades that arrived together do not all close together (the HTTP/2 "
+          + "handshake's is grpc-java's, one value)");
   public static final Setting<Integer> FRAME_MAX_BYTES = Setting.bytes("frame.max.bytes", 64 * 1024, 256,
       16 * 1024 * 1024, "largest client frame: `FRAME_TOO_LARGE`, close 4006 (gRPC `RESOURCE_EXHAUSTED`)");
   public static final Setting<Integer> MAX_NEW_CONNECTIONS_PER_ADDRESS = Setting.intValue(
@@ -33,12 +34,16 @@ public final class EdgeSettings {
           + "ping flood or invalid framing) has its new connections closed at accept this long "
           + "(`playline_connections_refused_total{reason=\"penalty\"}`); 0 = off. A repeat offender's penalty doubles "
           + "each time, up to `connection.abuse.penalty.max`");
+  /** {@link #ABUSE_PENALTY_MAX} unless the penalty itself is longer. */
+  public static final Duration ABUSE_PENALTY_MAX_DEFAULT = Duration.ofMinutes(5);
   public static final Setting<Duration> ABUSE_PENALTY_MAX = Setting.duration("connection.abuse.penalty.max",
-      Duration.ofMinutes(5), Duration.ZERO, Duration.ofHours(24), "the longest penalty: an address cut for abuse again "
-          + "within this long of its last penalty's end is refused twice as long as the last time, up to this (each "
-          + "penalty's end lets the attacker in for one more episode before it is cut: doubling makes those episodes "
-          + "a logarithm of the attack's length, not proportional to it); an address quiet for this long starts again "
-          + "at `connection.abuse.penalty`. At least `connection.abuse.penalty`; equal to it = no doubling");
+      Setting.derived("5m, or `connection.abuse.penalty` if longer"), Duration.ZERO, Duration.ofHours(24),
+      "the longest penalty: an address cut for abuse again within this long of its last penalty's end is refused "
+          + "twice as long as the last time, up to this (each penalty's end lets the attacker in for one more "
+          + "episode before it is cut: with 10s and 5m, an hour of attack is ~16 episodes instead of 360); an "
+          + "address quiet for this long starts again at `connection.abuse.penalty`, and is remembered until then. "
+          + "Equal to `connection.abuse.penalty` = no doubling")
+      .rangeNote(">= `connection.abuse.penalty`");
   public static final Setting<Integer> MAX_UNPROVEN_PER_ADDRESS = Setting.intValue(
       "connection.max.unproven.per.address", 256, 1, 1_000_000, "connections from one address, both player ports "
           + "together, that have not yet proven themselves (finished the WebSocket upgrade, opened a first gRPC "
@@ -49,8 +54,9 @@ public final class EdgeSettings {
           + "(256 at a 300 ms handshake is 850 arrivals a second)");
   public static final Setting<Integer> MAX_TRACKED_ADDRESSES = Setting.intValue("connection.max.tracked.addresses",
       65_536, 1, 10_000_000, "addresses whose new-connection budget and penalty are remembered (about 200 bytes "
-          + "each); an address is forgotten once its bucket is full and its penalty over, and past the cap the least "
-          + "recently seen is (`playline_connections_addresses`)");
+          + "each); an address is forgotten once its bucket is full and its last penalty ended "
+          + "`connection.abuse.penalty.max` ago, and past the cap the least recently seen is "
+          + "(`playline_connections_addresses`)");
   public static final Setting<Integer> GRPC_MAX_CONCURRENT_CALLS = Setting.intValue(
       "grpc.max.concurrent.calls.per.connection", 100, 1, 100_000,
       "HTTP/2 `MAX_CONCURRENT_STREAMS` of the gRPC servers: further calls wait on the client");

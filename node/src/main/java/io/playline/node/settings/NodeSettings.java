@@ -64,7 +64,8 @@ public final class NodeSettings {
   public static final Setting<String> NODE_ID = Setting.string("node.id", derived("host name + pid"),
       "this node's id in sessions, the push registry and logs");
   public static final Setting<Integer> IO_THREADS = Setting.intValue("io.threads", 0, 0, 256,
-      "Netty I/O threads, 0 = one per core; every connection lives on one of them");
+      "Netty I/O threads, 0 = one per core; every player and API connection lives on one of them (the admin "
+          + "port's run on a thread of their own, `playline-admin`)");
   public static final Setting<Boolean> IO_REDIS_SHARED = Setting.bool("io.redis.shared", true, "the Redis client "
       + "(and the heartbeat batcher) run on the first I/O loop, so that loop's connections are read, batched, written "
       + "to Redis and acked without a thread hop; `false` gives Redis a thread of its own (costs ~25 % more gateway "

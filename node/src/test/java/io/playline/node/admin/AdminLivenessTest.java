@@ -69,6 +69,7 @@ class AdminLivenessTest {
       HttpResponse<String> livez = http.send(HttpRequest.newBuilder(base.resolve("/livez"))
           .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(livez.statusCode()).isEqualTo(503);
+      release.countDown(); // before the loops close, or closing waits for the wedged one
     } finally {
       release.countDown();
     }

@@ -121,6 +121,22 @@ class AddressBudgetsTest {
   }
 
   @Test
+  void anAddressKeptForItsPenaltyDoesNotHoldTheIdleOnesBehindIt() throws Exception {
+    AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(60), 100);
+    InetAddress a = address(1);
+    b.penalize(a, Transport.GRPC);
+    now.addAndGet(20 * SECOND);
+    for (int i = 0; i < 10; i++) {
+      b.admit(address(2 + i), Transport.WS); // idle from the next second on
+    }
+    now.addAndGet(5 * SECOND);
+    for (int i = 0; i < 10; i++) {
+      b.admit(address(100), Transport.WS);
+    }
+    assertThat(b.addresses()).isEqualTo(2); // the penalized one and the one still connecting
+  }
+
+  @Test
   void manyAddressesCostAtMostTheCapAndIdleOnesAreForgotten() throws Exception {
     AddressBudgets b = budgets(10, 10, Duration.ofSeconds(10), 50);
     for (int i = 0; i < 1_000; i++) {
