@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * address holds at once (idle HTTP/2, slowloris), refused as {@code reason=unproven}.
  *
  * <p>Bounded: an address is remembered only while its bucket is not full again or a penalty of it
- * ended less than {@code connection.abuse.penalty.max} ago (the idle are forgotten, least recently seen first, a few at each call), and at most {@code
+ * ended less than {@code connection.abuse.penalty.max} ago (the idle are forgotten, least recently
+ * seen first, a few at each call), and at most {@code
  * connection.max.tracked.addresses} of them: past that the least recently seen is forgotten, so an
  * attacker with many addresses costs memory up to the cap, not more.
  *
@@ -103,10 +104,9 @@ public final class AddressBudgets {
     synchronized (this) {
       long now = nanoClock.getAsLong();
       Entry e = entry(address, now);
-      if (e.penalized && now - e.penaltyEnds < 0) {
+      if (e.penalizedAt(now)) {
         refusal = Refusal.PENALTY;
       } else {
-        e.penalized = false;
         refusal = e.bucket.take(1, now) == 0 ? null : Refusal.RATE;
       }
       if (refusal != null) {
@@ -166,10 +166,9 @@ public final class AddressBudgets {
     synchronized (this) {
       long now = nanoClock.getAsLong();
       Entry e = entry(address, now);
-      if (!(e.penalized && now - e.penaltyEnds < 0)) {
-        boolean repeat = e.lastPenaltyNanos > 0 && now - e.penaltyEnds < penaltyMaxNanos;
-        e.lastPenaltyNanos = repeat ? Math.min(penaltyMaxNanos, 2 * e.lastPenaltyNanos) : penaltyNanos;
-        e.penalized = true;
+      if (!e.penalizedAt(now)) {
+        e.lastPenaltyNanos = e.penaltyRemembered(now)
+            ? Math.min(penaltyMaxNanos, 2 * e.lastPenaltyNanos) : penaltyNanos;
         e.penaltyEnds = now + e.lastPenaltyNanos;
       }
     }
@@ -213,7 +212,7 @@ public final class AddressBudgets {
       if (now - e.seen < refillNanos) {
         break; // seen since: so is everyone after it
       }
-      if (e.lastPenaltyNanos > 0 && now - e.penaltyEnds < penaltyMaxNanos) {
+      if (e.penaltyRemembered(now)) {
         if (kept == null) {
           kept = new ArrayList<>(FORGET_PER_CALL);
         }
@@ -248,13 +247,22 @@ public final class AddressBudgets {
   private final class Entry {
     final TokenBucket bucket;
     long seen;
-    boolean penalized;
     long penaltyEnds;
     /** The length of its latest penalty; 0 = none yet. */
     long lastPenaltyNanos;
 
     Entry(long now) {
       bucket = new TokenBucket(limits.newBurst(), limits.newPerSecond(), TimeUnit.SECONDS.toNanos(1), now);
+    }
+
+    /** Whether a penalty of it runs at {@code now}. */
+    boolean penalizedAt(long now) {
+      return lastPenaltyNanos > 0 && now - penaltyEnds < 0;
+    }
+
+    /** Whether its last penalty ended less than the longest penalty before {@code now}: the next one doubles. */
+    boolean penaltyRemembered(long now) {
+      return lastPenaltyNanos > 0 && now - penaltyEnds < penaltyMaxNanos;
     }
   }
 }
