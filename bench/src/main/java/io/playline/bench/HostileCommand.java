@@ -8,7 +8,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.playline.bench.hostile.AttackKind;
 import io.playline.bench.hostile.AttackStats;
 import io.playline.bench.hostile.AttackTarget;
-import io.playline.bench.hostile.Attacker;
+import io.playline.bench.hostile.AttackerSet;
 import io.playline.bench.hostile.AttackerThreads;
 import io.playline.bench.hostile.HostileReport;
 import io.playline.bench.hostile.PhaseResult;
@@ -116,10 +116,11 @@ final class HostileCommand implements Callable<Integer> {
   @Option(names = "--warmup", defaultValue = "10s", description = "Honest load before the baseline (default: ${DEFAULT-VALUE}).")
   String warmup;
 
-  @Option(names = "--attack-warmup", defaultValue = "2s", description = "Every attack at once, unmeasured, before "
-      + "the honest warm-up: a node in service has long run the code paths an attack takes (a fresh node's first "
-      + "gRPC connection loads grpc-java's server classes on an I/O loop, stalling its players for about a second "
-      + "on this VM); 0s measures the cold node (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--attack-warmup", defaultValue = "3s", description = "Each attack alone, unmeasured, for this "
+      + "long between two honest warm-ups: a node in service has long run the code paths an attack takes with its "
+      + "hot code compiled (on a node that has only ever seen uniform honest players, an attack's first second deoptimizes "
+      + "~100 compiled methods and its first gRPC connection loads grpc-java's server classes on an I/O loop); 0s "
+      + "measures that cold node (default: ${DEFAULT-VALUE}).")
   String attackWarmup;
 
   @Option(names = "--pause", defaultValue = "5s", description = "Honest load, unmeasured, after each phase (default: ${DEFAULT-VALUE}).")
@@ -167,8 +168,11 @@ final class HostileCommand implements Callable<Integer> {
     try (LoadGenerator honest = LoadGenerator.start(spec)) {
       awaitConnected(honest);
       honest.setRate(rate, Duration.ofSeconds(3));
-      warmAttackPaths(kinds, target, group, epoll);
-      hold(honest, BenchOptions.duration(warmup, Duration.ofSeconds(10), "--warmup"));
+      Duration honestWarmup = BenchOptions.duration(warmup, Duration.ofSeconds(10), "--warmup");
+      hold(honest, honestWarmup);
+      if (warmAttackPaths(kinds, target, group, epoll)) {
+        hold(honest, honestWarmup); // the deoptimized methods compiled again, with the attack's paths in their profiles
+      }
       group.submit(() -> { }).syncUninterruptibly();
       out.println("  attackers' thread runs as: " + threads.describe());
       results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, group, threads, epoll, length));
@@ -189,19 +193,27 @@ final class HostileCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Runs every attack for {@code --attack-warmup}, unmeasured; the honest warm-up that follows lets the node settle. */
-  private void warmAttackPaths(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll) {
-    Duration d = BenchOptions.duration(attackWarmup, Duration.ofSeconds(2), "--attack-warmup");
+  /**
+   * Runs each attack alone for {@code --attack-warmup}, unmeasured, after the honest warm-up (while
+   * the hot code is compiled, so the traps its paths hit are recorded and not compiled in again;
+   * alone, so each gets as far as its refusals); false when there is none. A second honest
+   * warm-up lets the node settle.
+   */
+  private boolean warmAttackPaths(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll) {
+    Duration d = BenchOptions.duration(attackWarmup, Duration.ofSeconds(3), "--attack-warmup");
     if (d.isZero() || kinds.isEmpty()) {
-      return;
+      return false;
     }
-    Running warming = Running.start(kinds, target, group, epoll, d);
-    try {
-      sleep(d);
-    } finally {
-      warming.close();
+    for (AttackKind k : kinds) {
+      AttackerSet warming = AttackerSet.start(List.of(k), target, group, epoll, d);
+      try {
+        sleep(d);
+      } finally {
+        warming.close();
+      }
     }
-    out.printf(Locale.ROOT, "  attack paths warmed for %ss (unmeasured)%n", d.toMillis() / 1000.0);
+    out.printf(Locale.ROOT, "  attack paths warmed for %ss each (unmeasured)%n", d.toMillis() / 1000.0);
+    return true;
   }
 
   private PhaseResult phase(String name, List<AttackKind> kinds, LoadGenerator honest, long pid, Path logs,
@@ -218,7 +230,7 @@ final class HostileCommand implements Callable<Integer> {
     Histogram latencies = LoadSnapshot.newHistogram();
     LoadSnapshot s1 = s0;
     List<AttackStats.Snapshot> attacks;
-    try (Running running = Running.start(kinds, target, group, epoll, length)) {
+    try (AttackerSet running = AttackerSet.start(kinds, target, group, epoll, length)) {
       long lastNodeCpu = nodeCpu0;
       long lastAttackCpu = attackCpu0;
       while (System.nanoTime() - begin < length.toNanos()) {
@@ -236,11 +248,11 @@ final class HostileCommand implements Callable<Integer> {
             honestErrors(s0, s1), s1.interval().getTotalCount() == 0 ? "-"
                 : String.format(Locale.ROOT, "%.2f", s1.interval().getValueAtPercentile(99) / 1000.0),
             ProcStats.rssBytes(pid) >> 20, (nodeNow - lastNodeCpu) / 1e9 / second,
-            (attackNow - lastAttackCpu) / 1e9 / second, attackLine(running.attackers));
+            (attackNow - lastAttackCpu) / 1e9 / second, running.progressLine());
         lastNodeCpu = nodeNow;
         lastAttackCpu = attackNow;
       }
-      attacks = running.attackers.stream().map(a -> a.stats().snapshot()).toList();
+      attacks = running.snapshots();
       nodeCpu = ProcStats.cpuNanos(pid) - nodeCpu0;
       attackCpu = threads.cpuNanos() - attackCpu0;
     }
@@ -248,43 +260,6 @@ final class HostileCommand implements Callable<Integer> {
     return new PhaseResult(name, seconds, s1.acked() - s0.acked(), millis(latencies, 50), millis(latencies, 99),
         honestErrors(s0, s1), errorKinds(s0, s1), Math.max(0, peak - rss0), Math.max(0, directoryBytes(logs) - log0),
         nodeCpu, attackCpu, Double.NaN, attacks);
-  }
-
-  /** The attackers of one phase (or of the warm-up), closed together. Control thread only. */
-  private static final class Running implements AutoCloseable {
-    final List<Attacker> attackers = new ArrayList<>();
-
-    /** Starts one attacker per kind; those already started are closed if a later one fails to start. */
-    static Running start(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll,
-        Duration length) {
-      Running r = new Running();
-      try {
-        for (AttackKind k : kinds) {
-          r.attackers.add(Attacker.start(k, target, group, epoll, length));
-        }
-      } catch (RuntimeException e) {
-        r.close();
-        throw e;
-      }
-      return r;
-    }
-
-    @Override
-    public void close() {
-      for (Attacker a : attackers) {
-        a.close();
-      }
-    }
-  }
-
-  private static String attackLine(List<Attacker> running) {
-    StringBuilder s = new StringBuilder();
-    for (Attacker a : running) {
-      AttackStats.Snapshot x = a.stats().snapshot();
-      s.append(String.format(Locale.ROOT, "[%s sent %d open %d refused %d] ", x.kind().cliName(), x.sent(), x.open(),
-          x.refusalTotal()));
-    }
-    return s.toString();
   }
 
   /** Error frames, failed connects and closes the honest players saw between two snapshots. */
