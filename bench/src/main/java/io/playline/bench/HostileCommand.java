@@ -154,7 +154,7 @@ final class HostileCommand implements Callable<Integer> {
     List<AttackKind> kinds = attacks.stream().map(AttackKind::parse).toList();
     AttackTarget target = new AttackTarget(node.websocket(), address(node.grpc()), address(node.admin()), key,
         uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, BenchOptions.duration(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
-        maxOperations);
+        maxOperations, 1);
     Duration length = BenchOptions.duration(phase, Duration.ofSeconds(20), "--phase");
     AttackerThreads threads = new AttackerThreads(AttackerThreads.Cpu.parse(attackerCpu));
     out.printf(Locale.ROOT, "hostile: node pid %d, %s, logs %s; %d honest players at %.0f/s; K=%d; phases of %ss; "
@@ -196,8 +196,9 @@ final class HostileCommand implements Callable<Integer> {
   /**
    * Runs each attack alone for {@code --attack-warmup}, unmeasured, after the honest warm-up (while
    * the hot code is compiled, so the traps its paths hit are recorded and not compiled in again;
-   * alone, so each gets as far as its refusals); false when there is none. A second honest
-   * warm-up lets the node settle.
+   * alone, so each gets as far as its refusals), from other addresses and users than the measured
+   * attacks (no penalty, budget or tombstone carries over); false when there is none. A second
+   * honest warm-up lets the node settle.
    */
   private boolean warmAttackPaths(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll) {
     Duration d = BenchOptions.duration(attackWarmup, Duration.ofSeconds(3), "--attack-warmup");
@@ -205,7 +206,7 @@ final class HostileCommand implements Callable<Integer> {
       return false;
     }
     for (AttackKind k : kinds) {
-      AttackerSet warming = AttackerSet.start(List.of(k), target, group, epoll, d);
+      AttackerSet warming = AttackerSet.start(List.of(k), target.elsewhere(), group, epoll, d);
       try {
         sleep(d);
       } finally {

@@ -3,6 +3,7 @@ package io.playline.standalone;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
+import io.playline.api.ApiSettings;
 import io.playline.core.CoreConfig;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
@@ -30,7 +31,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -135,7 +138,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     // Written last: tools (and tests) take its presence as "up".
     endpointsFile = writeEndpoints(standalone.dataDir().resolve(Endpoints.FILE_NAME), backends.endpoints(), own);
     banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
-        Duration.ofNanos(System.nanoTime() - t0), loopbackOnly);
+        Duration.ofNanos(System.nanoTime() - t0), loopbackOnly, given);
   }
 
   /** Writes {@code target}: the backends' addresses (which are embedded) and Playline's own. */
@@ -169,8 +172,31 @@ public final class StandaloneLauncher implements AutoCloseable {
     }
   }
 
+  /**
+   * The banner's line on who can connect, when standalone chose loopback for the player ports
+   * ({@code bind.host} unset): those ports only, or also the admin and API ports given a host of
+   * their own beyond loopback; null when {@code bind.host} was set (the operator chose).
+   */
+  static @Nullable String bindLine(boolean loopbackOnly, ConfigSource given) {
+    if (!loopbackOnly) {
+      return null;
+    }
+    List<String> beyond = new ArrayList<>();
+    for (String key : List.of(NodeSettings.ADMIN_BIND_HOST.key(), ApiSettings.BIND_HOST.key())) {
+      given.raw(key).map(String::trim)
+          .filter(host -> !host.startsWith("127.") && !host.equals("localhost") && !host.equals("::1"))
+          .ifPresent(host -> beyond.add(key + "=" + host));
+    }
+    String change = "(set PLAYLINE_BIND_HOST=0.0.0.0, with your own PLAYLINE_AUTH_SECRET, PLAYLINE_API_SECRET and "
+        + "PLAYLINE_ADMIN_TOKEN, to change that)";
+    return beyond.isEmpty()
+        ? "  Listening on 127.0.0.1 only: other machines cannot connect " + change + "."
+        : "  Player ports on 127.0.0.1 only " + change + "; listening beyond loopback as configured: "
+            + String.join(", ", beyond) + ".";
+  }
+
   private void banner(StandaloneConfig config, BackendEndpoints backends, Map<String, String> own, boolean devSecret,
-      boolean devApiSecret, @Nullable DemoPage demo, Duration took, boolean loopbackOnly) {
+      boolean devApiSecret, @Nullable DemoPage demo, Duration took, boolean loopbackOnly, ConfigSource given) {
     StringBuilder b = new StringBuilder("\n");
     b.append("  Playline standalone is up in ").append(took.toMillis()).append(" ms (")
         .append(readiness.isReady() ? "ready" : "NOT ready: see /readyz").append(")\n");
@@ -180,9 +206,9 @@ public final class StandaloneLauncher implements AutoCloseable {
     b.append(String.format("    %-10s zookeeper %s:%d%n", "hbase", backends.hbaseZookeeperQuorum(),
         backends.hbaseZookeeperPort()));
     b.append("    data dir   ").append(config.dataDir()).append(" (endpoints in endpoints.json)\n");
-    if (loopbackOnly) {
-      b.append("  Listening on 127.0.0.1 only: other machines cannot connect (set PLAYLINE_BIND_HOST=0.0.0.0, with "
-          + "your own PLAYLINE_AUTH_SECRET, PLAYLINE_API_SECRET and PLAYLINE_ADMIN_TOKEN, to change that).\n");
+    String bindLine = bindLine(loopbackOnly, given);
+    if (bindLine != null) {
+      b.append(bindLine).append('\n');
     }
     if (devSecret) {
       b.append("  WARNING: PLAYLINE_AUTH_SECRET is not set; tokens are signed with the public development secret.\n");

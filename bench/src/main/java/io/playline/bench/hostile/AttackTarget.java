@@ -18,10 +18,11 @@ import java.time.Duration;
  * @param framesPerSecond frames per second per stream connection ("as fast as allowed")
  * @param slowlorisInterval pause between two bytes of a slowloris request
  * @param maxOperations an attacker stops after this many operations (frames, streams, cycles)
+ * @param addressBlock third octet of the attackers' source addresses, {@code 127.0.<block>.<kind + 1>}
  */
 public record AttackTarget(URI websocket, InetSocketAddress grpc, InetSocketAddress admin, String secret,
     long uidBase, int connections, int idleConnections, int framesPerSecond, Duration slowlorisInterval,
-    long maxOperations) {
+    long maxOperations, int addressBlock) {
 
   public AttackTarget {
     for (String host : new String[] {websocket.getHost(), grpc.getHostString(), admin.getHostString()}) {
@@ -29,12 +30,24 @@ public record AttackTarget(URI websocket, InetSocketAddress grpc, InetSocketAddr
         throw new IllegalArgumentException("target host " + host + " (expected: a 127.0.0.0/8 loopback address)");
       }
     }
+    if (addressBlock < 1 || addressBlock > 254) {
+      throw new IllegalArgumentException("addressBlock: " + addressBlock + " (expected: 1..254; 0 holds the honest players)");
+    }
     if (connections <= 0 || idleConnections <= 0 || framesPerSecond <= 0 || maxOperations <= 0
         || slowlorisInterval.isNegative() || slowlorisInterval.isZero()) {
       throw new IllegalArgumentException("connections, idleConnections, framesPerSecond, maxOperations, "
           + "slowlorisInterval: " + connections + ", " + idleConnections + ", " + framesPerSecond + ", "
           + maxOperations + ", " + slowlorisInterval + " (expected: > 0)");
     }
+  }
+
+  /**
+   * The same attack from other source addresses and other users: what the node learns about one
+   * (penalties, budgets, tombstones) does not carry over to the other.
+   */
+  public AttackTarget elsewhere() {
+    return new AttackTarget(websocket, grpc, admin, secret, uidBase + 100, connections, idleConnections,
+        framesPerSecond, slowlorisInterval, maxOperations, addressBlock + 1);
   }
 
   /** The WebSocket port as a socket address. */

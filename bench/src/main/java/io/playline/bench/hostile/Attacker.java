@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One attack in progress: opens its connections from its own loopback source address
- * ({@code 127.0.1.<kind + 1>}), reopens those the node closes (after {@code reconnectDelay}, at most
+ * ({@code 127.0.<block>.<kind + 1>}), reopens those the node closes (after {@code reconnectDelay}, at most
  * {@link #MAX_RECONNECTS} times), and stops by itself after its time or its {@link
  * AttackTarget#maxOperations()}; {@link #close()} stops it early. A connection the node closed
  * counts as a refusal ({@code <label>close}).
@@ -50,7 +50,7 @@ public abstract class Attacker implements AutoCloseable {
     this.epoll = epoll;
     this.deadlineNanos = System.nanoTime() + length.toNanos();
     try {
-      this.local = new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 1, (byte) (kind.ordinal() + 1)}), 0);
+      this.local = new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, (byte) target.addressBlock(), (byte) (kind.ordinal() + 1)}), 0);
     } catch (UnknownHostException e) {
       throw new IllegalStateException(e);
     }
