@@ -197,8 +197,8 @@ final class HostileCommand implements Callable<Integer> {
    * Runs each attack alone for {@code --attack-warmup}, unmeasured, after the honest warm-up (while
    * the hot code is compiled, so the traps its paths hit are recorded and not compiled in again;
    * alone, so each gets as far as its refusals), from other addresses and users than the measured
-   * attacks (no penalty, budget or tombstone carries over); false when there is none. A second
-   * honest warm-up lets the node settle.
+   * attacks (no penalty, budget or tombstone carries into a single-kind phase); false when there
+   * is none. A second honest warm-up lets the node settle.
    */
   private boolean warmAttackPaths(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll) {
     Duration d = BenchOptions.duration(attackWarmup, Duration.ofSeconds(3), "--attack-warmup");
