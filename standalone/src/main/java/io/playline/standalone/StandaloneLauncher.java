@@ -1,6 +1,7 @@
 package io.playline.standalone;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.util.NetUtil;
 import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
 import io.playline.api.ApiSettings;
@@ -27,6 +28,7 @@ import io.playline.roles.Secrets;
 import io.playline.roles.StartupException;
 import io.playline.roles.endpoints.Endpoints;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,7 +140,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     // Written last: tools (and tests) take its presence as "up".
     endpointsFile = writeEndpoints(standalone.dataDir().resolve(Endpoints.FILE_NAME), backends.endpoints(), own);
     banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
-        Duration.ofNanos(System.nanoTime() - t0), loopbackOnly, given);
+        Duration.ofNanos(System.nanoTime() - t0), given);
   }
 
   /** Writes {@code target}: the backends' addresses (which are embedded) and Playline's own. */
@@ -174,18 +176,16 @@ public final class StandaloneLauncher implements AutoCloseable {
 
   /**
    * The banner's line on who can connect, when standalone chose loopback for the player ports
-   * ({@code bind.host} unset): those ports only, or also the admin and API ports given a host of
-   * their own beyond loopback; null when {@code bind.host} was set (the operator chose).
+   * ({@code bind.host} unset in {@code given}): those ports only, or also the admin and API ports
+   * given a host of their own beyond loopback; null when {@code bind.host} was set (the operator chose).
    */
-  static @Nullable String bindLine(boolean loopbackOnly, ConfigSource given) {
-    if (!loopbackOnly) {
+  static @Nullable String bindLine(ConfigSource given) {
+    if (given.raw(NodeSettings.BIND_HOST.key()).isPresent()) {
       return null;
     }
     List<String> beyond = new ArrayList<>();
     for (String key : List.of(NodeSettings.ADMIN_BIND_HOST.key(), ApiSettings.BIND_HOST.key())) {
-      given.raw(key).map(String::trim)
-          .filter(host -> !host.startsWith("127.") && !host.equals("localhost") && !host.equals("::1"))
-          .ifPresent(host -> beyond.add(key + "=" + host));
+      given.raw(key).map(String::trim).filter(host -> !isLoopback(host)).ifPresent(host -> beyond.add(key + "=" + host));
     }
     String change = "(set PLAYLINE_BIND_HOST=0.0.0.0, with your own PLAYLINE_AUTH_SECRET, PLAYLINE_API_SECRET and "
         + "PLAYLINE_ADMIN_TOKEN, to change that)";
@@ -195,8 +195,14 @@ public final class StandaloneLauncher implements AutoCloseable {
             + String.join(", ", beyond) + ".";
   }
 
+  /** Whether a configured bind host is a loopback name or address (an IP literal, never resolved). */
+  private static boolean isLoopback(String host) {
+    InetAddress literal = NetUtil.createInetAddressFromIpAddressString(host);
+    return host.equalsIgnoreCase("localhost") || (literal != null && literal.isLoopbackAddress());
+  }
+
   private void banner(StandaloneConfig config, BackendEndpoints backends, Map<String, String> own, boolean devSecret,
-      boolean devApiSecret, @Nullable DemoPage demo, Duration took, boolean loopbackOnly, ConfigSource given) {
+      boolean devApiSecret, @Nullable DemoPage demo, Duration took, ConfigSource given) {
     StringBuilder b = new StringBuilder("\n");
     b.append("  Playline standalone is up in ").append(took.toMillis()).append(" ms (")
         .append(readiness.isReady() ? "ready" : "NOT ready: see /readyz").append(")\n");
@@ -206,7 +212,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     b.append(String.format("    %-10s zookeeper %s:%d%n", "hbase", backends.hbaseZookeeperQuorum(),
         backends.hbaseZookeeperPort()));
     b.append("    data dir   ").append(config.dataDir()).append(" (endpoints in endpoints.json)\n");
-    String bindLine = bindLine(loopbackOnly, given);
+    String bindLine = bindLine(given);
     if (bindLine != null) {
       b.append(bindLine).append('\n');
     }
