@@ -70,7 +70,8 @@ public final class ApiServer implements AutoCloseable {
     HistoryGrpcService service = new HistoryGrpcService(history, node.batcher(), node.eventRules(), config.writes(),
         Clock.systemUTC());
     NettyServerBuilder builder = GrpcServers.builder(node.loops(),
-            new InetSocketAddress(access.bindHost(), access.port()), config.grpcServer(),
+            new InetSocketAddress(access.bindHost(), access.port()),
+            config.grpcServer().withMaxRstFramesPerWindow(access.maxRstFramesPerWindow()),
             node.tls() == null ? null : node.tls().api(), node.registry(), "api",
             new GrpcServers.Admission(new ConnectionLimiter(access.maxConnections(), access.maxConnectionsPerAddress()),
                 null, false))

@@ -25,6 +25,14 @@ public final class ApiSettings {
       "api.max.connections.per.address", 1_024, 1, 10_000_000, "TCP connections open on the internal API port from "
           + "one address (a backend's channel pool): more are closed at accept "
           + "(`playline_grpc_connections_refused_total{server=\"api\", reason=\"address\"}`)");
+  public static final Setting<Integer> MAX_RST_FRAMES = Setting.intValue("api.max.rst.frames.per.window", 10_000, 1,
+      1_000_000, "`RST_STREAM` frames one internal API connection may send or be sent per `grpc.rst.window` "
+          + "(HTTP/2 rapid reset): more gets `GOAWAY ENHANCE_YOUR_CALM` and the connection is closed "
+          + "(`playline_grpc_connections_cut_total{server=\"api\", reason=\"rapid_reset\"}`). Higher than the "
+          + "player port's `grpc.max.rst.frames.per.window`: a backend multiplexes its calls on few connections and "
+          + "every call cancelled or past its deadline is a reset (1 000 a second on one connection stays below it), "
+          + "while a rapid reset is held to that many calls a second, each refused by the service-token check "
+          + "before any work");
 
   public static final Setting<Boolean> HTTP_ENABLED = Setting.bool("api.http.enabled", true,
       "serve the History API over HTTP/1.1 too, as the Connect protocol (`POST /playline.v1.History/<Method>`, JSON "
@@ -53,7 +61,7 @@ public final class ApiSettings {
           + "so a call that never ends cannot hold its connection");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Internal API", List.of(SECRET, PORT, BIND_HOST,
-      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HTTP_ENABLED, HTTP_PORT, HTTP_MAX_CONNECTIONS,
+      MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_RST_FRAMES, HTTP_ENABLED, HTTP_PORT, HTTP_MAX_CONNECTIONS,
       HTTP_MAX_CONNECTIONS_PER_ADDRESS, HTTP_REQUEST_TIMEOUT,
       HTTP_MAX_PIPELINED, HTTP_CALL_TIMEOUT));
 

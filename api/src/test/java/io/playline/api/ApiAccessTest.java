@@ -33,10 +33,12 @@ class ApiAccessTest {
   @Test
   void holdsARecordBuiltInCodeToTheSettingsRanges() {
     HttpAccess http = HttpAccess.anyPort();
-    assertThatThrownBy(() -> new ApiAccess(KEY, "127.0.0.1", 0, 10_000_001, 1, http))
+    assertThatThrownBy(() -> new ApiAccess(KEY, "127.0.0.1", 0, 10_000_001, 1, 1, http))
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.max.connections: ");
-    assertThatThrownBy(() -> new ApiAccess(KEY, "127.0.0.1", 0, 1, 10_000_001, http))
+    assertThatThrownBy(() -> new ApiAccess(KEY, "127.0.0.1", 0, 1, 10_000_001, 1, http))
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.max.connections.per.address: ");
+    assertThatThrownBy(() -> new ApiAccess(KEY, "127.0.0.1", 0, 1, 1, 0, http))
+        .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.max.rst.frames.per.window: ");
     assertThatThrownBy(() -> new HttpAccess(true, 0, 1, 1, Duration.ofSeconds(1), 1_025, Duration.ofSeconds(1)))
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("api.http.max.pipelined: ");
     assertThatThrownBy(() -> new HttpAccess(true, 0, 1_000_001, 1, Duration.ofSeconds(1), 1, Duration.ofSeconds(1)))

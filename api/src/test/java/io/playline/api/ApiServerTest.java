@@ -18,6 +18,7 @@ import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
@@ -36,6 +37,7 @@ import io.playline.proto.v1.ReportResponse;
 import io.playline.testing.Frames;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RawHttp2Client;
 import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
@@ -132,7 +134,7 @@ class ApiServerTest {
   void tcpConnectionsOverTheApiCapsAreClosedAtAccept(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
       throws Exception {
     node.close();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 3, 2, HttpAccess.anyPort()));
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 3, 2, 10_000, HttpAccess.anyPort()));
     List<Socket> admitted = new java.util.ArrayList<>();
     try {
       admitted.add(counted("127.0.0.1", 1));
@@ -155,6 +157,38 @@ class ApiServerTest {
       }
     }
     await().atMost(Duration.ofSeconds(5)).until(() -> apiConnections() == 0);
+  }
+
+  private double apiCut(String reason) {
+    return node.registry().get("playline.grpc.connections.cut").tags("server", "api", "reason", reason).counter()
+        .count();
+  }
+
+  @Test
+  void theApiPortHasItsOwnResetBudget(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    String path = "/" + HistoryGrpc.getGetProgressMethod().getFullMethodName();
+    Http2Headers authorized = RawHttp2Client.callHeaders(path).add("authorization", "Bearer "
+        + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5), Instant.now()));
+    // A backend cancelling 1 000 calls on one connection (its deadlines): past the player port's
+    // grpc.max.rst.frames.per.window (200), within the API's own (10 000).
+    try (RawHttp2Client backend = RawHttp2Client.connect(api.address().getPort())) {
+      backend.streams(authorized, 1_000, true);
+      // One more call without a token is answered (UNAUTHENTICATED): every reset before it was read.
+      backend.streams(path, 1, false);
+      await().atMost(Duration.ofSeconds(10)).until(() -> backend.headersReceived.get() >= 1 || backend.closed());
+      assertThat(backend.closed()).isFalse();
+    }
+    assertThat(apiCut("rapid_reset")).isZero();
+
+    node.close();
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 4_096, 1_024, 50,
+        HttpAccess.anyPort()));
+    try (RawHttp2Client attacker = RawHttp2Client.connect(api.address().getPort())) {
+      attacker.streams(authorized, 1_000, true);
+      await().atMost(Duration.ofSeconds(10)).until(attacker::closed);
+    }
+    assertThat(apiCut("rapid_reset")).isEqualTo(1);
   }
 
   /** A channel whose calls carry {@code authorization} (null: none). */

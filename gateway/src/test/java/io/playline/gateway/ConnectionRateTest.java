@@ -8,6 +8,7 @@ import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.RawHttp2Client;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.io.IOException;

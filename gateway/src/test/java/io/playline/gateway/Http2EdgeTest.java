@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.playline.node.grpc.StreamErrorLog;
 import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.RawHttp2Client;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Attacks on the player gRPC port below the calls, each from a raw HTTP/2 client on a real socket:
- * rapid reset, connections that never open a stream, more TCP connections from one address than
+ * rapid reset (on one connection and spread over several of one address), connections that never open a stream, more TCP connections from one address than
  * allowed, and a flood of refused streams that must not flood the log.
  */
 @ExtendWith(RealRedisExtension.class)
@@ -72,6 +73,61 @@ class Http2EdgeTest {
       player.send(Frames.auth(1, TestGateway.token(42)));
       assertThat(player.next().hasAuthOk()).isTrue();
     }
+  }
+
+  @Test
+  void aRapidResetSpreadOverConnectionsOfOneAddressIsCutAsOne(RedisNamespace ns) throws Exception {
+    // Each connection's own budget is out of reach: only the address's shared one can cut them.
+    int port = start(ns, Map.of("grpc.max.rst.frames.per.window", "100000", "grpc.max.early.resets.per.address", "50",
+        "grpc.rst.window", "1h"));
+    try (GrpcPlayerClient player = GrpcPlayerClient.connect(port)) {
+      player.send(Frames.auth(1, TestGateway.token(43)));
+      assertThat(player.next().hasAuthOk()).isTrue();
+      List<RawHttp2Client> attackers = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          attackers.add(RawHttp2Client.connect(port));
+        }
+        // 40 pairs each: under the address's 50 alone, over it together.
+        for (RawHttp2Client a : attackers) {
+          a.streams(40, true);
+        }
+        // Whichever connection went over is cut; each other one at its next early reset.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+          boolean all = true;
+          for (RawHttp2Client a : attackers) {
+            if (!a.closed()) {
+              a.streams(1, true);
+              all = false;
+            }
+          }
+          return all;
+        });
+        assertThat(cut("rapid_reset")).isEqualTo(4);
+      } finally {
+        attackers.forEach(RawHttp2Client::close);
+      }
+      // The player from the same address, answered before, is not one of them.
+      player.send(Frames.keepAlive(2));
+      assertThat(player.next().getSeq()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void playersCancellingStreamsAfterTheirAuthOkSpendNoEarlyResets(RedisNamespace ns) throws Exception {
+    int port = start(ns, Map.of("grpc.max.early.resets.per.address", "1"));
+    for (int i = 0; i < 4; i++) {
+      // close() cancels the stream: an RST_STREAM for a stream already answered.
+      try (GrpcPlayerClient player = GrpcPlayerClient.connect(port)) {
+        player.send(Frames.auth(1, TestGateway.token(50 + i)));
+        assertThat(player.next().hasAuthOk()).isTrue();
+      }
+    }
+    try (GrpcPlayerClient player = GrpcPlayerClient.connect(port)) {
+      player.send(Frames.auth(1, TestGateway.token(60)));
+      assertThat(player.next().hasAuthOk()).isTrue();
+    }
+    assertThat(cut("rapid_reset")).isZero();
   }
 
   @Test

@@ -42,15 +42,18 @@ class ConfigRecordRangesTest {
   @Test
   void addressLimitsHoldEachKeysRange() {
     Duration day = Duration.ofHours(24);
-    assertThatCode(() -> new AddressLimits(1, 1, Duration.ofHours(1), day, 1, 1)).doesNotThrowAnyException();
-    refused("connection.max.new.per.address.per.second", () -> new AddressLimits(1_000_001, 1, S, S, 1, 1));
-    refused("connection.max.new.per.address.burst", () -> new AddressLimits(1, 10_000_001, S, S, 1, 1));
-    refused("connection.abuse.penalty", () -> new AddressLimits(1, 1, Duration.ofHours(1).plusMillis(1), day, 1, 1));
-    refused("connection.abuse.penalty", () -> new AddressLimits(1, 1, Duration.ofMillis(-1), S, 1, 1));
-    refused("connection.abuse.penalty.max", () -> new AddressLimits(1, 1, S, day.plusMillis(1), 1, 1));
-    refused("connection.abuse.penalty.max", () -> new AddressLimits(1, 1, S, S.minusMillis(1), 1, 1));
-    refused("connection.max.tracked.addresses", () -> new AddressLimits(1, 1, S, S, 10_000_001, 1));
-    refused("connection.max.unproven.per.address", () -> new AddressLimits(1, 1, S, S, 1, 0));
+    assertThatCode(() -> new AddressLimits(1, 1, Duration.ofHours(1), day, 1, 1, 1, S)).doesNotThrowAnyException();
+    refused("connection.max.new.per.address.per.second", () -> new AddressLimits(1_000_001, 1, S, S, 1, 1, 1, S));
+    refused("connection.max.new.per.address.burst", () -> new AddressLimits(1, 10_000_001, S, S, 1, 1, 1, S));
+    refused("connection.abuse.penalty",
+        () -> new AddressLimits(1, 1, Duration.ofHours(1).plusMillis(1), day, 1, 1, 1, S));
+    refused("connection.abuse.penalty", () -> new AddressLimits(1, 1, Duration.ofMillis(-1), S, 1, 1, 1, S));
+    refused("connection.abuse.penalty.max", () -> new AddressLimits(1, 1, S, day.plusMillis(1), 1, 1, 1, S));
+    refused("connection.abuse.penalty.max", () -> new AddressLimits(1, 1, S, S.minusMillis(1), 1, 1, 1, S));
+    refused("connection.max.tracked.addresses", () -> new AddressLimits(1, 1, S, S, 10_000_001, 1, 1, S));
+    refused("connection.max.unproven.per.address", () -> new AddressLimits(1, 1, S, S, 1, 0, 1, S));
+    refused("grpc.max.early.resets.per.address", () -> new AddressLimits(1, 1, S, S, 1, 1, 0, S));
+    refused("grpc.rst.window", () -> new AddressLimits(1, 1, S, S, 1, 1, 1, Duration.ofMillis(999)));
   }
 
   @Test

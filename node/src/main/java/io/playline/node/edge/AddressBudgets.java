@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * header's address). Refusals are counted in {@code playline.connections.refused{transport,
  * reason=rate|penalty}} and logged in one line at most every {@value #LOG_INTERVAL_SECONDS} s.
  *
- * <p>It also caps the connections of one address that have not yet proven themselves ({@link
+ * <p>It also counts the gRPC resets of one address's streams not yet answered ({@link #earlyReset},
+ * {@code grpc.max.early.resets.per.address}), so a rapid reset spread over many connections is cut
+ * as one, and caps the connections of one address that have not yet proven themselves ({@link
  * #admitUnproven}, {@code connection.max.unproven.per.address}): a WebSocket before its upgrade, a gRPC
  * connection before its first stream. Each is cut at its deadline anyway; the cap bounds how many one
  * address holds at once (idle HTTP/2, slowloris), refused as {@code reason=unproven}.
@@ -53,6 +55,7 @@ public final class AddressBudgets {
   private final AddressLimits limits;
   private final long penaltyNanos;
   private final long penaltyMaxNanos;
+  private final long resetWindowNanos;
   /** How long an empty bucket takes to fill: an address untouched this long (and not penalized) is idle. */
   private final long refillNanos;
   private final LongSupplier nanoClock;
@@ -70,6 +73,7 @@ public final class AddressBudgets {
     this.limits = limits;
     this.penaltyNanos = limits.abusePenalty().toNanos();
     this.penaltyMaxNanos = limits.abusePenaltyMax().toNanos();
+    this.resetWindowNanos = limits.resetWindow().toNanos();
     this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
     this.nanoClock = nanoClock;
     this.nextLogNanos = nanoClock.getAsLong();
@@ -175,6 +179,30 @@ public final class AddressBudgets {
     penalties.get(transport).increment();
   }
 
+  /**
+   * One of {@code address}'s gRPC connections was sent an {@code RST_STREAM} for a stream the server
+   * had not yet answered (the HTTP/2 rapid reset: each such stream started a call for nothing): true
+   * while the address's early resets in the current {@code grpc.rst.window} stay within {@code
+   * grpc.max.early.resets.per.address}, all its connections together; false, so the caller cuts the
+   * connection (which penalizes the address), once over it — for every further early reset of the
+   * address until the window ends — and while a penalty of the address runs. So K connections of
+   * one address start at most the budget plus K such calls before each is cut, not K budgets.
+   */
+  public boolean earlyReset(InetAddress address) {
+    synchronized (this) {
+      long now = nanoClock.getAsLong();
+      Entry e = entry(address, now);
+      if (e.penalizedAt(now)) {
+        return false;
+      }
+      if (e.earlyResets == 0 || now - e.resetWindowStart >= resetWindowNanos) {
+        e.resetWindowStart = now;
+        e.earlyResets = 0;
+      }
+      return ++e.earlyResets <= limits.earlyResets();
+    }
+  }
+
   /** Addresses remembered now. */
   public synchronized int addresses() {
     return entries.size();
@@ -250,6 +278,9 @@ public final class AddressBudgets {
     long penaltyEnds;
     /** The length of its latest penalty; 0 = none yet. */
     long lastPenaltyNanos;
+    /** Its early resets since {@link #resetWindowStart} (see {@link #earlyReset}). */
+    int earlyResets;
+    long resetWindowStart;
 
     Entry(long now) {
       bucket = new TokenBucket(limits.newBurst(), limits.newPerSecond(), TimeUnit.SECONDS.toNanos(1), now);

@@ -16,9 +16,12 @@ import java.time.Duration;
  * @param maxTracked addresses remembered at most ({@code connection.max.tracked.addresses})
  * @param maxUnproven connections of one address not yet upgraded or without a first stream, at most
  *     ({@code connection.max.unproven.per.address})
+ * @param earlyResets resets of streams not yet answered, all the address's gRPC connections together,
+ *     per {@code resetWindow} ({@code grpc.max.early.resets.per.address})
+ * @param resetWindow see {@code earlyResets} ({@code grpc.rst.window})
  */
 public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
-    int maxTracked, int maxUnproven) {
+    int maxTracked, int maxUnproven, int earlyResets, Duration resetWindow) {
 
   public AddressLimits {
     EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.check(newPerSecond);
@@ -31,6 +34,8 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
     }
     EdgeSettings.MAX_TRACKED_ADDRESSES.check(maxTracked);
     EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.check(maxUnproven);
+    EdgeSettings.GRPC_MAX_EARLY_RESETS_PER_ADDRESS.check(earlyResets);
+    EdgeSettings.GRPC_RST_WINDOW.check(resetWindow);
   }
 
   /** Reads and validates the per-address connection limits. */
@@ -43,6 +48,8 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
         penalty,
         EdgeSettings.ABUSE_PENALTY_MAX.read(c, penalty.compareTo(longest) > 0 ? penalty : longest),
         EdgeSettings.MAX_TRACKED_ADDRESSES.read(c),
-        EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.read(c));
+        EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.read(c),
+        EdgeSettings.GRPC_MAX_EARLY_RESETS_PER_ADDRESS.read(c),
+        EdgeSettings.GRPC_RST_WINDOW.read(c));
   }
 }

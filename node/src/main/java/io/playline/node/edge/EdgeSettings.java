@@ -73,11 +73,24 @@ public final class EdgeSettings {
       "grpc.max.connection.age.grace", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1),
       "the calls of a connection sent away for its age end `UNAVAILABLE` after this");
   public static final Setting<Integer> GRPC_MAX_RST_FRAMES = Setting.intValue("grpc.max.rst.frames.per.window", 200,
-      1, 1_000_000, "`RST_STREAM` frames one gRPC connection may send per `grpc.rst.window` (HTTP/2 rapid reset, "
-          + "CVE-2023-44487): more gets `GOAWAY ENHANCE_YOUR_CALM` and the connection is closed (counted in "
+      1, 1_000_000, "`RST_STREAM` frames one player gRPC connection may send or be sent per "
+          + "`grpc.rst.window` (HTTP/2 rapid reset, CVE-2023-44487; the internal API port has "
+          + "`api.max.rst.frames.per.window`): more gets `GOAWAY ENHANCE_YOUR_CALM` and the connection is closed "
+          + "(counted in "
           + "`playline_grpc_connections_cut_total{reason=\"rapid_reset\"}`)");
+  public static final Setting<Integer> GRPC_MAX_EARLY_RESETS_PER_ADDRESS = Setting.intValue(
+      "grpc.max.early.resets.per.address", 50, 1, 1_000_000, "`RST_STREAM` frames one address may send on the "
+          + "player gRPC port, all its connections together, per `grpc.rst.window`, for streams the server has not "
+          + "yet answered (no response headers sent): the connection whose reset goes over it, and each other "
+          + "connection of that address at its next such reset while the count or the address's penalty lasts, gets "
+          + "`GOAWAY ENHANCE_YOUR_CALM` and is closed, and the address is penalized (`connection.abuse.penalty`; "
+          + "counted in `playline_grpc_connections_cut_total{reason=\"rapid_reset\"}`). A rapid reset from many "
+          + "connections of one address thus starts about this many calls, plus one per connection, before it is "
+          + "cut. A player answered once (after `Auth`) no longer counts when it cancels its stream, so honest "
+          + "players behind one NAT stay far below it");
   public static final Setting<Duration> GRPC_RST_WINDOW = Setting.duration("grpc.rst.window", Duration.ofSeconds(10),
-      Duration.ofSeconds(1), Duration.ofHours(1), "the window of `grpc.max.rst.frames.per.window`")
+      Duration.ofSeconds(1), Duration.ofHours(1), "the window of `grpc.max.rst.frames.per.window`, "
+          + "`grpc.max.early.resets.per.address` and `api.max.rst.frames.per.window`")
       .rangeNote("whole seconds");
   public static final Setting<Duration> GRPC_FIRST_STREAM_TIMEOUT = Setting.duration("grpc.first.stream.timeout",
       Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofHours(1), "a gRPC connection that has not opened "
@@ -89,7 +102,7 @@ public final class EdgeSettings {
       HANDSHAKE_TIMEOUT, FRAME_MAX_BYTES, MAX_NEW_CONNECTIONS_PER_ADDRESS, NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, ABUSE_PENALTY_MAX, MAX_UNPROVEN_PER_ADDRESS,
       MAX_TRACKED_ADDRESSES,
       GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE, GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES,
-      GRPC_RST_WINDOW, GRPC_FIRST_STREAM_TIMEOUT));
+      GRPC_MAX_EARLY_RESETS_PER_ADDRESS, GRPC_RST_WINDOW, GRPC_FIRST_STREAM_TIMEOUT));
 
   private EdgeSettings() {}
 }

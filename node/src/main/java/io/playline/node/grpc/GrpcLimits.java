@@ -20,9 +20,10 @@ import java.time.Duration;
  * @param maxConnectionAge a connection this old is asked to go away ({@code grpc.max.connection.age},
  *     1h, 0 = never); its calls get {@code grpc.max.connection.age.grace} (30s) to finish
  * @param maxConnectionAgeGrace see {@code maxConnectionAge}
- * @param maxRstFramesPerWindow RST_STREAM frames a connection may send per {@code rstWindow}
- *     ({@code grpc.max.rst.frames.per.window}, 200): more is a rapid-reset attack, answered with
- *     GOAWAY ENHANCE_YOUR_CALM and a close
+ * @param maxRstFramesPerWindow RST_STREAM frames a connection may send or be sent per {@code
+ *     rstWindow} ({@code grpc.max.rst.frames.per.window}, 200; the internal API port's own is {@code
+ *     api.max.rst.frames.per.window}): more is a rapid-reset attack, answered with GOAWAY
+ *     ENHANCE_YOUR_CALM and a close
  * @param rstWindow see {@code maxRstFramesPerWindow} ({@code grpc.rst.window}, 10s, whole seconds)
  * @param firstStreamTimeout a connection that opened no stream this long after connecting is closed
  *     ({@code grpc.first.stream.timeout}, 20s)
@@ -41,6 +42,12 @@ public record GrpcLimits(int maxConcurrentCallsPerConnection, Duration keepAlive
     EdgeSettings.GRPC_RST_WINDOW.check(rstWindow);
     ConfigException.check(rstWindow.getNano() == 0, EdgeSettings.GRPC_RST_WINDOW.key(), rstWindow, "whole seconds");
     EdgeSettings.GRPC_FIRST_STREAM_TIMEOUT.check(firstStreamTimeout);
+  }
+
+  /** These limits with another reset budget per connection (the internal API port has its own). */
+  public GrpcLimits withMaxRstFramesPerWindow(int max) {
+    return new GrpcLimits(maxConcurrentCallsPerConnection, keepAlivePermitTime, maxConnectionIdle, maxConnectionAge,
+        maxConnectionAgeGrace, max, rstWindow, firstStreamTimeout);
   }
 
   /** Reads and validates the {@code grpc.*} limits. */

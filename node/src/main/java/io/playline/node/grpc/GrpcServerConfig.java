@@ -20,6 +20,11 @@ import java.time.Duration;
 public record GrpcServerConfig(GrpcLimits limits, int maxFrameBytes, Duration handshakeTimeout,
     TrustedProxies proxyTrusted) {
 
+  /** This configuration with another reset budget per connection ({@link GrpcLimits#withMaxRstFramesPerWindow}). */
+  public GrpcServerConfig withMaxRstFramesPerWindow(int max) {
+    return new GrpcServerConfig(limits.withMaxRstFramesPerWindow(max), maxFrameBytes, handshakeTimeout, proxyTrusted);
+  }
+
   /** Reads and validates the keys above. */
   public static GrpcServerConfig from(ConfigSource c) {
     return new GrpcServerConfig(GrpcLimits.from(c), EdgeSettings.FRAME_MAX_BYTES.read(c),

@@ -5,8 +5,12 @@ import io.grpc.netty.InternalProtocolNegotiator;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameListenerDecorator;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.node.edge.AddressBudgets;
@@ -33,13 +37,17 @@ import org.slf4j.LoggerFactory;
  * api.max.connections} and {@code api.max.connections.per.address}), and, on the player port, its
  * address's new-connection budget is taken and the connection counts among its unproven ones until
  * its first stream ({@link AddressBudgets}, {@link UnprovenHold}): over any it is closed right
- * after accept, before any HTTP/2. GOAWAYs with {@code ENHANCE_YOUR_CALM} that gRPC sends (rapid reset, ping flood) are
+ * after accept, before any HTTP/2; there its resets of streams not yet answered are counted on its
+ * address ({@code grpc.max.early.resets.per.address}: a rapid reset spread over many connections of one
+ * address). GOAWAYs with {@code ENHANCE_YOUR_CALM} that gRPC sends (rapid reset, ping flood) are
  * counted and, like a {@code PROTOCOL_ERROR}, put the address in its abuse penalty. Built on gRPC's
  * protocol-negotiator hook, in front of the given negotiation (and behind a PROXY header, whose
  * address is the one counted). Thread-safe; each connection's part runs on its event loop.
  */
 public final class Http2ConnectionGuard {
   private static final Logger log = LoggerFactory.getLogger(Http2ConnectionGuard.class);
+  /** The GOAWAY's debug data when an address's early resets went over its budget. */
+  static final String EARLY_RESETS = "too_many_early_rststreams_from_address";
 
   private final Duration firstStreamTimeout;
   private final @Nullable ConnectionLimiter connections;
@@ -91,6 +99,10 @@ public final class Http2ConnectionGuard {
       }
     }, Deadlines.spreadNanos(firstStreamTimeout), TimeUnit.NANOSECONDS);
     channel.closeFuture().addListener(f -> deadline.cancel(false));
+    AddressBudgets budgets = addresses;
+    if (budgets != null) {
+      countEarlyResets(channel, grpcHandler, budgets);
+    }
     grpcHandler.connection().addListener(new Http2ConnectionAdapter() {
       @Override
       public void onStreamAdded(Http2Stream stream) {
@@ -106,6 +118,32 @@ public final class Http2ConnectionGuard {
         } else if (errorCode == Http2Error.PROTOCOL_ERROR.code()) {
           penalize(channel);
         }
+      }
+    });
+  }
+
+  /**
+   * Puts each {@code RST_STREAM} the client sends for a stream not yet answered (no response headers
+   * sent: the rapid reset's HEADERS + RST_STREAM pairs; a player's own cancel after its {@code
+   * AuthOk} is not one) on its address's budget, in front of gRPC's own frame listener: over it, the
+   * connection ends with {@code GOAWAY ENHANCE_YOUR_CALM}, which counts it and penalizes the address
+   * (below). Netty only passes on resets of streams it still holds.
+   */
+  private static void countEarlyResets(Channel channel, GrpcHttp2ConnectionHandler grpcHandler,
+      AddressBudgets budgets) {
+    Http2Connection connection = grpcHandler.connection();
+    Http2ConnectionDecoder decoder = grpcHandler.decoder();
+    decoder.frameListener(new Http2FrameListenerDecorator(decoder.frameListener()) {
+      @Override
+      public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) throws Http2Exception {
+        Http2Stream stream = connection.stream(streamId);
+        if (stream != null && !stream.isHeadersSent()) {
+          InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
+          if (remote != null && remote.getAddress() != null && !budgets.earlyReset(remote.getAddress())) {
+            throw Http2Exception.connectionError(Http2Error.ENHANCE_YOUR_CALM, EARLY_RESETS);
+          }
+        }
+        super.onRstStreamRead(ctx, streamId, errorCode);
       }
     });
   }

@@ -22,13 +22,14 @@ class AddressBudgetsTest {
   }
 
   private AddressBudgets budgets(int perSecond, int burst, Duration penalty, Duration penaltyMax, int maxTracked) {
-    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, penaltyMax, maxTracked, 1_000), registry,
-        now::get);
+    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, penaltyMax, maxTracked, 1_000, 50,
+        Duration.ofSeconds(10)), registry, now::get);
   }
 
   @Test
   void unprovenConnectionsAreCappedPerAddressUntilProvenOrClosed() throws Exception {
-    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, Duration.ZERO, 100, 2), registry, now::get);
+    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
+        Duration.ofSeconds(10)), registry, now::get);
     InetAddress a = address(1);
     assertThat(b.admitUnproven(a, Transport.WS)).isNull();
     assertThat(b.admitUnproven(a, Transport.GRPC)).isNull();
@@ -44,6 +45,25 @@ class AddressBudgetsTest {
     assertThat(b.unproven()).isZero();
     assertThat(registry.get("playline.connections.refused").tags("transport", "grpc", "reason", "unproven").counter()
         .count()).isEqualTo(1);
+  }
+
+  @Test
+  void earlyResetsAreSharedByAnAddressWithinTheWindowAndRefusedWhilePenalized() throws Exception {
+    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ofSeconds(30), Duration.ofSeconds(30),
+        100, 2, 3, Duration.ofSeconds(10)), registry, now::get);
+    InetAddress a = address(1);
+    for (int i = 0; i < 3; i++) {
+      assertThat(b.earlyReset(a)).as("reset %d", i).isTrue();
+    }
+    assertThat(b.earlyReset(a)).isFalse();
+    assertThat(b.earlyReset(a)).as("every further one in the window").isFalse();
+    assertThat(b.earlyReset(address(2))).as("another address has its own").isTrue();
+    now.addAndGet(10 * SECOND);
+    assertThat(b.earlyReset(a)).as("a new window").isTrue();
+    b.penalize(a, Transport.GRPC);
+    assertThat(b.earlyReset(a)).as("during its penalty").isFalse();
+    now.addAndGet(30 * SECOND);
+    assertThat(b.earlyReset(a)).as("after it, a fresh window").isTrue();
   }
 
   private static InetAddress address(int i) throws Exception {

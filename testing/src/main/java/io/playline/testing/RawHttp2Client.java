@@ -1,4 +1,4 @@
-package io.playline.gateway;
+package io.playline.testing;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -28,15 +28,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * and RST_STREAM frames it reads (a server that closes while the client still sends may reset the
  * socket before they arrive) and whether the server closed the connection.
  */
-final class RawHttp2Client implements AutoCloseable {
+public final class RawHttp2Client implements AutoCloseable {
   private static final EventLoopGroup LOOP = new NioEventLoopGroup(1);
 
   private volatile Channel channel;
   private final DefaultHttp2FrameWriter writer = new DefaultHttp2FrameWriter();
   private volatile ChannelHandlerContext ctx;
   /** The error code of the GOAWAY received, -1 before one. */
-  final AtomicLong goAwayError = new AtomicLong(-1);
-  final AtomicLong rstStreamsReceived = new AtomicLong();
+  public final AtomicLong goAwayError = new AtomicLong(-1);
+  public final AtomicLong rstStreamsReceived = new AtomicLong();
+  /** HEADERS frames the server sent (a call's response headers or trailers). */
+  public final AtomicLong headersReceived = new AtomicLong();
   private int nextStreamId = 1;
   /** Confined to the channel's loop: a SETTINGS ACK may only follow our preface. */
   private boolean prefaceSent;
@@ -45,7 +47,7 @@ final class RawHttp2Client implements AutoCloseable {
   private RawHttp2Client() {}
 
   /** Connects and sends only the TCP handshake (no preface). */
-  static RawHttp2Client tcp(int port) {
+  public static RawHttp2Client tcp(int port) {
     RawHttp2Client self = new RawHttp2Client();
     self.channel = new Bootstrap().group(LOOP).channel(NioSocketChannel.class)
         .option(ChannelOption.AUTO_READ, true)
@@ -60,7 +62,7 @@ final class RawHttp2Client implements AutoCloseable {
   }
 
   /** Connects and sends the client preface and an empty SETTINGS: a connection that opened no stream. */
-  static RawHttp2Client connect(int port) {
+  public static RawHttp2Client connect(int port) {
     RawHttp2Client c = tcp(port);
     c.run(() -> {
       c.ctx.write(Http2CodecUtil.connectionPrefaceBuf());
@@ -78,18 +80,32 @@ final class RawHttp2Client implements AutoCloseable {
     channel.eventLoop().submit(task).syncUninterruptibly();
   }
 
-  private static Http2Headers connectHeaders() {
-    return new DefaultHttp2Headers().method("POST").scheme("http").path("/playline.v1.Gateway/Connect")
+  /** The request headers of a gRPC call of {@code path} (add metadata to them before use). */
+  public static Http2Headers callHeaders(String path) {
+    return new DefaultHttp2Headers().method("POST").scheme("http").path(path)
         .authority("127.0.0.1").add("content-type", "application/grpc").add("te", "trailers");
   }
 
-  /** Opens {@code n} streams (HEADERS without end of stream), each followed by RST_STREAM when {@code reset}. */
-  void streams(int n, boolean reset) {
+  /**
+   * Opens {@code n} player streams ({@code Connect}; HEADERS without end of stream), each followed by
+   * RST_STREAM when {@code reset}.
+   */
+  public void streams(int n, boolean reset) {
+    streams("/playline.v1.Gateway/Connect", n, reset);
+  }
+
+  /** Opens {@code n} calls of {@code path} (HEADERS without end of stream), each followed by RST_STREAM when {@code reset}. */
+  public void streams(String path, int n, boolean reset) {
+    streams(callHeaders(path), n, reset);
+  }
+
+  /** Opens {@code n} streams with {@code headers} (without end of stream), each followed by RST_STREAM when {@code reset}. */
+  public void streams(Http2Headers headers, int n, boolean reset) {
     run(() -> {
       for (int i = 0; i < n && channel.isActive(); i++) {
         int id = nextStreamId;
         nextStreamId += 2;
-        writer.writeHeaders(ctx, id, connectHeaders(), 0, false, ctx.newPromise());
+        writer.writeHeaders(ctx, id, headers, 0, false, ctx.newPromise());
         if (reset) {
           writer.writeRstStream(ctx, id, Http2Error.CANCEL.code(), ctx.newPromise());
         }
@@ -98,7 +114,7 @@ final class RawHttp2Client implements AutoCloseable {
     });
   }
 
-  boolean closed() {
+  public boolean closed() {
     return !channel.isActive();
   }
 
@@ -107,7 +123,7 @@ final class RawHttp2Client implements AutoCloseable {
     channel.close().syncUninterruptibly();
   }
 
-  /** Reads the server's frames: acknowledges its SETTINGS, records GOAWAY and RST_STREAM. */
+  /** Reads the server's frames: acknowledges its SETTINGS, records GOAWAY, RST_STREAM and HEADERS. */
   private static final class Reader extends ByteToMessageDecoder {
     private final RawHttp2Client c;
     private final DefaultHttp2FrameReader reader = new DefaultHttp2FrameReader();
@@ -142,6 +158,18 @@ final class RawHttp2Client implements AutoCloseable {
         @Override
         public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
           c.rstStreamsReceived.incrementAndGet();
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
+            boolean endOfStream) {
+          c.headersReceived.incrementAndGet();
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
+            short weight, boolean exclusive, int padding, boolean endOfStream) {
+          c.headersReceived.incrementAndGet();
         }
       });
     }
