@@ -27,6 +27,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import org.jspecify.annotations.Nullable;
+import io.playline.node.edge.IntervalLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class GatewayGrpcService implements BindableService {
   private static final Logger log = LoggerFactory.getLogger(GatewayGrpcService.class);
+  /** Streams ended for not reading: one line per interval, however many clients stop reading. */
+  private static final IntervalLog SLOW_CONSUMERS = new IntervalLog();
   /** A request message as it came off the wire. */
   private static final MethodDescriptor.Marshaller<byte[]> FRAME_BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
@@ -95,8 +98,13 @@ public final class GatewayGrpcService implements BindableService {
     GrpcStreamTransport transport = new GrpcStreamTransport(observer, executor, String.valueOf(remote),
         services.config().maxUnsentBytes(), () -> {
           services.metrics().error(Code.SLOW_CONSUMER);
-          log.info("Ending the stream of {}: the client stopped reading (connection.max.unsent.bytes {})", remote,
-              services.config().maxUnsentBytes());
+          long ended = SLOW_CONSUMERS.count();
+          if (ended > 0) {
+            log.info("{} player stream(s) ended since the last report: the client stopped reading (latest: {}, "
+                + "connection.max.unsent.bytes {}); counted in playline_errors_total{code=\"SLOW_CONSUMER\"}, "
+                + "reported at most every {} s", ended, remote, services.config().maxUnsentBytes(),
+                SLOW_CONSUMERS.intervalSeconds());
+          }
         });
     StreamSession session = new StreamSession(transport, services);
     observer.setOnReadyHandler(() -> executor.execute(transport::ready));

@@ -43,6 +43,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import io.playline.node.edge.IntervalLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,8 @@ import org.slf4j.LoggerFactory;
  */
 final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements StreamTransport {
   private static final Logger log = LoggerFactory.getLogger(WebSocketFrameHandler.class);
+  /** Connections closed for not reading: one line per interval, however many clients stop reading. */
+  private static final IntervalLog SLOW_CONSUMERS = new IntervalLog();
   /**
    * How long the last error frame and the close frame get to reach a client before the socket is
    * closed anyway: a client that does not read would otherwise keep it open forever.
@@ -265,8 +268,13 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
   private void slowConsumer(ChannelHandlerContext c, long unsentBytes) {
     closing = true;
     services.metrics().error(Code.SLOW_CONSUMER);
-    log.info("Closing {}: the client stopped reading, {} bytes unsent (connection.max.unsent.bytes {})",
-        remoteAddress(), unsentBytes, services.config().maxUnsentBytes());
+    long closed = SLOW_CONSUMERS.count();
+    if (closed > 0) {
+      log.info("{} WebSocket connection(s) closed since the last report: the client stopped reading (latest: {}, "
+          + "{} bytes unsent, connection.max.unsent.bytes {}); counted in playline_errors_total{code=\"SLOW_CONSUMER\"}, "
+          + "reported at most every {} s", closed, remoteAddress(), unsentBytes, services.config().maxUnsentBytes(),
+          SLOW_CONSUMERS.intervalSeconds());
+    }
     c.close();
   }
 

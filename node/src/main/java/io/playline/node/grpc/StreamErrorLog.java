@@ -2,8 +2,7 @@ package io.playline.node.grpc;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import io.playline.node.edge.IntervalLog;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Filter;
 import java.util.logging.LogRecord;
@@ -27,8 +26,7 @@ public final class StreamErrorLog implements Filter {
   private static final StreamErrorLog INSTANCE = new StreamErrorLog();
 
   private final LongAdder errors = new LongAdder();
-  private final AtomicLong unlogged = new AtomicLong();
-  private final AtomicLong nextLogNanos = new AtomicLong(System.nanoTime());
+  private final IntervalLog lines = new IntervalLog(INTERVAL_SECONDS, System::nanoTime);
 
   private StreamErrorLog() {}
 
@@ -51,11 +49,8 @@ public final class StreamErrorLog implements Filter {
       return true;
     }
     errors.increment();
-    long pending = unlogged.incrementAndGet();
-    long now = System.nanoTime();
-    long next = nextLogNanos.get();
-    if (now - next >= 0 && nextLogNanos.compareAndSet(next, now + TimeUnit.SECONDS.toNanos(INTERVAL_SECONDS))) {
-      unlogged.addAndGet(-pending);
+    long pending = lines.count();
+    if (pending > 0) {
       Throwable cause = record.getThrown();
       log.info("{} HTTP/2 stream error(s) caused by clients since the last report (latest: {}); counted in "
           + "playline_grpc_stream_errors_total, reported at most every {} s", pending,
