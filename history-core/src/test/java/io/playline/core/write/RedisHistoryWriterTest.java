@@ -86,6 +86,18 @@ class RedisHistoryWriterTest {
   }
 
   @Test
+  void anEventAsNewAsTheStoredOneReplacesItAndANewItemOfAKnownUserIsAFirstView() throws Exception {
+    write(List.of(new UserWrite(11, List.of(record(11, 10, 5, now)))), List.of());
+    // A tie in view time (a resent heartbeat, or two in the same millisecond) replaces the record.
+    BatchOutcome tie = write(List.of(new UserWrite(11, List.of(record(11, 10, 6, now), record(11, 12, 1, now)))),
+        List.of());
+    assertThat(tie.writes().get(0).codes()).containsExactly(WriteOutcome.UPDATED, WriteOutcome.CREATED);
+    assertThat(stored(11, 10).getProgressMs()).isEqualTo(6);
+    assertThat(stored(11, 12).getProgressMs()).isEqualTo(1);
+    assertThat(redis.shared().zcard(keys.timeline(11)).get()).isEqualTo(2);
+  }
+
+  @Test
   void olderEventNeverRegressesProgress() throws Exception {
     write(List.of(new UserWrite(2, List.of(record(2, 10, 9_000, now)))), List.of());
     BatchOutcome late = write(List.of(new UserWrite(2, List.of(record(2, 10, 1_000, now - 5_000)))), List.of());
