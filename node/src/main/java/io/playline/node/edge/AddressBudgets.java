@@ -66,8 +66,7 @@ public final class AddressBudgets {
   private int unprovenTotal;
   private final Map<Transport, Counter[]> refused = new java.util.EnumMap<>(Transport.class);
   private final Map<Transport, Counter> penalties = new java.util.EnumMap<>(Transport.class);
-  private long unlogged;
-  private long nextLogNanos;
+  private final IntervalLog refusals;
 
   public AddressBudgets(AddressLimits limits, MeterRegistry registry, LongSupplier nanoClock) {
     this.limits = limits;
@@ -76,7 +75,7 @@ public final class AddressBudgets {
     this.resetWindowNanos = limits.resetWindow().toNanos();
     this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
     this.nanoClock = nanoClock;
-    this.nextLogNanos = nanoClock.getAsLong();
+    this.refusals = new IntervalLog(LOG_INTERVAL_SECONDS, nanoClock);
     for (Transport t : Transport.values()) {
       Counter[] byReason = new Counter[Refusal.values().length];
       for (Refusal r : Refusal.values()) {
@@ -114,7 +113,7 @@ public final class AddressBudgets {
         refusal = e.bucket.take(1, now) == 0 ? null : Refusal.RATE;
       }
       if (refusal != null) {
-        logRefusal(address, transport, refusal, now);
+        logRefusal(address, transport, refusal);
       }
     }
     if (refusal != null) {
@@ -136,7 +135,7 @@ public final class AddressBudgets {
         unprovenTotal++;
         return null;
       }
-      logRefusal(address, transport, Refusal.UNPROVEN, nanoClock.getAsLong());
+      logRefusal(address, transport, Refusal.UNPROVEN);
     }
     refused.get(transport)[Refusal.UNPROVEN.ordinal()].increment();
     return Refusal.UNPROVEN;
@@ -255,21 +254,20 @@ public final class AddressBudgets {
     }
   }
 
-  private void logRefusal(InetAddress address, Transport transport, Refusal refusal, long now) {
-    unlogged++;
-    if (now - nextLogNanos >= 0) {
-      nextLogNanos = now + TimeUnit.SECONDS.toNanos(LOG_INTERVAL_SECONDS);
+  private void logRefusal(InetAddress address, Transport transport, Refusal refusal) {
+    long refused = refusals.count();
+    if (refused > 0) {
       log.info("{} new connection(s) refused at accept since the last report (latest: {} over {}, {}); counted in "
-          + "playline_connections_refused_total, reported at most every {} s", unlogged, address, tag(transport),
+          + "playline_connections_refused_total, reported at most every {} s", refused, address, tag(transport),
           switch (refusal) {
             case RATE -> "over connection.max.new.per.address.per.second";
             case PENALTY -> "in its connection.abuse.penalty";
             case UNPROVEN -> "over connection.max.unproven.per.address";
           },
           LOG_INTERVAL_SECONDS);
-      unlogged = 0;
     }
   }
+
 
   /** One address's budget (guarded by the enclosing instance). */
   private final class Entry {
