@@ -11,8 +11,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -66,12 +68,38 @@ public final class KafkaNamespace {
     try {
       admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))
           .all().get(30, TimeUnit.SECONDS);
+      awaitLeaders(topic, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
       return topic;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while creating topic " + topic, e);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("Cannot create topic " + topic + " on " + bootstrapServers(), e);
+    }
+  }
+
+  /**
+   * Waits until the broker serves every partition of {@code topic}: the controller answers the
+   * creation once it is committed, and a describe, produce or fetch sent before the broker applied
+   * it fails with {@code UnknownTopicOrPartitionException} (seen on a fresh CI machine).
+   */
+  private void awaitLeaders(String topic, long deadlineNanos)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    while (true) {
+      try {
+        TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+        if (d.partitions().size() == PARTITIONS && d.partitions().stream().allMatch(p -> p.leader() != null)) {
+          return;
+        }
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() - deadlineNanos > 0) {
+          throw e;
+        }
+      }
+      if (System.nanoTime() - deadlineNanos > 0) {
+        throw new TimeoutException("topic " + topic + " has partitions without a leader after 30 s");
+      }
+      Thread.sleep(20); // polling the condition itself, a describe per try
     }
   }
 
