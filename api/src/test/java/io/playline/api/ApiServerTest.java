@@ -76,7 +76,13 @@ class ApiServerTest {
 
   /** Starts {@link #node} (it accepts no players) and the internal API on it with {@code access}. */
   private ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access) {
-    ConfigSource source = source(redis, kafka, hbase);
+    return apiNode(redis, kafka, hbase, access, Map.of());
+  }
+
+  /** {@link #apiNode(RedisNamespace, KafkaNamespace, HBaseNamespace, ApiAccess)} with {@code settings} added. */
+  private ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access,
+      Map<String, String> settings) {
+    ConfigSource source = source(redis, kafka, hbase).with(settings);
     node = Node.builder(NodeConfig.from(source))
         .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
         .start();
@@ -189,6 +195,33 @@ class ApiServerTest {
       await().atMost(Duration.ofSeconds(10)).until(attacker::closed);
     }
     assertThat(apiCut("rapid_reset")).isEqualTo(1);
+  }
+
+  @Test
+  void aConnectionThatOpensNoStreamOnTheApiPortIsClosedAfterTheFirstStreamDeadline(RedisNamespace redis,
+      KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
+    node.close();
+    // Long enough for the backend's own first call on a loaded machine (each deadline falls in the
+    // setting's last quarter, so as early as 2.25 s).
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"),
+        Map.of("grpc.first.stream.timeout", "3s"));
+    channel.shutdownNow();
+    channel = channel("Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5),
+        Instant.now()));
+    long connecting = System.nanoTime();
+    var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+    GetProgressRequest request = GetProgressRequest.newBuilder().setUid(7)
+        .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build();
+    stub.getProgress(request);
+    try (RawHttp2Client silent = RawHttp2Client.connect(api.address().getPort())) {
+      await().atMost(Duration.ofSeconds(15)).until(silent::closed);
+    }
+    assertThat(apiCut("no_stream")).isEqualTo(1);
+    // The backend's connection opened a stream: it stays past the whole setting.
+    long passed = connecting + Duration.ofSeconds(3).plusMillis(200).toNanos();
+    await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - passed > 0);
+    HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS).getProgress(request);
+    assertThat(apiCut("no_stream")).isEqualTo(1);
   }
 
   /** A channel whose calls carry {@code authorization} (null: none). */

@@ -51,7 +51,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class RolesTest {
-  private static final String SECRET = "roles-test-secret-roles-test-secret!";
+  static final String SECRET = "roles-test-secret-roles-test-secret!";
   private static final String API_SECRET = "roles-test-api-secret-roles-test-api-secret!";
   private final List<Role> started = new ArrayList<>();
 

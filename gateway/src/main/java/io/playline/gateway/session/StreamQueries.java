@@ -79,7 +79,9 @@ final class StreamQueries {
       Function<T, ServerFrame.Builder> frame) {
     ServiceErrors.call(call).whenComplete((value, error) -> transport.executor().execute(() -> {
       if (error != null) {
-        transport.send(Errors.frame(seq, ServiceErrors.toError(error, operation)));
+        Error refused = ServiceErrors.toError(error, operation);
+        metrics.error(refused.getCode());
+        transport.send(Errors.frame(seq, refused));
       } else {
         transport.send(frame.apply(value).setSeq(seq).build());
       }
