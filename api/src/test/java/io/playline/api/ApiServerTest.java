@@ -69,8 +69,7 @@ class ApiServerTest {
   @BeforeEach
   void start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
     api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"));
-    channel = channel("Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5),
-        Instant.now()));
+    channel = channel(bearer());
     bare = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext().build();
   }
 
@@ -174,8 +173,7 @@ class ApiServerTest {
   void theApiPortHasItsOwnResetBudget(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
       throws Exception {
     String path = "/" + HistoryGrpc.getGetProgressMethod().getFullMethodName();
-    Http2Headers authorized = RawHttp2Client.callHeaders(path).add("authorization", "Bearer "
-        + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5), Instant.now()));
+    Http2Headers authorized = RawHttp2Client.callHeaders(path).add("authorization", bearer());
     // A backend cancelling 1 000 calls on one connection (its deadlines): past the player port's
     // grpc.max.rst.frames.per.window (200), within the API's own (10 000).
     try (RawHttp2Client backend = RawHttp2Client.connect(api.address().getPort())) {
@@ -206,8 +204,7 @@ class ApiServerTest {
     api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"),
         Map.of("grpc.first.stream.timeout", "3s"));
     channel.shutdownNow();
-    channel = channel("Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5),
-        Instant.now()));
+    channel = channel(bearer());
     long connecting = System.nanoTime();
     var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
     GetProgressRequest request = GetProgressRequest.newBuilder().setUid(7)
@@ -222,6 +219,11 @@ class ApiServerTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - passed > 0);
     HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS).getProgress(request);
     assertThat(apiCut("no_stream")).isEqualTo(1);
+  }
+
+  /** A valid service token for 5 minutes, as a backend sends it. */
+  private static String bearer() {
+    return "Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5), Instant.now());
   }
 
   /** A channel whose calls carry {@code authorization} (null: none). */

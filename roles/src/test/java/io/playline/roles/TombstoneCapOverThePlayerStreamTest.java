@@ -9,6 +9,7 @@ import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.AdminMetrics;
 import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.HBaseNamespace;
@@ -18,15 +19,9 @@ import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -104,22 +99,12 @@ class TombstoneCapOverThePlayerStreamTest {
       assertThat(progress.getProgress().getRecordsList()).as("%s", progress)
           .extracting(HistoryRecord::getOid, HistoryRecord::getProgressMs).containsExactly(tuple(4L, 10_000L));
     }
-    assertThat(metric("playline_query_deletes_refused_total")).isEqualTo(2);
-    assertThat(metric("playline_errors_total\\{.*code=\"RATE_LIMITED\".*")).isEqualTo(2);
+    String admin = gateway.addresses().get("admin");
+    assertThat(AdminMetrics.gauge(admin, "playline_query_deletes_refused_total")).isEqualTo(2);
+    assertThat(AdminMetrics.samples(admin, "playline_errors_total{code=\"RATE_LIMITED\"")).isEqualTo(2);
   }
 
   private static ItemKey[] videos(long firstOid, int count) {
     return LongStream.range(firstOid, firstOid + count).mapToObj(Frames::video).toArray(ItemKey[]::new);
-  }
-
-  /** The value of the first sample on the admin port's {@code /metrics} whose name and labels match {@code regex}. */
-  private double metric(String regex) throws Exception {
-    HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create(gateway.addresses().get("admin") + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(scrape.statusCode()).isEqualTo(200);
-    Matcher m = Pattern.compile("(?m)^" + regex + " (\\S+)$").matcher(scrape.body());
-    assertThat(m.find()).as("%s in %s", regex, scrape.body()).isTrue();
-    return Double.parseDouble(m.group(1));
   }
 }

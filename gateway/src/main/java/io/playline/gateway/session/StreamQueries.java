@@ -70,18 +70,21 @@ final class StreamQueries {
     if (refused == null) {
       return false;
     }
-    metrics.error(Error.Code.RATE_LIMITED);
-    transport.send(Errors.frame(seq, refused));
+    refuse(seq, refused);
     return true;
+  }
+
+  /** Answers {@code seq} with {@code error}, counted by its code. */
+  private void refuse(long seq, Error error) {
+    metrics.error(error.getCode());
+    transport.send(Errors.frame(seq, error));
   }
 
   private <T> void answer(long seq, String operation, Supplier<CompletionStage<T>> call,
       Function<T, ServerFrame.Builder> frame) {
     ServiceErrors.call(call).whenComplete((value, error) -> transport.executor().execute(() -> {
       if (error != null) {
-        Error refused = ServiceErrors.toError(error, operation);
-        metrics.error(refused.getCode());
-        transport.send(Errors.frame(seq, refused));
+        refuse(seq, ServiceErrors.toError(error, operation));
       } else {
         transport.send(frame.apply(value).setSeq(seq).build());
       }
