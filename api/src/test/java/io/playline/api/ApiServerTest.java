@@ -221,6 +221,26 @@ class ApiServerTest {
     assertThat(apiCut("no_stream")).isEqualTo(1);
   }
 
+  @Test
+  void anOldApiConnectionIsSentAwayAndClosedAfterTheGraceThoughItsCallNeverEnds(RedisNamespace redis,
+      KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
+    node.close();
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"),
+        Map.of("grpc.max.connection.age", "1s", "grpc.max.connection.age.grace", "300ms"));
+    String path = "/" + HistoryGrpc.getGetProgressMethod().getFullMethodName();
+    try (RawHttp2Client backend = RawHttp2Client.connect(api.address().getPort())) {
+      // A call whose request never comes: it holds the connection open until the grace ends.
+      backend.streams(RawHttp2Client.callHeaders(path).add("authorization", bearer()), 1, false);
+      await().atMost(Duration.ofSeconds(10)).until(() -> backend.goAwayError.get() >= 0);
+      assertThat(backend.goAwayError.get()).isZero(); // NO_ERROR: a drain, not a fault
+      await().atMost(Duration.ofSeconds(10)).until(backend::closed);
+    }
+    // A channel reconnects and is served.
+    HistoryGrpc.newBlockingStub(channel(bearer())).withDeadlineAfter(20, TimeUnit.SECONDS)
+        .getProgress(GetProgressRequest.newBuilder().setUid(7)
+            .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build());
+  }
+
   /** A valid service token for 5 minutes, as a backend sends it. */
   private static String bearer() {
     return "Bearer " + ServiceTokens.mint(API_SECRET, "api-server-test", Duration.ofMinutes(5), Instant.now());

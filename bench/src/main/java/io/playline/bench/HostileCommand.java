@@ -182,7 +182,10 @@ final class HostileCommand implements Callable<Integer> {
       }
       if (together && kinds.size() > 1) {
         recover(honest, results);
-        results.add(phase("all", kinds, honest, node.pid(), logs, target, group, threads, epoll, length));
+        // From addresses and users none of the single phases (nor the warm-up) used: every attacker
+        // meets the node for the first time, as a new attack would, not as a repeat offender in penalty.
+        results.add(phase("all", kinds, honest, node.pid(), logs, target.elsewhere().elsewhere(), group, threads,
+            epoll, length));
       }
       recover(honest, results);
       honest.setRate(0, Duration.ZERO);

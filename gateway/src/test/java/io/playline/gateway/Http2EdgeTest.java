@@ -13,6 +13,7 @@ import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RawHttp2Client;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.testing.WsPlayerClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -188,6 +189,29 @@ class Http2EdgeTest {
           .isEqualTo(2);
     } finally {
       first.close();
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> counted() == 0);
+  }
+
+  @Test
+  void tcpConnectionsOverTheNodeCapAreClosedAtAcceptAndTheWebSocketPortKeepsItsOwn(RedisNamespace ns)
+      throws Exception {
+    int port = start(ns, Map.of("connection.max", "2", "handshake.timeout", "1m"));
+    try (RawHttp2Client first = admitted(port, 1); RawHttp2Client second = admitted(port, 2)) {
+      try (RawHttp2Client third = RawHttp2Client.tcp(port)) {
+        await().atMost(Duration.ofSeconds(5)).until(third::closed);
+      }
+      assertThat(gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "node"))
+          .isEqualTo(1);
+      assertThat(gateway.counter("playline.grpc.connections.refused", "server", "player", "reason", "address"))
+          .isZero();
+      assertThat(first.closed()).isFalse();
+      assertThat(second.closed()).isFalse();
+      // The gRPC port's TCP count is its own: a WebSocket player is still let in and served.
+      try (WsPlayerClient player = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
+        player.send(Frames.auth(1, TestGateway.token(42)));
+        assertThat(player.next().hasAuthOk()).isTrue();
+      }
     }
     await().atMost(Duration.ofSeconds(5)).until(() -> counted() == 0);
   }

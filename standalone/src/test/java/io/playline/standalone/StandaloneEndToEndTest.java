@@ -69,7 +69,7 @@ class StandaloneEndToEndTest {
 
   private static ConfigSource config(Path dataDir, String... extra) {
     Map<String, String> values = new HashMap<>(Map.of(
-        "data.dir", dataDir.toString(), "bind.host", "127.0.0.1",
+        "data.dir", dataDir.toString(),
         "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
         "writeback.flush.interval", "1s", "recovery.interval", "1s"));
     for (int i = 0; i < extra.length; i += 2) {
@@ -211,6 +211,13 @@ class StandaloneEndToEndTest {
           HttpResponse.BodyHandlers.ofString());
       assertThat(ready.statusCode()).isEqualTo(200);
       assertThat(ready.body()).startsWith("ready").contains("job: ready").contains("hbase: ready");
+      // bind.host unset: every port the node listens on is on loopback, out of other machines' reach.
+      List<java.net.InetSocketAddress> listening = new ArrayList<>(List.of(launcher.edge().wsAddress(),
+          launcher.edge().grpcAddress(), launcher.node().adminAddress(), launcher.api().address()));
+      if (launcher.api().httpAddress() != null) {
+        listening.add(launcher.api().httpAddress());
+      }
+      assertThat(listening).allSatisfy(a -> assertThat(a.getAddress().isLoopbackAddress()).as("%s", a).isTrue());
 
       HeartbeatAck ack = report(launcher, 42, 7, 1_234);
       assertThat(ack.getFirstToday()).isTrue();

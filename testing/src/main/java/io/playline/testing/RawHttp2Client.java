@@ -123,7 +123,7 @@ public final class RawHttp2Client implements AutoCloseable {
     channel.close().syncUninterruptibly();
   }
 
-  /** Reads the server's frames: acknowledges its SETTINGS, records GOAWAY, RST_STREAM and HEADERS. */
+  /** Reads the server's frames: acknowledges its SETTINGS and PINGs, records GOAWAY, RST_STREAM and HEADERS. */
   private static final class Reader extends ByteToMessageDecoder {
     private final RawHttp2Client c;
     private final DefaultHttp2FrameReader reader = new DefaultHttp2FrameReader();
@@ -153,6 +153,13 @@ public final class RawHttp2Client implements AutoCloseable {
         @Override
         public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
           c.goAwayError.compareAndSet(-1, errorCode);
+        }
+
+        @Override
+        public void onPingRead(ChannelHandlerContext ctx, long data) {
+          // As every HTTP/2 client must: a server draining the connection waits for this ack.
+          c.writer.writePing(ctx, true, data, ctx.newPromise());
+          ctx.flush();
         }
 
         @Override

@@ -2,8 +2,9 @@
 -- item's tombstone to the delete time (never lowers one), removes the items from the timeline and
 -- the records, and keeps the item tombstones bounded. write_history.lua then refuses any event of
 -- an item whose view time is not after its tombstone.
--- Redis time is O(items of this call), never O(tombstones held): the order index (KEYS[4], item
--- member scored by its tombstone time) finds expired and oldest tombstones by rank. A user keeps at
+-- Redis time is O(items of this call + tombstones it removes), never O(tombstones held): the order
+-- index (KEYS[4], item member scored by its tombstone time) finds expired and oldest tombstones by
+-- rank, and a refused delete reads one entry of it. A user keeps at
 -- most ARGV[4] item tombstones. Past that, only tombstones older than ARGV[5] (the safe age: by then
 -- the delete is in HBase through its write-back or the recovery sweep) are evicted, never one this
 -- call names; if that is not enough the whole delete is refused before anything is applied. An
@@ -53,28 +54,38 @@ chunked('HDEL', tombstones, expired)
 chunked('ZREM', order, expired)
 
 -- The cap, decided before anything of this call is applied.
-local named, fresh = {}, 0
+local named, namedRanks, fresh = {}, {}, 0
 for i = first, #ARGV do
   named[ARGV[i]] = true
-  if not redis.call('ZSCORE', order, ARGV[i]) then
+  local rank = redis.call('ZRANK', order, ARGV[i])
+  if rank then
+    namedRanks[#namedRanks + 1] = rank
+  else
     fresh = fresh + 1
   end
 end
 local excess = redis.call('ZCARD', order) + fresh - cap
 local victims = {}
 if excess > 0 then
-  -- The oldest excess tombstones this call does not name; excess <= the index's size (fresh <= cap).
-  local oldest = redis.call('ZRANGE', order, 0, excess + (#ARGV - first + 1) - 1, 'WITHSCORES')
-  local last = nil
-  for i = 1, #oldest, 2 do
-    if #victims == excess then break end
+  -- The victims are the oldest excess tombstones this call does not name (there are enough: the
+  -- call names at most cap items). The newest of them is at the smallest rank r whose ranks 0..r
+  -- hold excess unnamed ones; it alone decides, so a refusal reads one entry of the index, not excess.
+  table.sort(namedRanks)
+  local r = excess - 1
+  for _, rank in ipairs(namedRanks) do
+    if rank > r then break end
+    r = r + 1
+  end
+  local last = tonumber(redis.call('ZRANGE', order, r, r, 'WITHSCORES')[2])
+  if last >= now - safeAge then
+    return -math.max(1, last + safeAge - now + 1)
+  end
+  -- Evicted: each tombstone is read here once, by the call that removes it.
+  local oldest = redis.call('ZRANGE', order, 0, r)
+  for i = 1, #oldest do
     if not named[oldest[i]] then
       victims[#victims + 1] = oldest[i]
-      last = tonumber(oldest[i + 1])
     end
-  end
-  if #victims < excess or last >= now - safeAge then
-    return -math.max(1, (last or now) + safeAge - now + 1)
   end
   chunked('HDEL', tombstones, victims)
   chunked('ZREM', order, victims)

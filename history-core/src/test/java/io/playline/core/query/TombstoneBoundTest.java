@@ -201,6 +201,42 @@ class TombstoneBoundTest {
   }
 
   @Test
+  void aUserFarOverTheCapWithYoungTombstonesIsRefusedUntilTheNewestVictimAgesThenEvictedOnce() {
+    // A hash from before the index (so no cap held it): 2 000 young tombstones, one millisecond apart.
+    byte[] tombstones = env.keys.tombstones(UID);
+    int held = 2_000;
+    long base = clock.get() - 5_000;
+    Map<byte[], byte[]> fields = new java.util.HashMap<>();
+    for (int i = 0; i < held; i++) {
+      fields.put(bytes("1:" + (i + 1)), bytes(Long.toString(base + i)));
+    }
+    join(env.redis.shared().hset(tombstones, fields));
+    // Two of the items named are among the oldest held (ranks 0 and 2): never victims of their own
+    // delete, so the newest victim is at rank excess + 1, not excess - 1.
+    List<ItemKey> named = List.of(item(Business.VIDEO, 1), item(Business.VIDEO, 3), item(Business.VIDEO, 9_999));
+    int excess = held + 1 - CAP;
+    long newestVictim = base + excess + 1;
+
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Throwable refused = failure(service.delete(UID, named));
+      assertThat(refused).isInstanceOf(RateLimitedException.class);
+      assertThat(((RateLimitedException) refused).retryAfterMs()).isEqualTo(newestVictim + evictionAge - clock.get() + 1);
+    }
+    assertThat(join(env.redis.shared().hlen(tombstones))).isEqualTo(held);
+
+    clock.set(newestVictim + evictionAge + 1);
+    join(service.delete(UID, named));
+
+    assertThat(registry.get("playline.query.tombstones.evicted").counter().count()).isEqualTo(excess);
+    assertThat(join(env.redis.shared().zcard(env.keys.tombstoneOrder(UID)))).isEqualTo(CAP);
+    assertThat(join(env.redis.shared().hget(tombstones, bytes("~e")))).isEqualTo(bytes(Long.toString(newestVictim)));
+    assertThat(join(env.redis.shared().hget(tombstones, bytes("1:1")))).isEqualTo(bytes(Long.toString(clock.get())));
+    assertThat(join(env.redis.shared().hexists(tombstones, bytes("1:2")))).isFalse();
+    assertThat(join(env.redis.shared().hexists(tombstones, bytes("1:" + (excess + 2))))).isFalse();
+    assertThat(join(env.redis.shared().hexists(tombstones, bytes("1:" + (excess + 3))))).isTrue();
+  }
+
+  @Test
   void aClearOfEverythingDropsTheItemTombstonesTheirIndexAndTheFloor() {
     join(service.delete(UID, items(0, CAP)));
     clock.addAndGet(evictionAge + 1);
