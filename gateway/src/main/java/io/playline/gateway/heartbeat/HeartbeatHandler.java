@@ -105,7 +105,6 @@ public final class HeartbeatHandler {
     if (refused != null) {
       waitUntilNanos = budgetNanos + TimeUnit.MILLISECONDS.toNanos(refused.getRetryAfterMs());
       refusalsWhileWaiting = 0;
-      services.metrics().error(Code.RATE_LIMITED);
       transport.send(Errors.frame(seq, refused));
       return;
     }
@@ -125,7 +124,6 @@ public final class HeartbeatHandler {
           }
         }, received);
     if (!services.batcher().submit(pending)) {
-      services.metrics().error(Code.UNAVAILABLE);
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
     }
   }
@@ -137,7 +135,6 @@ public final class HeartbeatHandler {
       closeWith.accept(seq, refusal);
       return;
     }
-    services.metrics().error(Code.RATE_LIMITED);
     transport.send(Errors.frame(seq, refusal));
   }
 
@@ -148,7 +145,6 @@ public final class HeartbeatHandler {
     }
     services.batcher().metrics().answered(received);
     if (error != null || outcome == null) {
-      services.metrics().error(Code.UNAVAILABLE);
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "could not record this heartbeat; resend it")));
       return;
     }
@@ -167,7 +163,6 @@ public final class HeartbeatHandler {
   }
 
   private void reject(long seq, String message) {
-    services.metrics().error(Code.INVALID_ARGUMENT);
     transport.send(Errors.frame(seq, Errors.of(Code.INVALID_ARGUMENT, message)));
   }
 

@@ -1,7 +1,6 @@
 package io.playline.gateway.session;
 
 import io.playline.core.query.HistoryService;
-import io.playline.gateway.GatewayMetrics;
 import io.playline.node.errors.Errors;
 import io.playline.node.errors.ServiceErrors;
 import io.playline.proto.v1.ClearHistory;
@@ -29,15 +28,12 @@ final class StreamQueries {
   private final HistoryService history;
   private final long uid;
   private final UserBudgets budgets;
-  private final GatewayMetrics metrics;
 
-  StreamQueries(StreamTransport transport, HistoryService history, long uid, UserBudgets budgets,
-      GatewayMetrics metrics) {
+  StreamQueries(StreamTransport transport, HistoryService history, long uid, UserBudgets budgets) {
     this.transport = transport;
     this.history = history;
     this.uid = uid;
     this.budgets = budgets;
-    this.metrics = metrics;
   }
 
   void progress(long seq, ProgressQuery q) {
@@ -74,9 +70,8 @@ final class StreamQueries {
     return true;
   }
 
-  /** Answers {@code seq} with {@code error}, counted by its code. */
+  /** Answers {@code seq} with {@code error}. */
   private void refuse(long seq, Error error) {
-    metrics.error(error.getCode());
     transport.send(Errors.frame(seq, error));
   }
 

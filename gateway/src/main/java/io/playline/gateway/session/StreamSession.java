@@ -54,7 +54,7 @@ public final class StreamSession {
   private ConnectionRegistry.@Nullable Registration pushRegistration;
 
   public StreamSession(StreamTransport transport, SessionServices services) {
-    this.transport = transport;
+    this.transport = new ErrorCountingTransport(transport, services.metrics());
     this.services = services;
     this.frameRate = new FrameRate(services.config().maxFramesPerSecond());
   }
@@ -358,7 +358,7 @@ public final class StreamSession {
         reject(seq, Code.UNAVAILABLE, "history queries are not served by this node");
         return java.util.Optional.empty();
       }
-      streamQueries = new StreamQueries(transport, history, id.uid(), services.budgets(), services.metrics());
+      streamQueries = new StreamQueries(transport, history, id.uid(), services.budgets());
     }
     return java.util.Optional.of(streamQueries);
   }
@@ -373,7 +373,6 @@ public final class StreamSession {
 
   /** Answers one frame with an error and keeps the connection open. */
   private void reject(long seq, Code code, String message) {
-    services.metrics().error(code);
     transport.send(Errors.frame(seq, Errors.of(code, message)));
   }
 
@@ -386,7 +385,6 @@ public final class StreamSession {
     if (state == State.CLOSED) {
       return;
     }
-    services.metrics().error(error.getCode());
     log.debug("Closing {} with {}: {}", transport.remoteAddress(), error.getCode(), error.getMessage());
     transport.closeWithError(seq, error);
     onTransportClosed();
