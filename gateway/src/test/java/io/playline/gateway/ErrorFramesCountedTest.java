@@ -1,6 +1,7 @@
 package io.playline.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
@@ -9,6 +10,7 @@ import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -71,5 +73,32 @@ class ErrorFramesCountedTest {
     }
     assertThat(errors(Code.UNAUTHENTICATED)).isEqualTo(2);
     assertThat(errors(Code.INVALID_ARGUMENT)).isEqualTo(2);
+  }
+
+  @Test
+  void theDrainsClosingErrorIsCountedOncePerConnectionItReaches(RedisNamespace ns) throws Exception {
+    gateway.close();
+    gateway = new TestGateway(ns, Map.of("drain.grace", "0s"));
+    try (WsPlayerClient player = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
+      player.send(Frames.auth(1, TestGateway.token(4_201)));
+      assertThat(player.next().hasAuthOk()).isTrue();
+      // A connection that leaves before the drain: nothing is sent to it, nothing counted.
+      try (WsPlayerClient gone = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
+        gone.send(Frames.auth(1, TestGateway.token(4_202)));
+        assertThat(gone.next().hasAuthOk()).isTrue();
+      }
+      await().atMost(Duration.ofSeconds(5))
+          .until(() -> gateway.registry.get("playline.connections.open").gauge().value() == 1);
+
+      gateway.close();
+
+      ServerFrame frame;
+      do {
+        frame = player.next();
+      } while (!frame.hasError());
+      assertThat(frame.getError().getCode()).isEqualTo(Code.DRAINING);
+      player.closed.get(10, TimeUnit.SECONDS);
+    }
+    assertThat(errors(Code.DRAINING)).isEqualTo(1);
   }
 }

@@ -7,12 +7,16 @@ import io.playline.proto.v1.ServerFrame;
 
 /**
  * The one place a session's error frames are counted ({@code playline_errors_total} by code):
- * every frame the session and its handlers send goes through here, so no site that answers with an
- * error can forget to count it, and a closing error is counted once.
+ * every frame the session, its handlers and the node's drain send goes through here, so no site
+ * that answers with an error can forget to count it. Once the connection is closed (a closing
+ * error, or {@link #closed()}) nothing more is sent, so nothing more is counted: a closing error is
+ * counted once, and a drain that reaches a connection already gone counts nothing.
  */
 final class ErrorCountingTransport implements StreamTransport {
   private final StreamTransport delegate;
   private final GatewayMetrics metrics;
+  /** Confined to {@link #executor()}. */
+  private boolean closed;
 
   ErrorCountingTransport(StreamTransport delegate, GatewayMetrics metrics) {
     this.delegate = delegate;
@@ -24,9 +28,14 @@ final class ErrorCountingTransport implements StreamTransport {
     return delegate.executor();
   }
 
+  /** The connection closed: what is sent from now on is dropped by the transport, and not counted. */
+  void closed() {
+    closed = true;
+  }
+
   @Override
   public void send(ServerFrame frame) {
-    if (frame.hasError()) {
+    if (!closed && frame.hasError()) {
       metrics.error(frame.getError().getCode());
     }
     delegate.send(frame);
@@ -39,6 +48,14 @@ final class ErrorCountingTransport implements StreamTransport {
 
   @Override
   public void closeWithError(long seq, Error error) {
+    if (!executor().inEventLoop()) {
+      executor().execute(() -> closeWithError(seq, error)); // the drain, from its own thread
+      return;
+    }
+    if (closed) {
+      return;
+    }
+    closed = true;
     metrics.error(error.getCode());
     delegate.closeWithError(seq, error);
   }

@@ -38,7 +38,7 @@ public final class StreamSession {
 
   private enum State { AWAITING_AUTH, AUTHENTICATING, OPEN, CLOSED }
 
-  private final StreamTransport transport;
+  private final ErrorCountingTransport transport;
   private final SessionServices services;
   private State state = State.AWAITING_AUTH;
   private @Nullable ScheduledFuture<?> timer;
@@ -112,6 +112,7 @@ public final class StreamSession {
   /** The connection is gone (either side closed it); releases timers. Idempotent. */
   public void onTransportClosed() {
     state = State.CLOSED;
+    transport.closed();
     cancelTimer();
     if (lease != null) {
       lease.close();

@@ -47,6 +47,11 @@ if redis.call('EXISTS', order) == 0 and redis.call('EXISTS', tombstones) == 1 th
       end
     end
   until cursor == '0'
+  -- Lives no longer than the hash it indexes, even if this delete is refused.
+  local left = redis.call('PTTL', tombstones)
+  if left > 0 then
+    redis.call('PEXPIRE', order, left)
+  end
 end
 -- Expired tombstones cover nothing any more (events older than the TTL are clamped past them).
 local expired = redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. (now - ttl), 'LIMIT', 0, #ARGV + 16)
@@ -56,12 +61,14 @@ chunked('ZREM', order, expired)
 -- The cap, decided before anything of this call is applied.
 local named, namedRanks, fresh = {}, {}, 0
 for i = first, #ARGV do
-  named[ARGV[i]] = true
-  local rank = redis.call('ZRANK', order, ARGV[i])
-  if rank then
-    namedRanks[#namedRanks + 1] = rank
-  else
-    fresh = fresh + 1
+  if not named[ARGV[i]] then
+    named[ARGV[i]] = true
+    local rank = redis.call('ZRANK', order, ARGV[i])
+    if rank then
+      namedRanks[#namedRanks + 1] = rank
+    else
+      fresh = fresh + 1
+    end
   end
 end
 local excess = redis.call('ZCARD', order) + fresh - cap
