@@ -65,7 +65,7 @@ public final class HBaseProcess implements HBaseServer {
    * How to start HBase.
    *
    * @param workDir holds the tables ({@code hbase/}), scratch files ({@code tmp/}), ZooKeeper's
-   *     files ({@code zookeeper/}, wiped on every start), {@code conf/} and {@code hbase.log}
+   *     files ({@code zookeeper/}, wiped on start, kept by {@link #restart()}), {@code conf/} and {@code hbase.log}
    * @param classpath the child's class path (hbase-server and its dependencies, an SLF4J
    *     binding); null for this JVM's
    * @param heapMegabytes the child's maximum heap
@@ -112,6 +112,8 @@ public final class HBaseProcess implements HBaseServer {
       int zkPort = FreePorts.pick();
       ChildJvm.Spec spec = prepare(options, workDir, zkPort);
       try {
+        // A new process on a new port: no client has seen its ZooKeeper, so it starts empty.
+        WorkDirs.deleteRecursively(spec.workDir().resolve("zookeeper"));
         HBaseProcess hbase = new HBaseProcess(spec, workDir, zkPort, launch(spec, zkPort));
         log.info("Started HBase process (pid {}) on ZooKeeper {}:{} in {} ms, data in {}",
             hbase.process.pid(), LocalHBaseSettings.HOST, zkPort,
@@ -149,9 +151,6 @@ public final class HBaseProcess implements HBaseServer {
   /** Starts the process and waits until it is ready; kills it if it is not. */
   private static ChildJvm launch(ChildJvm.Spec spec, int zkPort) throws IOException {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    // HBase 2 rebuilds everything it keeps in ZooKeeper from hbase/; sessions and ephemeral nodes
-    // left by a kill would stall the next master until they expire.
-    WorkDirs.deleteRecursively(spec.workDir().resolve("zookeeper"));
     ChildJvm process = ChildJvm.start(spec);
     StillStarting alive = process::checkAlive;
     try {
@@ -215,6 +214,12 @@ public final class HBaseProcess implements HBaseServer {
     }
     long startNanos = System.nanoTime();
     shutDown(process);
+    // ZooKeeper keeps its state (zookeeper/ is not wiped), as a real ensemble outlives an HBase
+    // restart. A fresh one would count its transactions from zero again, and refuses every client
+    // that has seen a later one ("client must try another server") until it catches up: a client
+    // connected across the restart (a job's, a gateway's) could stay refused for good. What the
+    // killed process left (its sessions, the master's and regionserver's ephemeral nodes) expires
+    // within zookeeper.session.timeout (10 s) and the master recovers the dead regionserver.
     process = launch(spec, zookeeperPort);
     log.info("Restarted HBase process (pid {}) in {} ms", process.pid(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));

@@ -2,10 +2,12 @@ package io.playline.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
@@ -17,6 +19,9 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -72,6 +77,41 @@ class HBaseProcessTest {
       hbase.close();
     }
     assertThat(TestWorkDirs.processesMentioning(workDir)).isEmpty();
+  }
+
+  @Test
+  void clientsConnectedAcrossAKillAndRestartAreServedAgain() throws Exception {
+    HBaseProcess hbase = HBaseProcess.start(new HBaseProcess.Options(workDir, null, 512, TEST_JVM_ARGS));
+    Configuration conf = hbase.clientConfiguration();
+    conf.setInt("hbase.client.operation.timeout", 10_000);
+    ZooKeeper zk = new ZooKeeper(hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort(), 10_000, event -> { });
+    try (Connection connection = ConnectionFactory.createConnection(conf)) {
+      try (Admin admin = connection.getAdmin()) {
+        admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
+            .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY)).build());
+      }
+      await().atMost(Duration.ofSeconds(30)).until(() -> zk.getState() == ZooKeeper.States.CONNECTED);
+      // More ZooKeeper transactions before the kill than a fresh start makes (a live cluster's
+      // history): this client has seen them all.
+      for (int i = 0; i < 300; i++) {
+        zk.create("/playline-restart-check", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        zk.delete("/playline-restart-check", -1);
+      }
+      try (Table table = connection.getTable(TABLE)) {
+        table.put(new Put(ROW).addColumn(FAMILY, QUALIFIER, bytes("level-8")));
+
+        hbase.kill();
+        hbase.restart();
+
+        // The same clients: a ZooKeeper session that saw the old history, and an HBase connection
+        // whose cached locations are gone, each connect again.
+        await().atMost(Duration.ofSeconds(60)).until(() -> zk.getState() == ZooKeeper.States.CONNECTED);
+        await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> read(table).equals("level-8"));
+      }
+    } finally {
+      zk.close();
+      hbase.close();
+    }
   }
 
   @Test
