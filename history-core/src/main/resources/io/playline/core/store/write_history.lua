@@ -1,5 +1,5 @@
 -- Applies the events of one or more users; each user's events are applied atomically (the whole
--- call is). Redis 6.2 compatible. In Redis Cluster all the users of one call share a hash slot.
+-- call is). Redis 6.2 compatible (ZADD GT). In Redis Cluster all the users of one call share a hash slot.
 -- On a single server the call also marks every event of its users in their recovery shards, after
 -- the write and in the same atomic step (as mark_recovery.lua does, which a cluster calls apart:
 -- recovery shards have slots of their own), so a batch is one script call.
@@ -56,7 +56,25 @@ local function apply(timeline, records, tombstones, paused, n, a)
       tomb = math.max(tomb, businessTomb, tonumber(redis.call('HGET', tombstones, member) or '-1'))
     end
     local code = 0
-    if viewTime > tomb then
+    if viewTime > tomb and not hasTombstones then
+      -- No tombstone and no floor to check (most users): ZADD GT CH adds the item or raises its
+      -- time in one call (1 when it did) and HSET's answer tells a new item (1) from a replaced one
+      -- (0), so the common heartbeat is two calls, not three; only a tie or an older event (0)
+      -- reads the stored time.
+      if redis.call('ZADD', timeline, 'GT', 'CH', viewTime, member) == 1 then
+        if redis.call('HSET', records, member, record) == 1 then
+          code = 2
+          grew = true
+        else
+          code = 1
+        end
+        changed = true
+      elseif viewTime == tonumber(redis.call('ZSCORE', timeline, member)) then
+        redis.call('HSET', records, member, record)
+        code = 1
+        changed = true
+      end
+    elseif viewTime > tomb then
       local current = redis.call('ZSCORE', timeline, member)
       if not current then
         -- Not after the floor '~e' (delete_history.lua): its item's tombstone may have been evicted.
