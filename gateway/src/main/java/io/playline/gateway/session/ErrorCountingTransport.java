@@ -48,10 +48,6 @@ final class ErrorCountingTransport implements StreamTransport {
 
   @Override
   public void closeWithError(long seq, Error error) {
-    if (!executor().inEventLoop()) {
-      executor().execute(() -> closeWithError(seq, error)); // the drain, from its own thread
-      return;
-    }
     if (closed) {
       return;
     }

@@ -66,20 +66,15 @@ final class StreamQueries {
     if (refused == null) {
       return false;
     }
-    refuse(seq, refused);
+    transport.send(Errors.frame(seq, refused));
     return true;
-  }
-
-  /** Answers {@code seq} with {@code error}. */
-  private void refuse(long seq, Error error) {
-    transport.send(Errors.frame(seq, error));
   }
 
   private <T> void answer(long seq, String operation, Supplier<CompletionStage<T>> call,
       Function<T, ServerFrame.Builder> frame) {
     ServiceErrors.call(call).whenComplete((value, error) -> transport.executor().execute(() -> {
       if (error != null) {
-        refuse(seq, ServiceErrors.toError(error, operation));
+        transport.send(Errors.frame(seq, ServiceErrors.toError(error, operation)));
       } else {
         transport.send(frame.apply(value).setSeq(seq).build());
       }
