@@ -114,17 +114,39 @@ public final class HeartbeatHandler {
     List<HistoryRecord> records = EventRecords.build(identity.uid(), identity.deviceId(), identity.platform(),
         heartbeat.getEventsList(), now, services.eventRules());
     PendingWrite pending = new PendingWrite(identity.uid(), records, !known, identity.sessionId(),
-        identity.deviceId(), identity.platform(), (outcome, firstToday, countedOn, error) -> {
-          EventExecutor executor = transport.executor();
-          if (executor.inEventLoop()) {
-            // The connection shares the batcher's loop (io.redis.shared): ack at once.
-            onWritten(seq, outcome, firstToday, countedOn, error, received);
-          } else {
-            executor.execute(() -> onWritten(seq, outcome, firstToday, countedOn, error, received));
-          }
-        }, received);
+        identity.deviceId(), identity.platform(), new Written(seq, received), received);
     if (!services.batcher().submit(pending)) {
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
+    }
+  }
+
+  /**
+   * Heartbeat {@code seq}'s answer: the batcher gives it on this connection's loop (with the batch's
+   * other answers for that loop, in one task); given elsewhere (a failed batch), it hops there.
+   */
+  private final class Written implements PendingWrite.Callback {
+    private final long seq;
+    private final long received;
+
+    Written(long seq, long received) {
+      this.seq = seq;
+      this.received = received;
+    }
+
+    @Override
+    public EventExecutor executor() {
+      return transport.executor();
+    }
+
+    @Override
+    public void done(@Nullable WriteOutcome outcome, boolean firstToday, FlagCalendar.Day countedOn,
+        @Nullable Throwable error) {
+      EventExecutor executor = transport.executor();
+      if (executor.inEventLoop()) {
+        onWritten(seq, outcome, firstToday, countedOn, error, received);
+      } else {
+        executor.execute(() -> onWritten(seq, outcome, firstToday, countedOn, error, received));
+      }
     }
   }
 

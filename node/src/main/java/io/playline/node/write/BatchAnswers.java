@@ -1,5 +1,6 @@
 package io.playline.node.write;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.BatchOutcome;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.WriteOutcome;
@@ -7,6 +8,7 @@ import io.playline.proto.v1.HistoryRecord;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -15,9 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The end of the write path: hands each submission of an answered (or failed) batch its result,
  * fires first-today events, and tells the applied listener which records moved the stored
- * progress. Callbacks may ack on this very loop (a connection sharing it): one that throws never
- * costs the rest of the batch their answers. Confined to the batcher's loop, but for {@link #fail}
- * (also called by {@code close()} once the loop is gone).
+ * progress. Callbacks may ack on this very loop (a connection sharing it); those of connections on
+ * other loops go to each loop as one task per batch ({@link PendingWrite.Callback#executor()}), so a
+ * batch wakes a loop once however many of its connections it answers. One that throws never costs
+ * the rest of the batch their answers. Confined to the batcher's loop, but for {@link #fail} (also
+ * called by {@code close()} once the loop is gone).
  */
 final class BatchAnswers {
   private static final Logger log = LoggerFactory.getLogger(BatchAnswers.class);
@@ -60,6 +64,7 @@ final class BatchAnswers {
   private void deliver(SentBatch batch, BatchOutcome outcome) {
     List<PendingWrite> heartbeats = batch.heartbeats();
     FlagCalendar.Day day = batch.day();
+    Handoffs handoffs = null;
     for (int i = 0; i < heartbeats.size(); i++) {
       PendingWrite h = heartbeats.get(i);
       int check = batch.checkIndex()[i];
@@ -72,8 +77,61 @@ final class BatchAnswers {
         firstTodayListener.firstToday(h.uid(), day.iso(), h.deviceId(), h.platform(), batch.nowMs());
       }
       metrics.acks.increment();
-      answer(h, outcome.writes().get(i), first, day, null);
-      notifyApplied(h, outcome.writes().get(i));
+      WriteOutcome written = outcome.writes().get(i);
+      EventExecutor to = h.callback().executor();
+      if (to == null || to.inEventLoop()) {
+        answer(h, written, first, day, null);
+      } else {
+        if (handoffs == null) {
+          handoffs = new Handoffs();
+        }
+        handoffs.add(to, new Answer(h, written, first, day));
+      }
+      notifyApplied(h, written);
+    }
+    if (handoffs != null) {
+      handoffs.send();
+    }
+  }
+
+  /** One written submission's answer, to be given on its callback's executor. */
+  private record Answer(PendingWrite h, WriteOutcome outcome, boolean firstToday, FlagCalendar.Day day) {
+    void give() {
+      answer(h, outcome, firstToday, day, null);
+    }
+  }
+
+  /**
+   * The answers of one batch for callbacks on other loops, per loop (a node has a few: a linear
+   * search beats a map), each loop's sent as one task.
+   */
+  private static final class Handoffs {
+    private final List<EventExecutor> loops = new ArrayList<>(4);
+    private final List<List<Answer>> answers = new ArrayList<>(4);
+
+    void add(EventExecutor loop, Answer answer) {
+      for (int i = 0; i < loops.size(); i++) {
+        if (loops.get(i) == loop) {
+          answers.get(i).add(answer);
+          return;
+        }
+      }
+      loops.add(loop);
+      List<Answer> first = new ArrayList<>();
+      first.add(answer);
+      answers.add(first);
+    }
+
+    void send() {
+      for (int i = 0; i < loops.size(); i++) {
+        List<Answer> due = answers.get(i);
+        try {
+          loops.get(i).execute(() -> due.forEach(Answer::give));
+        } catch (RejectedExecutionException e) {
+          // The loop is shutting down: each callback hops (or fails to) on its own, as for a failed batch.
+          due.forEach(Answer::give);
+        }
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package io.playline.node.write;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.WriteOutcome;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.List;
@@ -15,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param sessionId the sending connection's session, so pushes skip it
  * @param deviceId for the first-today event and so pushes skip the sending device
  * @param platform for the first-today event
- * @param callback told once, on a Lettuce or batcher thread, when the batch is written or failed
+ * @param callback told once when the batch is written or failed: on its {@link Callback#executor()}
+ *     when it names one and the batch was written, else on a Lettuce or batcher thread
  * @param receivedNanos the batcher's clock ({@link WriteBatcher#nanoTime()}) when the node read the
  *     heartbeat (its stage timings start there: {@code playline.heartbeat.stage})
  */
@@ -23,7 +25,10 @@ public record PendingWrite(
     long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId, String deviceId, String platform,
     Callback callback, long receivedNanos) {
 
-  /** Receives the result of one heartbeat's write. Must hop to its own thread before touching state. */
+  /**
+   * Receives the result of one heartbeat's write. Must hop to its own thread before touching state
+   * unless it runs there already (see {@link #executor()}).
+   */
   @FunctionalInterface
   public interface Callback {
     /**
@@ -33,5 +38,14 @@ public record PendingWrite(
      * @param error why the batch failed, null on success
      */
     void done(@Nullable WriteOutcome outcome, boolean firstToday, FlagCalendar.Day day, @Nullable Throwable error);
+
+    /**
+     * The thread the callback runs on (a connection's I/O loop), or null for any. The answers of a
+     * written batch for one executor go to it as one task, so a batch wakes each loop once, not once
+     * per connection; a callback called elsewhere (a failed batch, a refused task) still hops itself.
+     */
+    default @Nullable EventExecutor executor() {
+      return null;
+    }
   }
 }
