@@ -1,5 +1,6 @@
 package io.playline.roles;
 
+import io.micrometer.core.instrument.binder.jvm.JvmCompilationMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -18,12 +19,13 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * role makes the same way: meters with JVM metrics, the HBase connection. Thread-safe.
  */
 public final class RoleParts extends StartedParts {
-  /** The process's meters, with JVM memory, GC, thread, CPU and uptime metrics bound. */
+  /** The process's meters, with JVM memory, GC, thread, JIT compilation, CPU and uptime metrics bound. */
   public PrometheusMeterRegistry meters() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     add(registry::close);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
+    new JvmCompilationMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     JvmGcMetrics gc = new JvmGcMetrics();

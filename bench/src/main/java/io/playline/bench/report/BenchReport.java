@@ -15,6 +15,9 @@ import java.util.Set;
  * baseline it is compared with, and whether it was met. Stateless.
  */
 public final class BenchReport {
+  /** A JIT share of the server's CPU in the window above which the report says the warm-up was short. */
+  static final double JIT_WARNING_PERCENT = 5;
+
   private BenchReport() {}
 
   /** One target line: the figure, how it is judged and the measured value. */
@@ -54,6 +57,13 @@ public final class BenchReport {
       }
     }
     out.println();
+    double jit = median(byKind.getOrDefault("playline", byKind.getOrDefault("playline-today", List.of())),
+        RunResult.JIT_SHARE);
+    if (jit > JIT_WARNING_PERCENT) {
+      out.printf(Locale.ROOT, "Note: the server's JIT compiler ran for %s %% of its CPU in the measured window: its CPU "
+          + "per heartbeat counts code still being compiled; a longer --warmup measures the steady state.%n%n",
+          number(jit));
+    }
     out.println("Targets (issue 5; Kafka/HBase per heartbeat are judged only over whole flush cycles, --flush-cycles):");
     for (Target t : targets(byKind)) {
       out.printf(Locale.ROOT, "  %-58s %-12s %-10s %s%n", t.name(), t.goal(), number(t.value()),

@@ -30,6 +30,11 @@ public record RunResult(String kind, int pass, Map<String, Double> figures, Map<
   public static final String CPU_SERVER = "server CPU us/heartbeat";
   public static final String CPU_REDIS = "redis-server CPU us/heartbeat";
   public static final String CPU_GENERATOR = "generator CPU us/heartbeat";
+  /**
+   * The server JVMs' JIT compilation time in the window as a share of their CPU: more than a few per
+   * cent means the warm-up was too short for CPU figures (the compiler's threads are counted in them).
+   */
+  public static final String JIT_SHARE = "server JIT compiling, % of server CPU";
   public static final String IDENTITY = "identity checks/heartbeat";
   public static final String IDENTITY_PER_CONN = "identity checks/connection";
   public static final String REDIS_RT = "Redis round trips/heartbeat";

@@ -19,8 +19,8 @@ public final class BatchSettings {
       + "`false` makes every batch wait out the delay (fewer round trips at low load, ~2 ms more latency)");
   public static final Setting<Duration> ACK_BUDGET = Setting.duration("heartbeat.ack.budget", Duration.ofMillis(25),
       Duration.ZERO, Duration.ofSeconds(10), "how long a heartbeat may take from read to ack when waiting buys fewer "
-          + "Redis round trips: while heartbeats arrive faster than one per wait, a batch with no round trip ahead of "
-          + "it waits for company, and leaves early once `heartbeat.batch.enough.heartbeats` or "
+          + "Redis round trips: while heartbeats arrive faster than one per wait, a batch waits for company (whether or "
+          + "not a round trip is out), and leaves early once `heartbeat.batch.enough.heartbeats` or "
           + "`heartbeat.batch.max.events` joined. The wait steers itself from the acks: one batch whose oldest "
           + "heartbeat took over four fifths of the budget cuts it by a quarter, one within lets it grow, up to four "
           + "fifths of the budget (gauge `playline.heartbeat.batch.wait`). A longer budget means fuller batches: "

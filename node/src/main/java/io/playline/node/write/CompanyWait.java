@@ -38,8 +38,8 @@ final class CompanyWait {
   }
 
   /**
-   * How much longer a batch about to leave alone, with Redis idle, should wait for company, 0 for
-   * not at all: only while the queue holds too few heartbeats and they have been arriving faster
+   * How much longer the queued heartbeats should wait for company before they leave as a batch, 0
+   * for not at all: only while the queue holds too few heartbeats and they have been arriving faster
    * than one per wait — counted from when {@code oldest}, the oldest queued heartbeat, was read.
    */
   long waitFor(@Nullable PendingWrite oldest, WriteIntake intake) {
@@ -71,8 +71,8 @@ final class CompanyWait {
     gapNanos = gapNanos == Long.MAX_VALUE ? gap : gapNanos + (gap - gapNanos) / 8;
   }
 
-  /** A batch was answered {@code oldestNanos} after its oldest heartbeat was read. */
-  void answered(long oldestNanos) {
-    budget.answered(oldestNanos);
+  /** A batch whose oldest heartbeat was read at {@code readNanos} was answered at {@code endNanos}. */
+  void answered(long readNanos, long endNanos) {
+    budget.answered(readNanos, endNanos);
   }
 }

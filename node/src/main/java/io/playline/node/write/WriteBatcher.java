@@ -32,14 +32,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>At moderate load eager batching sends nearly every heartbeat alone, and each pays a round trip
  * and the thread wake-ups around it. With an ack budget ({@link BatcherConfig#ackBudget()}), a batch
- * that would leave with no round trip ahead of it waits for company until its oldest heartbeat has
- * waited as long as the acks of earlier batches say the budget allows ({@link AckBudget}) — but
- * only while heartbeats arrive faster than one per such wait (a moving average of the gaps between
- * them), so the wait is expected to save a round trip; it leaves early once {@code
- * enoughHeartbeats} or {@code maxEvents} events joined.
- * While it waits, submitting does not wake the loop. At peak the budget changes nothing: batches
- * fill while a round trip is out and leave, full, when it ends. ({@code maxDelay} bounds the wait of
- * a batch behind a round trip; a waiting batch has none ahead of it.)
+ * waits for company until its oldest heartbeat has waited as long as the acks of earlier batches say
+ * the budget allows ({@link AckBudget}) — whether or not a round trip is out meanwhile (a batch that
+ * gathered behind one and left when it ended, as without a budget, left three in four batches small
+ * at 5 000 heartbeats/s) — but only while heartbeats arrive faster than one per such wait (a moving
+ * average of the gaps between them), so the wait is expected to save a round trip; it leaves early
+ * once {@code enoughHeartbeats} or {@code maxEvents} events joined. While it waits, submitting does
+ * not wake the loop. At peak the budget changes nothing: the queue holds company enough before a
+ * batch could wait, and batches fill while a round trip is out and leave, full, when it ends.
+ * ({@code maxDelay} bounds the wait of a batch behind a round trip that did not wait for company.)
  *
  * <p>The data flow, one class a step: {@link WriteIntake} (the queue) → {@link CompanyWait} (whether
  * a lone batch waits) → this class (cutting batches, in-flight slots, timers) → {@link
@@ -150,12 +151,12 @@ public final class WriteBatcher implements AutoCloseable {
   }
 
   /**
-   * How much longer a batch about to leave alone should wait for company, 0 for not at all: only
-   * with an ack budget, while Redis is idle ({@link CompanyWait#waitFor} says the rest).
-   * (Heartbeats that arrive while a round trip is out join the next batch, which leaves when it ends.)
+   * How much longer the queued heartbeats should wait for company before they form a batch, 0 for
+   * not at all: only with an ack budget ({@link CompanyWait#waitFor} says the rest), and not for
+   * heartbeats already cut into a batch (one waiting for an in-flight slot).
    */
   private long waitFor() {
-    if (!companyWait.enabled() || !config.eager() || !intake.running() || inFlight != 0 || !batch.isEmpty()) {
+    if (!companyWait.enabled() || !config.eager() || !intake.running() || !batch.isEmpty()) {
       return 0;
     }
     return companyWait.waitFor(intake.peek(), intake);
@@ -257,7 +258,7 @@ public final class WriteBatcher implements AutoCloseable {
   private void finished(SentBatch out, @Nullable BatchOutcome outcome, @Nullable Throwable error) {
     inFlight--;
     long end = clock.nanoTime();
-    companyWait.answered(end - out.oldestReadNanos());
+    companyWait.answered(out.oldestReadNanos(), end);
     answers.answered(out, outcome, error, end);
     // More may have queued (or a full batch waited for this slot) meanwhile.
     if (!batch.isEmpty() || !intake.isEmpty()) {

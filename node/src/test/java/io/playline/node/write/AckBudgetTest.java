@@ -7,6 +7,15 @@ import org.junit.jupiter.api.Test;
 
 class AckBudgetTest {
   private static final long MS = 1_000_000;
+  /** The batcher's clock: batches one after another, each read when the one before was answered. */
+  private long now = 1_000 * MS;
+
+  /** The next batch was answered {@code took} after its oldest heartbeat was read. */
+  private void answer(AckBudget budget, long took) {
+    long read = now;
+    now += took;
+    budget.answered(read, now);
+  }
 
   @Test
   void aBatchStartsWaitingHalfOfFourFifthsOfTheBudget() {
@@ -18,10 +27,10 @@ class AckBudgetTest {
   @Test
   void acksWithinTheTargetLetTheWaitGrowUpToTheTarget() {
     AckBudget budget = new AckBudget(Duration.ofMillis(25));
-    budget.answered(12 * MS);
+    answer(budget, 12 * MS);
     assertThat(budget.waitNanos()).isEqualTo(10 * MS + 20 * MS / 256);
     for (int i = 0; i < 1000; i++) {
-      budget.answered(12 * MS);
+      answer(budget, 12 * MS);
     }
     assertThat(budget.waitNanos()).isEqualTo(20 * MS);
   }
@@ -29,15 +38,29 @@ class AckBudgetTest {
   @Test
   void anAckPastTheTargetCutsTheWaitByAQuarter() {
     AckBudget budget = new AckBudget(Duration.ofMillis(25));
-    budget.answered(21 * MS);
+    answer(budget, 21 * MS);
     assertThat(budget.waitNanos()).isEqualTo(10 * MS - 10 * MS / 4);
+  }
+
+  @Test
+  void aHiccupCutsTheWaitOnceNotOnceForEveryBatchCaughtInIt() {
+    AckBudget budget = new AckBudget(Duration.ofMillis(25));
+    // A 40 ms stall: three batches read before it ended are answered late, one after another.
+    budget.answered(now, now + 45 * MS);
+    budget.answered(now + 5 * MS, now + 46 * MS);
+    budget.answered(now + 10 * MS, now + 47 * MS);
+    assertThat(budget.waitNanos()).isEqualTo(10 * MS - 10 * MS / 4);
+    // A batch read after the cut that is late again is news: the wait is cut again.
+    budget.answered(now + 46 * MS, now + 70 * MS);
+    long once = 10 * MS - 10 * MS / 4;
+    assertThat(budget.waitNanos()).isEqualTo(once - once / 4);
   }
 
   @Test
   void aRedisSlowerThanTheBudgetLeavesAlmostNoWaitWithinTwentyBatches() {
     AckBudget budget = new AckBudget(Duration.ofMillis(25));
     for (int i = 0; i < 20; i++) {
-      budget.answered(30 * MS);
+      answer(budget, 30 * MS);
     }
     assertThat(budget.waitNanos()).isLessThan(MS / 20);
   }
@@ -52,7 +75,7 @@ class AckBudgetTest {
       if (i >= 5_000 && took > 20 * MS) {
         over++;
       }
-      budget.answered(took);
+      answer(budget, took);
     }
     assertThat(budget.waitNanos()).isBetween(5 * MS, 14 * MS);
     assertThat(over).isBetween(1, 500);
@@ -62,7 +85,7 @@ class AckBudgetTest {
   void aZeroBudgetNeverWaits() {
     AckBudget budget = new AckBudget(Duration.ZERO);
     assertThat(budget.enabled()).isFalse();
-    budget.answered(MS);
+    answer(budget, MS);
     assertThat(budget.waitNanos()).isZero();
   }
 }

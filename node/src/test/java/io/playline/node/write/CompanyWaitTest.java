@@ -8,8 +8,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * When a batch that could leave alone waits for company under an ack budget, and what ends the
- * wait; on a clock the test advances (every heartbeat is answered as soon as it is written).
+ * When a batch waits for company under an ack budget, and what ends the wait; on a clock the test
+ * advances (every heartbeat is answered as soon as it is written, unless a test holds its round trip).
  */
 class CompanyWaitTest {
   private final BatcherHarness h = new BatcherHarness();
@@ -53,6 +53,30 @@ class CompanyWaitTest {
     // The ack latency counts the heartbeats' wait.
     assertThat(h.acked).hasValue(4);
     assertThat(h.maxMillis("playline.heartbeat.ack.latency")).isEqualTo(wait.toNanos() / 1e6);
+  }
+
+  @Test
+  void heartbeatsArrivingWhileARoundTripIsOutWaitForCompanyToo() {
+    h.startWaiting(Duration.ofSeconds(1), 100);
+    h.arriveEveryMillisecond();
+    h.writer.answerAll = false;
+    h.submit(3);
+    h.advance(h.budgetWait());
+    assertThat(h.batches()).isEqualTo(3); // heartbeat 3 waited, left alone, and its round trip is out
+    Duration wait = h.budgetWait();
+    h.submit(4);
+    h.submit(5);
+    h.writer.answer(2);
+    h.settle();
+    // The round trip's end does not send them: they wait for company from when 4 was read, as a
+    // batch with Redis idle does (without a budget they would have left as soon as it ended).
+    assertThat(h.batches()).isEqualTo(3);
+    h.advance(wait.minusNanos(1));
+    assertThat(h.batches()).isEqualTo(3);
+    h.advance(Duration.ofNanos(1));
+    assertThat(h.batches()).isEqualTo(4);
+    assertThat(h.writer.heartbeats(3)).isEqualTo(2);
+    assertThat(h.waited()).isEqualTo(2);
   }
 
   @Test
