@@ -102,7 +102,8 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
       f.put(RunResult.CPU_REDIS, micros(r0 < 0 || r1 < 0 ? -1 : r1 - r0, acked));
       f.put(RunResult.CPU_GENERATOR, micros(g0 < 0 || g1 < 0 ? -1 : g1 - g0, acked));
       Amplification.add(f, metrics(s0), metrics(s1), metrics(start), acked, connected.open());
-      if (!metrics(s1).samples().isEmpty() && serverCpu > 0) {
+      if (metrics(s1).samples().keySet().stream().anyMatch(k -> k.startsWith("jvm_compilation_time_ms_total"))
+          && serverCpu > 0) {
         double jitMs = metrics(s1).delta(metrics(s0), "jvm_compilation_time_ms_total");
         f.put(RunResult.JIT_SHARE, 100 * jitMs * 1e6 / serverCpu);
       }

@@ -14,13 +14,13 @@ class BenchReportJitTest {
   @Test
   void aJitShareOverFivePercentIsCalledOutWithTheFigure() {
     String report = report(12.5);
-    assertThat(report).contains(RunResult.JIT_SHARE).contains("JIT compiler ran for 12.5").contains("--warmup");
+    assertThat(report).contains("JIT compiler ran for 12.5").contains("--warmup");
   }
 
   @Test
   void aWarmServerGetsNoNote() {
     String report = report(0.4);
-    assertThat(report).contains(RunResult.JIT_SHARE).doesNotContain("--warmup");
+    assertThat(report).doesNotContain("JIT compiler ran").doesNotContain("--warmup");
   }
 
   private static String report(double jitShare) {

@@ -14,8 +14,9 @@ import java.time.Duration;
  * segment) — else a hiccup of a few batches' length, on a busy machine several a minute, cut the
  * wait to a fraction and batches stayed small while it grew back. So the wait settles where a few
  * spells in a hundred batches reach the target — whatever the round trip, its tail and the
- * machine's hiccups cost here — and a Redis that slows down shortens it every other batch. It
- * starts at half the target.
+ * machine's hiccups cost here — and a Redis that slows down shortens it at every batch read after
+ * the last cut (every other batch when each gathers during the one before). It starts at half the
+ * target.
  *
  * <p>Written on the batcher's loop only; {@link #waitNanos()} may be read from any thread (metrics).
  */

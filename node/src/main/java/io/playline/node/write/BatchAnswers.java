@@ -65,32 +65,50 @@ final class BatchAnswers {
     List<PendingWrite> heartbeats = batch.heartbeats();
     FlagCalendar.Day day = batch.day();
     Handoffs handoffs = null;
-    for (int i = 0; i < heartbeats.size(); i++) {
-      PendingWrite h = heartbeats.get(i);
-      int check = batch.checkIndex()[i];
-      boolean first = check >= 0 && outcome.firstToday()[check];
-      if (h.checkFirstToday()) {
-        knownToday.add(day.compact(), h.uid());
-      }
-      if (first) {
-        metrics.firstTodayTrue.increment();
-        firstTodayListener.firstToday(h.uid(), day.iso(), h.deviceId(), h.platform(), batch.nowMs());
-      }
-      metrics.acks.increment();
-      WriteOutcome written = outcome.writes().get(i);
-      EventExecutor to = h.callback().executor();
-      if (to == null || to.inEventLoop()) {
-        answer(h, written, first, day, null);
-      } else {
-        if (handoffs == null) {
-          handoffs = new Handoffs();
+    try {
+      for (int i = 0; i < heartbeats.size(); i++) {
+        PendingWrite h = heartbeats.get(i);
+        int check = batch.checkIndex()[i];
+        boolean first = check >= 0 && outcome.firstToday()[check];
+        if (h.checkFirstToday()) {
+          knownToday.add(day.compact(), h.uid());
         }
-        handoffs.add(to, new Answer(h, written, first, day));
+        if (first) {
+          metrics.firstTodayTrue.increment();
+          firstTodayListener.firstToday(h.uid(), day.iso(), h.deviceId(), h.platform(), batch.nowMs());
+        }
+        metrics.acks.increment();
+        WriteOutcome written = outcome.writes().get(i);
+        EventExecutor to = executorOf(h);
+        if (to == null || to.inEventLoop()) {
+          answer(h, written, first, day, null);
+        } else {
+          if (handoffs == null) {
+            handoffs = new Handoffs();
+          }
+          handoffs.add(to, new Answer(h, written, first, day));
+        }
       }
-      notifyApplied(h, written);
+    } finally {
+      // What was gathered goes out even if a later submission's answer could not be built.
+      if (handoffs != null) {
+        handoffs.send();
+      }
     }
-    if (handoffs != null) {
-      handoffs.send();
+    // Pushes once every answer was handed on (AppliedListener's contract): a device hears of another's
+    // progress after the ack of its own heartbeat in the same batch, on its loop's task queue too.
+    for (int i = 0; i < heartbeats.size(); i++) {
+      notifyApplied(heartbeats.get(i), outcome.writes().get(i));
+    }
+  }
+
+  /** The loop {@code h}'s answer is to be given on, null for here (a callback that cannot say hops itself). */
+  private static @Nullable EventExecutor executorOf(PendingWrite h) {
+    try {
+      return h.callback().executor();
+    } catch (RuntimeException e) {
+      log.warn("The loop of a heartbeat of user {} is unknown; answering it here: {}", h.uid(), e.toString());
+      return null;
     }
   }
 

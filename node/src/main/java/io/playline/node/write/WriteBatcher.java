@@ -195,7 +195,9 @@ public final class WriteBatcher implements AutoCloseable {
     }
     long age = clock.nanoTime() - batchStartNanos;
     if (inFlight < config.maxInFlight()) {
-      if ((config.eager() && inFlight == 0) || age >= config.maxDelay().toNanos() || !intake.running()) {
+      // A batch that waited for company leaves when its wait ends (or company enough joined), round
+      // trip out or not; one that did not wait leaves when Redis is idle or after the max delay.
+      if (waited || (config.eager() && inFlight == 0) || age >= config.maxDelay().toNanos() || !intake.running()) {
         send();
       } else {
         timer(config.maxDelay().toNanos() - age);

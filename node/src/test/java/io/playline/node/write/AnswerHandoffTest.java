@@ -66,6 +66,24 @@ class AnswerHandoffTest {
   }
 
   @Test
+  void pushesFollowTheBatchsAnswersToEveryLoop() {
+    // When a record of the batch is pushed on, each loop already has the batch's answers queued: a
+    // device hears of another's progress after the ack of its own heartbeat in the same batch.
+    Map<Long, Integer> tasksQueuedAtPush = new ConcurrentHashMap<>();
+    h.applied = (uid, session, device, records) -> tasksQueuedAtPush.put(uid, a.executes.get() + b.executes.get());
+    h.start(512, LONG, true);
+    h.submit(1);
+    submitOn(10, a);
+    submitOn(20, b);
+    h.writer.answer(0);
+    h.settle();
+    h.writer.answer(1);
+    h.settle();
+    await().atMost(Duration.ofSeconds(10)).until(() -> onItsLoop.size() == 2);
+    assertThat(tasksQueuedAtPush).containsEntry(10L, 2).containsEntry(20L, 2);
+  }
+
+  @Test
   void anAnswerForALoopThatIsGoneIsStillGiven() {
     h.start(512, LONG, true);
     h.submit(1);

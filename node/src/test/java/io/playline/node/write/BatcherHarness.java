@@ -25,6 +25,8 @@ final class BatcherHarness implements AutoCloseable {
   final AtomicInteger acked = new AtomicInteger();
   final AtomicInteger failed = new AtomicInteger();
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  /** Told which records each written heartbeat applied; set before {@code start}. */
+  AppliedListener applied = AppliedListener.NONE;
   private ManualClock clock;
   private WriteBatcher batcher;
 
@@ -39,7 +41,7 @@ final class BatcherHarness implements AutoCloseable {
 
   WriteBatcher start(BatcherConfig config) {
     batcher = new WriteBatcher(config, writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE,
-        Clock.systemUTC(), registry, AppliedListener.NONE, loop -> clock = new ManualClock(loop));
+        Clock.systemUTC(), registry, applied, loop -> clock = new ManualClock(loop));
     return batcher;
   }
 

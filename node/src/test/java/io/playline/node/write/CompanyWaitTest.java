@@ -80,6 +80,23 @@ class CompanyWaitTest {
   }
 
   @Test
+  void aBatchThatWaitedLeavesWhenCompanyJoinsThoughARoundTripIsOut() {
+    // A 30 s max delay: a batch that did not wait and has a round trip ahead would sit until it ended.
+    h.startWaiting(Duration.ofSeconds(1), 3);
+    h.arriveEveryMillisecond();
+    h.writer.answerAll = false;
+    h.submit(3);
+    h.advance(h.budgetWait());
+    assertThat(h.batches()).isEqualTo(3); // heartbeat 3's round trip is out, unanswered
+    h.submit(4);
+    h.submit(5);
+    assertThat(h.batches()).isEqualTo(3);
+    h.submit(6); // the third to join: company enough
+    assertThat(h.batches()).isEqualTo(4);
+    assertThat(h.writer.heartbeats(3)).isEqualTo(3);
+  }
+
+  @Test
   void aWaitingBatchLeavesOnceItsEventsFillABatch() {
     h.start(new BatcherConfig(3, LONG, true, 1024, 8, Duration.ofSeconds(5), LONG, 100));
     h.arriveEveryMillisecond();
