@@ -57,12 +57,7 @@ class CompanyWaitTest {
 
   @Test
   void heartbeatsArrivingWhileARoundTripIsOutWaitForCompanyToo() {
-    h.startWaiting(Duration.ofSeconds(1), 100);
-    h.arriveEveryMillisecond();
-    h.writer.answerAll = false;
-    h.submit(3);
-    h.advance(h.budgetWait());
-    assertThat(h.batches()).isEqualTo(3); // heartbeat 3 waited, left alone, and its round trip is out
+    roundTripOut(100);
     Duration wait = h.budgetWait();
     h.submit(4);
     h.submit(5);
@@ -82,12 +77,7 @@ class CompanyWaitTest {
   @Test
   void aBatchThatWaitedLeavesWhenCompanyJoinsThoughARoundTripIsOut() {
     // A 30 s max delay: a batch that did not wait and has a round trip ahead would sit until it ended.
-    h.startWaiting(Duration.ofSeconds(1), 3);
-    h.arriveEveryMillisecond();
-    h.writer.answerAll = false;
-    h.submit(3);
-    h.advance(h.budgetWait());
-    assertThat(h.batches()).isEqualTo(3); // heartbeat 3's round trip is out, unanswered
+    roundTripOut(3);
     h.submit(4);
     h.submit(5);
     assertThat(h.batches()).isEqualTo(3);
@@ -182,5 +172,18 @@ class CompanyWaitTest {
     // The clock never moves: only close can end the wait.
     h.closeBatcher();
     assertThat(h.acked).hasValue(3);
+  }
+
+  /**
+   * A 1 s budget, heartbeats every millisecond, and heartbeat 3 waited, left alone as batch 2, and
+   * its round trip is out, unanswered; a waiting batch leaves once {@code enough} heartbeats joined.
+   */
+  private void roundTripOut(int enough) {
+    h.startWaiting(Duration.ofSeconds(1), enough);
+    h.arriveEveryMillisecond();
+    h.writer.answerAll = false;
+    h.submit(3);
+    h.advance(h.budgetWait());
+    assertThat(h.batches()).isEqualTo(3);
   }
 }
