@@ -33,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  */
 record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis, PrintStream out) {
   private static final long SECOND = 1_000_000_000L;
+  /** The JIT compilers' time (every role binds it): its share of the server CPU in the window. */
+  private static final String JIT_MS = "jvm_compilation_time_ms_total";
 
   /**
    * @param kind {@code playline} or {@code echo}
@@ -101,11 +103,11 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
       f.put(RunResult.CPU_SERVER, micros(serverCpu, acked));
       f.put(RunResult.CPU_REDIS, micros(r0 < 0 || r1 < 0 ? -1 : r1 - r0, acked));
       f.put(RunResult.CPU_GENERATOR, micros(g0 < 0 || g1 < 0 ? -1 : g1 - g0, acked));
-      Amplification.add(f, metrics(s0), metrics(s1), metrics(start), acked, connected.open());
-      if (metrics(s1).samples().keySet().stream().anyMatch(k -> k.startsWith("jvm_compilation_time_ms_total"))
-          && serverCpu > 0) {
-        double jitMs = metrics(s1).delta(metrics(s0), "jvm_compilation_time_ms_total");
-        f.put(RunResult.JIT_SHARE, 100 * jitMs * 1e6 / serverCpu);
+      PrometheusText m0 = metrics(s0);
+      PrometheusText m1 = metrics(s1);
+      Amplification.add(f, m0, m1, metrics(start), acked, connected.open());
+      if (serverCpu > 0 && m1.samples().keySet().stream().anyMatch(k -> k.startsWith(JIT_MS))) {
+        f.put(RunResult.JIT_SHARE, 100 * m1.delta(m0, JIT_MS) * 1e6 / serverCpu);
       }
       FlushCycles.Window fw = cycles == null ? null : cycles.window();
       if (fw != null) {

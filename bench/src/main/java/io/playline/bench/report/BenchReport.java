@@ -57,8 +57,7 @@ public final class BenchReport {
       }
     }
     out.println();
-    double jit = median(byKind.getOrDefault("playline", byKind.getOrDefault("playline-today", List.of())),
-        RunResult.JIT_SHARE);
+    double jit = median(playline(byKind), RunResult.JIT_SHARE);
     if (jit > JIT_WARNING_PERCENT) {
       out.printf(Locale.ROOT, "Note: the server's JIT compiler ran for %s %% of its CPU in the measured window: its CPU "
           + "per heartbeat counts code still being compiled; a longer --warmup measures the steady state.%n%n",
@@ -74,7 +73,7 @@ public final class BenchReport {
   /** The targets that this run's results can judge. */
   public static List<Target> targets(Map<String, List<RunResult>> byKind) {
     List<Target> t = new ArrayList<>();
-    List<RunResult> playline = byKind.getOrDefault("playline", byKind.getOrDefault("playline-today", List.of()));
+    List<RunResult> playline = playline(byKind);
     if (playline.isEmpty()) {
       return t;
     }
@@ -123,6 +122,11 @@ public final class BenchReport {
       t.add(new Target("HBase mutations per heartbeat (flush-aligned)", "<= 0.25", hbase, hbase <= 0.25));
     }
     return t;
+  }
+
+  /** Playline's runs: {@code playline}, or {@code playline-today} in the first-today scenario. */
+  private static List<RunResult> playline(Map<String, List<RunResult>> byKind) {
+    return byKind.getOrDefault("playline", byKind.getOrDefault("playline-today", List.of()));
   }
 
   public static Map<String, List<RunResult>> byKind(List<RunResult> results) {
