@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.playline.node.loops.EventLoops;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -40,8 +41,14 @@ public final class EchoServer implements AutoCloseable {
     this.channel = channel;
   }
 
-  /** Binds {@code address} with {@code ioThreads} workers (0 = Netty's default, 2 x cores, as the gateway). */
+  /**
+   * Binds {@code address} with {@code ioThreads} workers (0 = one per core, as a gateway's default
+   * {@code io.threads}: not Netty's 2 x cores, which gave the echo twice the gateway's loops).
+   */
   public static EchoServer start(InetSocketAddress address, int ioThreads) throws InterruptedException {
+    if (ioThreads <= 0) {
+      ioThreads = EventLoops.defaultWorkerThreads();
+    }
     boolean epoll = Epoll.isAvailable();
     EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1, new DefaultThreadFactory("echo-accept", true))
         : new NioEventLoopGroup(1, new DefaultThreadFactory("echo-accept", true));
@@ -71,6 +78,15 @@ public final class EchoServer implements AutoCloseable {
         .sync()
         .channel();
     return new EchoServer(boss, workers, ch);
+  }
+
+  /** Its I/O loops. */
+  public int ioThreads() {
+    int n = 0;
+    for (var loop : workers) {
+      n++;
+    }
+    return n;
   }
 
   public int port() {

@@ -46,7 +46,7 @@ public final class EventLoops implements AutoCloseable {
    */
   public static EventLoops create(int workerThreads) {
     if (workerThreads <= 0) {
-      workerThreads = Runtime.getRuntime().availableProcessors();
+      workerThreads = defaultWorkerThreads();
     }
     if (Epoll.isAvailable()) {
       log.info("Using native epoll transport");
@@ -62,6 +62,11 @@ public final class EventLoops implements AutoCloseable {
         new NioEventLoopGroup(workerThreads, new DefaultThreadFactory("playline-io", true)),
         new NioEventLoopGroup(1, new DefaultThreadFactory("playline-admin", true)),
         NioServerSocketChannel.class);
+  }
+
+  /** The worker loops {@code io.threads = 0} gives: one per core. */
+  public static int defaultWorkerThreads() {
+    return Runtime.getRuntime().availableProcessors();
   }
 
   public EventLoopGroup boss() {
