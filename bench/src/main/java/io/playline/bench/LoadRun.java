@@ -106,7 +106,7 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
       PrometheusText m0 = metrics(s0);
       PrometheusText m1 = metrics(s1);
       Amplification.add(f, m0, m1, metrics(start), acked, connected.open());
-      if (serverCpu > 0 && m1.samples().keySet().stream().anyMatch(k -> k.startsWith(JIT_MS))) {
+      if (serverCpu > 0 && m1.has(JIT_MS)) {
         f.put(RunResult.JIT_SHARE, 100 * m1.delta(m0, JIT_MS) * 1e6 / serverCpu);
       }
       FlushCycles.Window fw = cycles == null ? null : cycles.window();

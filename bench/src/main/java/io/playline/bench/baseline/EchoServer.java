@@ -34,11 +34,13 @@ public final class EchoServer implements AutoCloseable {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final Channel channel;
+  private final int ioThreads;
 
-  private EchoServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
+  private EchoServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, int ioThreads) {
     this.boss = boss;
     this.workers = workers;
     this.channel = channel;
+    this.ioThreads = ioThreads;
   }
 
   /**
@@ -77,16 +79,12 @@ public final class EchoServer implements AutoCloseable {
         .bind(address)
         .sync()
         .channel();
-    return new EchoServer(boss, workers, ch);
+    return new EchoServer(boss, workers, ch, ioThreads);
   }
 
   /** Its I/O loops. */
   public int ioThreads() {
-    int n = 0;
-    for (var loop : workers) {
-      n++;
-    }
-    return n;
+    return ioThreads;
   }
 
   public int port() {

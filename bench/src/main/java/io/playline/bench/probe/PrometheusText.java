@@ -51,6 +51,17 @@ public final class PrometheusText {
     return samples;
   }
 
+  /** Whether the text has any series of metric {@code name}. */
+  public boolean has(String name) {
+    return samples.keySet().stream().anyMatch(series -> metric(series).equals(name));
+  }
+
+  /** A series' metric name: the key up to its labels. */
+  private static String metric(String series) {
+    int brace = series.indexOf('{');
+    return brace < 0 ? series : series.substring(0, brace);
+  }
+
   /**
    * The sum of every series of metric {@code name} whose labels contain all of {@code labels}
    * (each {@code key="value"}); 0 when there is none.
@@ -60,8 +71,7 @@ public final class PrometheusText {
     for (Map.Entry<String, Double> e : samples.entrySet()) {
       String series = e.getKey();
       int brace = series.indexOf('{');
-      String metric = brace < 0 ? series : series.substring(0, brace);
-      if (!metric.equals(name)) {
+      if (!metric(series).equals(name)) {
         continue;
       }
       boolean all = true;
