@@ -94,7 +94,7 @@ public final class GatewayNode implements AutoCloseable {
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
         node.batcher(), node.calendar(), node.eventRules(), metrics, Clock.systemUTC(), push.connections(),
         core.history(), new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
-            config.maxConnectionsPerUser()),
+            config.maxConnectionsPerUser(), config.addresses().prefixes()),
         budgets);
     players = GatewayServer.start(node, config, services, demo);
   }

@@ -106,7 +106,7 @@ final class GatewayServer implements AutoCloseable {
     // The TCP connections are counted apart from the player streams (which the service counts in
     // `limiter`), against the same caps: one connection carrying one stream is one of each.
     ConnectionLimiter tcp = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
-        config.maxConnectionsPerUser());
+        config.maxConnectionsPerUser(), config.addresses().prefixes());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(host, config.grpcPort()),
         nodeConfig.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
         new GrpcServers.Admission(tcp, addresses, config.proxyProtocol()));

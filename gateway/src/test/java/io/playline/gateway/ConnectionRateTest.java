@@ -23,8 +23,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Per-address budgets of new connections at accept, one across both player ports: a reconnect storm
- * from one address is refused past its burst while another address connects; an address whose
- * connection was cut for abuse is refused during its penalty and admitted after. Distinct addresses
+ * from one address is refused past its burst while another address connects. Abuse closes only the
+ * connection that misbehaved; an address whose strangers keep misbehaving is on probation, which
+ * closes strangers that do not authenticate and never players. Distinct addresses
  * on loopback are PROXY protocol headers sent by a relay, as a load balancer would.
  */
 @ExtendWith(RealRedisExtension.class)
@@ -55,8 +56,14 @@ class ConnectionRateTest {
 
   /** A gRPC stream from {@code address} through a header relay: true when it authenticated, false when closed. */
   private boolean grpcAuthenticates(String address) throws Exception {
-    try (HeaderRelay relay = new HeaderRelay(gateway.server.grpcAddress().getPort(), ProxyProtocolTest.v1(address));
-        GrpcPlayerClient c = GrpcPlayerClient.connect(relay.port())) {
+    try (HeaderRelay relay = new HeaderRelay(gateway.server.grpcAddress().getPort(), ProxyProtocolTest.v1(address))) {
+      return grpcAuthenticatesOn(relay.port());
+    }
+  }
+
+  /** A gRPC stream to {@code port}: true when it authenticated, false when closed. */
+  private boolean grpcAuthenticatesOn(int port) throws Exception {
+    try (GrpcPlayerClient c = GrpcPlayerClient.connect(port)) {
       c.send(Frames.auth(1, TestGateway.token(UIDS.incrementAndGet())));
       AtomicReference<ServerFrame> answer = new AtomicReference<>();
       await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -95,9 +102,84 @@ class ConnectionRateTest {
     assertThat(grpcAuthenticates("203.0.113.41")).isTrue();
   }
 
+  /** A malformed frame sent before auth: the connection is answered PROTOCOL_VIOLATION and closed. */
+  private void strangerSendsAMalformedFrame() throws IOException {
+    try (RawWebSocket stranger = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
+      RawWebSocket.sendFrame(stranger.out, new byte[] {0x0A, 0x05, 0x01}); // field 1 says 5 bytes, 1 follows
+      stranger.out.flush();
+      assertThat(stranger.next().getError().getCode()).isEqualTo(Code.PROTOCOL_VIOLATION);
+      assertThat(stranger.closedByServer()).isTrue();
+    }
+  }
+
+  /** An upgraded WebSocket that authenticated a fresh uid. */
+  private RawWebSocket player() throws IOException {
+    RawWebSocket p = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded();
+    p.send(Frames.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+    assertThat(p.next().hasAuthOk()).isTrue();
+    return p;
+  }
+
+  /** True when {@code p} still answers a ping with a pong. */
+  private static boolean stillServed(RawWebSocket p) throws IOException {
+    p.sendControl(false, new byte[] {7});
+    p.out.flush();
+    return p.nextFrame().opcode() == 0xA;
+  }
+
   @Test
-  void anAddressCutForRapidResetIsRefusedDuringItsPenaltyAndAdmittedAfter(RedisNamespace ns) {
-    gateway = new TestGateway(ns, Map.of("grpc.max.rst.frames.per.window", "50", "connection.abuse.penalty", "5s"));
+  void aMalformedFrameClosesOnlyItsConnectionAndTheNeighboursBehindItsAddressKeepConnecting(RedisNamespace ns)
+      throws Exception {
+    gateway = new TestGateway(ns, Map.of("connection.abuse.penalty", "1m"));
+    try (RawWebSocket before = player()) {
+      strangerSendsAMalformedFrame();
+      assertThat(gateway.counter("playline.connections.abuse.cuts", "transport", "ws", "by", "stranger")).isEqualTo(1);
+      assertThat(gateway.counter("playline.connections.penalized", "transport", "ws")).isZero();
+      assertThat(stillServed(before)).as("a player connected before it").isTrue();
+      for (int i = 0; i < 5; i++) {
+        try (RawWebSocket after = player()) {
+          assertThat(stillServed(after)).as("player %d after it", i).isTrue();
+        }
+        assertThat(grpcAuthenticatesOn(gateway.server.grpcAddress().getPort())).isTrue();
+      }
+      assertThat(refused("ws", "penalty") + refused("ws", "rate") + refused("ws", "unproven")).isZero();
+    }
+  }
+
+  @Test
+  void anAddressWhoseStrangersKeepMisbehavingIsOnProbationThatRefusesStrangersButNotPlayers(RedisNamespace ns)
+      throws Exception {
+    gateway = new TestGateway(ns, Map.of("connection.abuse.strikes", "3", "connection.abuse.penalty", "1m",
+        "connection.abuse.probation.timeout", "500ms"));
+    strangerSendsAMalformedFrame();
+    strangerSendsAMalformedFrame();
+    assertThat(gateway.counter("playline.connections.penalized", "transport", "ws")).isZero();
+    strangerSendsAMalformedFrame();
+    assertThat(gateway.counter("playline.connections.penalized", "transport", "ws")).isEqualTo(1);
+    // On probation: a player behind the address is admitted and authenticates; a stranger that does
+    // not authenticate is closed at the probation's deadline, counted as refused for the penalty.
+    try (RawWebSocket player = player()) {
+      try (RawWebSocket stranger = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
+        assertThat(stranger.closedByServer()).isTrue();
+      }
+      assertThat(refused("ws", "penalty")).isEqualTo(1);
+      // The player connected before the stranger: its own deadline has passed too, and it is served.
+      assertThat(stillServed(player)).isTrue();
+      // Strikes during the probation do not lengthen it; the gRPC port is on the same probation.
+      try (RawHttp2Client idle = RawHttp2Client.tcp(gateway.server.grpcAddress().getPort())) {
+        await().atMost(Duration.ofSeconds(10)).until(idle::closed);
+      }
+      assertThat(refused("grpc", "penalty")).isEqualTo(1);
+      assertThat(grpcAuthenticatesOn(gateway.server.grpcAddress().getPort())).as("a gRPC player behind the address")
+          .isTrue();
+      assertThat(stillServed(player)).isTrue();
+    }
+  }
+
+  @Test
+  void anAddressCutForRapidResetByAStrangerPutsItsStrangersOnProbation(RedisNamespace ns) throws Exception {
+    gateway = new TestGateway(ns, Map.of("grpc.max.rst.frames.per.window", "50", "connection.abuse.penalty", "5s",
+        "connection.abuse.strikes", "1", "connection.abuse.probation.timeout", "300ms"));
     int port = gateway.server.grpcAddress().getPort();
     try (RawHttp2Client attacker = RawHttp2Client.connect(port)) {
       for (int sent = 0; sent < 20_000 && !attacker.closed(); sent += 10) {
@@ -106,35 +188,42 @@ class ConnectionRateTest {
       await().atMost(Duration.ofSeconds(5)).until(attacker::closed);
     }
     assertThat(gateway.counter("playline.connections.penalized", "transport", "grpc")).isEqualTo(1);
-    // Its next connections, on either port, are closed at accept.
+    // A stranger's next connection, on either port, is closed at the probation's deadline.
     try (RawHttp2Client again = RawHttp2Client.tcp(port)) {
       await().atMost(Duration.ofSeconds(5)).until(again::closed);
     }
     assertThat(refused("grpc", "penalty")).isEqualTo(1);
-    assertThat(upgrades(null)).isFalse();
+    try (RawWebSocket stranger = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
+      assertThat(stranger.closedByServer()).isTrue();
+    }
     assertThat(refused("ws", "penalty")).isEqualTo(1);
-    // The penalty over, it is let in again.
-    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> upgrades(null));
+    // A player is not.
+    try (RawWebSocket player = player()) {
+      assertThat(stillServed(player)).isTrue();
+    }
     assertThat(refused("ws", "rate")).isZero();
   }
 
   @Test
-  void aWebSocketPingFloodPenalizesItsAddress(RedisNamespace ns) throws Exception {
-    gateway = new TestGateway(ns, Map.of("connection.max.pings.per.second", "2", "connection.abuse.penalty", "1m"));
-    try (RawWebSocket flooder = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
-      flooder.send(Frames.auth(1, TestGateway.token(UIDS.incrementAndGet())));
-      assertThat(flooder.next().hasAuthOk()).isTrue();
+  void aPlayersPingFloodClosesItsConnectionAndNeverPenalizesItsAddress(RedisNamespace ns) throws Exception {
+    gateway = new TestGateway(ns, Map.of("connection.max.pings.per.second", "2", "connection.abuse.penalty", "1m",
+        "connection.abuse.strikes", "1"));
+    try (RawWebSocket flooder = player()) {
       for (int i = 0; i < 5; i++) {
         flooder.sendControl(false, new byte[] {1});
       }
+      flooder.out.flush();
       RawWebSocket.Frame answer = flooder.nextFrame();
       while (answer.opcode() == 0xA) { // the pongs within the limit
         answer = flooder.nextFrame();
       }
       assertThat(ServerFrame.parseFrom(answer.payload()).getError().getCode()).isEqualTo(Code.RATE_LIMITED);
     }
-    assertThat(gateway.counter("playline.connections.penalized", "transport", "ws")).isEqualTo(1);
-    assertThat(upgrades(null)).isFalse();
-    assertThat(refused("ws", "penalty")).isEqualTo(1);
+    assertThat(gateway.counter("playline.connections.abuse.cuts", "transport", "ws", "by", "player")).isEqualTo(1);
+    assertThat(gateway.counter("playline.connections.penalized", "transport", "ws")).isZero();
+    try (RawWebSocket neighbour = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).upgraded()) {
+      neighbour.send(Frames.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+      assertThat(neighbour.next().hasAuthOk()).isTrue();
+    }
   }
 }

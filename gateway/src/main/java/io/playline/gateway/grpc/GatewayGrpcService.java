@@ -105,7 +105,7 @@ public final class GatewayGrpcService implements BindableService {
                 + "reported at most every {} s", ended, remote, services.config().maxUnsentBytes(),
                 SLOW_CONSUMERS.intervalSeconds());
           }
-        });
+        }, RemoteAddressInterceptor.CONNECTION.get());
     StreamSession session = new StreamSession(transport, services);
     observer.setOnReadyHandler(() -> executor.execute(transport::ready));
     String refused = limiter.admit(address);

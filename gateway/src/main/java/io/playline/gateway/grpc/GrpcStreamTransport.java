@@ -18,6 +18,7 @@ final class GrpcStreamTransport implements io.playline.gateway.session.StreamTra
   private final String remoteAddress;
   private final int maxUnsentBytes;
   private final Runnable onSlowConsumer;
+  private final io.netty.channel.@org.jspecify.annotations.Nullable Channel connection;
   private boolean closed;
   /** Bytes handed to gRPC since the stream last reported ready (an upper bound of what waits unsent). */
   private long unsentBytes;
@@ -26,9 +27,11 @@ final class GrpcStreamTransport implements io.playline.gateway.session.StreamTra
    * @param maxUnsentBytes connection.max.unsent.bytes: more sent while the stream is not ready
    *     (the client does not read) ends it with RESOURCE_EXHAUSTED (SLOW_CONSUMER)
    * @param onSlowConsumer counts and logs such an end
+   * @param connection the stream's HTTP/2 connection (null: unknown), told when the player authenticates
    */
   GrpcStreamTransport(ServerCallStreamObserver<ServerFrame> observer, EventExecutor executor, String remoteAddress,
-      int maxUnsentBytes, Runnable onSlowConsumer) {
+      int maxUnsentBytes, Runnable onSlowConsumer, io.netty.channel.@org.jspecify.annotations.Nullable Channel connection) {
+    this.connection = connection;
     this.observer = observer;
     this.executor = executor;
     this.remoteAddress = remoteAddress;
@@ -97,4 +100,11 @@ final class GrpcStreamTransport implements io.playline.gateway.session.StreamTra
     return remoteAddress;
   }
 
+
+  @Override
+  public void authenticated() {
+    if (connection != null) {
+      io.playline.node.edge.Probation.authenticated(connection);
+    }
+  }
 }

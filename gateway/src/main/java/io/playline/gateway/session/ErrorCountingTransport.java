@@ -60,4 +60,9 @@ final class ErrorCountingTransport implements StreamTransport {
   public String remoteAddress() {
     return delegate.remoteAddress();
   }
+
+  @Override
+  public void authenticated() {
+    delegate.authenticated();
+  }
 }

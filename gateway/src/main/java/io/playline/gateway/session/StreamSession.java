@@ -238,6 +238,7 @@ public final class StreamSession {
     services.budgets().join(id.uid());
     identity = id;
     state = State.OPEN;
+    transport.authenticated();
     cancelTimer();
     long now = services.clock().millis();
     SessionLease l = new SessionLease(transport, services, new StoredSession(id, tokenExpiresAtMs, createdAtMs),

@@ -26,4 +26,10 @@ public interface StreamTransport {
 
   /** The remote address as text, for logs. */
   String remoteAddress();
+
+  /**
+   * The session authenticated a player: the connection is a player's from now on (its probation, if
+   * its address is on one, passed; cut for abuse, it is not charged to its address).
+   */
+  default void authenticated() {}
 }

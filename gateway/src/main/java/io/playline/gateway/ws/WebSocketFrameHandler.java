@@ -33,6 +33,7 @@ import io.playline.gateway.session.StreamTransport;
 import io.playline.gateway.heartbeat.HeartbeatPeek;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
+import io.playline.node.edge.Probation;
 import io.playline.node.edge.ProxyProtocolHandler;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
@@ -51,9 +52,10 @@ import org.slf4j.LoggerFactory;
  * Adapts one WebSocket channel to a {@link StreamSession}: each binary frame is one {@code
  * ClientFrame}, each {@code ServerFrame} goes out as one binary frame; text frames, malformed
  * protobuf and oversized frames close the connection with an Error frame and close code 4000 +
- * {@link Code} number, and so do pings and pongs before authentication or past their rate; a ping
- * flood, invalid framing or a malformed frame also puts the address in its abuse penalty ({@link
- * AddressBudgets#penalize}). Every
+ * {@link Code} number, and so do pings and pongs before authentication or past their rate. A ping
+ * flood, invalid framing or a malformed frame is abuse: it closes this connection, and only this
+ * one, and is counted ({@link AddressBudgets#abused}: a strike on the address only when no player
+ * authenticated on the connection). Every
  * frame it writes, pongs included, counts against {@code connection.max.unsent.bytes}. Confined
  * to the channel's event loop.
  */
@@ -223,12 +225,20 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     }
   }
 
-  /** The client abused the connection: its address is refused new connections for a while. */
+  /**
+   * The client abused the connection (the caller closes it): counted, and a strike on its address
+   * when no player authenticated on it (a player's address is shared with honest neighbours).
+   */
   private void penalize(ChannelHandlerContext ctx) {
     InetSocketAddress client = ProxyProtocolHandler.clientAddress(ctx.channel());
     if (client != null && client.getAddress() != null) {
-      addresses.penalize(client.getAddress(), AddressBudgets.Transport.WS);
+      addresses.abused(client.getAddress(), AddressBudgets.Transport.WS, Probation.isPlayer(ctx.channel()));
     }
+  }
+
+  @Override
+  public void authenticated() {
+    Probation.authenticated(context().channel());
   }
 
   private static boolean isTooBig(Throwable cause) {

@@ -17,13 +17,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one remote address may make the player ports spend on new connections, both transports
- * together: a token bucket of new connections ({@code connection.max.new.per.address.per.second},
- * burst {@code connection.max.new.per.address.burst}) and, after one of its connections was cut for
- * abuse ({@link #penalize}), a penalty during which every new connection is refused ({@code
- * connection.abuse.penalty}). Asked at accept, before TLS or HTTP/2 (behind a PROXY header, for the
- * header's address). Refusals are counted in {@code playline.connections.refused{transport,
- * reason=rate|penalty}} and logged in one line at most every {@value #LOG_INTERVAL_SECONDS} s.
+ * What one client address ({@link AddressPrefixes}: an IPv4 /32, an IPv6 /64 by default) may make
+ * the player ports spend on new connections, both transports together: a token bucket of new
+ * connections ({@code connection.max.new.per.address.per.second}, burst {@code
+ * connection.max.new.per.address.burst}), asked at accept, before TLS or HTTP/2 (behind a PROXY
+ * header, for the header's address). Refusals are counted in {@code
+ * playline.connections.refused{transport, reason=rate|penalty|unproven}} and logged in one line at
+ * most every {@value #LOG_INTERVAL_SECONDS} s.
+ *
+ * <p>Abuse is punished where it happened: a connection cut for abuse ({@link #abused}) is closed,
+ * and only it. Its address is charged a strike only when the connection had not authenticated as
+ * a player (a stranger's); {@code connection.abuse.strikes} strikes within {@code
+ * connection.abuse.window} put the address on probation for {@code connection.abuse.penalty}
+ * (doubling for a repeat offender up to {@code connection.abuse.penalty.max}). Probation refuses
+ * strangers, not players: the address's new connections are still admitted, but each must
+ * authenticate as a player within {@code connection.abuse.probation.timeout} ({@link Probation}) or
+ * is closed. So neither one buggy device nor an attacker behind a carrier's shared address can keep
+ * that address's honest players off the node.
  *
  * <p>It also counts the gRPC resets of one address's streams not yet answered ({@link #earlyReset},
  * {@code grpc.max.early.resets.per.address}), so a rapid reset spread over many connections is cut
@@ -32,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * connection before its first stream. Each is cut at its deadline anyway; the cap bounds how many one
  * address holds at once (idle HTTP/2, slowloris), refused as {@code reason=unproven}.
  *
- * <p>Bounded: an address is remembered only while its bucket is not full again or a penalty of it
- * ended less than {@code connection.abuse.penalty.max} ago (the idle are forgotten, least recently
- * seen first, a few at each call), and at most {@code
+ * <p>Bounded: an address is remembered only while its bucket is not full again, its strikes' window
+ * runs, or a penalty of it ended less than {@code connection.abuse.penalty.max} ago (the idle are
+ * forgotten, least recently seen first, a few at each call), and at most {@code
  * connection.max.tracked.addresses} of them: past that the least recently seen is forgotten, so an
  * attacker with many addresses costs memory up to the cap, not more.
  *
@@ -56,6 +66,8 @@ public final class AddressBudgets {
   private final long penaltyNanos;
   private final long penaltyMaxNanos;
   private final long resetWindowNanos;
+  private final long strikeWindowNanos;
+  private final AddressPrefixes prefixes;
   /** How long an empty bucket takes to fill: an address untouched this long (and not penalized) is idle. */
   private final long refillNanos;
   private final LongSupplier nanoClock;
@@ -66,6 +78,8 @@ public final class AddressBudgets {
   private int unprovenTotal;
   private final Map<Transport, Counter[]> refused = new java.util.EnumMap<>(Transport.class);
   private final Map<Transport, Counter> penalties = new java.util.EnumMap<>(Transport.class);
+  /** Connections cut for abuse, by transport: [stranger, player]. */
+  private final Map<Transport, Counter[]> cuts = new java.util.EnumMap<>(Transport.class);
   private final IntervalLog refusals;
 
   public AddressBudgets(AddressLimits limits, MeterRegistry registry, LongSupplier nanoClock) {
@@ -73,6 +87,8 @@ public final class AddressBudgets {
     this.penaltyNanos = limits.abusePenalty().toNanos();
     this.penaltyMaxNanos = limits.abusePenaltyMax().toNanos();
     this.resetWindowNanos = limits.resetWindow().toNanos();
+    this.strikeWindowNanos = limits.abuseWindow().toNanos();
+    this.prefixes = limits.prefixes();
     this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
     this.nanoClock = nanoClock;
     this.refusals = new IntervalLog(LOG_INTERVAL_SECONDS, nanoClock);
@@ -81,14 +97,24 @@ public final class AddressBudgets {
       for (Refusal r : Refusal.values()) {
         byReason[r.ordinal()] = Counter.builder("playline.connections.refused").tag("transport", tag(t))
             .tag("reason", tag(r))
-            .description("New player connections closed at accept: over the address's new-connection rate, "
-                + "during its penalty after abuse, or over its unproven connections")
+            .description("New player connections closed: over the address's new-connection rate or its unproven "
+                + "connections (at accept), or on probation and not authenticated in time (reason=penalty)")
             .register(registry);
       }
       refused.put(t, byReason);
       penalties.put(t, Counter.builder("playline.connections.penalized").tag("transport", tag(t))
-          .description("Connections cut for abuse whose address was penalized (connection.abuse.penalty)")
+          .description("Penalties begun: an address whose strangers' connections were cut for abuse "
+              + "connection.abuse.strikes times within connection.abuse.window was put on probation")
           .register(registry));
+      Counter[] by = new Counter[2];
+      for (int i = 0; i < 2; i++) {
+        by[i] = Counter.builder("playline.connections.abuse.cuts").tag("transport", tag(t))
+            .tag("by", i == 0 ? "stranger" : "player")
+            .description("Connections closed for abuse (a malformed frame, invalid framing, a ping or reset flood): "
+                + "only that connection; a stranger's also counts a strike on its address")
+            .register(registry);
+      }
+      cuts.put(t, by);
     }
     registry.gauge("playline.connections.addresses", List.of(), this, AddressBudgets::addresses);
     registry.gauge("playline.connections.unproven", List.of(), this, AddressBudgets::unproven);
@@ -100,18 +126,15 @@ public final class AddressBudgets {
 
   /**
    * Takes one new connection from {@code address}'s budget on {@code transport}: null when admitted,
-   * else why not (counted; the caller closes the connection).
+   * else why not (counted; the caller closes the connection). An address on probation is admitted
+   * too: ask {@link #onProbation}.
    */
   public @Nullable Refusal admit(InetAddress address, Transport transport) {
     Refusal refusal;
     synchronized (this) {
       long now = nanoClock.getAsLong();
       Entry e = entry(address, now);
-      if (e.penalizedAt(now)) {
-        refusal = Refusal.PENALTY;
-      } else {
-        refusal = e.bucket.take(1, now) == 0 ? null : Refusal.RATE;
-      }
+      refusal = e.bucket.take(1, now) == 0 ? null : Refusal.RATE;
       if (refusal != null) {
         logRefusal(address, transport, refusal);
       }
@@ -128,6 +151,7 @@ public final class AddressBudgets {
    * {@link Refusal#UNPROVEN} (counted; nothing held; the caller closes the connection).
    */
   public @Nullable Refusal admitUnproven(InetAddress address, Transport transport) {
+    address = prefixes.key(address);
     synchronized (this) {
       int[] count = unproven.computeIfAbsent(address, a -> new int[1]);
       if (count[0] < limits.maxUnproven()) {
@@ -143,6 +167,7 @@ public final class AddressBudgets {
 
   /** One of {@code address}'s unproven connections proved itself or closed. */
   public synchronized void proven(InetAddress address) {
+    address = prefixes.key(address);
     int[] count = unproven.get(address);
     if (count != null) {
       unprovenTotal--;
@@ -157,25 +182,67 @@ public final class AddressBudgets {
     return unprovenTotal;
   }
 
+  /** {@code connection.abuse.probation.timeout} */
+  public java.time.Duration probationTimeout() {
+    return limits.probationTimeout();
+  }
+
+  /** Whether {@code address} is on probation now: its new connections must authenticate in time. */
+  public boolean onProbation(InetAddress address) {
+    synchronized (this) {
+      long now = nanoClock.getAsLong();
+      Entry e = entries.get(prefixes.key(address));
+      return e != null && e.penalizedAt(now);
+    }
+  }
+
+  /** A connection of {@code address} on probation did not authenticate in time and was closed. */
+  public void probationFailed(InetAddress address, Transport transport) {
+    synchronized (this) {
+      logRefusal(prefixes.key(address), transport, Refusal.PENALTY);
+    }
+    refused.get(transport)[Refusal.PENALTY.ordinal()].increment();
+  }
+
   /**
-   * One of {@code address}'s connections on {@code transport} was cut for abuse: refuse it for the
-   * penalty — twice the last one when its last penalty ended less than the longest penalty ago, up
-   * to that. Connections cut while a penalty runs (admitted before it began) do not lengthen it.
+   * One of {@code address}'s connections on {@code transport} was cut for abuse (the caller closes
+   * it, and only it). A {@code player}'s connection (authenticated) is counted and nothing more:
+   * its address is shared with honest neighbours. A stranger's is a strike on the address: the
+   * {@code connection.abuse.strikes}-th within {@code connection.abuse.window} puts it on probation
+   * for the penalty — twice the last one when its last penalty ended less than the longest penalty
+   * ago, up to that. Strikes while a penalty runs do not lengthen it.
    */
-  public void penalize(InetAddress address, Transport transport) {
-    if (penaltyNanos == 0) {
+  public void abused(InetAddress address, Transport transport, boolean player) {
+    cuts.get(transport)[player ? 1 : 0].increment();
+    if (player || penaltyNanos == 0) {
       return;
     }
+    boolean began = false;
     synchronized (this) {
       long now = nanoClock.getAsLong();
       Entry e = entry(address, now);
-      if (!e.penalizedAt(now)) {
+      if (e.penalizedAt(now)) {
+        return;
+      }
+      if (e.strikes == 0 || now - e.strikeWindowStart >= strikeWindowNanos) {
+        e.strikeWindowStart = now;
+        e.strikes = 0;
+      }
+      if (++e.strikes >= limits.abuseStrikes()) {
+        e.strikes = 0;
         e.lastPenaltyNanos = e.penaltyRemembered(now)
             ? Math.min(penaltyMaxNanos, 2 * e.lastPenaltyNanos) : penaltyNanos;
         e.penaltyEnds = now + e.lastPenaltyNanos;
+        began = true;
       }
     }
-    penalties.get(transport).increment();
+    if (began) {
+      penalties.get(transport).increment();
+      log.info("{} put on probation for {} ms: {} of its strangers' connections cut for abuse within {}; its "
+          + "connections must authenticate within connection.abuse.probation.timeout meanwhile (counted in "
+          + "playline_connections_penalized_total)", prefixes.key(address),
+          TimeUnit.NANOSECONDS.toMillis(penaltyNanos), limits.abuseStrikes(), limits.abuseWindow());
+    }
   }
 
   /**
@@ -183,7 +250,7 @@ public final class AddressBudgets {
    * had not yet answered (the HTTP/2 rapid reset: each such stream started a call for nothing): true
    * while the address's early resets in the current {@code grpc.rst.window} stay within {@code
    * grpc.max.early.resets.per.address}, all its connections together; false, so the caller cuts the
-   * connection (which penalizes the address), once over it — for every further early reset of the
+   * connection (a strike on the address), once over it — for every further early reset of the
    * address until the window ends — and while a penalty of the address runs. So K connections of
    * one address start at most the budget plus K such calls before each is cut, not K budgets.
    */
@@ -209,6 +276,7 @@ public final class AddressBudgets {
 
   /** {@code address}'s entry, made (forgetting the least recently seen past the cap) when there is none. */
   private Entry entry(InetAddress address, long now) {
+    address = prefixes.key(address);
     forgetIdle(now);
     Entry e = entries.get(address);
     if (e == null) {
@@ -225,8 +293,8 @@ public final class AddressBudgets {
   }
 
   /**
-   * Forgets up to a few of the least recently seen addresses whose bucket is full and whose last
-   * penalty ended at least the longest penalty ago (until then a repeat offence doubles it). One
+   * Forgets up to a few of the least recently seen addresses whose bucket is full, whose strikes'
+   * window ended and whose last penalty ended at least the longest penalty ago (until then a repeat offence doubles it). One
    * kept only for its penalty goes to the back of the line, so it does not hold the idle ones behind
    * it in memory (nor become the first the cap forgets).
    */
@@ -239,7 +307,7 @@ public final class AddressBudgets {
       if (now - e.seen < refillNanos) {
         break; // seen since: so is everyone after it
       }
-      if (e.penaltyRemembered(now)) {
+      if (e.penaltyRemembered(now) || e.strikes > 0 && now - e.strikeWindowStart < strikeWindowNanos) {
         if (kept == null) {
           kept = new ArrayList<>(FORGET_PER_CALL);
         }
@@ -255,13 +323,15 @@ public final class AddressBudgets {
   }
 
   private void logRefusal(InetAddress address, Transport transport, Refusal refusal) {
+    address = prefixes.key(address);
     long refused = refusals.count();
     if (refused > 0) {
       log.info("{} new connection(s) refused at accept since the last report (latest: {} over {}, {}); counted in "
           + "playline_connections_refused_total, reported at most every {} s", refused, address, tag(transport),
           switch (refusal) {
             case RATE -> "over connection.max.new.per.address.per.second";
-            case PENALTY -> "in its connection.abuse.penalty";
+            case PENALTY -> "on probation (connection.abuse.penalty) and not authenticated within "
+                + "connection.abuse.probation.timeout";
             case UNPROVEN -> "over connection.max.unproven.per.address";
           },
           LOG_INTERVAL_SECONDS);
@@ -279,6 +349,9 @@ public final class AddressBudgets {
     /** Its early resets since {@link #resetWindowStart} (see {@link #earlyReset}). */
     int earlyResets;
     long resetWindowStart;
+    /** Its strangers' connections cut for abuse since {@link #strikeWindowStart} (see {@link #abused}). */
+    int strikes;
+    long strikeWindowStart;
 
     Entry(long now) {
       bucket = new TokenBucket(limits.newBurst(), limits.newPerSecond(), TimeUnit.SECONDS.toNanos(1), now);

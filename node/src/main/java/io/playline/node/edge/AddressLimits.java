@@ -19,9 +19,16 @@ import java.time.Duration;
  * @param earlyResets resets of streams not yet answered, all the address's gRPC connections together,
  *     per {@code resetWindow} ({@code grpc.max.early.resets.per.address})
  * @param resetWindow see {@code earlyResets} ({@code grpc.rst.window})
+ * @param prefixes what makes one address ({@code connection.address.prefix.ipv4}, {@code .ipv6})
+ * @param abuseStrikes strangers' connections of one address cut for abuse within {@code abuseWindow}
+ *     that start its penalty ({@code connection.abuse.strikes})
+ * @param abuseWindow see {@code abuseStrikes} ({@code connection.abuse.window})
+ * @param probationTimeout how long a new connection of a penalized address has to authenticate as a
+ *     player ({@code connection.abuse.probation.timeout})
  */
 public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
-    int maxTracked, int maxUnproven, int earlyResets, Duration resetWindow) {
+    int maxTracked, int maxUnproven, int earlyResets, Duration resetWindow, AddressPrefixes prefixes,
+    int abuseStrikes, Duration abuseWindow, Duration probationTimeout) {
 
   public AddressLimits {
     EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.check(newPerSecond);
@@ -36,6 +43,17 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
     EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.check(maxUnproven);
     EdgeSettings.GRPC_MAX_EARLY_RESETS_PER_ADDRESS.check(earlyResets);
     EdgeSettings.GRPC_RST_WINDOW.check(resetWindow);
+    EdgeSettings.ABUSE_STRIKES.check(abuseStrikes);
+    EdgeSettings.ABUSE_WINDOW.check(abuseWindow);
+    EdgeSettings.PROBATION_TIMEOUT.check(probationTimeout);
+  }
+
+  /** With the defaults of the prefixes, the strikes, their window and the probation. */
+  public AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
+      int maxTracked, int maxUnproven, int earlyResets, Duration resetWindow) {
+    this(newPerSecond, newBurst, abusePenalty, abusePenaltyMax, maxTracked, maxUnproven, earlyResets, resetWindow,
+        AddressPrefixes.DEFAULT, EdgeSettings.ABUSE_STRIKES.defaultValue().orElseThrow(), EdgeSettings.ABUSE_WINDOW.defaultValue().orElseThrow(),
+        EdgeSettings.PROBATION_TIMEOUT.defaultValue().orElseThrow());
   }
 
   /** Reads and validates the per-address connection limits. */
@@ -50,6 +68,10 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
         EdgeSettings.MAX_TRACKED_ADDRESSES.read(c),
         EdgeSettings.MAX_UNPROVEN_PER_ADDRESS.read(c),
         EdgeSettings.GRPC_MAX_EARLY_RESETS_PER_ADDRESS.read(c),
-        EdgeSettings.GRPC_RST_WINDOW.read(c));
+        EdgeSettings.GRPC_RST_WINDOW.read(c),
+        AddressPrefixes.from(c),
+        EdgeSettings.ABUSE_STRIKES.read(c),
+        EdgeSettings.ABUSE_WINDOW.read(c),
+        EdgeSettings.PROBATION_TIMEOUT.read(c));
   }
 }

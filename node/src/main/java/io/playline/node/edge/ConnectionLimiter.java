@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Caps concurrent player connections on this node, across both transports: all of them ({@code
- * connection.max}), per remote IP address ({@code connection.max.per.address}) and per user once
+ * connection.max}), per remote address ({@code connection.max.per.address}; an address is its
+ * {@link AddressPrefixes prefix}: an IPv4 /32, an IPv6 /64 by default) and per user once
  * authenticated ({@code connection.max.per.user}). Thread-safe; an {@link #admit} that answers null
  * must be paired with exactly one {@link #release}, an {@link #admitUser} that answers true with
  * exactly one {@link #releaseUser}.
@@ -16,11 +17,16 @@ public final class ConnectionLimiter {
   private final int maxPerNode;
   private final int maxPerAddress;
   private final int maxPerUser;
+  private final AddressPrefixes prefixes;
   private final AtomicInteger total = new AtomicInteger();
   private final ConcurrentHashMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Long, AtomicInteger> perUser = new ConcurrentHashMap<>();
 
   public ConnectionLimiter(int maxPerNode, int maxPerAddress, int maxPerUser) {
+    this(maxPerNode, maxPerAddress, maxPerUser, AddressPrefixes.DEFAULT);
+  }
+
+  public ConnectionLimiter(int maxPerNode, int maxPerAddress, int maxPerUser, AddressPrefixes prefixes) {
     if (maxPerNode <= 0 || maxPerAddress <= 0 || maxPerUser <= 0) {
       throw new IllegalArgumentException("connection caps: " + maxPerNode + "/" + maxPerAddress + "/" + maxPerUser
           + " (expected: each > 0)");
@@ -28,6 +34,7 @@ public final class ConnectionLimiter {
     this.maxPerNode = maxPerNode;
     this.maxPerAddress = maxPerAddress;
     this.maxPerUser = maxPerUser;
+    this.prefixes = prefixes;
   }
 
   /** Caps of connections that never authenticate as a user (the internal API's). */
@@ -44,7 +51,7 @@ public final class ConnectionLimiter {
       total.decrementAndGet();
       return "more than " + maxPerNode + " connections on this node";
     }
-    if (address != null && !acquire(perAddress, address, maxPerAddress)) {
+    if (address != null && !acquire(perAddress, prefixes.key(address), maxPerAddress)) {
       total.decrementAndGet();
       return "more than " + maxPerAddress + " connections from one address";
     }
@@ -55,7 +62,7 @@ public final class ConnectionLimiter {
   public void release(@Nullable InetAddress address) {
     total.decrementAndGet();
     if (address != null) {
-      perAddress.computeIfPresent(address, (a, n) -> n.decrementAndGet() <= 0 ? null : n);
+      perAddress.computeIfPresent(prefixes.key(address), (a, n) -> n.decrementAndGet() <= 0 ? null : n);
     }
   }
 

@@ -29,11 +29,12 @@ public final class EdgeSettings {
           + "before `connection.max.new.per.address.per.second` applies: the players of one NAT that arrive together "
           + "when another node drains");
   public static final Setting<Duration> ABUSE_PENALTY = Setting.duration("connection.abuse.penalty",
-      Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1), "an address whose connection was cut for abuse "
-          + "(gRPC `GOAWAY ENHANCE_YOUR_CALM` for rapid reset or a ping flood, an HTTP/2 `PROTOCOL_ERROR`; a WebSocket "
-          + "ping flood or invalid framing) has its new connections closed at accept this long "
-          + "(`playline_connections_refused_total{reason=\"penalty\"}`); 0 = off. A repeat offender's penalty doubles "
-          + "each time, up to `connection.abuse.penalty.max`");
+      Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1), "an address whose strangers' connections were cut "
+          + "for abuse `connection.abuse.strikes` times within `connection.abuse.window` (gRPC `GOAWAY "
+          + "ENHANCE_YOUR_CALM` for rapid reset or a ping flood, an HTTP/2 `PROTOCOL_ERROR`; a WebSocket ping flood, "
+          + "invalid framing or a malformed frame) is on probation this long: its new connections must authenticate "
+          + "as a player within `connection.abuse.probation.timeout` (players are admitted as ever; strangers are "
+          + "closed); 0 = off. A repeat offender's penalty doubles each time, up to `connection.abuse.penalty.max`");
   /** {@link #ABUSE_PENALTY_MAX} unless the penalty itself is longer. */
   public static final Duration ABUSE_PENALTY_MAX_DEFAULT = Duration.ofMinutes(5);
   public static final Setting<Duration> ABUSE_PENALTY_MAX = Setting.duration("connection.abuse.penalty.max",
@@ -57,6 +58,26 @@ public final class EdgeSettings {
           + "each); an address is forgotten once its bucket is full and its last penalty ended "
           + "`connection.abuse.penalty.max` ago, and past the cap the least recently seen is "
           + "(`playline_connections_addresses`)");
+  public static final Setting<Integer> ADDRESS_PREFIX_IPV4 = Setting.intValue("connection.address.prefix.ipv4", 32, 8,
+      32, "leading bits of an IPv4 client address that make \"one address\" for every per-address budget and penalty "
+          + "(new connections, unproven connections, connections per address, abuse strikes and penalties; behind "
+          + "PROXY protocol, of the address the header names)");
+  public static final Setting<Integer> ADDRESS_PREFIX_IPV6 = Setting.intValue("connection.address.prefix.ipv6", 64, 16,
+      128, "the same for IPv6: a home or a phone is given a whole /64, so every address inside one /64 shares one "
+          + "budget (an IPv4-mapped IPv6 address counts as its IPv4 address)");
+  public static final Setting<Integer> ABUSE_STRIKES = Setting.intValue("connection.abuse.strikes", 10, 1, 1_000_000,
+      "connections of strangers (not authenticated as a player) from one address cut for abuse within "
+          + "`connection.abuse.window` before the address is put on probation (`connection.abuse.penalty`). One cut "
+          + "closes only the connection that misbehaved; a player's connection cut for abuse is never counted against "
+          + "its address");
+  public static final Setting<Duration> ABUSE_WINDOW = Setting.duration("connection.abuse.window",
+      Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofHours(1), "the window of `connection.abuse.strikes`");
+  public static final Setting<Duration> PROBATION_TIMEOUT = Setting.duration("connection.abuse.probation.timeout",
+      Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofMinutes(5), "during an address's penalty, its new "
+          + "connections are admitted on probation: one that has not authenticated as a player within this of "
+          + "connecting (WebSocket: `AuthOk` sent; gRPC: a stream authenticated) is closed "
+          + "(`playline_connections_refused_total{reason=\"penalty\"}`), and one that misbehaves before that is closed "
+          + "without counting again. Players behind the address authenticate well within it and are never refused");
   public static final Setting<Integer> GRPC_MAX_CONCURRENT_CALLS = Setting.intValue(
       "grpc.max.concurrent.calls.per.connection", 100, 1, 100_000,
       "HTTP/2 `MAX_CONCURRENT_STREAMS` of the gRPC servers: further calls wait on the client");
@@ -99,8 +120,9 @@ public final class EdgeSettings {
           + "quarter of this");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection admission and HTTP/2", List.of(
-      HANDSHAKE_TIMEOUT, FRAME_MAX_BYTES, MAX_NEW_CONNECTIONS_PER_ADDRESS, NEW_CONNECTIONS_PER_ADDRESS_BURST, ABUSE_PENALTY, ABUSE_PENALTY_MAX, MAX_UNPROVEN_PER_ADDRESS,
-      MAX_TRACKED_ADDRESSES,
+      HANDSHAKE_TIMEOUT, FRAME_MAX_BYTES, MAX_NEW_CONNECTIONS_PER_ADDRESS, NEW_CONNECTIONS_PER_ADDRESS_BURST,
+      ADDRESS_PREFIX_IPV4, ADDRESS_PREFIX_IPV6, ABUSE_STRIKES, ABUSE_WINDOW, ABUSE_PENALTY, ABUSE_PENALTY_MAX,
+      PROBATION_TIMEOUT, MAX_UNPROVEN_PER_ADDRESS, MAX_TRACKED_ADDRESSES,
       GRPC_MAX_CONCURRENT_CALLS, GRPC_KEEPALIVE_PERMIT_TIME, GRPC_MAX_CONNECTION_IDLE, GRPC_MAX_CONNECTION_AGE, GRPC_MAX_CONNECTION_AGE_GRACE, GRPC_MAX_RST_FRAMES,
       GRPC_MAX_EARLY_RESETS_PER_ADDRESS, GRPC_RST_WINDOW, GRPC_FIRST_STREAM_TIMEOUT));
 

@@ -26,7 +26,8 @@ public final class UnprovenHold {
   /**
    * Admits a new player connection of {@code address}: takes one from its new-connection budget
    * ({@link AddressBudgets#admit}) and counts it unproven, held until it proves itself or closes.
-   * Null when admitted, else the refusal (nothing held; the caller closes it).
+   * Null when admitted (and, from an address on probation, given its deadline to authenticate:
+   * {@link Probation}), else the refusal (nothing held; the caller closes it).
    */
   public static AddressBudgets.@Nullable Refusal admit(Channel channel, AddressBudgets budgets, InetAddress address,
       AddressBudgets.Transport transport) {
@@ -38,6 +39,7 @@ public final class UnprovenHold {
       UnprovenHold hold = new UnprovenHold(budgets, address);
       channel.attr(KEY).set(hold);
       channel.closeFuture().addListener(f -> hold.giveBack());
+      Probation.track(channel, budgets, address, transport, budgets.probationTimeout());
     }
     return refusal;
   }

@@ -66,8 +66,10 @@ public final class GrpcServers {
     }
     InternalProtocolNegotiator.ProtocolNegotiator negotiation = tls == null
         ? InternalProtocolNegotiators.serverPlaintext() : InternalProtocolNegotiators.serverTls(tls);
-    negotiation = new Http2ConnectionGuard(limits.firstStreamTimeout(), admission.connections(),
-        admission.addresses(), admission.proxyProtocol(), new GrpcEdgeMetrics(registry, server)).wrap(negotiation);
+    Http2ConnectionGuard guard = new Http2ConnectionGuard(limits.firstStreamTimeout(), admission.connections(),
+        admission.addresses(), admission.proxyProtocol(), new GrpcEdgeMetrics(registry, server));
+    negotiation = guard.wrap(negotiation);
+    b.addTransportFilter(guard.channelFilter()); // before the PROXY protocol's, which replaces the remote address
     if (admission.proxyProtocol()) {
       negotiation = GrpcProxyProtocol.wrap(b, negotiation, config.proxyTrusted(), registry);
     }

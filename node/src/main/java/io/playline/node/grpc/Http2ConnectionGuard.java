@@ -1,5 +1,8 @@
 package io.playline.node.grpc;
 
+import io.grpc.Attributes;
+import io.grpc.Grpc;
+import io.grpc.ServerTransportFilter;
 import io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.InternalProtocolNegotiator;
 import io.netty.buffer.ByteBuf;
@@ -17,10 +20,14 @@ import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.Deadlines;
 import io.playline.node.edge.AdmitOnFirstRead;
+import io.playline.node.edge.Probation;
 import io.playline.node.edge.ProxyProtocolHandler;
 import io.playline.node.edge.UnprovenHold;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +47,10 @@ import org.slf4j.LoggerFactory;
  * after accept, before any HTTP/2; there its resets of streams not yet answered are counted on its
  * address ({@code grpc.max.early.resets.per.address}: a rapid reset spread over many connections of one
  * address). GOAWAYs with {@code ENHANCE_YOUR_CALM} that gRPC sends (rapid reset, ping flood) are
- * counted and, like a {@code PROTOCOL_ERROR}, put the address in its abuse penalty. Built on gRPC's
+ * counted and, like a {@code PROTOCOL_ERROR}, are a strike on the address unless a player
+ * authenticated on the connection ({@link AddressBudgets#abused}); each call is given its
+ * connection's channel ({@link #CHANNEL}) so that a stream's authentication can say so ({@link
+ * Probation}). Built on gRPC's
  * protocol-negotiator hook, in front of the given negotiation (and behind a PROXY header, whose
  * address is the one counted). Thread-safe; each connection's part runs on its event loop.
  */
@@ -48,6 +58,11 @@ public final class Http2ConnectionGuard {
   private static final Logger log = LoggerFactory.getLogger(Http2ConnectionGuard.class);
   /** The GOAWAY's debug data when an address's early resets went over its budget. */
   static final String EARLY_RESETS = "too_many_early_rststreams_from_address";
+  /** A call's HTTP/2 connection, for {@link io.playline.node.edge.Probation}: set by {@link #channelFilter()}. */
+  public static final Attributes.Key<Channel> CHANNEL = Attributes.Key.create("playline.connection");
+
+  /** Each open connection by its socket's remote address (the balancer's, behind PROXY), for {@link #CHANNEL}. */
+  private final ConcurrentMap<SocketAddress, Channel> open = new ConcurrentHashMap<>();
 
   private final Duration firstStreamTimeout;
   private final @Nullable ConnectionLimiter connections;
@@ -77,6 +92,12 @@ public final class Http2ConnectionGuard {
     // The placeholder stays, a no-op in front of gRPC's handler: closing through its context skips
     // gRPC's graceful shutdown (GOAWAY, then a PING the client may never answer for 10 s).
     return InFrontOfNegotiation.wrap(next, (front, grpcHandler) -> {
+      Channel channel = front.channel();
+      SocketAddress socket = channel.remoteAddress();
+      if (socket != null) {
+        open.put(socket, channel);
+        channel.closeFuture().addListener(f -> open.remove(socket, channel));
+      }
       watch(front, grpcHandler);
       if (connections != null || addresses != null) {
         if (addressFromProxyHeader) {
@@ -86,6 +107,21 @@ public final class Http2ConnectionGuard {
         }
       }
     });
+  }
+
+  /**
+   * The transport filter that gives each call its connection's channel ({@link #CHANNEL}); add it
+   * before any filter that replaces the remote address (the PROXY protocol's).
+   */
+  public ServerTransportFilter channelFilter() {
+    return new ServerTransportFilter() {
+      @Override
+      public Attributes transportReady(Attributes attributes) {
+        SocketAddress socket = attributes.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+        Channel channel = socket == null ? null : open.get(socket);
+        return channel == null ? attributes : attributes.toBuilder().set(CHANNEL, channel).build();
+      }
+    };
   }
 
   private void watch(ChannelHandlerContext front, GrpcHttp2ConnectionHandler grpcHandler) {
@@ -175,10 +211,11 @@ public final class Http2ConnectionGuard {
     return true;
   }
 
+  /** The connection was cut for abuse: counted, and a strike on its address unless a player authenticated on it. */
   private void penalize(Channel channel) {
     InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
     if (addresses != null && remote != null && remote.getAddress() != null) {
-      addresses.penalize(remote.getAddress(), AddressBudgets.Transport.GRPC);
+      addresses.abused(remote.getAddress(), AddressBudgets.Transport.GRPC, Probation.isPlayer(channel));
     }
   }
 }

@@ -22,8 +22,14 @@ class AddressBudgetsTest {
   }
 
   private AddressBudgets budgets(int perSecond, int burst, Duration penalty, Duration penaltyMax, int maxTracked) {
+    return budgets(perSecond, burst, penalty, penaltyMax, maxTracked, 1);
+  }
+
+  private AddressBudgets budgets(int perSecond, int burst, Duration penalty, Duration penaltyMax, int maxTracked,
+      int strikes) {
     return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, penaltyMax, maxTracked, 1_000, 50,
-        Duration.ofSeconds(10)), registry, now::get);
+        Duration.ofSeconds(10), AddressPrefixes.DEFAULT, strikes, Duration.ofSeconds(60), Duration.ofSeconds(3)),
+        registry, now::get);
   }
 
   @Test
@@ -50,7 +56,8 @@ class AddressBudgetsTest {
   @Test
   void earlyResetsAreSharedByAnAddressWithinTheWindowAndRefusedWhilePenalized() throws Exception {
     AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ofSeconds(30), Duration.ofSeconds(30),
-        100, 2, 3, Duration.ofSeconds(10)), registry, now::get);
+        100, 2, 3, Duration.ofSeconds(10), AddressPrefixes.DEFAULT, 1, Duration.ofSeconds(60), Duration.ofSeconds(3)),
+        registry, now::get);
     InetAddress a = address(1);
     for (int i = 0; i < 3; i++) {
       assertThat(b.earlyReset(a)).as("reset %d", i).isTrue();
@@ -60,7 +67,7 @@ class AddressBudgetsTest {
     assertThat(b.earlyReset(address(2))).as("another address has its own").isTrue();
     now.addAndGet(10 * SECOND);
     assertThat(b.earlyReset(a)).as("a new window").isTrue();
-    b.penalize(a, Transport.GRPC);
+    b.abused(a, Transport.GRPC, false);
     assertThat(b.earlyReset(a)).as("during its penalty").isFalse();
     now.addAndGet(30 * SECOND);
     assertThat(b.earlyReset(a)).as("after it, a fresh window").isTrue();
@@ -87,32 +94,74 @@ class AddressBudgetsTest {
   }
 
   @Test
-  void aPenalizedAddressIsRefusedUntilThePenaltyEnds() throws Exception {
+  void aPenalizedAddressIsOnProbationUntilThePenaltyEndsAndItsConnectionsAreStillAdmitted() throws Exception {
     AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), 100);
     InetAddress a = address(1);
-    b.penalize(a, Transport.GRPC);
-    assertThat(b.admit(a, Transport.WS)).isEqualTo(Refusal.PENALTY);
-    assertThat(b.admit(address(2), Transport.WS)).isNull();
+    b.abused(a, Transport.GRPC, false);
+    assertThat(b.onProbation(a)).isTrue();
+    assertThat(b.admit(a, Transport.WS)).as("players behind it are admitted").isNull();
+    assertThat(b.onProbation(address(2))).isFalse();
     now.addAndGet(10 * SECOND - 1);
-    assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Refusal.PENALTY);
+    assertThat(b.onProbation(a)).isTrue();
     now.addAndGet(1);
+    assertThat(b.onProbation(a)).isFalse();
     assertThat(b.admit(a, Transport.GRPC)).isNull();
+  }
+
+  @Test
+  void anAddressIsPenalizedOnlyAfterItsStrikesWithinTheWindowAndNeverForAPlayersCut() throws Exception {
+    AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(10), 100, 3);
+    InetAddress a = address(1);
+    for (int i = 0; i < 100; i++) {
+      b.abused(a, Transport.WS, true);
+    }
+    assertThat(b.onProbation(a)).as("players' cuts are theirs, not the address's").isFalse();
+    b.abused(a, Transport.WS, false);
+    b.abused(a, Transport.GRPC, false);
+    assertThat(b.onProbation(a)).isFalse();
+    now.addAndGet(60 * SECOND); // the window ends: its strikes start over
+    b.abused(a, Transport.WS, false);
+    b.abused(a, Transport.WS, false);
+    assertThat(b.onProbation(a)).isFalse();
+    b.abused(a, Transport.WS, false);
+    assertThat(b.onProbation(a)).isTrue();
+    assertThat(registry.get("playline.connections.abuse.cuts").tags("transport", "ws", "by", "player").counter()
+        .count()).isEqualTo(100);
+    assertThat(registry.get("playline.connections.abuse.cuts").tags("transport", "ws", "by", "stranger").counter()
+        .count()).isEqualTo(4);
+    assertThat(registry.get("playline.connections.penalized").tags("transport", "ws").counter().count()).isEqualTo(1);
+  }
+
+  @Test
+  void everyAddressOfOneIpv6Slash64SharesOneBudgetAndOneIpv4AddressIsItsOwn() throws Exception {
+    AddressBudgets b = budgets(1, 3, Duration.ofSeconds(10), 100);
+    for (int i = 0; i < 3; i++) {
+      assertThat(b.admit(InetAddress.getByName("2001:db8:1:2::" + Integer.toHexString(i + 1)), Transport.WS)).isNull();
+    }
+    assertThat(b.admit(InetAddress.getByName("2001:db8:1:2:ffff:ffff:ffff:fffe"), Transport.WS))
+        .isEqualTo(Refusal.RATE);
+    assertThat(b.admit(InetAddress.getByName("2001:db8:1:3::1"), Transport.WS)).as("the next /64").isNull();
+    b.abused(InetAddress.getByName("2001:db8:1:2::a"), Transport.WS, false);
+    assertThat(b.onProbation(InetAddress.getByName("2001:db8:1:2::b"))).isTrue();
+    assertThat(b.admit(InetAddress.getByName("198.51.100.1"), Transport.WS)).isNull();
+    assertThat(b.admit(InetAddress.getByName("198.51.100.2"), Transport.WS)).isNull();
+    assertThat(b.addresses()).isEqualTo(4);
   }
 
   @Test
   void aRepeatOffendersPenaltyDoublesUpToTheMaximumAndStartsOverAfterAQuietSpell() throws Exception {
     AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(30), 100);
     InetAddress a = address(1);
-    b.penalize(a, Transport.GRPC);
+    b.abused(a, Transport.GRPC, false);
     now.addAndGet(5 * SECOND);
-    b.penalize(a, Transport.GRPC); // cut while its penalty runs (admitted before): no longer
+    b.abused(a, Transport.GRPC, false); // cut while its penalty runs (admitted before): no longer
     now.addAndGet(5 * SECOND);
     assertThat(b.admit(a, Transport.WS)).isNull();
     // Again within the maximum of its penalty's end: 20 s, then 30 s (the maximum), then 30 s.
     for (long seconds : new long[] {20, 30, 30}) {
-      b.penalize(a, Transport.GRPC);
+      b.abused(a, Transport.GRPC, false);
       now.addAndGet(seconds * SECOND - 1);
-      assertThat(b.admit(a, Transport.WS)).as("%d s", seconds).isEqualTo(Refusal.PENALTY);
+      assertThat(b.onProbation(a)).as("%d s", seconds).isTrue();
       now.addAndGet(1);
       assertThat(b.admit(a, Transport.WS)).isNull();
     }
@@ -121,7 +170,7 @@ class AddressBudgetsTest {
       now.addAndGet(SECOND);
       b.admit(address(2 + i), Transport.WS);
     }
-    b.penalize(a, Transport.GRPC);
+    b.abused(a, Transport.GRPC, false);
     now.addAndGet(10 * SECOND);
     assertThat(b.admit(a, Transport.WS)).isNull();
   }
@@ -130,21 +179,21 @@ class AddressBudgetsTest {
   void anAddressPenalizedAgainSoonIsRememberedPastItsRefill() throws Exception {
     AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(60), 100);
     InetAddress a = address(1);
-    b.penalize(a, Transport.GRPC);
+    b.abused(a, Transport.GRPC, false);
     now.addAndGet(40 * SECOND); // its bucket is full, its penalty over: idle, but a repeat would double
     for (int i = 0; i < 20; i++) {
       b.admit(address(2 + i), Transport.WS);
     }
-    b.penalize(a, Transport.GRPC);
+    b.abused(a, Transport.GRPC, false);
     now.addAndGet(20 * SECOND - 1);
-    assertThat(b.admit(a, Transport.WS)).isEqualTo(Refusal.PENALTY);
+    assertThat(b.onProbation(a)).isTrue();
   }
 
   @Test
   void anAddressKeptForItsPenaltyDoesNotHoldTheIdleOnesBehindIt() throws Exception {
     AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(60), 100);
     InetAddress a = address(1);
-    b.penalize(a, Transport.GRPC);
+    b.abused(a, Transport.GRPC, false);
     now.addAndGet(20 * SECOND);
     for (int i = 0; i < 10; i++) {
       b.admit(address(2 + i), Transport.WS); // idle from the next second on
@@ -170,11 +219,11 @@ class AddressBudgetsTest {
     }
     assertThat(b.addresses()).isEqualTo(1);
     // A penalized address is kept while its penalty runs, however idle.
-    b.penalize(address(7), Transport.WS);
+    b.abused(address(7), Transport.WS, false);
     now.addAndGet(5 * SECOND);
     for (int i = 0; i < 20; i++) {
       b.admit(address(6_000), Transport.WS);
     }
-    assertThat(b.admit(address(7), Transport.WS)).isEqualTo(Refusal.PENALTY);
+    assertThat(b.onProbation(address(7))).isTrue();
   }
 }

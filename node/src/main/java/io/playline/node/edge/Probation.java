@@ -1,0 +1,79 @@
+package io.playline.node.edge;
+
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether a player connection has authenticated as a player, and, for a connection from an address
+ * on probation ({@link AddressBudgets#onProbation}), the deadline by which it must: at {@code
+ * connection.abuse.probation.timeout} after connecting, a connection not yet {@link #authenticated}
+ * is closed and counted as {@code playline.connections.refused{reason=penalty}}. A connection that
+ * authenticated is a player's: cut for abuse, it is never charged to its address ({@link
+ * AddressBudgets#abused}). Kept on the channel; {@link #authenticated} may be called from any
+ * thread (a gRPC stream's), the deadline runs on the channel's event loop.
+ */
+public final class Probation {
+  private static final Logger log = LoggerFactory.getLogger(Probation.class);
+  private static final AttributeKey<Probation> KEY = AttributeKey.valueOf(Probation.class, "probation");
+
+  private volatile boolean player;
+  private volatile @Nullable ScheduledFuture<?> deadline;
+
+  private Probation() {}
+
+  /**
+   * Starts tracking {@code channel} (admitted from {@code address}); when the address is on
+   * probation, arms the deadline.
+   */
+  public static void track(Channel channel, AddressBudgets budgets, InetAddress address,
+      AddressBudgets.Transport transport, Duration timeout) {
+    Probation p = new Probation();
+    channel.attr(KEY).set(p);
+    if (budgets.onProbation(address)) {
+      p.deadline = channel.eventLoop().schedule(() -> {
+        if (!p.player && channel.isOpen()) {
+          budgets.probationFailed(address, transport);
+          log.debug("Closing {}: on probation and not authenticated within connection.abuse.probation.timeout {}",
+              address, timeout);
+          channel.close();
+        }
+      }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+      channel.closeFuture().addListener(f -> p.disarm());
+    }
+  }
+
+  /** {@code channel} authenticated as a player: it is a player's from now on, its probation (if any) passed. */
+  public static void authenticated(Channel channel) {
+    Probation p = channel.attr(KEY).get();
+    if (p != null) {
+      p.player = true;
+      p.disarm();
+    }
+  }
+
+  /** Whether {@code channel} authenticated as a player. */
+  public static boolean isPlayer(Channel channel) {
+    Probation p = channel.attr(KEY).get();
+    return p != null && p.player;
+  }
+
+  /** Whether {@code channel} is on probation: admitted during its address's penalty and not yet authenticated. */
+  public static boolean pending(Channel channel) {
+    Probation p = channel.attr(KEY).get();
+    return p != null && !p.player && p.deadline != null;
+  }
+
+  private void disarm() {
+    ScheduledFuture<?> d = deadline;
+    if (d != null) {
+      d.cancel(false);
+    }
+  }
+}
