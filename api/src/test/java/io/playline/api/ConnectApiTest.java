@@ -33,6 +33,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -318,11 +320,17 @@ class ConnectApiTest {
     }
     assertThat(refused("pipelined")).isEqualTo(1);
 
-    // More connections than api.http.max.connections: the extra one is closed at accept.
+    // More connections than api.http.max.connections, every one of them a backend's (a request with a
+    // valid token answered): the extra one is closed at accept.
     await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == 0);
     try (Socket a = new Socket("127.0.0.1", port()); Socket b = new Socket("127.0.0.1", port());
         Socket c = new Socket("127.0.0.1", port())) {
       await().atMost(Duration.ofSeconds(5)).until(() -> openConnections() == 3);
+      for (Socket backend : new Socket[] {a, b, c}) {
+        backend.getOutputStream().write(getPaused.getBytes(StandardCharsets.US_ASCII));
+        backend.setSoTimeout(10_000);
+        assertThat(readAtLeast(backend.getInputStream(), 1)).startsWith("HTTP/1.1 200 OK");
+      }
       try (Socket d = new Socket("127.0.0.1", port())) {
         d.setSoTimeout(10_000);
         assertThat(d.getInputStream().read()).isEqualTo(-1);
@@ -336,6 +344,47 @@ class ConnectApiTest {
         assertThat(readAtLeast(admitted.getInputStream(), 1)).startsWith("HTTP/1.1 200 OK");
       }
     }
+  }
+
+  @Test
+  void strangersWithoutACredentialCannotKeepABackendOut(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of("api.http.max.connections", "4", "api.http.max.connections.per.address", "2",
+        "api.http.request.timeout", "1m"));
+    String noCredential = "POST " + HISTORY + "GetPaused HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        + "Content-Length: 12\r\n\r\n{\"uid\":\"42\"}";
+    List<Socket> strangers = new ArrayList<>();
+    try {
+      for (int round = 0; round < 5; round++) {
+        // A stranger asking without a credential is answered 401 and its connection closed: it cannot keep it.
+        try (Socket asking = new Socket(InetAddress.getLoopbackAddress(), port(), InetAddress.getByName("127.0.0.3"),
+            0)) {
+          asking.setSoTimeout(10_000);
+          asking.getOutputStream().write(noCredential.getBytes(StandardCharsets.US_ASCII));
+          String answer = new String(asking.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+          assertThat(answer).startsWith("HTTP/1.1 401").containsIgnoringCase("connection: close");
+        }
+        // Strangers from two addresses hold every connection of the port, idle.
+        while (strangers.size() < 4 * (round + 1)) {
+          strangers.add(new Socket(InetAddress.getLoopbackAddress(), port(),
+              InetAddress.getByName("127.0.0." + (4 + strangers.size() % 2)), 0));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() >= 4);
+        // A backend with a valid token is let in and answered all the same.
+        try (Socket backend = new Socket(InetAddress.getLoopbackAddress(), port())) {
+          backend.setSoTimeout(10_000);
+          backend.getOutputStream().write(request("ListHistory", "{\"uid\":\"42\"}", "")
+              .getBytes(StandardCharsets.US_ASCII));
+          assertThat(readAtLeast(backend.getInputStream(), 1)).startsWith("HTTP/1.1 200 OK");
+        }
+      }
+    } finally {
+      for (Socket s : strangers) {
+        s.close();
+      }
+    }
+    assertThat(refused("evicted")).isGreaterThanOrEqualTo(5);
+    assertThat(refused("connections")).isZero();
   }
 
   @Test

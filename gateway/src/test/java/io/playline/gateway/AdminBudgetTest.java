@@ -7,22 +7,30 @@ import static org.awaitility.Awaitility.await;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The admin port's budgets: admin.request.timeout against a slowloris, admin.max.connections. */
+/**
+ * The admin port's budgets: admin.request.timeout against a slowloris; admin.max.connections, which
+ * strangers cannot fill against the probes (an idle connection that proved no token gives way).
+ */
 @ExtendWith(RealRedisExtension.class)
 class AdminBudgetTest {
   static TestGateway gateway;
+  static RedisNamespace namespace;
 
   @BeforeAll
   static void start(RedisNamespace ns) {
+    namespace = ns;
     gateway = new TestGateway(ns, Map.of("admin.request.timeout", "2s", "admin.max.connections", "2"));
   }
 
@@ -59,19 +67,75 @@ class AdminBudgetTest {
     assertThat(refused("timeout") - before).isEqualTo(1);
   }
 
+  /** A keep-alive connection from {@code from} that asked {@code path} and read its whole answer. */
+  static Socket asked(int port, String from, String path, String authorization) throws Exception {
+    Socket s = new Socket(InetAddress.getByName("127.0.0.1"), port, InetAddress.getByName(from), 0);
+    s.setSoTimeout(10_000);
+    assertThat(ask(s, path, authorization)).startsWith("HTTP/1.1 ");
+    return s;
+  }
+
+  /** Sends GET {@code path} on {@code s} and reads the whole answer; returns its head. */
+  static String ask(Socket s, String path, String authorization) throws Exception {
+    s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n" + authorization + "\r\n")
+        .getBytes(StandardCharsets.US_ASCII));
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = s.getInputStream().read();
+      if (b < 0) {
+        return head.toString();
+      }
+      head.append((char) b);
+    }
+    java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+    if (length.find()) {
+      s.getInputStream().readNBytes(Integer.parseInt(length.group(1)));
+    }
+    return head.toString();
+  }
+
   @Test
-  void connectionsOverTheCapAreClosedAtAcceptAndTheOthersServed() throws Exception {
-    double before = refused("connections");
-    try (Socket first = admin(); Socket second = admin()) {
-      // Both sent a request: both are counted and kept (keep-alive) while the third comes.
-      for (Socket s : new Socket[] {first, second}) {
-        s.getOutputStream().write("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        assertThat(new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
+  void strangersHoldingEveryConnectionCannotKeepTheProbesOut() throws Exception {
+    int port = gateway.node.adminAddress().getPort();
+    double evictedBefore = refused("evicted");
+    List<Socket> strangers = new ArrayList<>();
+    try {
+      for (int probe = 0; probe < 5; probe++) {
+        // Strangers from other addresses take every connection there is, keep-alive, asking /livez.
+        strangers.add(asked(port, "127.0.0." + (2 + probe % 2), "/livez", ""));
+        strangers.add(asked(port, "127.0.0." + (3 - probe % 2), "/livez", ""));
+        try (Socket readyz = asked(port, "127.0.0.1", "/readyz", "")) {
+          assertThat(readyz.isClosed()).isFalse(); // answered: asked() read its status line
+        }
       }
-      try (Socket third = admin()) {
+    } finally {
+      for (Socket s : strangers) {
+        s.close();
+      }
+    }
+    assertThat(refused("evicted") - evictedBefore).isGreaterThanOrEqualTo(5);
+  }
+
+  @Test
+  void aConnectionOverTheCapIsRefusedOnlyWhenNoIdleStrangerCanGiveWay() throws Exception {
+    TestGateway withToken = new TestGateway(namespace, Map.of("admin.max.connections", "2",
+        "admin.token", "scrape-token-0123456789abcdef"));
+    try {
+      int port = withToken.node.adminAddress().getPort();
+      double before = withToken.counter("playline.admin.refused", "reason", "connections");
+      String bearer = "Authorization: Bearer scrape-token-0123456789abcdef\r\n";
+      try (Socket first = asked(port, "127.0.0.1", "/metrics", bearer);
+          Socket second = asked(port, "127.0.0.2", "/metrics", bearer);
+          Socket third = new Socket("127.0.0.1", port)) {
         await().atMost(Duration.ofSeconds(5)).until(() -> closedByServer(third));
+        assertThat(withToken.counter("playline.admin.refused", "reason", "connections") - before).isEqualTo(1);
+        // The scrapers that proved the token keep their connections.
+        for (Socket s : new Socket[] {first, second}) {
+          assertThat(ask(s, "/livez", "")).startsWith("HTTP/1.1 200");
+        }
       }
-      assertThat(refused("connections") - before).isEqualTo(1);
+    } finally {
+      withToken.close();
     }
   }
 }

@@ -28,6 +28,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.api.connect.ConnectRoutes.Route;
+import io.playline.node.admin.HttpBudget;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -57,7 +58,7 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
 
   /** A request read and not yet answered on the wire. */
   private static final class Pending {
-    final boolean keepAlive;
+    boolean keepAlive;
     @Nullable FullHttpResponse response;
     @Nullable UnaryCall<?, ?> call;
     @Nullable ScheduledFuture<?> deadline;
@@ -221,6 +222,15 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
     }
     if (!ctx.channel().isActive()) {
       return; // cancelled with its connection: nobody to answer
+    }
+    if (result != null && result.status().getCode() == Status.Code.UNAUTHENTICATED) {
+      // No credential, or not a valid one: answered, then closed, so that clients without one cannot
+      // hold the port's connections (HttpBudget), and nothing pipelined behind it runs.
+      p.keepAlive = false;
+      closing = true;
+      ctx.channel().config().setAutoRead(false);
+    } else if (result != null) {
+      HttpBudget.proven(ctx.channel()); // past the credential check: a backend's connection stays
     }
     try {
       p.response = failure != null || result == null ? error(Status.UNKNOWN.withDescription("the service failed"), name)

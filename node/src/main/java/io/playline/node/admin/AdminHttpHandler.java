@@ -76,6 +76,9 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     switch (path) {
       case "/metrics" -> {
         if (access.permits(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+          if (access.token() != null) {
+            HttpBudget.proven(ctx.channel()); // a scraper with the token keeps its connection however full the port
+          }
           reply(ctx, keepAlive,
               respond(HttpResponseStatus.OK, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
         } else {

@@ -9,12 +9,17 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.node.edge.AddressPrefixes;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.Deadlines;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -23,12 +28,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an HTTP/1.1 port lets clients spend: at most {@code maxConnections} open connections and, when
- * given, at most so many from one address (more are closed at accept), and a whole request within {@code requestTimeout} of connecting or of the
+ * given, at most so many from one address ({@link AddressPrefixes#DEFAULT}: an IPv4 /32, an IPv6
+ * /64; more are closed at accept), and a whole request within {@code requestTimeout} of connecting or of the
  * previous response (an idle timer would let a slowloris keep a connection forever with one header
  * byte now and then; the clock stops while a request is being answered), and nothing more is read
  * while the connection's unsent answers are over Netty's write-buffer high-water mark (a client
  * that sends requests and never reads the answers cannot grow the node's memory). Counted in {@code
- * <metric>{reason=connections|address|timeout}}. Used by the admin port ({@code admin.max.connections},
+ * <metric>{reason=connections|address|timeout|evicted}}.
+ *
+ * <p>Strangers cannot fill the port: when it is full, a new connection takes the place of the
+ * least recently active idle connection (no request being answered) that has not {@link #proven
+ * proven} itself (served a request that carried a valid credential), which is closed ({@code
+ * reason=evicted}; an HTTP client reopens an idle keep-alive connection it finds closed). So a probe
+ * or a backend arriving at a port held by strangers' idle or slowloris connections is always let in,
+ * while the connections of authenticated clients are never taken by newcomers. Only when every
+ * connection is proven or busy is a new one refused. Used by the admin port ({@code admin.max.connections},
  * {@code admin.max.connections.per.address}, {@code admin.request.timeout}) and the internal API's HTTP port (with {@code
  * api.http.max.connections.per.address}). Thread-safe; {@link #deadline()} gives one handler per
  * connection, confined to its event loop.
@@ -44,6 +58,17 @@ public final class HttpBudget {
   private final AtomicInteger open = new AtomicInteger();
   private final Counter overCap;
   private final Counter timedOut;
+  private final Counter evicted;
+  /** The open connections (guarded by itself), least recently active first. */
+  private final LinkedHashMap<Channel, Conn> conns = new LinkedHashMap<>(64, 0.75f, true);
+  private static final AttributeKey<Conn> CONN = AttributeKey.valueOf(HttpBudget.class, "conn");
+
+  /** One open connection's state: written on its event loop, read under the map's lock by an admitting loop. */
+  private static final class Conn {
+    /** Requests read and not yet answered in full. */
+    volatile int answering;
+    volatile boolean proven;
+  }
 
   /** The per-address cap: connections counted by remote address (the limiter's node-wide cap unused), refusals. */
   private record AddressCap(Cap cap, ConnectionLimiter counts, Counter refused) {}
@@ -79,6 +104,9 @@ public final class HttpBudget {
         + (perAddress == null ? "" : " or " + perAddress.key()) + ", or no whole request within " + timeoutKey;
     overCap = Counter.builder(metric).tag("reason", "connections").description(description).register(registry);
     timedOut = Counter.builder(metric).tag("reason", "timeout").description(description).register(registry);
+    evicted = Counter.builder(metric).tag("reason", "evicted").description(port + " connections closed to make room "
+        + "for a new one: the least recently active idle connection that never proved a credential, when the port is "
+        + "at " + connections.key()).register(registry);
     this.perAddress = perAddress == null ? null : new AddressCap(perAddress, new ConnectionLimiter(Integer.MAX_VALUE,
         perAddress.max()), Counter.builder(metric).tag("reason", "address").description(description).register(registry));
   }
@@ -90,23 +118,80 @@ public final class HttpBudget {
         access.requestTimeout(), registry);
   }
 
-  /** Counts {@code channel} until it closes; false (and closed) when the port or its address has its maximum. */
+  /**
+   * Counts {@code channel} until it closes; false (and closed) when its address has its maximum, or
+   * the port has its maximum and no idle unproven connection gives way.
+   */
   public boolean admit(Channel channel) {
-    if (open.incrementAndGet() > connections.max()) {
-      open.decrementAndGet();
-      return refuse(channel, overCap, connections);
-    }
     AddressCap a = perAddress;
     InetAddress address = channel.remoteAddress() instanceof InetSocketAddress remote ? remote.getAddress() : null;
-    if (a != null && address != null) {
-      if (a.counts().admit(address) != null) {
+    boolean countedAddress = a != null && address != null;
+    if (countedAddress && a.counts().admit(address) != null) {
+      return refuse(channel, a.refused(), a.cap());
+    }
+    if (open.incrementAndGet() > connections.max()) {
+      Channel idle = evictable();
+      if (idle == null) {
         open.decrementAndGet();
-        return refuse(channel, a.refused(), a.cap());
+        if (countedAddress) {
+          a.counts().release(address);
+        }
+        return refuse(channel, overCap, connections);
       }
+      evicted.increment();
+      log.debug("Closing idle {} connection {} for a new one: {} {} reached", port, idle.remoteAddress(),
+          connections.key(), connections.max());
+      idle.close(); // its closeFuture gives its place back; the newcomer holds one meanwhile
+    }
+    if (countedAddress) {
       channel.closeFuture().addListener(f -> a.counts().release(address));
     }
-    channel.closeFuture().addListener(f -> open.decrementAndGet());
+    Conn conn = new Conn();
+    channel.attr(CONN).set(conn);
+    synchronized (conns) {
+      conns.put(channel, conn);
+    }
+    channel.closeFuture().addListener(f -> {
+      synchronized (conns) {
+        conns.remove(channel);
+      }
+      open.decrementAndGet();
+    });
     return true;
+  }
+
+  /** Takes the least recently active idle unproven connection out of the line (null: none). */
+  private @Nullable Channel evictable() {
+    synchronized (conns) {
+      Iterator<Map.Entry<Channel, Conn>> it = conns.entrySet().iterator();
+      while (it.hasNext()) {
+        Map.Entry<Channel, Conn> e = it.next();
+        Conn c = e.getValue();
+        if (!c.proven && c.answering == 0) {
+          it.remove();
+          return e.getKey();
+        }
+      }
+      return null;
+    }
+  }
+
+  /** {@code channel} was active: it goes to the back of the line of connections that may give way. */
+  private void touch(Channel channel) {
+    synchronized (conns) {
+      conns.get(channel);
+    }
+  }
+
+  /**
+   * {@code channel} served a request with a valid credential (a service token on the API port, the
+   * admin token for {@code /metrics}): no newcomer takes its place.
+   */
+  public static void proven(Channel channel) {
+    Conn c = channel.attr(CONN).get();
+    if (c != null) {
+      c.proven = true;
+    }
   }
 
   private boolean refuse(Channel channel, Counter refused, Cap cap) {
@@ -131,8 +216,16 @@ public final class HttpBudget {
 
   private final class RequestDeadline extends ChannelDuplexHandler {
     private @Nullable ScheduledFuture<?> timer;
-    /** Requests read and not yet answered in full. */
+    /** Requests read and not yet answered in full (mirrored in the connection's {@link Conn}). */
     private int answering;
+
+    private void answering(ChannelHandlerContext ctx, int n) {
+      answering = n;
+      Conn c = ctx.channel().attr(CONN).get();
+      if (c != null) {
+        c.answering = n;
+      }
+    }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
@@ -154,7 +247,8 @@ public final class HttpBudget {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       if (msg instanceof FullHttpRequest) {
-        answering++;
+        answering(ctx, answering + 1);
+        touch(ctx.channel());
         cancel(); // the clock runs again once this request is answered
       }
       ctx.fireChannelRead(msg);
@@ -162,8 +256,11 @@ public final class HttpBudget {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-      if (msg instanceof LastHttpContent && answering > 0 && --answering == 0) {
-        arm(ctx); // the next request on this connection gets a deadline of its own
+      if (msg instanceof LastHttpContent && answering > 0) {
+        answering(ctx, answering - 1);
+        if (answering == 0) {
+          arm(ctx); // the next request on this connection gets a deadline of its own
+        }
       }
       ctx.write(msg, promise);
     }
