@@ -11,6 +11,7 @@ import io.playline.core.query.HistoryService;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.node.grpc.GrpcServers;
+import io.playline.node.grpc.RequestParsing;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.HistoryGrpc;
 import java.io.IOException;
@@ -78,7 +79,7 @@ public final class ApiServer implements AutoCloseable {
         .intercept(auth)
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
-        .addService(service);
+        .addService(RequestParsing.wrap(service.bindService()));
     Server server;
     try {
       server = builder.build().start();

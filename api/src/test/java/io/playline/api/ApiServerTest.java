@@ -37,6 +37,7 @@ import io.playline.proto.v1.ReportResponse;
 import io.playline.testing.Frames;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
+import io.playline.testing.MalformedGrpcMessages;
 import io.playline.testing.RawHttp2Client;
 import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
@@ -248,6 +249,38 @@ class ApiServerTest {
     } finally {
       again.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
+  }
+
+  @Test
+  void unreadableRequestMessagesAreAnsweredWithTheirStatusAndNeverLoggedPerMessage() {
+    Http2Headers headers = RawHttp2Client.callHeaders("/playline.v1.History/GetPaused").add("authorization", bearer());
+    ch.qos.logback.classic.Logger root =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    root.addAppender(lines);
+    try {
+      byte[] bomb = MalformedGrpcMessages.gzipBomb(1 << 20);
+      MalformedGrpcMessages.Sent large = MalformedGrpcMessages.send(api.address().getPort(),
+          RawHttp2Client.callHeaders("/playline.v1.History/GetPaused").add("authorization", bearer())
+              .add("grpc-encoding", "gzip"), MalformedGrpcMessages.framed(true, bomb.length, bomb), 300);
+      assertThat(large.statuses()).hasSizeGreaterThanOrEqualTo(250).allSatisfy(s -> assertThat(s).startsWith("8 "));
+      byte[] garbage = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+      MalformedGrpcMessages.Sent undecodable = MalformedGrpcMessages.send(api.address().getPort(), headers,
+          MalformedGrpcMessages.framed(false, garbage.length, garbage), 300);
+      assertThat(undecodable.statuses()).hasSizeGreaterThanOrEqualTo(250)
+          .allSatisfy(s -> assertThat(s).startsWith("3 ").doesNotContain("Exception", "protobuf.Invalid"));
+      assertThat(large.grpcRecords()).isEmpty();
+      assertThat(undecodable.grpcRecords()).isEmpty();
+    } finally {
+      root.detachAppender(lines);
+    }
+    // One summary line per kind, no stack trace.
+    assertThat(lines.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
+        .isEmpty();
+    assertThat(lines.list).filteredOn(e -> e.getLoggerName().endsWith("ClientErrorLog")).hasSizeLessThanOrEqualTo(2)
+        .allSatisfy(e -> assertThat(e.getThrowableProxy()).isNull());
   }
 
   /** A valid service token for 5 minutes, as a backend sends it. */

@@ -39,6 +39,8 @@ public final class RawHttp2Client implements AutoCloseable {
   public final AtomicLong rstStreamsReceived = new AtomicLong();
   /** HEADERS frames the server sent (a call's response headers or trailers). */
   public final AtomicLong headersReceived = new AtomicLong();
+  /** Each {@code grpc-status} the server sent (in trailers), with its {@code grpc-message}: "8 message". */
+  public final java.util.Queue<String> statuses = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private int nextStreamId = 1;
   /** Confined to the channel's loop: a SETTINGS ACK may only follow our preface. */
   private boolean prefaceSent;
@@ -76,6 +78,14 @@ public final class RawHttp2Client implements AutoCloseable {
     return c;
   }
 
+  private void status(Http2Headers headers) {
+    CharSequence status = headers.get("grpc-status");
+    if (status != null) {
+      CharSequence message = headers.get("grpc-message");
+      statuses.add(status + " " + (message == null ? "" : message));
+    }
+  }
+
   private void run(Runnable task) {
     channel.eventLoop().submit(task).syncUninterruptibly();
   }
@@ -110,6 +120,17 @@ public final class RawHttp2Client implements AutoCloseable {
           writer.writeRstStream(ctx, id, Http2Error.CANCEL.code(), ctx.newPromise());
         }
       }
+      ctx.flush();
+    });
+  }
+
+  /** Opens one call with {@code headers} and sends {@code body} (gRPC's framing included) as its only DATA frame. */
+  public void call(Http2Headers headers, byte[] body) {
+    run(() -> {
+      int id = nextStreamId;
+      nextStreamId += 2;
+      writer.writeHeaders(ctx, id, headers, 0, false, ctx.newPromise());
+      writer.writeData(ctx, id, io.netty.buffer.Unpooled.wrappedBuffer(body), 0, true, ctx.newPromise());
       ctx.flush();
     });
   }
@@ -171,12 +192,14 @@ public final class RawHttp2Client implements AutoCloseable {
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
             boolean endOfStream) {
           c.headersReceived.incrementAndGet();
+          c.status(headers);
         }
 
         @Override
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
             short weight, boolean exclusive, int padding, boolean endOfStream) {
           c.headersReceived.incrementAndGet();
+          c.status(headers);
         }
       });
     }

@@ -46,6 +46,7 @@ public final class GrpcServers {
       @Nullable SslContext tls, MeterRegistry registry, String server, Admission admission) {
     GrpcLimits limits = config.limits();
     StreamErrorLog.install(registry);
+    ClientErrorLog.install(registry);
     NettyServerBuilder b = NettyServerBuilder.forAddress(address)
         .channelType(loops.serverChannelType())
         .bossEventLoopGroup(loops.boss())

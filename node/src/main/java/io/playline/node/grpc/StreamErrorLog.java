@@ -37,10 +37,12 @@ public final class StreamErrorLog implements Filter {
         GRPC_SERVER.setFilter(INSTANCE);
       }
     }
-    FunctionCounter.builder("playline.grpc.stream.errors", INSTANCE.errors, LongAdder::sum)
-        .description("HTTP/2 stream errors caused by clients (refused streams and such), logged at most once per "
-            + INTERVAL_SECONDS + " s")
-        .register(registry);
+    if (registry.find("playline.grpc.stream.errors").meter() == null) { // both gRPC servers of a node install it
+      FunctionCounter.builder("playline.grpc.stream.errors", INSTANCE.errors, LongAdder::sum)
+          .description("HTTP/2 stream errors caused by clients (refused streams and such), logged at most once per "
+              + INTERVAL_SECONDS + " s")
+          .register(registry);
+    }
   }
 
   @Override
