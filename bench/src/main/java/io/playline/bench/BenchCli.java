@@ -32,6 +32,7 @@ public final class BenchCli implements Callable<Integer> {
   @Nullable String gatewayJavaOpts;
 
   public static void main(String[] args) {
+    io.playline.roles.cli.ConfigOptions.checkKeysAgainst(io.playline.standalone.ConfigurationDocs.catalogues());
     System.exit(new CommandLine(new BenchCli()).execute(args));
   }
 

@@ -33,6 +33,14 @@ final class ParentDeathSignal {
   private static final Optional<Path> SETPRIV = System.getProperty("os.name", "").equals("Linux")
       && !"false".equals(System.getProperty(PROPERTY))
       ? RedisBinary.onPath("setpriv", System.getenv("PATH")) : Optional.empty();
+  /**
+   * util-linux's {@code setsid}: the server runs in a session (and process group) of its own, so a
+   * signal to the JVM's process group — Ctrl-C in a terminal, {@code kill -INT -PGID} — reaches the
+   * JVM alone, which then stops every part in order, the server last. Without it the server died
+   * with the JVM's parts still using it (and was restarted as if it had crashed).
+   */
+  private static final Optional<Path> SETSID = System.getProperty("os.name", "").equals("Linux")
+      ? RedisBinary.onPath("setsid", System.getenv("PATH")) : Optional.empty();
   private static final ExecutorService SPAWNER = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "embedded-process-spawner");
     t.setDaemon(true);
@@ -48,9 +56,13 @@ final class ParentDeathSignal {
 
   private ParentDeathSignal() {}
 
-  /** Starts {@code builder}'s command, prefixed with {@code setpriv --pdeathsig TERM} where available. */
+  /**
+   * Starts {@code builder}'s command, prefixed with {@code setsid} and {@code setpriv --pdeathsig
+   * TERM} where available (each executes the next in place: the pid is the server's).
+   */
   static Process start(ProcessBuilder builder) throws IOException {
     List<String> command = new ArrayList<>();
+    SETSID.ifPresent(setsid -> command.add(setsid.toString()));
     SETPRIV.ifPresent(setpriv -> command.addAll(List.of(setpriv.toString(), "--pdeathsig", "TERM", "--")));
     command.addAll(builder.command());
     builder.command(command);

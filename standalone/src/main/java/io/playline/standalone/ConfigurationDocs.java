@@ -48,7 +48,7 @@ public final class ConfigurationDocs {
     return List.of(StandaloneSettings.CATALOGUE, NodeSettings.CATALOGUE, EdgeSettings.CATALOGUE, RequestSettings.CATALOGUE,
         GatewaySettings.CATALOGUE, AuthSettings.CATALOGUE, LimitSettings.CATALOGUE, BatchSettings.CATALOGUE, PushSettings.CATALOGUE,
         ApiSettings.CATALOGUE, CoreSettings.CATALOGUE, WriteBackSettings.CATALOGUE, FirstTodaySettings.CATALOGUE, KafkaSettings.CATALOGUE, QuerySettings.CATALOGUE,
-        JobSettings.CATALOGUE);
+        JobSettings.CATALOGUE, io.playline.core.config.UnknownKeys.CATALOGUE);
   }
 
   /** The whole of docs/configuration.md. */

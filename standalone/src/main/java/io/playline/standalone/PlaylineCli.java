@@ -47,6 +47,7 @@ public final class PlaylineCli {
 
   /** As {@link #run(String...)}, writing to {@code out} and {@code err}. */
   public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+    io.playline.roles.cli.ConfigOptions.checkKeysAgainst(ConfigurationDocs.catalogues());
     CommandLine cli = new CommandLine(new PlaylineCli()).setOut(out).setErr(err);
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
       if (e instanceof ConfigException || e instanceof IllegalArgumentException) {

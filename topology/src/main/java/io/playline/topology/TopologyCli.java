@@ -52,6 +52,7 @@ public final class TopologyCli implements Callable<Integer> {
         logger.setLevel(ch.qos.logback.classic.Level.ERROR);
       }
     }
+    ConfigOptions.checkKeysAgainst(io.playline.standalone.ConfigurationDocs.catalogues());
     // deploy/local/up passes its --dir first; a --dir of the caller's comes later and wins.
     System.exit(new CommandLine(new TopologyCli()).setOverwrittenOptionsAllowed(true).execute(args));
   }

@@ -57,4 +57,11 @@ class TokenCommandTest {
     assertThat(err.toString()).contains("PLAYLINE_API_SECRET is not set");
     new Hs256("api.secret", Secrets.DEV_API_SECRET, Duration.ZERO, Clock.systemUTC()).verify(out.toString().trim());
   }
+
+  @Test
+  void aMisspelledKeyRefusesTheCommandWithTheClosestKey() {
+    assertThat(run("token", "--uid", "42", "--set", "auth.secrte=" + AUTH_SECRET)).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown config key 'auth.secrte' (command line); did you mean 'auth.secret'?");
+    assertThat(out.toString()).isEmpty();
+  }
 }
