@@ -130,7 +130,8 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
 
   @Override
   public void clearHistory(ClearHistoryRequest request, StreamObserver<ClearHistoryResponse> response) {
-    answer(response, "ClearHistory", () -> history.clear(request.getUid(), request.getBusinessesList()),
+    answer(response, "ClearHistory", () -> history.clear(request.getUid(), request.getBusinessesList(),
+        request.getAllBusinesses()),
         v -> ClearHistoryResponse.getDefaultInstance());
   }
 

@@ -142,7 +142,8 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
       path = uri.path();
       query = uri.parameters();
     } catch (IllegalArgumentException e) {
-      p.response = error(Status.INVALID_ARGUMENT.withDescription("malformed request target: " + e.getMessage()),
+      p.response = error(Status.INVALID_ARGUMENT.withDescription("malformed request target (expected: a path and a "
+              + "URL-encoded query)"),
           "unknown", HttpResponseStatus.BAD_REQUEST);
       return;
     }

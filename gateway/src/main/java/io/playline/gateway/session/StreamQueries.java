@@ -57,7 +57,7 @@ final class StreamQueries {
     if (overBudget(seq, 1)) {
       return;
     }
-    answer(seq, "clear", () -> history.clear(uid, c.getBusinessesList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
+    answer(seq, "clear", () -> history.clear(uid, c.getBusinessesList(), c.getAllBusinesses()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
   }
 
   /** Spends {@code deletes} of the user's budget; when over it, answers RATE_LIMITED and returns true. */
