@@ -8,12 +8,11 @@ import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumDescriptor;
-import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.playline.node.errors.KnownEnums;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -145,8 +144,7 @@ final class StrictJson {
         }
       }
     }
-    throw new Problem(path + ": " + echo(value) + " (expected: a " + type.getName() + " the API defines: " + names(type)
-        + ")");
+    throw new Problem(path + ": " + echo(value) + " (expected: " + KnownEnums.expected(type) + ")");
   }
 
   private static void integer(JsonElement value, String path, FieldDescriptor field, BigInteger min, BigInteger max)
@@ -189,15 +187,9 @@ final class StrictJson {
   private static String expected(FieldDescriptor field) {
     return switch (field.getJavaType()) {
       case MESSAGE -> "a " + field.getMessageType().getName() + " object";
-      case ENUM -> "a " + field.getEnumType().getName() + ": " + names(field.getEnumType());
+      case ENUM -> KnownEnums.expected(field.getEnumType());
       default -> "a " + field.getType().name().toLowerCase(java.util.Locale.ROOT);
     };
-  }
-
-  /** The enum's names, its zero value (unset) left out. */
-  private static String names(EnumDescriptor type) {
-    return type.getValues().stream().filter(v -> v.getNumber() != 0).map(EnumValueDescriptor::getName)
-        .collect(Collectors.joining(", "));
   }
 
   /** The client's value as JSON text, cut short: enough to recognise it, never a whole body. */
