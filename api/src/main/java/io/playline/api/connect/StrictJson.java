@@ -28,6 +28,8 @@ import org.jspecify.annotations.Nullable;
 final class StrictJson {
   /** Longest piece of a client's value echoed back in a message. */
   private static final int MAX_ECHO = 40;
+  private static final BigInteger INT32_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
+  private static final BigInteger INT32_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
   private static final BigInteger INT64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
   private static final BigInteger INT64_MAX = BigInteger.valueOf(Long.MAX_VALUE);
   private static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
@@ -109,7 +111,7 @@ final class StrictJson {
         message(value.getAsJsonObject(), field.getMessageType(), path + ".");
       }
       case ENUM -> enumValue(value, field.getEnumType(), path);
-      case INT -> integer(value, path, field, BigInteger.valueOf(Integer.MIN_VALUE), BigInteger.valueOf(Integer.MAX_VALUE));
+      case INT -> integer(value, path, field, INT32_MIN, INT32_MAX);
       case LONG -> integer(value, path, field, INT64_MIN, INT64_MAX);
       case BOOLEAN -> {
         if (!(value.isJsonPrimitive() && (value.getAsJsonPrimitive().isBoolean()

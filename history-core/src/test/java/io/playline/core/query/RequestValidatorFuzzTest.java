@@ -124,7 +124,7 @@ class RequestValidatorFuzzTest {
 
   private static void clear(ClearHistoryRequest r) {
     String problem = uidProblem(r.getUid());
-    if (problem == null && r.getAllBusinesses() == (r.getBusinessesCount() == 0)) {
+    if (problem == null && r.getAllBusinesses() == (r.getBusinessesCount() != 0)) {
       problem = r.getAllBusinesses() ? "all_businesses" : "businesses";
     }
     problem = problem != null ? problem : businessesProblem(r.getBusinessesValueList());
