@@ -18,9 +18,8 @@ import org.jspecify.annotations.Nullable;
  * Reading a Connect request: the codec its {@code Content-Type} (POST) or {@code encoding} (GET)
  * names, the message of a GET's query, the message itself (JSON by the proto3 mapping, unknown
  * fields ignored as Connect servers do but unknown enum values refused ({@link StrictJson}), or
- * binary), {@code Connect-Timeout-Ms}, and the headers a
- * gRPC call would carry. What the protocol refuses is thrown as {@link Refused} with its status.
- * Stateless.
+ * binary), {@code Connect-Timeout-Ms}, and the headers a gRPC call would carry. What the protocol
+ * refuses is thrown as {@link Refused} with its status. Stateless.
  */
 final class ConnectRequests {
   static final String JSON = "application/json";
