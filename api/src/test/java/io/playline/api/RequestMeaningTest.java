@@ -128,6 +128,9 @@ class RequestMeaningTest {
         "{\"uid\":\"abc\"}", "uid: \"abc\" (expected: an integer in -9223372036854775808..9223372036854775807, as a "
             + "JSON number or string)",
         "{\"uid\":\"42\",\"limit\":1.5}", "limit: 1.5 (expected: an integer in -2147483648..2147483647)",
+        "{\"uid\":\"1e99999999\"}", "uid: \"1e99999999\" (expected: an integer in -9223372036854775808.."
+            + "9223372036854775807, as a JSON number or string)",
+        "{\"uid\":\"42\",\"businesses\":[1e-99999999]}", "businesses[0]: 1e-99999999 (expected: " + BUSINESSES + ")",
         "{\"uid\":\"42\",\"businesses\":\"VIDEO\"}", "businesses: not a JSON array (expected: a list)",
         "{\"uid\":\"42\",\"after\":[]}", "after: not a JSON object (expected: a Cursor object)");
     for (Map.Entry<String, String> b : bodies.entrySet()) {

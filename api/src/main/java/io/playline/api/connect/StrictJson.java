@@ -26,6 +26,10 @@ import org.jspecify.annotations.Nullable;
  * Problems name the field by its path in proto names ({@code items[1].business}). Stateless.
  */
 final class StrictJson {
+  /** Longest number read: an int64 or uint64 written out, with room for a fraction of zeros. */
+  private static final int MAX_NUMBER_CHARS = 64;
+  /** Digits of the largest integer a field holds (uint64). */
+  private static final int MAX_INTEGER_DIGITS = 20;
   /** Longest piece of a client's value echoed back in a message. */
   private static final int MAX_ECHO = 40;
   private static final BigInteger INT32_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
@@ -170,17 +174,22 @@ final class StrictJson {
         + (field.getJavaType() == FieldDescriptor.JavaType.LONG ? ", as a JSON number or string" : "") + ")");
   }
 
-  /** The number a JSON number or numeric string holds; null for anything else. */
+  /**
+   * The number a JSON number or numeric string holds; null for anything else, and for an exponent
+   * that puts it far outside every integer field: {@code 1e99999999} is nine characters, and
+   * making it an integer would cost the event loop 10^99999999.
+   */
   private static @Nullable BigDecimal number(JsonPrimitive p) {
     if (!p.isNumber() && !p.isString()) {
       return null;
     }
     String text = p.getAsString().trim();
-    if (text.isEmpty() || text.length() > 64) {
+    if (text.isEmpty() || text.length() > MAX_NUMBER_CHARS) {
       return null;
     }
     try {
-      return new BigDecimal(text);
+      BigDecimal number = new BigDecimal(text);
+      return number.scale() > MAX_NUMBER_CHARS || number.scale() < -MAX_INTEGER_DIGITS ? null : number;
     } catch (NumberFormatException e) {
       return null;
     }
