@@ -41,7 +41,7 @@ type Phase = "new" | "connecting" | "authenticating" | "connected" | "draining" 
  * heartbeat interval (and at once on flush() and when the page is hidden), keeps unacked events
  * and resends them after a reconnect, reconnects with exponential backoff and full jitter, follows
  * `Reconnect`, refreshes its token before it expires, keeps and echoes the first-today date, and
- * answers progress(), history(), delete() and clear() as promises.
+ * answers progress(), history(), delete(), clear() and clearAll() as promises.
  *
  * Single-threaded like every JavaScript object: call it from one event loop.
  */
@@ -167,9 +167,17 @@ export class PlaylineClient {
     return this.queries.delete(items);
   }
 
-  /** Clears the user's history of `businesses` (none = everything). */
-  clear(businesses: Business[] = []): Promise<void> {
-    return this.queries.clear(businesses);
+  /** Clears the user's history of `businesses` (at least one; `clearAll()` clears everything). */
+  clear(businesses: Business[]): Promise<void> {
+    if (businesses.length === 0) {
+      return Promise.reject(new RangeError("businesses: empty (expected: at least one; clearAll() clears everything)"));
+    }
+    return this.queries.clear(businesses, false);
+  }
+
+  /** Clears the user's whole history, every business. */
+  clearAll(): Promise<void> {
+    return this.queries.clear([], true);
   }
 
   /** Sends what waits, waits (at most closeTimeoutMs) for the acks and answers, then closes. */

@@ -56,8 +56,9 @@ export class Queries {
     await this.request({ case: "delete", value: { items: keys } }, "done");
   }
 
-  async clear(businesses: Business[]): Promise<void> {
-    await this.request({ case: "clear", value: { businesses } }, "done");
+  /** Exactly one scope: some `businesses`, or `allBusinesses` (the server refuses an empty list alone). */
+  async clear(businesses: Business[], allBusinesses: boolean): Promise<void> {
+    await this.request({ case: "clear", value: { businesses, allBusinesses } }, "done");
   }
 
   /** Sends the queries held until the connection was authenticated. */

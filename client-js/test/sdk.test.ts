@@ -84,7 +84,8 @@ describe("PlaylineClient against a real standalone", () => {
 
     await c.delete([{ business: Business.ARTICLE, oid: 3 }]);
     assert.deepEqual((await c.history()).records.map((r) => Number(r.oid)), [7]);
-    await c.clear();
+    await assert.rejects(c.clear([]), RangeError, "an empty list is not 'everything'");
+    await c.clearAll();
     assert.deepEqual((await c.history()).records, []);
     assert.equal(tokens, 1, "one identity check for the whole session");
   });

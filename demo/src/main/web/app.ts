@@ -223,7 +223,7 @@ el<HTMLSelectElement>("item").addEventListener("change", (e) => {
 });
 el("refresh").addEventListener("click", () => void loadHistory(false).catch(showError));
 el("more").addEventListener("click", () => void loadHistory(true).catch(showError));
-el("clear").addEventListener("click", () => void client.clear().then(() => loadHistory(false)).catch(showError));
+el("clear").addEventListener("click", () => void client.clearAll().then(() => loadHistory(false)).catch(showError));
 el("login").addEventListener("submit", (e) => {
   e.preventDefault();
   sessionStorage.setItem(TOKEN_KEY, el<HTMLInputElement>("token-input").value.trim());

@@ -1,5 +1,6 @@
 package io.playline.api;
 
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The internal API server on {@code api.bind.host}:{@code api.port}: {@code playline.v1.History},
- * standard health ({@code grpc.health.v1.Health}, overall and per service) and server reflection,
+ * standard health ({@code grpc.health.v1.Health}, overall and per service) and server reflection
+ * (v1 and v1alpha),
  * on a {@link Node}'s event loops; and {@code playline.v1.History} over HTTP/1.1 as the
  * Connect protocol on {@code api.http.port} ({@link ConnectServer}: the same service and
  * interceptor instances). Every call but health needs a service token ({@link
@@ -79,6 +81,7 @@ public final class ApiServer implements AutoCloseable {
         .intercept(auth)
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
+        .addService(reflectionV1Alpha())
         .addService(RequestParsing.wrap(service.bindService()));
     Server server;
     try {
@@ -114,6 +117,15 @@ public final class ApiServer implements AutoCloseable {
         ? "plain text, service tokens required"
         : node.tls().mutual() ? "TLS, client certificates required" : "TLS, service tokens required");
     return api;
+  }
+
+  /**
+   * Server reflection as {@code grpc.reflection.v1alpha}, beside v1: older grpcurl and Postman ask
+   * only v1alpha, and without it they answer "Method not found" to a {@code list}.
+   */
+  @SuppressWarnings("deprecation") // grpc-java deprecates the v1alpha service for v1, which is served too
+  private static BindableService reflectionV1Alpha() {
+    return io.grpc.protobuf.services.ProtoReflectionService.newInstance();
   }
 
   public InetSocketAddress address() {

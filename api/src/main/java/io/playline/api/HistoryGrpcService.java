@@ -1,5 +1,6 @@
 package io.playline.api;
 
+import com.google.protobuf.MessageOrBuilder;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.playline.core.query.HistoryService;
@@ -11,6 +12,7 @@ import io.playline.node.write.EventRecords;
 import io.playline.node.write.WriteBatcher;
 import io.playline.node.write.PendingWrite;
 import io.playline.node.errors.ClientLabels;
+import io.playline.node.errors.KnownEnums;
 import io.playline.node.errors.ServiceErrors;
 import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.ClearHistoryResponse;
@@ -59,6 +61,11 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
 
   @Override
   public void report(ReportRequest request, StreamObserver<ReportResponse> response) {
+    String unknown = KnownEnums.problem(request);
+    if (unknown != null) {
+      response.onError(invalid(unknown));
+      return;
+    }
     if (request.getUid() <= 0) {
       response.onError(invalid("uid: " + request.getUid() + " (expected: > 0)"));
       return;
@@ -103,13 +110,13 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
 
   @Override
   public void getProgress(GetProgressRequest request, StreamObserver<GetProgressResponse> response) {
-    answer(response, "GetProgress", () -> history.progress(request.getUid(), request.getItemsList()),
+    answer(request, response, "GetProgress", () -> history.progress(request.getUid(), request.getItemsList()),
         records -> GetProgressResponse.newBuilder().addAllRecords(records).build());
   }
 
   @Override
   public void listHistory(ListHistoryRequest request, StreamObserver<ListHistoryResponse> response) {
-    answer(response, "ListHistory",
+    answer(request, response, "ListHistory",
         () -> history.list(request.getUid(), request.getBusinessesList(), request.hasAfter() ? request.getAfter() : null,
             request.getLimit()),
         page -> {
@@ -124,36 +131,48 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
 
   @Override
   public void deleteHistory(DeleteHistoryRequest request, StreamObserver<DeleteHistoryResponse> response) {
-    answer(response, "DeleteHistory", () -> history.delete(request.getUid(), request.getItemsList()),
+    answer(request, response, "DeleteHistory", () -> history.delete(request.getUid(), request.getItemsList()),
         v -> DeleteHistoryResponse.getDefaultInstance());
   }
 
   @Override
   public void clearHistory(ClearHistoryRequest request, StreamObserver<ClearHistoryResponse> response) {
-    answer(response, "ClearHistory", () -> history.clear(request.getUid(), request.getBusinessesList()),
+    answer(request, response, "ClearHistory", () -> history.clear(request.getUid(), request.getBusinessesList(),
+        request.getAllBusinesses()),
         v -> ClearHistoryResponse.getDefaultInstance());
   }
 
   @Override
   public void setPaused(SetPausedRequest request, StreamObserver<SetPausedResponse> response) {
-    answer(response, "SetPaused", () -> history.setPaused(request.getUid(), request.getPaused()),
+    answer(request, response, "SetPaused", () -> history.setPaused(request.getUid(), request.getPaused()),
         paused -> SetPausedResponse.newBuilder().setPaused(paused).build());
   }
 
   @Override
   public void getPaused(GetPausedRequest request, StreamObserver<GetPausedResponse> response) {
-    answer(response, "GetPaused", () -> history.paused(request.getUid()),
+    answer(request, response, "GetPaused", () -> history.paused(request.getUid()),
         paused -> GetPausedResponse.newBuilder().setPaused(paused).build());
   }
 
   @Override
   public void getItemStats(GetItemStatsRequest request, StreamObserver<GetItemStatsResponse> response) {
-    answer(response, "GetItemStats", () -> history.itemStats(request.getItemsList()),
+    answer(request, response, "GetItemStats", () -> history.itemStats(request.getItemsList()),
         stats -> GetItemStatsResponse.newBuilder().addAllStats(stats).build());
   }
 
-  private static <T, R> void answer(StreamObserver<R> response, String operation, Supplier<CompletionStage<T>> call,
-      Function<T, R> toResponse) {
+  /**
+   * Answers {@code request} with what {@code call} completes with, converted by {@code toResponse},
+   * or with the status its failure maps to. An enum number the API does not define anywhere in the
+   * request is refused first, naming the field and the number, before the service can read it as
+   * UNRECOGNIZED or as nothing.
+   */
+  private static <T, R> void answer(MessageOrBuilder request, StreamObserver<R> response, String operation,
+      Supplier<CompletionStage<T>> call, Function<T, R> toResponse) {
+    String unknown = KnownEnums.problem(request);
+    if (unknown != null) {
+      response.onError(invalid(unknown));
+      return;
+    }
     ServiceErrors.call(call).whenComplete((value, error) -> {
       if (error != null) {
         response.onError(StatusMapper.toStatus(ServiceErrors.toError(error, operation)).asRuntimeException());

@@ -9,6 +9,8 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.jspecify.annotations.Nullable;
 import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.text.ParseException;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Metadata;
@@ -150,11 +152,9 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
       verified.remove(token, known); // expired: the full check below says so
     }
     verifications.increment();
+    checkAudience(unverifiedClaims(token));
     JWTClaimsSet claims = jwt.verify(token);
-    List<String> audience = claims.getAudience();
-    if (audience == null || !audience.contains(ServiceTokens.AUDIENCE)) {
-      throw new AuthenticationException("not a service token (aud must name " + ServiceTokens.AUDIENCE + ")");
-    }
+    checkAudience(claims);
     String service = claims.getSubject();
     if (service == null || service.isBlank() || service.length() > ServiceTokens.MAX_SERVICE_NAME) {
       throw new AuthenticationException("service token names no service in sub");
@@ -166,6 +166,36 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
     long from = claims.getNotBeforeTime() == null ? Long.MIN_VALUE : claims.getNotBeforeTime().getTime() - skewMs;
     verified.put(token, new Verified(service, from, claims.getExpirationTime().getTime() + skewMs));
     return service;
+  }
+
+  /** The claims {@code token} states, unchecked; null when it is not a JWT (the full check says so). */
+  private static @Nullable JWTClaimsSet unverifiedClaims(String token) {
+    try {
+      return SignedJWT.parse(token).getJWTClaimsSet();
+    } catch (ParseException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Refuses claims that do not name the API's audience, before the signature is checked: a player
+   * token is signed with another key, and "bad token signature" would send its sender looking for
+   * the wrong problem. A claim the caller wrote itself reveals nothing to it.
+   */
+  private static void checkAudience(@Nullable JWTClaimsSet claims) {
+    if (claims == null) {
+      return;
+    }
+    List<String> audience = claims.getAudience();
+    if (audience != null && audience.contains(ServiceTokens.AUDIENCE)) {
+      return;
+    }
+    String subject = claims.getSubject();
+    if (subject != null && !subject.isEmpty() && subject.chars().allMatch(Character::isDigit)) {
+      throw new AuthenticationException("not a service token: a player token (sub is a uid); the internal API takes "
+          + "service tokens (aud " + ServiceTokens.AUDIENCE + ", signed with api.secret)");
+    }
+    throw new AuthenticationException("not a service token (aud must name " + ServiceTokens.AUDIENCE + ")");
   }
 
   /** Tokens kept verified now (tests). */

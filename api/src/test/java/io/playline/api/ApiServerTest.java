@@ -372,7 +372,8 @@ class ApiServerTest {
     assertThat(callWith(null)).startsWith("UNAUTHENTICATED: missing credentials");
     assertThat(callWith("Basic c3ZjOnB3")).startsWith("UNAUTHENTICATED: authorization is not a bearer token");
     assertThat(callWith("Bearer " + playerToken(TestApi.PLAYER_SECRET, 42, now)))
-        .as("a player token").startsWith("UNAUTHENTICATED: bad token signature");
+        .as("a player token").startsWith("UNAUTHENTICATED: not a service token: a player token (sub is a uid); "
+            + "the internal API takes service tokens");
     assertThat(callWith("Bearer " + playerToken(API_SECRET, 42, now)))
         .as("a player-shaped token, even signed with the API key").startsWith("UNAUTHENTICATED: not a service token");
     assertThat(callWith("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, API_SECRET, otherAudience)))
@@ -402,6 +403,40 @@ class ApiServerTest {
     assertThat(node.readiness().snapshot())
         .containsOnlyKeys(ApiServer.READINESS_COMPONENT)
         .containsEntry(ApiServer.READINESS_COMPONENT, new Readiness.Component(true, true));
+  }
+
+  @Test
+  void reflectionAnswersOverV1AlphaForOlderClientsWithATokenOnly() throws Exception {
+    assertThat(servicesV1Alpha(channel)).contains(HistoryGrpc.SERVICE_NAME, "grpc.health.v1.Health",
+        "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection");
+    assertThatThrownBy(() -> servicesV1Alpha(bare)).hasRootCauseInstanceOf(StatusRuntimeException.class)
+        .rootCause().hasMessageContaining("UNAUTHENTICATED");
+  }
+
+  /** The services a {@code grpc.reflection.v1alpha} client (older grpcurl, Postman) lists. */
+  private static List<String> servicesV1Alpha(ManagedChannel over) throws Exception {
+    CompletableFuture<List<String>> services = new CompletableFuture<>();
+    StreamObserver<io.grpc.reflection.v1alpha.ServerReflectionRequest> requests =
+        io.grpc.reflection.v1alpha.ServerReflectionGrpc.newStub(over).serverReflectionInfo(
+            new StreamObserver<io.grpc.reflection.v1alpha.ServerReflectionResponse>() {
+              @Override
+              public void onNext(io.grpc.reflection.v1alpha.ServerReflectionResponse r) {
+                services.complete(r.getListServicesResponse().getServiceList().stream()
+                    .map(io.grpc.reflection.v1alpha.ServiceResponse::getName).toList());
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                services.completeExceptionally(t);
+              }
+
+              @Override
+              public void onCompleted() {}
+            });
+    requests.onNext(io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder().setListServices("*").build());
+    List<String> names = services.get(10, TimeUnit.SECONDS);
+    requests.onCompleted();
+    return names;
   }
 
   @Test

@@ -71,6 +71,26 @@ class ServiceAuthInterceptorTest {
   }
 
   @Test
+  void aPlayerTokenIsToldItIsOneWhateverKeySignedIt() {
+    JWTClaimsSet player = new JWTClaimsSet.Builder().subject("42").expirationTime(Date.from(start.plusSeconds(60)))
+        .build();
+    String expected = "not a service token: a player token (sub is a uid); the internal API takes service tokens "
+        + "(aud playline-api, signed with api.secret)";
+    assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign("auth.secret",
+        "the-player-token-key-0123456789abcdefgh", player))).isInstanceOf(AuthenticationException.class)
+        .hasMessage(expected);
+    assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, SECRET, player)))
+        .hasMessage(expected);
+    JWTClaimsSet otherService = new JWTClaimsSet.Builder().subject("recs").audience("elsewhere")
+        .expirationTime(Date.from(start.plusSeconds(60))).build();
+    assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, SECRET, otherService)))
+        .hasMessage("not a service token (aud must name playline-api)");
+    String forged = ServiceTokens.mint("another-key-of-32-bytes-at-least-0123456789", "recs", Duration.ofMinutes(1),
+        start);
+    assertThatThrownBy(() -> auth.authenticate("Bearer " + forged)).hasMessage("bad token signature");
+  }
+
+  @Test
   void theCacheStaysBounded() {
     for (int i = 0; i < ServiceAuthInterceptor.MAX_VERIFIED_TOKENS + 10; i++) {
       auth.authenticate("Bearer " + ServiceTokens.mint(SECRET, "svc-" + i, Duration.ofMinutes(10), start));

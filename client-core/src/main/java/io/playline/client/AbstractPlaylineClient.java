@@ -193,10 +193,20 @@ public abstract class AbstractPlaylineClient implements AutoCloseable {
         ServerFrame.BodyCase.DONE, f -> null);
   }
 
-  /** Clears the user's history of {@code businesses} (empty = everything). Thread-safe; never blocks. */
+  /**
+   * Clears the user's history of {@code businesses} (at least one; {@link #clearAll()} clears
+   * everything). Thread-safe; never blocks.
+   */
   public CompletableFuture<Void> clear(List<Business> businesses) {
+    checkArgument(!businesses.isEmpty(), "businesses: empty (expected: at least one; clearAll() clears everything)");
     businesses.forEach(b -> checkBusiness("businesses", b));
     return request(ClientFrame.newBuilder().setClear(ClearHistory.newBuilder().addAllBusinesses(businesses)),
+        ServerFrame.BodyCase.DONE, f -> null);
+  }
+
+  /** Clears the user's whole history, every business. Thread-safe; never blocks. */
+  public CompletableFuture<Void> clearAll() {
+    return request(ClientFrame.newBuilder().setClear(ClearHistory.newBuilder().setAllBusinesses(true)),
         ServerFrame.BodyCase.DONE, f -> null);
   }
 

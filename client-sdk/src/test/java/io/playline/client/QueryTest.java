@@ -1,6 +1,7 @@
 package io.playline.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.playline.proto.v1.Business;
@@ -57,6 +58,9 @@ class QueryTest {
         assertThat(await(client.progress(List.of(item(11)))).value()).isEmpty();
       }
       await(client.clear(List.of(Business.COMIC)));
+      assertThatThrownBy(() -> client.clear(List.of())).as("an empty list is not 'everything'")
+          .isInstanceOf(IllegalArgumentException.class);
+      await(client.clearAll());
       client.report(Business.VIDEO, 10, 5_000, 600_000);
       client.flush().get(TIMEOUT_S, TimeUnit.SECONDS); // the connection stayed usable
       assertThat(client.state()).isEqualTo(ConnectionState.CONNECTED);

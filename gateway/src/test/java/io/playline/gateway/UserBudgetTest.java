@@ -240,7 +240,7 @@ class UserBudgetTest {
     }
 
     @Override
-    public CompletionStage<Void> clear(long uid, List<Business> businesses) {
+    public CompletionStage<Void> clear(long uid, List<Business> businesses, boolean allBusinesses) {
       items.incrementAndGet();
       return CompletableFuture.completedFuture(null);
     }

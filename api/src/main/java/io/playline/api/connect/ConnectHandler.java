@@ -143,8 +143,9 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
       path = uri.path();
       query = uri.parameters();
     } catch (IllegalArgumentException e) {
-      p.response = error(Status.INVALID_ARGUMENT.withDescription("malformed request target: " + e.getMessage()),
-          "unknown", HttpResponseStatus.BAD_REQUEST);
+      p.response = error(Status.INVALID_ARGUMENT.withDescription(
+          "malformed request target (expected: a path and a URL-encoded query)"), "unknown",
+          HttpResponseStatus.BAD_REQUEST);
       return;
     }
     Route route = routes.route(path);

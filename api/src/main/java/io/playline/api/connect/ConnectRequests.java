@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reading a Connect request: the codec its {@code Content-Type} (POST) or {@code encoding} (GET)
  * names, the message of a GET's query, the message itself (JSON by the proto3 mapping, unknown
- * fields ignored as Connect servers do, or binary), {@code Connect-Timeout-Ms}, and the headers a
- * gRPC call would carry. What the protocol refuses is thrown as {@link Refused} with its status.
- * Stateless.
+ * fields ignored as Connect servers do but unknown enum values refused ({@link StrictJson}), or
+ * binary), {@code Connect-Timeout-Ms}, and the headers a gRPC call would carry. What the protocol
+ * refuses is thrown as {@link Refused} with its status. Stateless.
  */
 final class ConnectRequests {
   static final String JSON = "application/json";
@@ -77,7 +77,7 @@ final class ConnectRequests {
     try {
       return Base64.getUrlDecoder().decode(message.replace('+', '-').replace('/', '_').replace("=", ""));
     } catch (IllegalArgumentException e) {
-      throw new Refused(Status.INVALID_ARGUMENT.withDescription("message is not base64url: " + e.getMessage()));
+      throw new Refused(Status.INVALID_ARGUMENT.withDescription("message: not base64url (expected with base64=1)"));
     }
   }
 
@@ -86,21 +86,31 @@ final class ConnectRequests {
     return values == null || values.isEmpty() ? null : values.get(0);
   }
 
+  /**
+   * The request message {@code body} holds. A refusal says what is wrong in the client's terms (the
+   * field and the rule); never the parser's text, which names library classes, JSON paths and
+   * links.
+   */
   static Message decode(Route route, String codec, byte[] body) throws Refused {
     Message prototype = route.requestPrototype();
+    String type = prototype.getDescriptorForType().getFullName();
     try {
       if (codec.equals(PROTO)) {
         return prototype.getParserForType().parseFrom(body);
       }
       Message.Builder builder = prototype.newBuilderForType();
       if (body.length > 0) {
-        PARSER.merge(new String(body, StandardCharsets.UTF_8), builder);
+        String json = new String(body, StandardCharsets.UTF_8);
+        StrictJson.check(json, prototype.getDescriptorForType());
+        PARSER.merge(json, builder);
       }
       return builder.build();
+    } catch (StrictJson.Problem e) {
+      throw new Refused(Status.INVALID_ARGUMENT.withDescription(e.getMessage()));
     } catch (InvalidProtocolBufferException | RuntimeException e) {
-      throw new Refused(Status.INVALID_ARGUMENT.withDescription("the body is not a "
-          + prototype.getDescriptorForType().getFullName() + " in " + (codec.equals(PROTO) ? "binary" : "JSON")
-          + ": " + e.getMessage()));
+      throw new Refused(Status.INVALID_ARGUMENT.withDescription(codec.equals(PROTO)
+          ? "the body is not a binary " + type
+          : "the body is not a " + type + " in the proto3 JSON mapping"));
     }
   }
 

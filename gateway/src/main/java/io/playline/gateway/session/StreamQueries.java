@@ -1,7 +1,9 @@
 package io.playline.gateway.session;
 
+import com.google.protobuf.MessageOrBuilder;
 import io.playline.core.query.HistoryService;
 import io.playline.node.errors.Errors;
+import io.playline.node.errors.KnownEnums;
 import io.playline.node.errors.ServiceErrors;
 import io.playline.proto.v1.ClearHistory;
 import io.playline.proto.v1.DeleteItems;
@@ -37,12 +39,12 @@ final class StreamQueries {
   }
 
   void progress(long seq, ProgressQuery q) {
-    answer(seq, "progress query", () -> history.progress(uid, q.getItemsList()),
+    answer(seq, q, "progress query", () -> history.progress(uid, q.getItemsList()),
         records -> ServerFrame.newBuilder().setProgress(ProgressResult.newBuilder().addAllRecords(records)));
   }
 
   void history(long seq, HistoryQuery q) {
-    answer(seq, "history query", () -> history.list(uid, q.getBusinessesList(), q.hasAfter() ? q.getAfter() : null, q.getLimit()),
+    answer(seq, q, "history query", () -> history.list(uid, q.getBusinessesList(), q.hasAfter() ? q.getAfter() : null, q.getLimit()),
         page -> ServerFrame.newBuilder().setHistoryPage(page));
   }
 
@@ -50,14 +52,14 @@ final class StreamQueries {
     if (overBudget(seq, Math.max(1, d.getItemsCount()))) {
       return;
     }
-    answer(seq, "delete", () -> history.delete(uid, d.getItemsList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
+    answer(seq, d, "delete", () -> history.delete(uid, d.getItemsList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
   }
 
   void clear(long seq, ClearHistory c) {
     if (overBudget(seq, 1)) {
       return;
     }
-    answer(seq, "clear", () -> history.clear(uid, c.getBusinessesList()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
+    answer(seq, c, "clear", () -> history.clear(uid, c.getBusinessesList(), c.getAllBusinesses()), v -> ServerFrame.newBuilder().setDone(Done.getDefaultInstance()));
   }
 
   /** Spends {@code deletes} of the user's budget; when over it, answers RATE_LIMITED and returns true. */
@@ -70,8 +72,17 @@ final class StreamQueries {
     return true;
   }
 
-  private <T> void answer(long seq, String operation, Supplier<CompletionStage<T>> call,
+  /**
+   * Answers the query with what {@code call} completes with, or an Error. An enum number the API
+   * does not define anywhere in the query is refused first, naming the field and the number.
+   */
+  private <T> void answer(long seq, MessageOrBuilder query, String operation, Supplier<CompletionStage<T>> call,
       Function<T, ServerFrame.Builder> frame) {
+    String unknown = KnownEnums.problem(query);
+    if (unknown != null) {
+      transport.send(Errors.frame(seq, Errors.of(Error.Code.INVALID_ARGUMENT, unknown)));
+      return;
+    }
     ServiceErrors.call(call).whenComplete((value, error) -> transport.executor().execute(() -> {
       if (error != null) {
         transport.send(Errors.frame(seq, ServiceErrors.toError(error, operation)));

@@ -30,8 +30,12 @@ public interface HistoryService {
   /** Deletes items in every tier; done when every later query sees it. Empty = no-op. */
   CompletionStage<Void> delete(long uid, List<ItemKey> items);
 
-  /** Clears some businesses ({@code businesses} empty = everything) in every tier. */
-  CompletionStage<Void> clear(long uid, List<Business> businesses);
+  /**
+   * Clears {@code businesses}, or with {@code allBusinesses} every business, in every tier. Exactly
+   * one scope: an empty list without {@code allBusinesses}, or a list with it, is invalid, so a
+   * request whose list was emptied on the way never clears everything.
+   */
+  CompletionStage<Void> clear(long uid, List<Business> businesses, boolean allBusinesses);
 
   /** Pauses or resumes recording; returns the new state. */
   CompletionStage<Boolean> setPaused(long uid, boolean paused);

@@ -59,6 +59,25 @@ final class RequestValidator {
     return new ArrayList<>(distinct);
   }
 
+  /**
+   * The businesses a clear names, empty for every business: exactly one of a non-empty {@code
+   * businesses} and {@code allBusinesses}. An empty list alone is refused, not taken as "all".
+   */
+  List<Business> clearScope(List<Business> businesses, boolean allBusinesses) {
+    if (allBusinesses) {
+      if (!businesses.isEmpty()) {
+        throw new InvalidRequestException("all_businesses: true with businesses: " + businesses.size()
+            + " entries (expected: one or the other)");
+      }
+      return List.of();
+    }
+    if (businesses.isEmpty()) {
+      throw new InvalidRequestException("businesses: empty (expected: the businesses to clear, or all_businesses: "
+          + "true to clear every business)");
+    }
+    return businesses(businesses);
+  }
+
   /** The page size: {@code limit}, or the default for 0. */
   int limit(int limit) {
     if (limit == 0) {

@@ -93,10 +93,10 @@ public final class TieredHistoryService implements HistoryService {
   }
 
   @Override
-  public CompletionStage<Void> clear(long uid, List<Business> businesses) {
+  public CompletionStage<Void> clear(long uid, List<Business> businesses, boolean allBusinesses) {
     return call("clear", () -> {
       validator.uid(uid);
-      return control.clear(uid, validator.businesses(businesses));
+      return control.clear(uid, validator.clearScope(businesses, allBusinesses));
     });
   }
 

@@ -73,7 +73,7 @@ class HistoryControlTest {
     env.persist(record(UID, Business.COMIC, 4, 1, before - 10));
     assertThat(listed()).containsExactly("COMIC:3", "COMIC:2", "VIDEO:1", "COMIC:4");
 
-    join(env.service.clear(UID, List.of(Business.COMIC, Business.COMIC)));
+    join(env.service.clear(UID, List.of(Business.COMIC, Business.COMIC), false));
 
     assertThat(listed()).containsExactly("VIDEO:1");
     assertThat(env.sink.ops()).singleElement().asString().startsWith("clear " + UID + " [COMIC] @");
@@ -90,7 +90,7 @@ class HistoryControlTest {
     env.persist(record(UID, Business.ARTICLE, 3, 1, before - 10));
     assertThat(listed()).hasSize(3);
 
-    join(env.service.clear(UID, List.of()));
+    join(env.service.clear(UID, List.of(), true));
 
     assertThat(listed()).isEmpty();
     assertThat(env.timeline(UID)).containsExactly("~c");
@@ -115,7 +115,7 @@ class HistoryControlTest {
     }
 
     long start = System.nanoTime();
-    env.service.clear(UID, List.of(Business.COMIC)).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    env.service.clear(UID, List.of(Business.COMIC), false).toCompletableFuture().get(5, TimeUnit.SECONDS);
 
     assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
     assertThat(join(env.redis.shared().zcard(env.keys.timeline(UID)))).isEqualTo(6_000);

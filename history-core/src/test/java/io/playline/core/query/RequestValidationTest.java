@@ -48,7 +48,7 @@ class RequestValidationTest {
     assertInvalid(service.progress(0, List.of()), message);
     assertInvalid(service.list(0, List.of(), null, 0), message);
     assertInvalid(service.delete(0, List.of()), message);
-    assertInvalid(service.clear(0, List.of()), message);
+    assertInvalid(service.clear(0, List.of(), true), message);
     assertInvalid(service.setPaused(0, true), message);
     assertInvalid(service.paused(-7), "uid: -7 (expected: > 0)");
   }
@@ -69,9 +69,20 @@ class RequestValidationTest {
   }
 
   @Test
+  void aClearNamesItsScopeExplicitly() {
+    assertInvalid(service.clear(1, List.of(), false),
+        "businesses: empty (expected: the businesses to clear, or all_businesses: true to clear every business)");
+    assertInvalid(service.clear(1, List.of(Business.VIDEO), true),
+        "all_businesses: true with businesses: 1 entries (expected: one or the other)");
+    assertThat(env.sink.ops()).isEmpty();
+  }
+
+  @Test
   void businessesMustBeKnown() {
-    assertInvalid(service.clear(1, List.of(Business.VIDEO, Business.BUSINESS_UNSPECIFIED)),
+    assertInvalid(service.clear(1, List.of(Business.VIDEO, Business.BUSINESS_UNSPECIFIED), false),
         "businesses[1]: 0 (expected: a known business)");
+    assertInvalid(service.clear(1, List.of(Business.UNRECOGNIZED), false),
+        "businesses[0]: unrecognized (expected: a known business)");
     assertInvalid(service.list(1, List.of(Business.UNRECOGNIZED), null, 0),
         "businesses[0]: unrecognized (expected: a known business)");
     assertThat(env.sink.ops()).isEmpty();

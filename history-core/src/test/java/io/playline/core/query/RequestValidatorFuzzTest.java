@@ -46,7 +46,8 @@ class RequestValidatorFuzzTest {
           () -> DeleteHistoryRequest.newBuilder().setUid(uid(data)).addAllItems(items(data)).build()));
       case 2 -> list(or(wire(data, ListHistoryRequest.parser()), () -> listRequest(data)));
       case 3 -> clear(or(wire(data, ClearHistoryRequest.parser()),
-          () -> ClearHistoryRequest.newBuilder().setUid(uid(data)).addAllBusinessesValue(businesses(data)).build()));
+          () -> ClearHistoryRequest.newBuilder().setUid(uid(data)).addAllBusinessesValue(businesses(data))
+              .setAllBusinesses(data.consumeBoolean()).build()));
       default -> list(listRequest(data));
     }
   }
@@ -123,10 +124,13 @@ class RequestValidatorFuzzTest {
 
   private static void clear(ClearHistoryRequest r) {
     String problem = uidProblem(r.getUid());
+    if (problem == null && r.getAllBusinesses() == (r.getBusinessesCount() != 0)) {
+      problem = r.getAllBusinesses() ? "all_businesses" : "businesses";
+    }
     problem = problem != null ? problem : businessesProblem(r.getBusinessesValueList());
     expect(problem, () -> {
       VALIDATOR.uid(r.getUid());
-      return VALIDATOR.businesses(r.getBusinessesList());
+      return VALIDATOR.clearScope(r.getBusinessesList(), r.getAllBusinesses());
     }, distinctBusinesses(r.getBusinessesValueList()));
   }
 

@@ -263,7 +263,7 @@ class TombstoneBoundTest {
     join(service.delete(UID, items(100, 1)));
     assertThat(join(env.redis.shared().hexists(env.keys.tombstones(UID), bytes("~e")))).isTrue();
 
-    join(service.clear(UID, List.of()));
+    join(service.clear(UID, List.of(), true));
 
     assertThat(join(env.redis.shared().hkeys(env.keys.tombstones(UID))))
         .extracting(k -> new String(k, StandardCharsets.US_ASCII)).containsExactly("*");

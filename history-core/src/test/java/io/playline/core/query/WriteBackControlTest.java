@@ -71,7 +71,7 @@ class WriteBackControlTest {
     env.heartbeat(record(UID, Business.VIDEO, 1, 1, before), record(UID, Business.COMIC, 2, 1, before));
 
     join(service.delete(UID, List.of(item(Business.VIDEO, 1))));
-    join(service.clear(UID, List.of(Business.COMIC)));
+    join(service.clear(UID, List.of(Business.COMIC), false));
 
     List<HistoryChange> changes = new ArrayList<>();
     reader.readUntil(records -> {
