@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 
 /** {@code playline api}: the internal History API ({@link ApiRole}) until SIGTERM. */
 @Command(name = "api", mixinStandardHelpOptions = true,
-    description = {"Start the internal playline.v1.History API for backends (api.port, with health and reflection)",
-        "and admin, against external Redis, Kafka and HBase (or those named by --backends FILE)."})
+    description = {"Start the internal playline.v1.History API for backends (api.port, health, reflection).",
+        "With the admin port, against external Redis, Kafka and HBase (or those named by --backends FILE)."})
 public final class ApiCommand extends RoleCommand {
   @Override
   public String name() {

@@ -10,9 +10,10 @@ import picocli.CommandLine.Command;
 
 /** {@code playline gateway}: one gateway node ({@link GatewayRole}) until SIGTERM. */
 @Command(name = "gateway", mixinStandardHelpOptions = true,
-    description = {"Start a gateway node: player WebSocket and gRPC streams (heartbeats, queries, push) and admin,",
-        "against external Redis (redis.uri, redis.cluster), Kafka (kafka.bootstrap.servers) and HBase",
-        "(hbase.zookeeper.quorum), or those named by --backends FILE. Needs auth.secret (PLAYLINE_AUTH_SECRET)."})
+    description = {"Start a gateway node: the player WebSocket and gRPC streams (heartbeats, queries, push).",
+        "With the admin port, against external Redis (redis.uri, redis.cluster), Kafka (kafka.bootstrap.servers)",
+        "and HBase (hbase.zookeeper.quorum), or those named by --backends FILE. Needs auth.secret",
+        "(PLAYLINE_AUTH_SECRET)."})
 public final class GatewayCommand extends RoleCommand {
   @Override
   public String name() {

@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 
 /** {@code playline job}: one job instance ({@link JobRole}) until SIGTERM. */
 @Command(name = "job", mixinStandardHelpOptions = true,
-    description = {"Start a job instance: Kafka write-back -> HBase, and recovery sweeps; instances share the work",
-        "(one consumer group). Against external Redis, Kafka and HBase (or those named by --backends FILE)."})
+    description = {"Start a job instance: Kafka write-back -> HBase, and recovery sweeps (instances share the work).",
+        "One consumer group, against external Redis, Kafka and HBase (or those named by --backends FILE)."})
 public final class JobCommand extends RoleCommand {
   @Override
   public String name() {

@@ -15,15 +15,16 @@ import picocli.CommandLine.Spec;
  * definitions.
  */
 @Command(name = "config-docs", mixinStandardHelpOptions = true,
-    description = "Print the configuration reference (every key, its env var, default, range and meaning), generated "
-        + "from the setting definitions: " + ConfigurationDocs.REGENERATE + "; with --format properties, a "
-        + "properties file with every key commented out at its default: " + PropertiesExample.REGENERATE)
+    description = {"Print the configuration reference: every key, its env var, default, range and meaning.",
+        "Generated from the setting definitions (the archive's docs/configuration.md is this output). With --format "
+            + "properties: a properties file with every key commented out at its default, a starting point for "
+            + "--config (e.g. bin/playline config-docs --format properties > playline.properties)."})
 public final class ConfigDocsCommand implements Callable<Integer> {
   enum Format { markdown, properties }
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--format", defaultValue = "markdown", description = "markdown (docs/configuration.md) or properties.")
+  @Option(names = "--format", defaultValue = "markdown", description = "markdown (the reference) or properties.")
   Format format = Format.markdown;
 
   @Override
