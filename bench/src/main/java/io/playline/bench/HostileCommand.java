@@ -24,6 +24,7 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -71,6 +72,11 @@ final class HostileCommand implements Callable<Integer> {
   @Option(names = "--no-together", negatable = true,
       description = "Skip the last phase, every attack at once (default: run it).")
   boolean together = true;
+
+  @Option(names = "--shared-address", description = "Every attacker connects from the honest players' own source "
+      + "address (127.0.0.2), as behind a carrier's CGNAT address; add the kinds malformed (a buggy device) and "
+      + "neighbours (honest players reconnecting, whose admitted connects are a target) to --attacks.")
+  boolean sharedAddress;
 
   @Option(names = "--no-single", negatable = true,
       description = "Skip the phases of each attack alone: the baseline and the all-at-once phase only (default: run them).")
@@ -141,6 +147,9 @@ final class HostileCommand implements Callable<Integer> {
   @Option(names = "--zone", defaultValue = "UTC", description = "The service's flag.zone (default: ${DEFAULT-VALUE}).")
   String zone;
 
+  /** The honest players' source address: 127.0.0.2 (up to 5 000 of them). */
+  private static final int HONEST_ADDRESS = 2;
+
   private final PrintStream out = System.out;
 
   @Override
@@ -154,13 +163,16 @@ final class HostileCommand implements Callable<Integer> {
     List<AttackKind> kinds = attacks.stream().map(AttackKind::parse).toList();
     AttackTarget target = new AttackTarget(node.websocket(), address(node.grpc()), address(node.admin()), key,
         uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, BenchOptions.duration(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
-        maxOperations, 1);
+        maxOperations, 1, null);
+    if (sharedAddress) {
+      target = target.from(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) HONEST_ADDRESS}));
+    }
     Duration length = BenchOptions.duration(phase, Duration.ofSeconds(20), "--phase");
     AttackerThreads threads = new AttackerThreads(AttackerThreads.Cpu.parse(attackerCpu));
     out.printf(Locale.ROOT, "hostile: node pid %d, %s, logs %s; %d honest players at %.0f/s; K=%d; phases of %ss; "
         + "attackers' CPU %s%n", node.pid(), node.websocket(), logs, connections, rate, attackers, length.toSeconds(),
         attackerCpu);
-    LoadSpec spec = new LoadSpec("ws", List.of(node.websocket()), 0, connections, 5000, 2, key, uidBase,
+    LoadSpec spec = new LoadSpec("ws", List.of(node.websocket()), 0, connections, 5000, HONEST_ADDRESS, key, uidBase,
         LoadSpec.FlagMode.TODAY, ZoneId.of(zone), events, 8, 500, 1, 0, 0);
     boolean epoll = Epoll.isAvailable();
     EventLoopGroup group = epoll ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);

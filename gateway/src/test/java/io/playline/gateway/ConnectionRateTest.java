@@ -150,7 +150,7 @@ class ConnectionRateTest {
   void anAddressWhoseStrangersKeepMisbehavingIsOnProbationThatRefusesStrangersButNotPlayers(RedisNamespace ns)
       throws Exception {
     gateway = new TestGateway(ns, Map.of("connection.abuse.strikes", "3", "connection.abuse.penalty", "1m",
-        "connection.abuse.probation.timeout", "2s"));
+        "connection.abuse.probation.timeout", "1500ms", "auth.timeout", "10s"));
     strangerSendsAMalformedFrame();
     strangerSendsAMalformedFrame();
     assertThat(gateway.counter("playline.connections.penalized", "transport", "ws")).isZero();
@@ -179,7 +179,7 @@ class ConnectionRateTest {
   @Test
   void anAddressCutForRapidResetByAStrangerPutsItsStrangersOnProbation(RedisNamespace ns) throws Exception {
     gateway = new TestGateway(ns, Map.of("grpc.max.rst.frames.per.window", "50", "connection.abuse.penalty", "5s",
-        "connection.abuse.strikes", "1", "connection.abuse.probation.timeout", "2s"));
+        "connection.abuse.strikes", "1", "connection.abuse.probation.timeout", "1500ms", "auth.timeout", "10s"));
     int port = gateway.server.grpcAddress().getPort();
     try (RawHttp2Client attacker = RawHttp2Client.connect(port)) {
       for (int sent = 0; sent < 20_000 && !attacker.closed(); sent += 10) {

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * {@code connection.max.unproven.per.address} on a real node: connections of one address that have
  * neither finished a WebSocket upgrade nor opened a gRPC stream are capped across both player ports
- * (past it a new one is closed at accept, {@code reason=unproven}); a connection that proves itself
- * gives its place back at once, and so does one that closes.
+ * (past it the address's oldest such connection is closed to make room for the new one, {@code
+ * reason=unproven}: strangers holding them cannot keep the address's players out); a connection
+ * that proves itself gives its place back at once, and so does one that closes.
  */
 @ExtendWith(RealRedisExtension.class)
 class UnprovenConnectionsTest {
@@ -55,30 +56,27 @@ class UnprovenConnectionsTest {
   }
 
   @Test
-  void silentConnectionsOfOneAddressAreCappedAcrossBothPortsAndAnUpgradeGivesItsPlaceBack() throws Exception {
+  void silentConnectionsOfOneAddressAreCappedAcrossBothPortsTheOldestGivingWayToANewcomer() throws Exception {
     int ws = gateway.server.wsAddress().getPort();
     int grpc = gateway.server.grpcAddress().getPort();
-    Socket first = silent(ws, 1);
-    try (Socket second = silent(grpc, 2)) {
-      try (Socket overWs = new Socket("127.0.0.1", ws); Socket overGrpc = new Socket("127.0.0.1", grpc)) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> closedByServer(overWs) && closedByServer(overGrpc));
-      }
-      assertThat(refused("ws")).isEqualTo(1);
-      assertThat(refused("grpc")).isEqualTo(1);
-      assertThat(closedByServer(first)).isFalse();
-      assertThat(closedByServer(second)).isFalse();
-      first.close();
-      await().atMost(Duration.ofSeconds(5)).until(() -> unproven() == 1);
-      // An upgrade takes the freed place and gives it back once done: the next silent one fits.
-      try (RawWebSocket player = new RawWebSocket(ws, 0)) {
-        assertThat(player.upgrade()).startsWith("HTTP/1.1 101");
-        await().atMost(Duration.ofSeconds(5)).until(() -> unproven() == 1);
-        try (Socket third = silent(ws, 2)) {
+    try (Socket first = silent(ws, 1); Socket second = silent(grpc, 2)) {
+      // A third from the address, on the other port: the oldest (first) is closed to make room.
+      try (Socket third = new Socket("127.0.0.1", grpc)) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> closedByServer(first));
+        assertThat(refused("grpc")).isEqualTo(1);
+        assertThat(closedByServer(second)).isFalse();
+        assertThat(closedByServer(third)).isFalse();
+        assertThat(unproven()).isEqualTo(2);
+        // A player's upgrade at the cap: second, now the oldest, gives way; upgraded, the player gives
+        // its own place back at once.
+        try (RawWebSocket player = new RawWebSocket(ws, 0)) {
+          assertThat(player.upgrade()).startsWith("HTTP/1.1 101");
+          await().atMost(Duration.ofSeconds(5)).until(() -> closedByServer(second));
+          await().atMost(Duration.ofSeconds(5)).until(() -> unproven() == 1);
+          assertThat(refused("ws")).isEqualTo(1);
           assertThat(closedByServer(third)).isFalse();
         }
       }
-    } finally {
-      first.close();
     }
     await().atMost(Duration.ofSeconds(5)).until(() -> unproven() == 0);
   }
@@ -91,11 +89,14 @@ class UnprovenConnectionsTest {
       assertThat(player.next().hasAuthOk()).isTrue();
       await().atMost(Duration.ofSeconds(5)).until(() -> unproven() == 1);
       try (Socket second = silent(grpc, 2); Socket over = new Socket("127.0.0.1", grpc)) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> closedByServer(over));
+        // The player's connection is proven: the oldest unproven one (silent) gives way, not it.
+        await().atMost(Duration.ofSeconds(5)).until(() -> closedByServer(silent));
         assertThat(closedByServer(second)).isFalse();
+        assertThat(closedByServer(over)).isFalse();
       }
       assertThat(refused("grpc")).isEqualTo(1);
-      assertThat(closedByServer(silent)).isFalse();
+      player.send(Frames.heartbeat(2, Frames.event(1, 1_000, System.currentTimeMillis())));
+      assertThat(player.next().hasHeartbeatAck()).as("the player's stream is served still").isTrue();
     }
   }
 }

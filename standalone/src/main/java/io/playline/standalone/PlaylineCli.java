@@ -23,9 +23,9 @@ import picocli.CommandLine;
     mixinStandardHelpOptions = true,
     versionProvider = PlaylineCli.Version.class,
     description = "Playline play-history gateway.",
-    footer = {"", "Also: bin/playline topology (the production topology on this machine: Redis Cluster, Kafka,",
-        "HBase and every role as processes) and, from a source checkout, bin/playline bench (load and baselines);",
-        "each takes --help."},
+    footer = {"", "Also: bin/playline topology (the production topology on this machine: Redis Cluster, Kafka, "
+        + "HBase and every role as processes) and, from a source checkout, bin/playline bench (load and baselines); "
+        + "each takes --help."},
     subcommands = {StandaloneCommand.class, GatewayCommand.class, ApiCommand.class, JobCommand.class, TokenCommand.class,
         PlayCommand.class, HistoryCommand.class, StatusCommand.class, ConfigDocsCommand.class, HelpCommand.class})
 public final class PlaylineCli {

@@ -17,7 +17,23 @@ public enum AttackKind {
   /** One account on 16 connections sending heartbeats with many events as fast as allowed. */
   WRITE_FLOOD,
   /** Connect, Auth and close, over and over, with one token. */
-  SESSION_CHURN;
+  SESSION_CHURN,
+  /**
+   * One buggy device: a WebSocket that sends a frame that is no {@code ClientFrame} before
+   * authenticating, once a second (each is closed; the next connection comes a second later).
+   */
+  MALFORMED,
+  /**
+   * Not an attack: honest players reconnecting behind the attackers' address (with {@code
+   * --shared-address}): K loops of connect, {@code Auth} as a user of their own, one heartbeat, its
+   * ack, close; every completed loop counts as an admitted connect, every other end as a refused one.
+   */
+  NEIGHBOURS;
+
+  /** Whether this kind is honest players measured beside the attacks, not an attack. */
+  public boolean honest() {
+    return this == NEIGHBOURS;
+  }
 
   /** The name on the command line, e.g. {@code rapid-reset}. */
   public String cliName() {
@@ -32,6 +48,6 @@ public enum AttackKind {
       }
     }
     throw new IllegalArgumentException("attack " + s + " (expected one of: rapid-reset, ping-flood, idle-h2, "
-        + "slowloris, tombstones, write-flood, session-churn)");
+        + "slowloris, tombstones, write-flood, session-churn, malformed, neighbours)");
   }
 }

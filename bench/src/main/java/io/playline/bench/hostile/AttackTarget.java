@@ -19,10 +19,12 @@ import java.time.Duration;
  * @param slowlorisInterval pause between two bytes of a slowloris request
  * @param maxOperations an attacker stops after this many operations (frames, streams, cycles)
  * @param addressBlock third octet of the attackers' source addresses, {@code 127.0.<block>.<kind + 1>}
+ * @param shared when not null, every attacker's source address instead (the honest players' own,
+ *     with {@code --shared-address}: a carrier's CGNAT address, a campus)
  */
 public record AttackTarget(URI websocket, InetSocketAddress grpc, InetSocketAddress admin, String secret,
     long uidBase, int connections, int idleConnections, int framesPerSecond, Duration slowlorisInterval,
-    long maxOperations, int addressBlock) {
+    long maxOperations, int addressBlock, java.net.@org.jspecify.annotations.Nullable InetAddress shared) {
 
   public AttackTarget {
     for (String host : new String[] {websocket.getHost(), grpc.getHostString(), admin.getHostString()}) {
@@ -43,11 +45,18 @@ public record AttackTarget(URI websocket, InetSocketAddress grpc, InetSocketAddr
 
   /**
    * The same attack from other source addresses and other users: what the node learns about one
-   * (penalties, budgets, tombstones) does not carry over to the other.
+   * (penalties, budgets, tombstones) does not carry over to the other; with a {@link #shared}
+   * address, only other users.
    */
   public AttackTarget elsewhere() {
     return new AttackTarget(websocket, grpc, admin, secret, uidBase + 100, connections, idleConnections,
-        framesPerSecond, slowlorisInterval, maxOperations, addressBlock + 1);
+        framesPerSecond, slowlorisInterval, maxOperations, addressBlock + 1, shared);
+  }
+
+  /** The same attack from {@code address}, every attacker's source address. */
+  public AttackTarget from(java.net.InetAddress address) {
+    return new AttackTarget(websocket, grpc, admin, secret, uidBase, connections, idleConnections, framesPerSecond,
+        slowlorisInterval, maxOperations, addressBlock, address);
   }
 
   /** The WebSocket port as a socket address. */

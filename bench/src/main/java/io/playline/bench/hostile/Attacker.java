@@ -50,7 +50,9 @@ public abstract class Attacker implements AutoCloseable {
     this.epoll = epoll;
     this.deadlineNanos = System.nanoTime() + length.toNanos();
     try {
-      this.local = new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, (byte) target.addressBlock(), (byte) (kind.ordinal() + 1)}), 0);
+      InetAddress shared = target.shared();
+      this.local = new InetSocketAddress(shared != null ? shared
+          : InetAddress.getByAddress(new byte[] {127, 0, (byte) target.addressBlock(), (byte) (kind.ordinal() + 1)}), 0);
     } catch (UnknownHostException e) {
       throw new IllegalStateException(e);
     }
@@ -67,7 +69,8 @@ public abstract class Attacker implements AutoCloseable {
       case PING_FLOOD -> new PingFloodAttacker(target, group, epoll, length);
       case IDLE_H2 -> new IdleHttp2Attacker(target, group, epoll, length);
       case SLOWLORIS -> new SlowlorisAttacker(target, group, epoll, length);
-      case TOMBSTONES, WRITE_FLOOD, SESSION_CHURN -> new StreamAttacker(kind, target, group, epoll, length);
+      case TOMBSTONES, WRITE_FLOOD, SESSION_CHURN, MALFORMED, NEIGHBOURS ->
+          new StreamAttacker(kind, target, group, epoll, length);
     };
     a.begin();
     return a;
@@ -144,7 +147,7 @@ public abstract class Attacker implements AutoCloseable {
   }
 
   private void reopen(InetSocketAddress remote, String label, boolean reopen, Duration delay) {
-    if (!reopen || !running() || reconnects.incrementAndGet() > MAX_RECONNECTS && stats.kind() != AttackKind.SESSION_CHURN) {
+    if (!reopen || !running() || reconnects.incrementAndGet() > MAX_RECONNECTS && !churns(stats.kind())) {
       return;
     }
     if (delay.isZero()) {
@@ -152,6 +155,11 @@ public abstract class Attacker implements AutoCloseable {
     } else {
       group.schedule(() -> open(remote, label, true, delay), delay.toNanos(), TimeUnit.NANOSECONDS);
     }
+  }
+
+  /** Kinds that reconnect by design, without the reconnect bound. */
+  private static boolean churns(AttackKind kind) {
+    return kind == AttackKind.SESSION_CHURN || kind == AttackKind.MALFORMED || kind == AttackKind.NEIGHBOURS;
   }
 
   /** Stops the attack and closes its connections (bounded: 5 s). */

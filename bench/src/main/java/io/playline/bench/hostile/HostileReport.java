@@ -16,6 +16,8 @@ public final class HostileReport {
   public static final long MAX_RSS_GROWTH = 64L << 20;
   public static final long MAX_LOG_PER_MINUTE = 1L << 20;
   public static final long MAX_CUTOFF_NANOS = 1_000_000_000L;
+  /** Honest connects behind an attacker's address ({@link AttackKind#NEIGHBOURS}) admitted at least this share. */
+  public static final double MIN_NEIGHBOURS_ADMITTED = 0.99;
 
   private HostileReport() {}
 
@@ -51,7 +53,9 @@ public final class HostileReport {
         out.printf(Locale.ROOT, "| %s | %s | %d | %d | %.0f | %d | %s | %s | %d | %.1f | %s |%n", p.name(),
             a.kind().cliName(), a.connects(), a.sent(), a.sent() * 1e9 / a.elapsedNanos(), a.accepted(),
             a.firstRefusalNanos() < 0 ? "never" : String.format(Locale.ROOT, "%.0f ms", a.firstRefusalNanos() / 1e6),
-            refusals(a.refusals()), a.open(), a.longestOpenNanos() / 1e9, cutOff(a) ? "met" : "missed");
+            refusals(a.refusals()), a.open(), a.longestOpenNanos() / 1e9,
+            a.kind().honest() ? String.format(Locale.ROOT, "honest: %.1f %% admitted", 100 * admitted(a))
+                : cutOff(a) ? "met" : "missed");
       }
     }
   }
@@ -76,6 +80,11 @@ public final class HostileReport {
     if (p.honestErrors() > 0) {
       missed.append(" errors");
     }
+    for (AttackStats.Snapshot a : p.attackers()) {
+      if (a.kind().honest() && !(admitted(a) >= MIN_NEIGHBOURS_ADMITTED)) {
+        missed.append(" connects");
+      }
+    }
     if (p.rssGrowthBytes() > MAX_RSS_GROWTH) {
       missed.append(" RSS");
     }
@@ -83,6 +92,11 @@ public final class HostileReport {
       missed.append(" log");
     }
     return missed.isEmpty() ? "met" : "missed:" + missed;
+  }
+
+  /** The share of a neighbours' loops that completed (connect, Auth, heartbeat acked); NaN before any. */
+  static double admitted(AttackStats.Snapshot a) {
+    return a.sent() == 0 ? Double.NaN : (double) a.accepted() / a.sent();
   }
 
   private static String refusals(Map<String, Long> r) {

@@ -41,6 +41,11 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link AttackKind#WRITE_FLOOD}: {@value #WRITE_CONNECTIONS} connections (or K when more)
  *       each sending heartbeats of {@value #EVENTS} events at that rate, {@value #WINDOW} unacked;
  *   <li>{@link AttackKind#SESSION_CHURN}: K loops of connect, {@code Auth}, close on {@code AuthOk}.
+ *   <li>{@link AttackKind#MALFORMED}: one loop of connect, a frame that is no {@code ClientFrame}
+ *       (closed by the node), a second's pause;
+ *   <li>{@link AttackKind#NEIGHBOURS} (honest): K loops of connect, {@code Auth} as a user of the
+ *       loop's own, one heartbeat, close on its ack, {@value #NEIGHBOUR_PAUSE_MS} ms' pause; a loop
+ *       completed is accepted, any other end refused.
  * </ul>
  *
  * The frame rate defaults to just under the node's per-connection frame limit: "as fast as
@@ -52,6 +57,11 @@ final class StreamAttacker extends Attacker {
   static final int EVENTS = 100;
   static final int WINDOW = 8;
   static final int WRITE_CONNECTIONS = 16;
+  static final int NEIGHBOUR_PAUSE_MS = 200;
+  /** Users each neighbour loop cycles through (distinct from the attackers' and the honest players'). */
+  static final int NEIGHBOUR_USERS = 500;
+  /** A frame that is no ClientFrame: field 1 says 5 bytes follow, 1 does. */
+  private static final byte[] MALFORMED_FRAME = {0x0A, 0x05, 0x01};
 
   private final long uid;
   private final String token;
@@ -64,12 +74,24 @@ final class StreamAttacker extends Attacker {
 
   @Override
   void begin() {
-    int n = stats.kind() == AttackKind.WRITE_FLOOD ? Math.max(WRITE_CONNECTIONS, target.connections())
-        : target.connections();
-    boolean churn = stats.kind() == AttackKind.SESSION_CHURN;
+    AttackKind kind = stats.kind();
+    int n = kind == AttackKind.WRITE_FLOOD ? Math.max(WRITE_CONNECTIONS, target.connections())
+        : kind == AttackKind.MALFORMED ? 1 : target.connections();
+    Duration pause = switch (kind) {
+      case SESSION_CHURN -> Duration.ZERO;
+      case MALFORMED -> Duration.ofSeconds(1);
+      case NEIGHBOURS -> Duration.ofMillis(NEIGHBOUR_PAUSE_MS);
+      default -> Duration.ofMillis(200);
+    };
     for (int i = 0; i < n; i++) {
-      open(target.websocketAddress(), "", true, churn ? Duration.ZERO : Duration.ofMillis(200));
+      open(target.websocketAddress(), "", true, pause);
     }
+  }
+
+  /** A player token of one of the neighbours' own users, minted per connection (as each phone holds its own). */
+  private String neighbourToken() {
+    long user = target.uidBase() + 1_000 + ThreadLocalRandom.current().nextInt(NEIGHBOUR_USERS);
+    return JwtTokens.mint(target.secret(), user, Duration.ofHours(1), Instant.now());
   }
 
   @Override
@@ -96,9 +118,14 @@ final class StreamAttacker extends Attacker {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
       if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_COMPLETE) {
-        send(ctx, ClientFrame.newBuilder().setAuth(Auth.newBuilder().setToken(token).setDeviceId(device)
-            .setPlatform("hostile")));
-        if (stats.kind() == AttackKind.SESSION_CHURN) {
+        if (stats.kind() == AttackKind.MALFORMED) {
+          ctx.writeAndFlush(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(MALFORMED_FRAME)), ctx.voidPromise());
+          stats.sent(1);
+          return;
+        }
+        send(ctx, ClientFrame.newBuilder().setAuth(Auth.newBuilder().setToken(stats.kind() == AttackKind.NEIGHBOURS
+            ? neighbourToken() : token).setDeviceId(device).setPlatform("hostile")));
+        if (stats.kind() == AttackKind.SESSION_CHURN || stats.kind() == AttackKind.NEIGHBOURS) {
           stats.sent(1);
         }
       } else if (evt == WebSocketClientProtocolHandler.ClientHandshakeStateEvent.HANDSHAKE_TIMEOUT) {
@@ -123,6 +150,9 @@ final class StreamAttacker extends Attacker {
         case HEARTBEAT_ACK, DONE -> {
           stats.accepted();
           inFlight = Math.max(0, inFlight - 1);
+          if (stats.kind() == AttackKind.NEIGHBOURS) {
+            closeSelf(ctx.channel());
+          }
         }
         case ERROR -> {
           stats.refused(label + f.getError().getCode().name());
@@ -138,6 +168,13 @@ final class StreamAttacker extends Attacker {
       if (stats.kind() == AttackKind.SESSION_CHURN) {
         stats.accepted();
         closeSelf(ctx.channel());
+        return;
+      }
+      if (stats.kind() == AttackKind.NEIGHBOURS) {
+        long now = System.currentTimeMillis();
+        send(ctx, ClientFrame.newBuilder().setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
+            .setBusiness(Business.VIDEO).setOid(1 + ThreadLocalRandom.current().nextInt(1000)).setProgressMs(30_000)
+            .setDurationMs(600_000).setEventTimeMs(now))));
         return;
       }
       long period = TimeUnit.SECONDS.toNanos(1) / target.framesPerSecond();

@@ -35,6 +35,18 @@ class HostileReportTest {
     assertThatThrownBy(() -> AttackKind.parse("syn-flood")).isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void neighboursBehindTheAttackersAddressMustHave99PercentOfTheirConnectsAdmitted() {
+    AttackStats.Snapshot admitted = new AttackStats.Snapshot(AttackKind.NEIGHBOURS, 20_000_000_000L, 1000, 990, 1000,
+        0, -1, 0, Map.of());
+    AttackStats.Snapshot refused = new AttackStats.Snapshot(AttackKind.NEIGHBOURS, 20_000_000_000L, 1000, 989, 1000,
+        0, 5, 0, Map.of("close-4003", 11L));
+    assertThat(HostileReport.verdict(new PhaseResult("p", 60, 1000, 1, 2, 0, "{}", 0, 0, 0, 0, Double.NaN,
+        List.of(admitted)), 1.0, 1.0)).isEqualTo("met");
+    assertThat(HostileReport.verdict(new PhaseResult("p", 60, 1000, 1, 2, 0, "{}", 0, 0, 0, 0, Double.NaN,
+        List.of(refused)), 1.0, 1.0)).isEqualTo("missed: connects");
+  }
+
   /** A 60 s phase, so log bytes are bytes per minute. */
   private static PhaseResult phase(long errors, long rss, long logBytes) {
     return new PhaseResult("p", 60, 1000, 1, 2, errors, "{}", rss, logBytes, 0, 0, Double.NaN, List.of());

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * as one, and caps the connections of one address that have not yet proven themselves ({@link
  * #admitUnproven}, {@code connection.max.unproven.per.address}): a WebSocket before its upgrade, a gRPC
  * connection before its first stream. Each is cut at its deadline anyway; the cap bounds how many one
- * address holds at once (idle HTTP/2, slowloris), refused as {@code reason=unproven}.
+ * address holds at once (idle HTTP/2, slowloris): past it the address's oldest unproven connection
+ * is closed to make room ({@code reason=unproven}), so strangers holding them cannot keep the
+ * address's players from connecting.
  *
  * <p>Bounded: an address is remembered only while its bucket is not full again, its strikes' window
  * runs, or a penalty of it ended less than {@code connection.abuse.penalty.max} ago (the idle are
@@ -74,7 +77,7 @@ public final class AddressBudgets {
   /** In access order: the least recently seen address first. */
   private final LinkedHashMap<InetAddress, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
   /** Unproven connections per address; an address is here only while it has some. */
-  private final HashMap<InetAddress, int[]> unproven = new HashMap<>();
+  private final HashMap<InetAddress, Unproven> unproven = new HashMap<>();
   private int unprovenTotal;
   private final Map<Transport, Counter[]> refused = new java.util.EnumMap<>(Transport.class);
   private final Map<Transport, Counter> penalties = new java.util.EnumMap<>(Transport.class);
@@ -145,35 +148,83 @@ public final class AddressBudgets {
     return refusal;
   }
 
-  /**
-   * Counts a new connection of {@code address} as unproven: null when admitted (then {@link #proven}
-   * must follow exactly once, when it proves itself or closes: {@link UnprovenHold} does that), else
-   * {@link Refusal#UNPROVEN} (counted; nothing held; the caller closes the connection).
-   */
-  public @Nullable Refusal admitUnproven(InetAddress address, Transport transport) {
-    address = prefixes.key(address);
-    synchronized (this) {
-      int[] count = unproven.computeIfAbsent(address, a -> new int[1]);
-      if (count[0] < limits.maxUnproven()) {
-        count[0]++;
-        unprovenTotal++;
-        return null;
-      }
-      logRefusal(address, transport, Refusal.UNPROVEN);
-    }
-    refused.get(transport)[Refusal.UNPROVEN.ordinal()].increment();
-    return Refusal.UNPROVEN;
+  /** An unproven connection that can be closed to make room for a newer one of its address. */
+  public interface Evictable {
+    /** Closes the connection (any thread); its place is already given back. */
+    void evict();
   }
 
-  /** One of {@code address}'s unproven connections proved itself or closed. */
-  public synchronized void proven(InetAddress address) {
+  /** One address's unproven connections: how many, and those that may give way, oldest first. */
+  private static final class Unproven {
+    int count;
+    final LinkedHashSet<Evictable> holds = new LinkedHashSet<>();
+  }
+
+  /**
+   * Counts a new connection of {@code address} as unproven: null when admitted (then {@link #proven}
+   * must follow exactly once, when it proves itself or closes), else {@link Refusal#UNPROVEN}
+   * (counted; nothing held; the caller closes the connection).
+   */
+  public @Nullable Refusal admitUnproven(InetAddress address, Transport transport) {
+    return admitUnproven(address, transport, null);
+  }
+
+  /**
+   * As {@link #admitUnproven(InetAddress, Transport)}, but at the address's cap the oldest of its
+   * unproven connections that gave a {@code hold} is evicted (closed, counted as {@code
+   * reason=unproven}) to make room, so the newcomer is admitted: a slowloris or idle HTTP/2
+   * connection is old, an honest player's handshake young, and strangers holding the address's
+   * unproven places cannot keep its players out. {@link UnprovenHold} gives one.
+   */
+  public @Nullable Refusal admitUnproven(InetAddress address, Transport transport, @Nullable Evictable hold) {
     address = prefixes.key(address);
-    int[] count = unproven.get(address);
-    if (count != null) {
-      unprovenTotal--;
-      if (--count[0] == 0) {
-        unproven.remove(address);
+    Evictable evicted = null;
+    synchronized (this) {
+      Unproven u = unproven.computeIfAbsent(address, a -> new Unproven());
+      if (u.count >= limits.maxUnproven()) {
+        Iterator<Evictable> oldest = u.holds.iterator();
+        if (hold == null || !oldest.hasNext()) {
+          logRefusal(address, transport, Refusal.UNPROVEN);
+          refused.get(transport)[Refusal.UNPROVEN.ordinal()].increment();
+          return Refusal.UNPROVEN;
+        }
+        evicted = oldest.next();
+        oldest.remove();
+        u.count--;
+        unprovenTotal--;
+        logRefusal(address, transport, Refusal.UNPROVEN);
       }
+      u.count++;
+      unprovenTotal++;
+      if (hold != null) {
+        u.holds.add(hold);
+      }
+    }
+    if (evicted != null) {
+      refused.get(transport)[Refusal.UNPROVEN.ordinal()].increment();
+      evicted.evict();
+    }
+    return null;
+  }
+
+  /** One of {@code address}'s unproven connections (admitted without a hold) proved itself or closed. */
+  public void proven(InetAddress address) {
+    proven(address, null);
+  }
+
+  /**
+   * The unproven connection of {@code address} that gave {@code hold} (null: none) proved itself or
+   * closed; nothing when it was evicted (its place was given back then).
+   */
+  public synchronized void proven(InetAddress address, @Nullable Evictable hold) {
+    address = prefixes.key(address);
+    Unproven u = unproven.get(address);
+    if (u == null || hold != null && !u.holds.remove(hold)) {
+      return;
+    }
+    unprovenTotal--;
+    if (--u.count == 0) {
+      unproven.remove(address);
     }
   }
 
@@ -332,7 +383,7 @@ public final class AddressBudgets {
             case RATE -> "over connection.max.new.per.address.per.second";
             case PENALTY -> "on probation (connection.abuse.penalty) and not authenticated within "
                 + "connection.abuse.probation.timeout";
-            case UNPROVEN -> "over connection.max.unproven.per.address";
+            case UNPROVEN -> "over connection.max.unproven.per.address: its oldest unproven connection closed";
           },
           LOG_INTERVAL_SECONDS);
     }

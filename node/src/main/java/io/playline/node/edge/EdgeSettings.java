@@ -48,11 +48,12 @@ public final class EdgeSettings {
   public static final Setting<Integer> MAX_UNPROVEN_PER_ADDRESS = Setting.intValue(
       "connection.max.unproven.per.address", 256, 1, 1_000_000, "connections from one address, both player ports "
           + "together, that have not yet proven themselves (finished the WebSocket upgrade, opened a first gRPC "
-          + "stream): past it a new connection is closed at accept (`playline_connections_refused_total{reason="
-          + "\"unproven\"}`). Bounds what idle HTTP/2 connections and slowloris upgrades from one address hold at once "
-          + "(each is cut at its deadline: `handshake.timeout`, `grpc.first.stream.timeout`); honest players are "
-          + "unproven for one handshake's round trips, so even a NAT's burst arriving together stays below it "
-          + "(256 at a 300 ms handshake is 850 arrivals a second)");
+          + "stream): past it the address's oldest such connection is closed to make room for the new one "
+          + "(`playline_connections_refused_total{reason=\"unproven\"}`). Bounds what idle HTTP/2 connections and "
+          + "slowloris upgrades from one address hold at once (each is cut at its deadline anyway: `handshake.timeout`, "
+          + "`grpc.first.stream.timeout`) without letting them keep the address's players out: an honest handshake "
+          + "is young, a slowloris old (256 at a 300 ms handshake is 850 arrivals a second before a handshake in "
+          + "flight is the oldest)");
   public static final Setting<Integer> MAX_TRACKED_ADDRESSES = Setting.intValue("connection.max.tracked.addresses",
       65_536, 1, 10_000_000, "addresses whose new-connection budget and penalty are remembered (about 200 bytes "
           + "each); an address is forgotten once its bucket is full and its last penalty ended "

@@ -42,7 +42,7 @@ public final class Probation {
           budgets.probationFailed(address, transport);
           log.debug("Closing {}: on probation and not authenticated within connection.abuse.probation.timeout {}",
               address, timeout);
-          channel.close();
+          UnprovenHold.closeNow(channel);
         }
       }, timeout.toNanos(), TimeUnit.NANOSECONDS);
       channel.closeFuture().addListener(f -> p.disarm());

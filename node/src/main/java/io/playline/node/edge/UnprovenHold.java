@@ -9,18 +9,22 @@ import org.jspecify.annotations.Nullable;
  * One connection's place among its address's unproven connections ({@link
  * AddressBudgets#admitUnproven}): given back once, when the connection proves itself ({@link
  * #proven(Channel)}: the WebSocket upgrade finished, the first gRPC stream opened) or closes,
- * whichever comes first. Kept on the channel; confined to its event loop.
+ * whichever comes first; or evicted, closed to make room for a newer one of its address ({@link
+ * AddressBudgets#admitUnproven(InetAddress, AddressBudgets.Transport, AddressBudgets.Evictable)}).
+ * Kept on the channel; confined to its event loop but {@link #evict} (any thread).
  */
-public final class UnprovenHold {
+public final class UnprovenHold implements AddressBudgets.Evictable {
   private static final AttributeKey<UnprovenHold> KEY = AttributeKey.valueOf(UnprovenHold.class, "hold");
 
   private final AddressBudgets budgets;
   private final InetAddress address;
+  private final Channel channel;
   private boolean given;
 
-  private UnprovenHold(AddressBudgets budgets, InetAddress address) {
+  private UnprovenHold(AddressBudgets budgets, InetAddress address, Channel channel) {
     this.budgets = budgets;
     this.address = address;
+    this.channel = channel;
   }
 
   /**
@@ -32,11 +36,11 @@ public final class UnprovenHold {
   public static AddressBudgets.@Nullable Refusal admit(Channel channel, AddressBudgets budgets, InetAddress address,
       AddressBudgets.Transport transport) {
     AddressBudgets.Refusal refusal = budgets.admit(address, transport);
+    UnprovenHold hold = new UnprovenHold(budgets, address, channel);
     if (refusal == null) {
-      refusal = budgets.admitUnproven(address, transport);
+      refusal = budgets.admitUnproven(address, transport, hold);
     }
     if (refusal == null) {
-      UnprovenHold hold = new UnprovenHold(budgets, address);
       channel.attr(KEY).set(hold);
       channel.closeFuture().addListener(f -> hold.giveBack());
       Probation.track(channel, budgets, address, transport, budgets.probationTimeout());
@@ -55,7 +59,26 @@ public final class UnprovenHold {
   private void giveBack() {
     if (!given) {
       given = true;
-      budgets.proven(address);
+      budgets.proven(address, this);
+    }
+  }
+
+  /** Closed to make room for a newer unproven connection of the address (its place already given back). */
+  @Override
+  public void evict() {
+    closeNow(channel);
+  }
+
+  /**
+   * Closes {@code channel} from the front of its pipeline, past every handler's own close (gRPC's
+   * would first send GOAWAY and wait up to 10 s for a PING the client may never answer).
+   */
+  static void closeNow(Channel channel) {
+    io.netty.channel.ChannelHandlerContext first = channel.pipeline().firstContext();
+    if (first != null) {
+      first.close();
+    } else {
+      channel.close();
     }
   }
 }

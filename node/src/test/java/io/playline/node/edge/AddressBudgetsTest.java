@@ -7,6 +7,8 @@ import io.playline.node.edge.AddressBudgets.Refusal;
 import io.playline.node.edge.AddressBudgets.Transport;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,29 @@ class AddressBudgetsTest {
     b.proven(address(2));
     assertThat(b.unproven()).isZero();
     assertThat(registry.get("playline.connections.refused").tags("transport", "grpc", "reason", "unproven").counter()
+        .count()).isEqualTo(1);
+  }
+
+  @Test
+  void atItsCapAnAddressesOldestUnprovenConnectionGivesWayToANewOne() throws Exception {
+    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
+        Duration.ofSeconds(10)), registry, now::get);
+    InetAddress a = address(1);
+    List<String> evicted = new ArrayList<>();
+    AddressBudgets.Evictable first = () -> evicted.add("first");
+    AddressBudgets.Evictable second = () -> evicted.add("second");
+    AddressBudgets.Evictable third = () -> evicted.add("third");
+    assertThat(b.admitUnproven(a, Transport.WS, first)).isNull();
+    assertThat(b.admitUnproven(a, Transport.GRPC, second)).isNull();
+    assertThat(b.admitUnproven(a, Transport.WS, third)).as("admitted: the oldest gives way").isNull();
+    assertThat(evicted).containsExactly("first");
+    assertThat(b.unproven()).isEqualTo(2);
+    b.proven(a, first); // its close, after the eviction: its place was given back already
+    assertThat(b.unproven()).isEqualTo(2);
+    b.proven(a, second);
+    b.proven(a, third);
+    assertThat(b.unproven()).isZero();
+    assertThat(registry.get("playline.connections.refused").tags("transport", "ws", "reason", "unproven").counter()
         .count()).isEqualTo(1);
   }
 
