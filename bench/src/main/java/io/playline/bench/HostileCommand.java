@@ -190,7 +190,10 @@ final class HostileCommand implements Callable<Integer> {
       results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, group, threads, epoll, length));
       for (AttackKind k : single ? kinds : List.<AttackKind>of()) {
         recover(honest, results);
-        results.add(phase(k.cliName(), List.of(k), honest, node.pid(), logs, target, group, threads, epoll, length));
+        // Behind a shared address, the neighbours reconnect beside each attack, as the honest players heartbeat.
+        List<AttackKind> running = sharedAddress && k != AttackKind.NEIGHBOURS && kinds.contains(AttackKind.NEIGHBOURS)
+            ? List.of(k, AttackKind.NEIGHBOURS) : List.of(k);
+        results.add(phase(k.cliName(), running, honest, node.pid(), logs, target, group, threads, epoll, length));
       }
       if (together && kinds.size() > 1) {
         recover(honest, results);

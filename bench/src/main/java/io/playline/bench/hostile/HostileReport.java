@@ -94,9 +94,14 @@ public final class HostileReport {
     return missed.isEmpty() ? "met" : "missed:" + missed;
   }
 
-  /** The share of a neighbours' loops that completed (connect, Auth, heartbeat acked); NaN before any. */
+  /**
+   * The share of a neighbours' connections that completed their loop (upgrade, Auth, heartbeat
+   * acked): over the connections opened, so one closed before its upgrade counts as refused; NaN
+   * before any.
+   */
   static double admitted(AttackStats.Snapshot a) {
-    return a.sent() == 0 ? Double.NaN : (double) a.accepted() / a.sent();
+    long tries = Math.max(a.sent(), a.connects());
+    return tries == 0 ? Double.NaN : (double) a.accepted() / tries;
   }
 
   private static String refusals(Map<String, Long> r) {
