@@ -62,7 +62,11 @@ final class ParentDeathSignal {
    */
   static Process start(ProcessBuilder builder) throws IOException {
     List<String> command = new ArrayList<>();
-    SETSID.ifPresent(setsid -> command.add(setsid.toString()));
+    if (SETPRIV.isPresent()) {
+      // Only with the death signal: a server in a session of its own and without it would outlive a
+      // JVM killed with SIGKILL, holding its port and files until the next start's sweep.
+      SETSID.ifPresent(setsid -> command.add(setsid.toString()));
+    }
     SETPRIV.ifPresent(setpriv -> command.addAll(List.of(setpriv.toString(), "--pdeathsig", "TERM", "--")));
     command.addAll(builder.command());
     builder.command(command);

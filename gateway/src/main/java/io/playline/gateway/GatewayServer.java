@@ -19,7 +19,6 @@ import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.NodeConfig;
 import io.playline.node.grpc.GrpcServers;
-import io.playline.node.grpc.RequestParsing;
 import io.playline.node.tls.ServerTls;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Reconnect;
@@ -112,8 +111,7 @@ final class GatewayServer implements AutoCloseable {
         nodeConfig.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
         new GrpcServers.Admission(tcp, addresses, config.proxyProtocol()));
     Server grpc = players
-        .addService(ServerInterceptors.intercept(
-            RequestParsing.wrap(new GatewayGrpcService(services, limiter, loops.workers()).bindService()),
+        .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))
         .build()
         .start();

@@ -49,19 +49,22 @@ class GrpcMessageErrorsTest {
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     root.addAppender(lines);
+    long start = System.nanoTime();
     try {
       MalformedGrpcMessages.Sent sent = MalformedGrpcMessages.send(port, headers, body, 300);
-      return new Result(sent.statuses(), sent.grpcRecords(), new ArrayList<>(lines.list));
+      // One line per kind per interval: a slow machine that took longer than an interval may log one more.
+      long intervals = 1 + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) / 10;
+      return new Result(sent.statuses(), sent.grpcRecords(), new ArrayList<>(lines.list), intervals);
     } finally {
       root.detachAppender(lines);
     }
   }
 
-  record Result(List<String> statuses, List<LogRecord> grpcRecords, List<ILoggingEvent> lines) {
+  record Result(List<String> statuses, List<LogRecord> grpcRecords, List<ILoggingEvent> lines, long intervals) {
     void loggedAtMostOnceWithoutAStackTrace() {
       assertThat(grpcRecords).as("grpc-java's own records").isEmpty();
       assertThat(lines).as("Playline's summary lines").filteredOn(e -> e.getLoggerName().endsWith("ClientErrorLog"))
-          .hasSizeLessThanOrEqualTo(1);
+          .hasSizeLessThanOrEqualTo((int) intervals);
       assertThat(lines).as("warnings of gRPC or Playline").filteredOn(e -> e.getLevel()
           .isGreaterOrEqual(ch.qos.logback.classic.Level.WARN) && (e.getLoggerName().startsWith("io.grpc")
               || e.getLoggerName().startsWith("io.playline"))).isEmpty();

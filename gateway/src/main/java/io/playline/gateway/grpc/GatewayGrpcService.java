@@ -6,6 +6,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServiceDescriptor;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
@@ -28,6 +29,7 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import org.jspecify.annotations.Nullable;
 import io.playline.node.edge.IntervalLog;
+import io.playline.node.grpc.ClientErrorLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,23 +49,37 @@ public final class GatewayGrpcService implements BindableService {
   private static final Logger log = LoggerFactory.getLogger(GatewayGrpcService.class);
   /** Streams ended for not reading: one line per interval, however many clients stop reading. */
   private static final IntervalLog SLOW_CONSUMERS = new IntervalLog();
-  /** A request message as it came off the wire. */
-  private static final MethodDescriptor.Marshaller<byte[]> FRAME_BYTES = new MethodDescriptor.Marshaller<>() {
+  /**
+   * A request message as it came off the wire, or why it could not be read ({@code refused}: over
+   * {@code frame.max.bytes} once decompressed, or corrupt compression). Read in gRPC's deframing,
+   * answered on the stream's loop like any bad frame: a refusal thrown from the parse would end the
+   * call {@code UNKNOWN} with a stack trace in the log, from a thread the session does not own.
+   */
+  record RequestMessage(byte[] bytes, @Nullable Status refused) {}
+
+  private static final byte[] NO_BYTES = new byte[0];
+
+  private static final MethodDescriptor.Marshaller<RequestMessage> FRAME_BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
-    public InputStream stream(byte[] frame) {
-      return new ByteArrayInputStream(frame);
+    public InputStream stream(RequestMessage frame) {
+      return new ByteArrayInputStream(frame.bytes());
     }
 
     @Override
-    public byte[] parse(InputStream stream) {
+    public RequestMessage parse(InputStream stream) {
       try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw Status.INTERNAL.withDescription("reading a request message failed").withCause(e).asRuntimeException();
+        return new RequestMessage(stream.readAllBytes(), null);
+      } catch (StatusRuntimeException e) { // the size limit, met while inflating
+        ClientErrorLog.parseFailed(e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED
+            ? ClientErrorLog.Kind.TOO_LARGE : ClientErrorLog.Kind.UNDECODABLE, e.getStatus().getDescription());
+        return new RequestMessage(NO_BYTES, e.getStatus());
+      } catch (IOException e) { // corrupt compression
+        ClientErrorLog.parseFailed(ClientErrorLog.Kind.UNDECODABLE, e.getMessage());
+        return new RequestMessage(NO_BYTES, Status.INVALID_ARGUMENT);
       }
     }
   };
-  private static final MethodDescriptor<byte[], ServerFrame> CONNECT = GatewayGrpc.getConnectMethod()
+  private static final MethodDescriptor<RequestMessage, ServerFrame> CONNECT = GatewayGrpc.getConnectMethod()
       .toBuilder(FRAME_BYTES, GatewayGrpc.getConnectMethod().getResponseMarshaller()).build();
 
   private final SessionServices services;
@@ -90,7 +106,7 @@ public final class GatewayGrpcService implements BindableService {
         .build();
   }
 
-  private StreamObserver<byte[]> connect(StreamObserver<ServerFrame> responseObserver) {
+  private StreamObserver<RequestMessage> connect(StreamObserver<ServerFrame> responseObserver) {
     ServerCallStreamObserver<ServerFrame> observer = (ServerCallStreamObserver<ServerFrame>) responseObserver;
     EventExecutor executor = loops.next();
     SocketAddress remote = RemoteAddressInterceptor.REMOTE_ADDRESS.get();
@@ -140,11 +156,21 @@ public final class GatewayGrpcService implements BindableService {
     });
     return new StreamObserver<>() {
       @Override
-      public void onNext(byte[] bytes) {
+      public void onNext(RequestMessage message) {
         executor.execute(() -> {
+          Status refused = message.refused();
+          if (refused != null) {
+            if (refused.getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+              session.onBadFrame(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes()
+                  + " bytes once decompressed");
+            } else {
+              session.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: its compression is corrupt");
+            }
+            return;
+          }
           ClientFrame frame;
           try {
-            frame = HeartbeatPeek.decode(ByteBuffer.wrap(bytes), session.refusesEvents());
+            frame = HeartbeatPeek.decode(ByteBuffer.wrap(message.bytes()), session.refusesEvents());
           } catch (InvalidProtocolBufferException e) {
             session.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: not a protobuf ClientFrame");
             return;

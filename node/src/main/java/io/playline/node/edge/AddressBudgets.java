@@ -84,6 +84,7 @@ public final class AddressBudgets {
   /** Connections cut for abuse, by transport: [stranger, player]. */
   private final Map<Transport, Counter[]> cuts = new java.util.EnumMap<>(Transport.class);
   private final IntervalLog refusals;
+  private final IntervalLog probations;
 
   public AddressBudgets(AddressLimits limits, MeterRegistry registry, LongSupplier nanoClock) {
     this.limits = limits;
@@ -95,6 +96,7 @@ public final class AddressBudgets {
     this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
     this.nanoClock = nanoClock;
     this.refusals = new IntervalLog(LOG_INTERVAL_SECONDS, nanoClock);
+    this.probations = new IntervalLog(LOG_INTERVAL_SECONDS, nanoClock);
     for (Transport t : Transport.values()) {
       Counter[] byReason = new Counter[Refusal.values().length];
       for (Refusal r : Refusal.values()) {
@@ -268,7 +270,7 @@ public final class AddressBudgets {
     if (player || penaltyNanos == 0) {
       return;
     }
-    boolean began = false;
+    long began = 0;
     synchronized (this) {
       long now = nanoClock.getAsLong();
       Entry e = entry(address, now);
@@ -284,15 +286,18 @@ public final class AddressBudgets {
         e.lastPenaltyNanos = e.penaltyRemembered(now)
             ? Math.min(penaltyMaxNanos, 2 * e.lastPenaltyNanos) : penaltyNanos;
         e.penaltyEnds = now + e.lastPenaltyNanos;
-        began = true;
+        began = e.lastPenaltyNanos;
       }
     }
-    if (began) {
+    if (began > 0) {
       penalties.get(transport).increment();
-      log.info("{} put on probation for {} ms: {} of its strangers' connections cut for abuse within {}; its "
-          + "connections must authenticate within connection.abuse.probation.timeout meanwhile (counted in "
-          + "playline_connections_penalized_total)", prefixes.key(address),
-          TimeUnit.NANOSECONDS.toMillis(penaltyNanos), limits.abuseStrikes(), limits.abuseWindow());
+      long begun = probations.count();
+      if (begun > 0) {
+        log.info("{} address(es) put on probation since the last report (latest: {} for {} ms, {} of its strangers' "
+            + "connections cut for abuse within {}); their connections must authenticate within "
+            + "connection.abuse.probation.timeout meanwhile (counted in playline_connections_penalized_total)", begun,
+            prefixes.key(address), TimeUnit.NANOSECONDS.toMillis(began), limits.abuseStrikes(), limits.abuseWindow());
+      }
     }
   }
 

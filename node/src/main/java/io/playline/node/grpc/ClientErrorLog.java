@@ -88,8 +88,8 @@ public final class ClientErrorLog implements Filter {
     return false;
   }
 
-  /** {@link RequestParsing} refused a message of this {@code kind}. */
-  static void parseFailed(Kind kind, @Nullable String why) {
+  /** A request message of this {@code kind} could not be read ({@link RequestParsing}, the player stream's reader). */
+  public static void parseFailed(Kind kind, @Nullable String why) {
     INSTANCE.report(kind, why);
   }
 

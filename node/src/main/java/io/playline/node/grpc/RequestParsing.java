@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * Here each method's request marshaller catches the parse's failure and hands the call a {@link
  * Parsed} that says why, and the call is closed {@code RESOURCE_EXHAUSTED} (over the size limit)
  * or {@code INVALID_ARGUMENT} (undecodable), with a client-safe message, before the service sees
- * it; counted and logged by {@link ClientErrorLog}. What the service receives is unchanged.
+ * it; counted and logged by {@link ClientErrorLog}. What the service receives is unchanged. Unary
+ * methods only: a streaming method reads its messages itself (the player stream does).
  */
 public final class RequestParsing {
   private RequestParsing() {}
@@ -38,7 +39,9 @@ public final class RequestParsing {
         .setSchemaDescriptor(original.getSchemaDescriptor());
     List<ServerMethodDefinition<?, ?>> methods = new ArrayList<>();
     for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
-      ServerMethodDefinition<?, ?> wrapped = wrap(method);
+      // Unary calls only: a streaming call's refusal must come from the thread that owns its stream.
+      ServerMethodDefinition<?, ?> wrapped = method.getMethodDescriptor().getType() == MethodDescriptor.MethodType.UNARY
+          ? wrap(method) : method;
       methods.add(wrapped);
       descriptor.addMethod(wrapped.getMethodDescriptor());
     }

@@ -42,7 +42,7 @@ public final class StandaloneCommand implements Callable<Integer> {
         starting.interrupt(); // stops waiting for the components that are not ready yet
       }
       try {
-        started.get(10, TimeUnit.MINUTES).close();
+        started.get(2, TimeUnit.MINUTES).close();
       } catch (ExecutionException | TimeoutException e) {
         // The start failed (it stops what it started) or never ended: nothing of ours to stop.
       } catch (InterruptedException e) {
