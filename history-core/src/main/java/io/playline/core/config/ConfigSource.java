@@ -114,16 +114,6 @@ public final class ConfigSource {
     return new ConfigSource(values, origins);
   }
 
-  /** Every key some layer set, normalized (dotted lower case), in key order. */
-  public java.util.SortedSet<String> keys() {
-    return Collections.unmodifiableSortedSet(new java.util.TreeSet<>(values.keySet()));
-  }
-
-  /** Where {@code key} was set ("file F", "env NAME", "command line", ...), or "unset". */
-  public String origin(String key) {
-    return origins.getOrDefault(normalize(key), "unset");
-  }
-
   /** The raw value of {@code key}, if any layer set it to a non-empty string. */
   public Optional<String> raw(String key) {
     String v = values.get(normalize(key));

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -58,8 +59,9 @@ public final class UnknownKeys {
         allowed.add(normalize(a));
       }
     }
+    Map<String, String> origins = source.describe(); // every key set, normalized, in key order
     List<String> unknown = new ArrayList<>();
-    for (String key : source.keys()) {
+    for (String key : origins.keySet()) {
       if (known.contains(key) || allowed.contains(key) || key.endsWith(".java.opts")
           || prefixes.stream().anyMatch(p -> key.startsWith(p) && key.length() > p.length())) {
         continue;
@@ -71,7 +73,7 @@ public final class UnknownKeys {
     }
     String first = unknown.get(0);
     String closest = closest(first, known);
-    throw new ConfigException("unknown config key '" + first + "' (" + source.origin(first) + ")"
+    throw new ConfigException("unknown config key '" + first + "' (" + origins.get(first) + ")"
         + (closest == null ? "" : "; did you mean '" + closest + "'?")
         + (unknown.size() > 1 ? "; " + (unknown.size() - 1) + " more unknown: " + unknown.subList(1, unknown.size())
             : "")

@@ -63,9 +63,4 @@ public record AddressPrefixes(int ipv4Bits, int ipv6Bits) {
     }
     return v6[10] == (byte) 0xFF && v6[11] == (byte) 0xFF;
   }
-
-  /** "/32 (IPv4), /64 (IPv6)": for logs. */
-  public String describe() {
-    return "/" + ipv4Bits + " (IPv4), /" + ipv6Bits + " (IPv6)";
-  }
 }

@@ -33,8 +33,9 @@ public final class Probation {
    * probation, arms the deadline.
    */
   public static void track(Channel channel, AddressBudgets budgets, InetAddress address,
-      AddressBudgets.Transport transport, Duration timeout) {
+      AddressBudgets.Transport transport) {
     Probation p = new Probation();
+    Duration timeout = budgets.probationTimeout();
     channel.attr(KEY).set(p);
     if (budgets.onProbation(address)) {
       p.deadline = channel.eventLoop().schedule(() -> {
@@ -62,12 +63,6 @@ public final class Probation {
   public static boolean isPlayer(Channel channel) {
     Probation p = channel.attr(KEY).get();
     return p != null && p.player;
-  }
-
-  /** Whether {@code channel} is on probation: admitted during its address's penalty and not yet authenticated. */
-  public static boolean pending(Channel channel) {
-    Probation p = channel.attr(KEY).get();
-    return p != null && !p.player && p.deadline != null;
   }
 
   private void disarm() {

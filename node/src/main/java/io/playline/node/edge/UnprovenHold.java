@@ -43,7 +43,7 @@ public final class UnprovenHold implements AddressBudgets.Evictable {
     if (refusal == null) {
       channel.attr(KEY).set(hold);
       channel.closeFuture().addListener(f -> hold.giveBack());
-      Probation.track(channel, budgets, address, transport, budgets.probationTimeout());
+      Probation.track(channel, budgets, address, transport);
     }
     return refusal;
   }
