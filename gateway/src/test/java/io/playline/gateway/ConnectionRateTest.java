@@ -13,6 +13,8 @@ import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Per-address budgets of new connections at accept, one across both player ports: a reconnect storm
- * from one address is refused past its burst while another address connects. Abuse closes only the
+ * Per-address budgets of new connections at accept, one across both player ports: past its burst an
+ * address's new connections are on probation, which closes strangers that do not authenticate and
+ * never players, while another address connects freely. Abuse closes only the
  * connection that misbehaved; an address whose strangers keep misbehaving is on probation, which
  * closes strangers that do not authenticate and never players. Distinct addresses
  * on loopback are PROXY protocol headers sent by a relay, as a load balancer would.
@@ -74,32 +77,75 @@ class ConnectionRateTest {
     }
   }
 
+  private double probation(String transport, String reason) {
+    return gateway.counter("playline.connections.probation", "transport", transport, "reason", reason);
+  }
+
+  /** A WebSocket upgraded behind a PROXY header naming {@code address}. */
+  private RawWebSocket upgradedFrom(String address) throws IOException {
+    RawWebSocket c = new RawWebSocket(gateway.server.wsAddress().getPort(), 0).raw(ProxyProtocolTest.v1(address));
+    assertThat(c.upgrade()).startsWith("HTTP/1.1 101");
+    return c;
+  }
+
+  /** A WebSocket from {@code address} that authenticated a fresh uid. */
+  private RawWebSocket playerFrom(String address) throws IOException {
+    RawWebSocket p = upgradedFrom(address);
+    p.send(Frames.auth(1, TestGateway.token(UIDS.incrementAndGet())));
+    assertThat(p.next().hasAuthOk()).isTrue();
+    return p;
+  }
+
   @Test
-  void aReconnectStormFromOneAddressIsRefusedPastItsBudgetOnBothPortsWhileAnotherAddressConnects(RedisNamespace ns)
-      throws Exception {
+  void pastItsNewConnectionRateAnAddressIsOnProbationThatClosesStrangersAndAdmitsPlayersOnBothPorts(
+      RedisNamespace ns) throws Exception {
     gateway = new TestGateway(ns, Map.of("proxy.protocol", "true", "connection.max.new.per.address.per.second", "1",
-        "connection.max.new.per.address.burst", "5"));
-    long start = System.nanoTime();
-    int admitted = 0;
-    for (int i = 0; i < 20; i++) {
-      if (upgrades("203.0.113.40")) {
-        admitted++;
+        "connection.max.new.per.address.burst", "5", "connection.abuse.probation.timeout", "1500ms",
+        "auth.timeout", "1m"));
+    String address = "203.0.113.40";
+    for (int i = 0; i < 5; i++) {
+      assertThat(upgrades(address)).as("the burst, freely").isTrue();
+    }
+    // A reconnect storm past the burst: every player of the address is admitted (on probation) and
+    // authenticates, on both ports, one held past its deadline; the gRPC port shares the budget.
+    try (RawWebSocket held = playerFrom(address)) {
+      for (int i = 0; i < 10; i++) {
+        try (RawWebSocket p = playerFrom(address)) {
+          assertThat(stillServed(p)).isTrue();
+        }
+        assertThat(grpcAuthenticates(address)).as("gRPC player %d", i).isTrue();
       }
+      assertThat(probation("ws", "rate")).isPositive();
+      assertThat(probation("grpc", "rate")).isPositive();
+      // Strangers over the rate are closed at the deadline; those a refilled token admitted freely are
+      // not (auth.timeout and grpc.first.stream.timeout are far off): on each port, some are closed and
+      // as many as were admitted on probation.
+      double wsBefore = probation("ws", "rate");
+      double grpcBefore = probation("grpc", "rate");
+      List<AutoCloseable> strangers = new ArrayList<>();
+      try {
+        for (int i = 0; i < 3; i++) {
+          strangers.add(upgradedFrom(address));
+          HeaderRelay relay = new HeaderRelay(gateway.server.grpcAddress().getPort(), ProxyProtocolTest.v1(address));
+          strangers.add(relay);
+          strangers.add(RawHttp2Client.connect(relay.port())); // the HTTP/2 preface, no stream
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> refused("ws", "rate") > 0 && refused("grpc", "rate") > 0
+            && refused("grpc", "rate") == probation("grpc", "rate") - grpcBefore
+            && refused("ws", "rate") == probation("ws", "rate") - wsBefore);
+      } finally {
+        for (AutoCloseable c : strangers) {
+          c.close();
+        }
+      }
+      assertThat(stillServed(held)).as("the player held past its own deadline").isTrue();
     }
-    long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
-    // The burst, plus what one token a second brought back meanwhile.
-    assertThat(admitted).isBetween(5, 5 + (int) seconds + 1);
-    assertThat(refused("ws", "rate")).isEqualTo(20 - admitted);
-    // The gRPC port draws on the same budget: it does not get a burst of its own.
-    int grpcAdmitted = 0;
-    while (grpcAuthenticates("203.0.113.40")) {
-      grpcAdmitted++;
-      assertThat(grpcAdmitted).as("gRPC streams let in from the exhausted address").isLessThan(5);
-    }
-    assertThat(refused("grpc", "rate")).isEqualTo(1);
-    // Another address behind the same balancer is served on both ports.
+    assertThat(refused("ws", "unproven") + refused("ws", "penalty") + refused("grpc", "penalty")).isZero();
+    // Another address behind the same balancer is served freely on both ports.
+    double free = probation("ws", "rate") + probation("grpc", "rate");
     assertThat(upgrades("203.0.113.41")).isTrue();
     assertThat(grpcAuthenticates("203.0.113.41")).isTrue();
+    assertThat(probation("ws", "rate") + probation("grpc", "rate")).isEqualTo(free);
   }
 
   /** A malformed frame sent before auth: the connection is answered PROTOCOL_VIOLATION and closed. */

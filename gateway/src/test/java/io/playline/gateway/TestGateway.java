@@ -128,6 +128,12 @@ public final class TestGateway implements AutoCloseable {
     return c == null ? 0 : c.count();
   }
 
+  /** The value of gauge {@code name}, NaN when there is none. */
+  public double gauge(String name) {
+    var g = registry.find(name).gauge();
+    return g == null ? Double.NaN : g.value();
+  }
+
   public WsPlayerClient ws() {
     return WsPlayerClient.connect(server.wsAddress().getPort());
   }

@@ -19,22 +19,30 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What one client address ({@link AddressPrefixes}: an IPv4 /32, an IPv6 /64 by default) may make
- * the player ports spend on new connections, both transports together: a token bucket of new
- * connections ({@code connection.max.new.per.address.per.second}, burst {@code
- * connection.max.new.per.address.burst}), asked at accept, before TLS or HTTP/2 (behind a PROXY
- * header, for the header's address). Refusals are counted in {@code
- * playline.connections.refused{transport, reason=rate|penalty|unproven}} and logged in one line at
- * most every {@value #LOG_INTERVAL_SECONDS} s.
+ * the player ports spend on new connections, both transports together, without ever refusing the
+ * players behind it: an address is shared by a household, a campus or thousands behind a carrier's
+ * NAT, and one of them misbehaving must not keep the others out.
+ *
+ * <p>New connections: a token bucket per address ({@code connection.max.new.per.address.per.second},
+ * burst {@code connection.max.new.per.address.burst}), asked at accept, before TLS or HTTP/2 (behind
+ * a PROXY header, for the header's address). A connection within it is admitted freely; one over it
+ * is admitted <em>on probation</em> ({@link Admission#OVER_RATE}): it must authenticate as a player
+ * within {@code connection.abuse.probation.timeout} ({@link Probation}) or is closed ({@code
+ * playline.connections.refused{reason=rate}}). So a reconnect storm or a session churn from one
+ * address buys strangers nothing past the rate, while the address's players — whose token proves who
+ * they are, and whose own budgets ({@code user.max.auths.per.minute}, {@code connection.max.per.user})
+ * then apply — keep connecting. What one address's strangers hold at once is bounded by the probation
+ * deadline, the unproven cap below and {@code connection.max.per.address}.
  *
  * <p>Abuse is punished where it happened: a connection cut for abuse ({@link #abused}) is closed,
  * and only it. Its address is charged a strike only when the connection had not authenticated as
  * a player (a stranger's); {@code connection.abuse.strikes} strikes within {@code
  * connection.abuse.window} put the address on probation for {@code connection.abuse.penalty}
- * (doubling for a repeat offender up to {@code connection.abuse.penalty.max}). Probation refuses
- * strangers, not players: the address's new connections are still admitted, but each must
- * authenticate as a player within {@code connection.abuse.probation.timeout} ({@link Probation}) or
- * is closed. So neither one buggy device nor an attacker behind a carrier's shared address can keep
- * that address's honest players off the node.
+ * (doubling for a repeat offender up to {@code connection.abuse.penalty.max}): every new connection
+ * of it is admitted on probation ({@link Admission#PENALTY}, {@code reason=penalty} when closed).
+ * Admissions on probation are counted in {@code playline.connections.probation{transport, reason}},
+ * closures in {@code playline.connections.refused}, logged in one line at most every {@value
+ * #LOG_INTERVAL_SECONDS} s.
  *
  * <p>It also counts the gRPC resets of one address's streams not yet answered ({@link #earlyReset},
  * {@code grpc.max.early.resets.per.address}), so a rapid reset spread over many connections is cut
@@ -62,6 +70,19 @@ public final class AddressBudgets {
   /** Why a new connection was refused; its name is the metric's {@code reason}. */
   public enum Refusal { RATE, PENALTY, UNPROVEN }
 
+  /**
+   * How a new connection was admitted: freely, or on probation because it came over its address's
+   * new-connection rate or while its address's penalty runs (the name is the metric's {@code reason}).
+   */
+  public enum Admission {
+    FREE, OVER_RATE, PENALTY;
+
+    /** Why a connection admitted so was closed when it did not authenticate in time. */
+    public Refusal refusal() {
+      return this == OVER_RATE ? Refusal.RATE : Refusal.PENALTY;
+    }
+  }
+
   /** The player ports; the name is the metric's {@code transport}. */
   public enum Transport { WS, GRPC }
 
@@ -81,6 +102,8 @@ public final class AddressBudgets {
   private int unprovenTotal;
   private final Map<Transport, Counter[]> refused = new java.util.EnumMap<>(Transport.class);
   private final Map<Transport, Counter> penalties = new java.util.EnumMap<>(Transport.class);
+  /** New connections admitted on probation, by transport, indexed by {@link Admission#ordinal()}. */
+  private final Map<Transport, Counter[]> onProbation = new java.util.EnumMap<>(Transport.class);
   /** Connections cut for abuse, by transport: [stranger, player]. */
   private final Map<Transport, Counter[]> cuts = new java.util.EnumMap<>(Transport.class);
   private final IntervalLog refusals;
@@ -102,11 +125,22 @@ public final class AddressBudgets {
       for (Refusal r : Refusal.values()) {
         byReason[r.ordinal()] = Counter.builder("playline.connections.refused").tag("transport", tag(t))
             .tag("reason", tag(r))
-            .description("New player connections closed: over the address's new-connection rate or its unproven "
-                + "connections (at accept), or on probation and not authenticated in time (reason=penalty)")
+            .description("New player connections closed: admitted on probation (over the address's new-connection "
+                + "rate: reason=rate; during its abuse penalty: reason=penalty) and not authenticated in time, or "
+                + "the oldest of an address's unproven connections, closed for a newer one (reason=unproven)")
             .register(registry);
       }
       refused.put(t, byReason);
+      Counter[] byAdmission = new Counter[Admission.values().length];
+      for (Admission a : List.of(Admission.OVER_RATE, Admission.PENALTY)) {
+        byAdmission[a.ordinal()] = Counter.builder("playline.connections.probation").tag("transport", tag(t))
+            .tag("reason", a == Admission.OVER_RATE ? "rate" : "penalty")
+            .description("New player connections admitted on probation (closed unless they authenticate as a player "
+                + "within connection.abuse.probation.timeout): over their address's new-connection rate, or while "
+                + "its abuse penalty runs")
+            .register(registry);
+      }
+      onProbation.put(t, byAdmission);
       penalties.put(t, Counter.builder("playline.connections.penalized").tag("transport", tag(t))
           .description("Penalties begun: an address whose strangers' connections were cut for abuse "
               + "connection.abuse.strikes times within connection.abuse.window was put on probation")
@@ -130,24 +164,23 @@ public final class AddressBudgets {
   }
 
   /**
-   * Takes one new connection from {@code address}'s budget on {@code transport}: null when admitted,
-   * else why not (counted; the caller closes the connection). An address on probation is admitted
-   * too: ask {@link #onProbation}.
+   * Takes one new connection from {@code address}'s budget on {@code transport}. It is always
+   * admitted; {@link Admission#FREE} when within the address's rate and the address is not on
+   * probation, else on probation (counted): the caller must close it unless it authenticates as a
+   * player within {@code connection.abuse.probation.timeout} ({@link Probation}).
    */
-  public @Nullable Refusal admit(InetAddress address, Transport transport) {
-    Refusal refusal;
+  public Admission admit(InetAddress address, Transport transport) {
+    Admission admission;
     synchronized (this) {
       long now = nanoClock.getAsLong();
       Entry e = entry(address, now);
-      refusal = e.bucket.take(1, now) == 0 ? null : Refusal.RATE;
-      if (refusal != null) {
-        logRefusal(address, transport, refusal);
-      }
+      boolean overRate = e.bucket.take(1, now) != 0;
+      admission = e.penalizedAt(now) ? Admission.PENALTY : overRate ? Admission.OVER_RATE : Admission.FREE;
     }
-    if (refusal != null) {
-      refused.get(transport)[refusal.ordinal()].increment();
+    if (admission != Admission.FREE) {
+      onProbation.get(transport)[admission.ordinal()].increment();
     }
-    return refusal;
+    return admission;
   }
 
   /** An unproven connection that can be closed to make room for a newer one of its address. */
@@ -240,7 +273,7 @@ public final class AddressBudgets {
     return limits.probationTimeout();
   }
 
-  /** Whether {@code address} is on probation now: its new connections must authenticate in time. */
+  /** Whether a penalty of {@code address} runs now (its new connections are admitted on probation). */
   public boolean onProbation(InetAddress address) {
     synchronized (this) {
       long now = nanoClock.getAsLong();
@@ -249,12 +282,15 @@ public final class AddressBudgets {
     }
   }
 
-  /** A connection of {@code address} on probation did not authenticate in time and was closed. */
-  public void probationFailed(InetAddress address, Transport transport) {
+  /**
+   * A connection of {@code address} admitted on probation did not authenticate in time and was
+   * closed; {@code why} is how it was admitted ({@link Admission#OVER_RATE} or {@link Admission#PENALTY}).
+   */
+  public void probationFailed(InetAddress address, Transport transport, Admission why) {
     synchronized (this) {
-      logRefusal(prefixes.key(address), transport, Refusal.PENALTY);
+      logRefusal(prefixes.key(address), transport, why.refusal());
     }
-    refused.get(transport)[Refusal.PENALTY.ordinal()].increment();
+    refused.get(transport)[why.refusal().ordinal()].increment();
   }
 
   /**
@@ -385,7 +421,8 @@ public final class AddressBudgets {
       log.info("{} new connection(s) refused at accept since the last report (latest: {} over {}, {}); counted in "
           + "playline_connections_refused_total, reported at most every {} s", refused, address, tag(transport),
           switch (refusal) {
-            case RATE -> "over connection.max.new.per.address.per.second";
+            case RATE -> "over connection.max.new.per.address.per.second and not authenticated within "
+                + "connection.abuse.probation.timeout";
             case PENALTY -> "on probation (connection.abuse.penalty) and not authenticated within "
                 + "connection.abuse.probation.timeout";
             case UNPROVEN -> "over connection.max.unproven.per.address: its oldest unproven connection closed";

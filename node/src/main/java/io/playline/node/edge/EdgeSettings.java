@@ -20,13 +20,16 @@ public final class EdgeSettings {
       16 * 1024 * 1024, "largest client frame: `FRAME_TOO_LARGE`, close 4006 (gRPC `RESOURCE_EXHAUSTED`)");
   public static final Setting<Integer> MAX_NEW_CONNECTIONS_PER_ADDRESS = Setting.intValue(
       "connection.max.new.per.address.per.second", 100, 1, 1_000_000, "new connections per second from one address, "
-          + "both player ports together (a token bucket holding `connection.max.new.per.address.burst`): past it a "
-          + "connection is closed at accept, before TLS or HTTP/2 (`playline_connections_refused_total{reason=\"rate\"}`). "
-          + "A NAT of honest players reconnects far slower: even 10 000 players behind one address, each reconnecting "
-          + "every few minutes, open under 50 a second");
+          + "both player ports together (a token bucket holding `connection.max.new.per.address.burst`), admitted "
+          + "freely. Past it a connection is admitted on probation (`playline_connections_probation_total{reason=\"rate\"}`): "
+          + "unless it authenticates as a player within `connection.abuse.probation.timeout` it is closed "
+          + "(`playline_connections_refused_total{reason=\"rate\"}`), so a flood from an address shared with honest players "
+          + "(a carrier's NAT) costs its strangers their connections, never the players their place. A NAT of honest "
+          + "players reconnects far slower: even 10 000 players behind one address, each reconnecting every few "
+          + "minutes, open under 50 a second");
   public static final Setting<Integer> NEW_CONNECTIONS_PER_ADDRESS_BURST = Setting.intValue(
       "connection.max.new.per.address.burst", 1_000, 1, 10_000_000, "new connections one address may open at once "
-          + "before `connection.max.new.per.address.per.second` applies: the players of one NAT that arrive together "
+          + "freely before `connection.max.new.per.address.per.second` applies: the players of one NAT that arrive together "
           + "when another node drains");
   public static final Setting<Duration> ABUSE_PENALTY = Setting.duration("connection.abuse.penalty",
       Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1), "an address whose strangers' connections were cut "
@@ -74,11 +77,12 @@ public final class EdgeSettings {
   public static final Setting<Duration> ABUSE_WINDOW = Setting.duration("connection.abuse.window",
       Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofHours(1), "the window of `connection.abuse.strikes`");
   public static final Setting<Duration> PROBATION_TIMEOUT = Setting.duration("connection.abuse.probation.timeout",
-      Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofMinutes(5), "during an address's penalty, its new "
-          + "connections are admitted on probation: one that has not authenticated as a player within this of "
-          + "connecting (WebSocket: `AuthOk` sent; gRPC: a stream authenticated) is closed "
-          + "(`playline_connections_refused_total{reason=\"penalty\"}`), and one that misbehaves before that is closed "
-          + "without counting again. Players behind the address authenticate well within it and are never refused");
+      Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofMinutes(5), "a connection admitted on probation (over its "
+          + "address's `connection.max.new.per.address.per.second`, or during the address's `connection.abuse.penalty`) "
+          + "that has not authenticated as a player within this of connecting (WebSocket: `AuthOk` sent; gRPC: a "
+          + "stream authenticated) is closed (`playline_connections_refused_total{reason=\"rate\"|\"penalty\"}`), and one "
+          + "that misbehaves before that is closed without counting again. Players behind the address authenticate well "
+          + "within it and are never refused");
   public static final Setting<Integer> GRPC_MAX_CONCURRENT_CALLS = Setting.intValue(
       "grpc.max.concurrent.calls.per.connection", 100, 1, 100_000,
       "HTTP/2 `MAX_CONCURRENT_STREAMS` of the gRPC servers: further calls wait on the client");

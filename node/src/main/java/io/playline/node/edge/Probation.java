@@ -11,10 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether a player connection has authenticated as a player, and, for a connection from an address
- * on probation ({@link AddressBudgets#onProbation}), the deadline by which it must: at {@code
+ * Whether a player connection has authenticated as a player, and, for a connection admitted on
+ * probation ({@link AddressBudgets#admit}: over its address's new-connection rate, or during the
+ * address's abuse penalty), the deadline by which it must: at {@code
  * connection.abuse.probation.timeout} after connecting, a connection not yet {@link #authenticated}
- * is closed and counted as {@code playline.connections.refused{reason=penalty}}. A connection that
+ * is closed and counted as {@code playline.connections.refused{reason=rate|penalty}}. A connection that
  * authenticated is a player's: cut for abuse, it is never charged to its address ({@link
  * AddressBudgets#abused}). Kept on the channel; {@link #authenticated} may be called from any
  * thread (a gRPC stream's), the deadline runs on the channel's event loop.
@@ -29,20 +30,20 @@ public final class Probation {
   private Probation() {}
 
   /**
-   * Starts tracking {@code channel} (admitted from {@code address}); when the address is on
-   * probation, arms the deadline.
+   * Starts tracking {@code channel} (admitted from {@code address} as {@code admission} says); when
+   * it was admitted on probation, arms the deadline.
    */
   public static void track(Channel channel, AddressBudgets budgets, InetAddress address,
-      AddressBudgets.Transport transport) {
+      AddressBudgets.Transport transport, AddressBudgets.Admission admission) {
     Probation p = new Probation();
     Duration timeout = budgets.probationTimeout();
     channel.attr(KEY).set(p);
-    if (budgets.onProbation(address)) {
+    if (admission != AddressBudgets.Admission.FREE) {
       p.deadline = channel.eventLoop().schedule(() -> {
         if (!p.player && channel.isOpen()) {
-          budgets.probationFailed(address, transport);
-          log.debug("Closing {}: on probation and not authenticated within connection.abuse.probation.timeout {}",
-              address, timeout);
+          budgets.probationFailed(address, transport, admission);
+          log.debug("Closing {}: on probation ({}) and not authenticated within connection.abuse.probation.timeout {}",
+              address, admission, timeout);
           UnprovenHold.closeNow(channel);
         }
       }, timeout.toNanos(), TimeUnit.NANOSECONDS);

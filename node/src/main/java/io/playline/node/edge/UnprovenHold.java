@@ -30,20 +30,17 @@ public final class UnprovenHold implements AddressBudgets.Evictable {
   /**
    * Admits a new player connection of {@code address}: takes one from its new-connection budget
    * ({@link AddressBudgets#admit}) and counts it unproven, held until it proves itself or closes.
-   * Null when admitted (and, from an address on probation, given its deadline to authenticate:
-   * {@link Probation}), else the refusal (nothing held; the caller closes it).
+   * Null when admitted (and, when admitted on probation, given its deadline to authenticate: {@link
+   * Probation}), else the refusal (nothing held; the caller closes it).
    */
   public static AddressBudgets.@Nullable Refusal admit(Channel channel, AddressBudgets budgets, InetAddress address,
       AddressBudgets.Transport transport) {
-    AddressBudgets.Refusal refusal = budgets.admit(address, transport);
     UnprovenHold hold = new UnprovenHold(budgets, address, channel);
-    if (refusal == null) {
-      refusal = budgets.admitUnproven(address, transport, hold);
-    }
+    AddressBudgets.Refusal refusal = budgets.admitUnproven(address, transport, hold);
     if (refusal == null) {
       channel.attr(KEY).set(hold);
       channel.closeFuture().addListener(f -> hold.giveBack());
-      Probation.track(channel, budgets, address, transport);
+      Probation.track(channel, budgets, address, transport, budgets.admit(address, transport));
     }
     return refusal;
   }

@@ -161,7 +161,8 @@ public final class Http2ConnectionGuard {
   /**
    * Puts each {@code RST_STREAM} the client sends for a stream not yet answered (no response headers
    * sent: the rapid reset's HEADERS + RST_STREAM pairs; a player's own cancel after its {@code
-   * AuthOk} is not one) on its address's budget, in front of gRPC's own frame listener: over it, the
+   * AuthOk} is not one, nor any reset on a connection a player authenticated on, which its own
+   * per-connection reset budget bounds) on its address's budget, in front of gRPC's own frame listener: over it, the
    * connection ends with {@code GOAWAY ENHANCE_YOUR_CALM}, which counts it and penalizes the address
    * (below). Netty only passes on resets of streams it still holds.
    */
@@ -175,7 +176,8 @@ public final class Http2ConnectionGuard {
         Http2Stream stream = connection.stream(streamId);
         if (stream != null && !stream.isHeadersSent()) {
           InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
-          if (remote != null && remote.getAddress() != null && !budgets.earlyReset(remote.getAddress())) {
+          if (remote != null && remote.getAddress() != null && !Probation.isPlayer(channel)
+              && !budgets.earlyReset(remote.getAddress())) {
             throw Http2Exception.connectionError(Http2Error.ENHANCE_YOUR_CALM, EARLY_RESETS);
           }
         }
@@ -184,11 +186,26 @@ public final class Http2ConnectionGuard {
     });
   }
 
-  /** Counts the connection of {@code front} or closes it; false when it was refused. */
+  /**
+   * Counts the connection of {@code front} or closes it; false when it was refused. The port's and
+   * the address's connection caps come first, so a connection they refuse takes nothing from the
+   * address's new-connection budget nor any unproven connection's place.
+   */
   private boolean admit(ChannelHandlerContext front) {
     Channel channel = front.channel();
     InetSocketAddress remote = ProxyProtocolHandler.clientAddress(channel);
     InetAddress address = remote == null ? null : remote.getAddress();
+    ConnectionLimiter limiter = connections;
+    if (limiter != null) {
+      String refused = limiter.admit(address);
+      if (refused != null) {
+        metrics.refused(refused.endsWith("on this node"));
+        log.debug("Closing {}: {}", remote, refused);
+        front.close();
+        return false;
+      }
+      channel.closeFuture().addListener(f -> limiter.release(address));
+    }
     AddressBudgets.Refusal overBudget = addresses == null || address == null ? null
         : UnprovenHold.admit(channel, addresses, address, AddressBudgets.Transport.GRPC);
     if (overBudget != null) {
@@ -196,18 +213,6 @@ public final class Http2ConnectionGuard {
       front.close();
       return false;
     }
-    ConnectionLimiter limiter = connections;
-    if (limiter == null) {
-      return true;
-    }
-    String refused = limiter.admit(address);
-    if (refused != null) {
-      metrics.refused(refused.endsWith("on this node"));
-      log.debug("Closing {}: {}", remote, refused);
-      front.close();
-      return false;
-    }
-    channel.closeFuture().addListener(f -> limiter.release(address));
     return true;
   }
 

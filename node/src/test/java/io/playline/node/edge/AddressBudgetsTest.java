@@ -3,6 +3,7 @@ package io.playline.node.edge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.node.edge.AddressBudgets.Admission;
 import io.playline.node.edge.AddressBudgets.Refusal;
 import io.playline.node.edge.AddressBudgets.Transport;
 import java.net.InetAddress;
@@ -103,19 +104,21 @@ class AddressBudgetsTest {
   }
 
   @Test
-  void theBurstPassesThenTheRateHoldsAcrossBothTransports() throws Exception {
+  void theBurstPassesFreelyThenConnectionsOverTheRateOfBothTransportsAreOnProbation() throws Exception {
     AddressBudgets b = budgets(2, 3, Duration.ZERO, 100);
     InetAddress a = address(1);
-    assertThat(b.admit(a, Transport.WS)).isNull();
-    assertThat(b.admit(a, Transport.GRPC)).isNull();
-    assertThat(b.admit(a, Transport.WS)).isNull();
-    assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Refusal.RATE);
-    assertThat(b.admit(address(2), Transport.GRPC)).isNull();
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
+    assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Admission.FREE);
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
+    assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Admission.OVER_RATE);
+    assertThat(b.admit(address(2), Transport.GRPC)).isEqualTo(Admission.FREE);
     now.addAndGet(SECOND / 2);
-    assertThat(b.admit(a, Transport.WS)).isNull();
-    assertThat(b.admit(a, Transport.WS)).isEqualTo(Refusal.RATE);
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.OVER_RATE);
+    assertThat(registry.get("playline.connections.probation").tags("transport", "ws", "reason", "rate").counter()
+        .count()).as("admitted on probation, nothing refused").isEqualTo(1);
     assertThat(registry.get("playline.connections.refused").tags("transport", "ws", "reason", "rate").counter()
-        .count()).isEqualTo(1);
+        .count()).isZero();
   }
 
   @Test
@@ -124,13 +127,14 @@ class AddressBudgetsTest {
     InetAddress a = address(1);
     b.abused(a, Transport.GRPC, false);
     assertThat(b.onProbation(a)).isTrue();
-    assertThat(b.admit(a, Transport.WS)).as("players behind it are admitted").isNull();
+    assertThat(b.admit(a, Transport.WS)).as("players behind it are admitted, on probation")
+        .isEqualTo(Admission.PENALTY);
     assertThat(b.onProbation(address(2))).isFalse();
     now.addAndGet(10 * SECOND - 1);
     assertThat(b.onProbation(a)).isTrue();
     now.addAndGet(1);
     assertThat(b.onProbation(a)).isFalse();
-    assertThat(b.admit(a, Transport.GRPC)).isNull();
+    assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Admission.FREE);
   }
 
   @Test
@@ -161,15 +165,17 @@ class AddressBudgetsTest {
   void everyAddressOfOneIpv6Slash64SharesOneBudgetAndOneIpv4AddressIsItsOwn() throws Exception {
     AddressBudgets b = budgets(1, 3, Duration.ofSeconds(10), 100);
     for (int i = 0; i < 3; i++) {
-      assertThat(b.admit(InetAddress.getByName("2001:db8:1:2::" + Integer.toHexString(i + 1)), Transport.WS)).isNull();
+      assertThat(b.admit(InetAddress.getByName("2001:db8:1:2::" + Integer.toHexString(i + 1)), Transport.WS))
+          .isEqualTo(Admission.FREE);
     }
     assertThat(b.admit(InetAddress.getByName("2001:db8:1:2:ffff:ffff:ffff:fffe"), Transport.WS))
-        .isEqualTo(Refusal.RATE);
-    assertThat(b.admit(InetAddress.getByName("2001:db8:1:3::1"), Transport.WS)).as("the next /64").isNull();
+        .isEqualTo(Admission.OVER_RATE);
+    assertThat(b.admit(InetAddress.getByName("2001:db8:1:3::1"), Transport.WS)).as("the next /64")
+        .isEqualTo(Admission.FREE);
     b.abused(InetAddress.getByName("2001:db8:1:2::a"), Transport.WS, false);
     assertThat(b.onProbation(InetAddress.getByName("2001:db8:1:2::b"))).isTrue();
-    assertThat(b.admit(InetAddress.getByName("198.51.100.1"), Transport.WS)).isNull();
-    assertThat(b.admit(InetAddress.getByName("198.51.100.2"), Transport.WS)).isNull();
+    assertThat(b.admit(InetAddress.getByName("198.51.100.1"), Transport.WS)).isEqualTo(Admission.FREE);
+    assertThat(b.admit(InetAddress.getByName("198.51.100.2"), Transport.WS)).isEqualTo(Admission.FREE);
     assertThat(b.addresses()).isEqualTo(4);
   }
 
@@ -181,14 +187,14 @@ class AddressBudgetsTest {
     now.addAndGet(5 * SECOND);
     b.abused(a, Transport.GRPC, false); // cut while its penalty runs (admitted before): no longer
     now.addAndGet(5 * SECOND);
-    assertThat(b.admit(a, Transport.WS)).isNull();
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
     // Again within the maximum of its penalty's end: 20 s, then 30 s (the maximum), then 30 s.
     for (long seconds : new long[] {20, 30, 30}) {
       b.abused(a, Transport.GRPC, false);
       now.addAndGet(seconds * SECOND - 1);
       assertThat(b.onProbation(a)).as("%d s", seconds).isTrue();
       now.addAndGet(1);
-      assertThat(b.admit(a, Transport.WS)).isNull();
+      assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
     }
     // Quiet for the maximum: back to 10 s, and remembered until then although its bucket is full.
     for (int i = 0; i < 30; i++) {
@@ -197,7 +203,7 @@ class AddressBudgetsTest {
     }
     b.abused(a, Transport.GRPC, false);
     now.addAndGet(10 * SECOND);
-    assertThat(b.admit(a, Transport.WS)).isNull();
+    assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
   }
 
   @Test
