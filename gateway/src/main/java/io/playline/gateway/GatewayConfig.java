@@ -53,6 +53,10 @@ import java.time.Duration;
  *     player stream, across its connections on this node ({@code user.max.deletes.per.minute})
  * @param maxUserAuthsPerMinute authentications of one user per minute on this node ({@code
  *     user.max.auths.per.minute})
+ * @param authRefusalHold how long the answer to an authentication over its user's budget is held back
+ *     ({@code user.auth.refusal.hold}; 0 = at once)
+ * @param maxHeldAuthRefusals connections held so at once on this node ({@code
+ *     user.auth.refusal.hold.max.connections})
  * @param maxUserRefusalsBeforeClose heartbeats with events one connection may send during the
  *     retry_after_ms of its last events refusal before it is closed RATE_LIMITED ({@code
  *     user.max.refusals.before.close})
@@ -92,6 +96,8 @@ public record GatewayConfig(
     int maxUserEventsPerSecond,
     int maxUserDeletesPerMinute,
     int maxUserAuthsPerMinute,
+    Duration authRefusalHold,
+    int maxHeldAuthRefusals,
     int maxUserRefusalsBeforeClose,
     Duration sessionTtl,
     Duration sessionMaxAge,
@@ -156,6 +162,8 @@ public record GatewayConfig(
         LimitSettings.USER_MAX_EVENTS_PER_SECOND.read(c),
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_AUTHS_PER_MINUTE.read(c),
+        LimitSettings.USER_AUTH_REFUSAL_HOLD.read(c),
+        LimitSettings.USER_AUTH_REFUSAL_HOLD_MAX_CONNECTIONS.read(c),
         LimitSettings.USER_MAX_REFUSALS_BEFORE_CLOSE.read(c),
         AuthSettings.SESSION_TTL.read(c),
         AuthSettings.SESSION_MAX_AGE.read(c),

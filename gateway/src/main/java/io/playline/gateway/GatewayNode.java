@@ -8,6 +8,7 @@ import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.TokenAuthenticator;
+import io.playline.gateway.session.AuthRefusalHold;
 import io.playline.gateway.session.UserBudgets;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.node.Node;
@@ -86,7 +87,8 @@ public final class GatewayNode implements AutoCloseable {
         config.jwks().enabled() ? new JwksAuthenticator(config.jwks(), skew) : null));
     GatewayMetrics metrics = new GatewayMetrics(node.registry());
     UserBudgets budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
-        config.maxUserAuthsPerMinute(), node.registry(), System::nanoTime, push::otherNodes);
+        config.maxUserAuthsPerMinute(), node.registry(), System::nanoTime, push::otherNodes,
+        new AuthRefusalHold(config.authRefusalHold(), config.maxHeldAuthRefusals(), node.registry()));
     push.reportTo(budgets);
     String nodeId = node.config().nodeId();
     SessionServices services = new SessionServices(config, node.config().writes(), tokens,

@@ -281,6 +281,39 @@ class UserBudgetTest {
     authed(UIDS.incrementAndGet(), "phone");
   }
 
+  @Test
+  void anAuthenticationOverItsUsersBudgetIsHeldBeforeItsAnswerWhileOtherUsersAreServedAtOnce(RedisNamespace ns)
+      throws Exception {
+    // A hold longer than any wait: the answer then comes at retry_after_ms (up to 20 s), so the held
+    // connection is seen held. One place: the second refusal is answered at once.
+    gateway = new TestGateway(ns, Map.of("user.max.auths.per.minute", "3", "user.auth.refusal.hold", "1m",
+        "user.auth.refusal.hold.max.connections", "1"));
+    long churner = UIDS.incrementAndGet();
+    for (int i = 0; i < 3; i++) {
+      authed(churner, "phone").close();
+    }
+    WsPlayerClient held = gateway.ws();
+    clients.add(held);
+    held.send(auth(1, TestGateway.token(churner), "phone", "web"));
+    Awaitility.await().atMost(Duration.ofSeconds(10))
+        .until(() -> gateway.gauge("playline.user.auth.refusals.held") == 1);
+    assertThat(gateway.counter("playline.user.budget.refusals", "budget", "auths")).isEqualTo(1);
+    assertThat(held.closed).as("held, not answered").isNotDone();
+
+    authed(UIDS.incrementAndGet(), "phone");
+    WsPlayerClient atOnce = gateway.ws();
+    clients.add(atOnce);
+    atOnce.send(auth(1, TestGateway.token(churner), "tablet", "web"));
+    assertThat(atOnce.next().getError().getCode()).isEqualTo(Code.RATE_LIMITED);
+    assertThat(atOnce.awaitClose().code()).isEqualTo(4000 + Code.RATE_LIMITED.getNumber());
+    assertThat(gateway.counter("playline.user.auth.refusals.unheld")).isEqualTo(1);
+    assertThat(held.closed).as("still held").isNotDone();
+
+    held.close();
+    Awaitility.await().atMost(Duration.ofSeconds(10))
+        .until(() -> gateway.gauge("playline.user.auth.refusals.held") == 0);
+  }
+
   private WsPlayerClient authed(long uid, String device) throws Exception {
     return authed(gateway, clients, uid, device);
   }

@@ -57,8 +57,17 @@ public final class AttackStats {
 
   /** The node refused something: closed a connection, sent GOAWAY, answered RATE_LIMITED, ... */
   void refused(String reason) {
+    refused(reason, System.nanoTime());
+  }
+
+  /**
+   * The node refused a request sent at {@code sentAtNanos} ({@link System#nanoTime}): the attack
+   * counts as cut off from then, however long the node held the answer back (an authentication over
+   * its user's budget is answered after {@code user.auth.refusal.hold}, which is what throttles it).
+   */
+  void refused(String reason, long sentAtNanos) {
     refusals.computeIfAbsent(reason, r -> new LongAdder()).increment();
-    firstRefusal.compareAndSet(-1, System.nanoTime() - startNanos);
+    firstRefusal.compareAndSet(-1, Math.max(0, sentAtNanos - startNanos));
   }
 
   /** An immutable copy, with {@code stillOpenLifeNanos} the age of connections still open now. */

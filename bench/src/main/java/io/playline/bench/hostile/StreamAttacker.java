@@ -109,6 +109,8 @@ final class StreamAttacker extends Attacker {
     private final String device = "hostile-" + ThreadLocalRandom.current().nextInt(1_000_000);
     private long seq;
     private int inFlight;
+    /** When this connection's Auth was sent ({@link System#nanoTime}), 0 before. */
+    private long authSentNanos;
     private @Nullable ScheduledFuture<?> pacer;
 
     Session(String label) {
@@ -123,6 +125,7 @@ final class StreamAttacker extends Attacker {
           stats.sent(1);
           return;
         }
+        authSentNanos = System.nanoTime();
         send(ctx, ClientFrame.newBuilder().setAuth(Auth.newBuilder().setToken(stats.kind() == AttackKind.NEIGHBOURS
             ? neighbourToken() : token).setDeviceId(device).setPlatform("hostile")));
         if (stats.kind() == AttackKind.SESSION_CHURN || stats.kind() == AttackKind.NEIGHBOURS) {
@@ -155,7 +158,11 @@ final class StreamAttacker extends Attacker {
           }
         }
         case ERROR -> {
-          stats.refused(label + f.getError().getCode().name());
+          if (f.getSeq() == 1 && authSentNanos != 0) {
+            stats.refused(label + f.getError().getCode().name(), authSentNanos);
+          } else {
+            stats.refused(label + f.getError().getCode().name());
+          }
           if (f.getSeq() != 0) {
             inFlight = Math.max(0, inFlight - 1);
           }

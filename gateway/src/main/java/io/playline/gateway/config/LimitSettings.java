@@ -51,6 +51,18 @@ public final class LimitSettings {
           + "minute, shared with the other nodes then known to hold the user): over it `RATE_LIMITED` with "
           + "`retry_after_ms`, then close 4003 "
           + "(`playline_user_budget_refusals_total{budget=\"auths\"}`)");
+  public static final Setting<Duration> USER_AUTH_REFUSAL_HOLD = Setting.duration("user.auth.refusal.hold",
+      Duration.ofMillis(500), Duration.ZERO, Duration.ofMinutes(1), "an `Auth` over `user.max.auths.per.minute` is "
+          + "answered (`RATE_LIMITED`, close 4003) after its connection was held this long, or its `retry_after_ms` if "
+          + "shorter: a client that reconnects the moment it is refused (a reconnect bug, or a churn against its own "
+          + "account) is slowed to one attempt per hold per connection, and the node spends a timer on it instead of "
+          + "a new connection, upgrade and token check each time (`playline_user_auth_refusals_held`). A user within "
+          + "its budget is never held; 0 answers at once");
+  public static final Setting<Integer> USER_AUTH_REFUSAL_HOLD_MAX_CONNECTIONS = Setting.intValue(
+      "user.auth.refusal.hold.max.connections", 1_000, 0, 100_000, "connections held by `user.auth.refusal.hold` on "
+          + "this node at once, all users together: past it a refusal is answered at once "
+          + "(`playline_user_auth_refusals_unheld_total`), so what the holds keep open stays far below the node's "
+          + "descriptors whatever one account does");
   public static final Setting<Integer> USER_MAX_REFUSALS_BEFORE_CLOSE = Setting.intValue(
       "user.max.refusals.before.close", 10, 1, 10_000, "heartbeats with events one connection may send while "
           + "the `retry_after_ms` of its last events refusal runs (each answered `RATE_LIMITED` at once: its events "
@@ -62,7 +74,7 @@ public final class LimitSettings {
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
       HEARTBEAT_INTERVAL, IDLE_TIMEOUT, MAX_FRAMES_PER_SECOND, MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES,
       MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE,
-      USER_MAX_REFUSALS_BEFORE_CLOSE));
+      USER_AUTH_REFUSAL_HOLD, USER_AUTH_REFUSAL_HOLD_MAX_CONNECTIONS, USER_MAX_REFUSALS_BEFORE_CLOSE));
 
   private LimitSettings() {}
 }

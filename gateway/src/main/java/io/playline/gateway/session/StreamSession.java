@@ -52,6 +52,8 @@ public final class StreamSession {
   private @Nullable HeartbeatHandler heartbeats;
   private @Nullable StreamQueries streamQueries;
   private ConnectionRegistry.@Nullable Registration pushRegistration;
+  /** Holding the answer to an authentication over budget, until closed ({@link #refuseAuth}). */
+  private @Nullable AuthRefusalHold heldRefusal;
 
   public StreamSession(StreamTransport transport, SessionServices services) {
     this.transport = new ErrorCountingTransport(transport, services.metrics());
@@ -114,6 +116,10 @@ public final class StreamSession {
     state = State.CLOSED;
     transport.closed();
     cancelTimer();
+    if (heldRefusal != null) {
+      heldRefusal.release();
+      heldRefusal = null;
+    }
     if (lease != null) {
       lease.close();
     }
@@ -226,7 +232,7 @@ public final class StreamSession {
       boolean newSession) {
     Error overBudget = services.budgets().takeAuth(id.uid());
     if (overBudget != null) {
-      fail(seq, overBudget);
+      refuseAuth(seq, overBudget);
       return;
     }
     if (!services.limiter().admitUser(id.uid())) {
@@ -376,6 +382,24 @@ public final class StreamSession {
   /** Answers one frame with an error and keeps the connection open. */
   private void reject(long seq, Code code, String message) {
     transport.send(Errors.frame(seq, Errors.of(code, message)));
+  }
+
+  /**
+   * Answers an authentication over its user's budget with {@code refusal} and closes the connection,
+   * after holding it as {@link AuthRefusalHold} says: a client reconnecting as soon as it is refused
+   * is slowed to one attempt per hold. Until then the session stays authenticating (another frame
+   * is a protocol violation) and the auth timeout no longer runs.
+   */
+  private void refuseAuth(long seq, Error refusal) {
+    AuthRefusalHold hold = services.budgets().authRefusalHold();
+    long holdNanos = hold.take(refusal);
+    if (holdNanos == 0) {
+      fail(seq, refusal);
+      return;
+    }
+    heldRefusal = hold;
+    cancelTimer();
+    timer = transport.executor().schedule(() -> fail(seq, refusal), holdNanos, TimeUnit.NANOSECONDS);
   }
 
   /** Sends a last error and closes the connection. */

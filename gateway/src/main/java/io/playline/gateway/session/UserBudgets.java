@@ -81,6 +81,7 @@ public final class UserBudgets implements RegistryListener {
   private final Counter eventsShared;
   private final Counter deletesShared;
   private final Counter authsShared;
+  private final AuthRefusalHold authRefusalHold;
 
   /** Looks up how many live nodes other than this one hold a connection of a user. */
   @FunctionalInterface
@@ -95,6 +96,13 @@ public final class UserBudgets implements RegistryListener {
    */
   public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, MeterRegistry registry,
       LongSupplier nanoClock, OtherNodes otherNodes) {
+    this(eventsPerSecond, deletesPerMinute, authsPerMinute, registry, nanoClock, otherNodes,
+        new AuthRefusalHold(java.time.Duration.ZERO, 0, registry));
+  }
+
+  /** As above, holding back the answers to authentications over budget as {@code authRefusalHold} says. */
+  public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, MeterRegistry registry,
+      LongSupplier nanoClock, OtherNodes otherNodes, AuthRefusalHold authRefusalHold) {
     if (eventsPerSecond <= 0 || deletesPerMinute <= 0 || authsPerMinute <= 0) {
       throw new IllegalArgumentException("user budgets: " + eventsPerSecond + " events/s, " + deletesPerMinute
           + " deletes/min, " + authsPerMinute + " auths/min (expected: each > 0)");
@@ -104,6 +112,7 @@ public final class UserBudgets implements RegistryListener {
     this.authsPerMinute = authsPerMinute;
     this.nanoClock = nanoClock;
     this.otherNodes = otherNodes;
+    this.authRefusalHold = authRefusalHold;
     String refusals = "Frames refused RATE_LIMITED because the user spent its budget across its connections";
     eventsRefused = counter(registry, "playline.user.budget.refusals", "events", refusals);
     deletesRefused = counter(registry, "playline.user.budget.refusals", "deletes", refusals);
@@ -243,6 +252,11 @@ public final class UserBudgets implements RegistryListener {
     long wait = user.auths.take(1 + others, now);
     return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsPerMinute + " authentications per minute",
         others);
+  }
+
+  /** How long a refusal of {@link #takeAuth} is held back before it is answered. */
+  public AuthRefusalHold authRefusalHold() {
+    return authRefusalHold;
   }
 
   /** The registry read {@code uid}'s other nodes: charges follow the answer from now on. */
