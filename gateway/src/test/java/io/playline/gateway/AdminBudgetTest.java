@@ -117,6 +117,29 @@ class AdminBudgetTest {
   }
 
   @Test
+  void aNewcomerTakesThePlaceOfTheAddressHoldingMostNotOfAProbeThatHasNotAskedYet() throws Exception {
+    TestGateway four = new TestGateway(namespace, Map.of("admin.max.connections", "4"));
+    List<Socket> strangers = new ArrayList<>();
+    try (Socket probe = new Socket(InetAddress.getByName("127.0.0.1"), four.node.adminAddress().getPort())) {
+      int port = four.node.adminAddress().getPort();
+      probe.setSoTimeout(10_000);
+      // The probe connected first and has not asked yet: the least recently active connection.
+      for (int i = 0; i < 3; i++) {
+        strangers.add(asked(port, "127.0.0.2", "/livez", ""));
+      }
+      strangers.add(asked(port, "127.0.0.2", "/livez", ""));
+      assertThat(four.counter("playline.admin.refused", "reason", "evicted")).isEqualTo(1);
+      assertThat(ask(probe, "/readyz", "")).as("the probe kept its connection").startsWith("HTTP/1.1 ");
+      await().atMost(Duration.ofSeconds(5)).until(() -> closedByServer(strangers.get(0)));
+    } finally {
+      for (Socket s : strangers) {
+        s.close();
+      }
+      four.close();
+    }
+  }
+
+  @Test
   void aConnectionOverTheCapIsRefusedOnlyWhenNoIdleStrangerCanGiveWay() throws Exception {
     TestGateway withToken = new TestGateway(namespace, Map.of("admin.max.connections", "2",
         "admin.token", "scrape-token-0123456789abcdef"));

@@ -17,7 +17,7 @@ import io.playline.node.edge.Deadlines;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Iterator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Strangers cannot fill the port: when it is full, a new connection takes the place of the
  * least recently active idle connection (no request being answered) that has not {@link #proven
- * proven} itself (served a request that carried a valid credential), which is closed ({@code
- * reason=evicted}; an HTTP client reopens an idle keep-alive connection it finds closed). So a probe
+ * proven} itself (served a request that carried a valid credential), from the address holding
+ * the most connections, which is closed ({@code reason=evicted}; an HTTP client reopens an idle
+ * keep-alive connection it finds closed). So a probe
  * or a backend arriving at a port held by strangers' idle or slowloris connections is always let in,
  * while the connections of authenticated clients are never taken by newcomers. Only when every
  * connection is proven or busy is a new one refused. Used by the admin port ({@code admin.max.connections},
@@ -65,9 +66,15 @@ public final class HttpBudget {
 
   /** One open connection's state: written on its event loop, read under the map's lock by an admitting loop. */
   private static final class Conn {
+    /** The remote address's prefix ({@link AddressPrefixes#DEFAULT}), null when it has none. */
+    final @Nullable InetAddress address;
     /** Requests read and not yet answered in full. */
     volatile int answering;
     volatile boolean proven;
+
+    Conn(@Nullable InetAddress address) {
+      this.address = address;
+    }
   }
 
   /** The per-address cap: connections counted by remote address (the limiter's node-wide cap unused), refusals. */
@@ -146,7 +153,7 @@ public final class HttpBudget {
     if (countedAddress) {
       channel.closeFuture().addListener(f -> a.counts().release(address));
     }
-    Conn conn = new Conn();
+    Conn conn = new Conn(address == null ? null : AddressPrefixes.DEFAULT.key(address));
     channel.attr(CONN).set(conn);
     synchronized (conns) {
       conns.put(channel, conn);
@@ -160,19 +167,34 @@ public final class HttpBudget {
     return true;
   }
 
-  /** Takes the least recently active idle unproven connection out of the line (null: none). */
+  /**
+   * Takes an idle unproven connection out of the line (null: none): one of the address holding the
+   * most open connections on this port, the least recently active of that address's. So strangers
+   * that fill the port from a few addresses give way to each other, and a probe or a backend that
+   * holds one connection — even one just opened, before its first request — is taken only when every
+   * address holds as few.
+   */
   private @Nullable Channel evictable() {
     synchronized (conns) {
-      Iterator<Map.Entry<Channel, Conn>> it = conns.entrySet().iterator();
-      while (it.hasNext()) {
-        Map.Entry<Channel, Conn> e = it.next();
+      Map<@Nullable InetAddress, Integer> held = new HashMap<>();
+      for (Conn c : conns.values()) {
+        held.merge(c.address, 1, Integer::sum);
+      }
+      Map.@Nullable Entry<Channel, Conn> victim = null;
+      int most = 0;
+      for (Map.Entry<Channel, Conn> e : conns.entrySet()) {
         Conn c = e.getValue();
-        if (!c.proven && c.answering == 0) {
-          it.remove();
-          return e.getKey();
+        int n = held.get(c.address);
+        if (!c.proven && c.answering == 0 && n > most) {
+          victim = e;
+          most = n;
         }
       }
-      return null;
+      if (victim == null) {
+        return null;
+      }
+      conns.remove(victim.getKey());
+      return victim.getKey();
     }
   }
 
