@@ -67,6 +67,11 @@ final class ApiTransports {
         .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
   }
 
+  /** The node the transports call. */
+  TestApi api() {
+    return api;
+  }
+
   /** A channel to the gRPC port with a service token. */
   ManagedChannel channel() {
     return channel;
