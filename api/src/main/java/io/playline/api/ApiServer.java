@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * Connect protocol on {@code api.http.port} ({@link ConnectServer}: the same service and
  * interceptor instances). Every call but health needs a service token ({@link
  * ServiceAuthInterceptor}); the gRPC port's TCP connections are capped per node and per address
- * ({@code api.max.connections}, {@code api.max.connections.per.address}), closed at accept past
- * either. Reports go through the node's batcher (the same write path,
+ * ({@code api.max.connections}, {@code api.max.connections.per.address}): past either, a new
+ * connection takes the place of one on which no call proved a token (strangers cannot fill the port),
+ * else it is closed at accept. Reports go through the node's batcher (the same write path,
  * first-today and push as players); queries and controls through its history service.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
@@ -77,7 +78,7 @@ public final class ApiServer implements AutoCloseable {
             config.grpcServer().withMaxRstFramesPerWindow(access.maxRstFramesPerWindow()),
             node.tls() == null ? null : node.tls().api(), node.registry(), "api",
             new GrpcServers.Admission(new ConnectionLimiter(access.maxConnections(), access.maxConnectionsPerAddress()),
-                null, false))
+                null, false, true))
         .intercept(auth)
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())

@@ -18,12 +18,17 @@ public final class ApiSettings {
   public static final Setting<String> BIND_HOST = Setting.string("api.bind.host", derived("`bind.host`"),
       "address the internal API binds: keep it on an internal interface");
   public static final Setting<Integer> MAX_CONNECTIONS = Setting.intValue("api.max.connections", 4_096, 1,
-      10_000_000, "TCP connections open on the internal API port of this node: more are closed at accept, before "
-          + "TLS or HTTP/2 (`playline_grpc_connections_refused_total{server=\"api\", reason=\"node\"}`; counted now: "
+      10_000_000, "TCP connections open on the internal API port of this node. Past it a new connection takes the "
+          + "place of a stranger's — one on which no call carried a valid service token (only health, or refused "
+          + "calls) — of the address holding the most, which is closed "
+          + "(`playline_grpc_connections_cut_total{server=\"api\", reason=\"gave_way\"}`); when every connection proved "
+          + "a token it is closed at accept, before TLS or HTTP/2 "
+          + "(`playline_grpc_connections_refused_total{server=\"api\", reason=\"node\"}`; counted now: "
           + "`playline_grpc_connections{server=\"api\"}`)");
   public static final Setting<Integer> MAX_CONNECTIONS_PER_ADDRESS = Setting.intValue(
       "api.max.connections.per.address", 1_024, 1, 10_000_000, "TCP connections open on the internal API port from "
-          + "one address (a backend's channel pool): more are closed at accept "
+          + "one address (a backend's channel pool): past it a new connection takes the place of the address's "
+          + "oldest stranger's (no call with a valid token on it), else it is closed at accept "
           + "(`playline_grpc_connections_refused_total{server=\"api\", reason=\"address\"}`)");
   public static final Setting<Integer> MAX_RST_FRAMES = Setting.intValue("api.max.rst.frames.per.window", 10_000, 1,
       1_000_000, "`RST_STREAM` frames one internal API connection may send or be sent per `grpc.rst.window` "

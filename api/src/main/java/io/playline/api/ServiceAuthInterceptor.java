@@ -23,6 +23,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.node.auth.AuthenticationException;
 import io.playline.node.auth.Hs256;
+import io.playline.node.grpc.Http2ConnectionGuard;
+import io.netty.channel.Channel;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -91,6 +93,7 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
     }
     String certified = certificates ? certifiedService(call) : null;
     if (certified != null) {
+      proven(call);
       return Contexts.interceptCall(Context.current().withValue(SERVICE, certified), call, headers, next);
     }
     String service;
@@ -105,7 +108,16 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
           new Metadata());
       return new ServerCall.Listener<>() {};
     }
+    proven(call);
     return Contexts.interceptCall(Context.current().withValue(SERVICE, service), call, headers, next);
+  }
+
+  /** {@code call} carried a credential: its connection no longer gives way to newcomers over the port's caps. */
+  private static void proven(ServerCall<?, ?> call) {
+    Channel channel = call.getAttributes().get(Http2ConnectionGuard.CHANNEL);
+    if (channel != null) {
+      Http2ConnectionGuard.proven(channel);
+    }
   }
 
   /**

@@ -136,33 +136,89 @@ class ApiServerTest {
     }
   }
 
+  /** A backend's channel with a service token from {@code local} (a loopback address), proven by one call. */
+  private ManagedChannel provenBackend(String local) {
+    Metadata headers = new Metadata();
+    headers.put(ServiceAuthInterceptor.AUTHORIZATION, bearer());
+    ManagedChannel c = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext()
+        .localSocketPicker(new NettyChannelBuilder.LocalSocketPicker() {
+          @Override
+          public java.net.SocketAddress createSocketAddress(java.net.SocketAddress remote, io.grpc.Attributes attrs) {
+            return new java.net.InetSocketAddress(local, 0);
+          }
+        })
+        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+    HistoryGrpc.newBlockingStub(c).withDeadlineAfter(20, TimeUnit.SECONDS).getProgress(GetProgressRequest.newBuilder()
+        .setUid(7).addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build());
+    return c;
+  }
+
   @Test
-  void tcpConnectionsOverTheApiCapsAreClosedAtAccept(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
-      throws Exception {
+  void tcpConnectionsOverTheApiCapsAreClosedAtAcceptWhenEveryConnectionProvedAToken(RedisNamespace redis,
+      KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
     node.close();
     api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 3, 2, 10_000, HttpAccess.anyPort()));
-    List<Socket> admitted = new java.util.ArrayList<>();
+    List<ManagedChannel> backends = new java.util.ArrayList<>();
     try {
-      admitted.add(counted("127.0.0.1", 1));
-      admitted.add(counted("127.0.0.1", 2));
+      backends.add(provenBackend("127.0.0.1"));
+      backends.add(provenBackend("127.0.0.1"));
+      await().atMost(Duration.ofSeconds(5)).until(() -> apiConnections() == 2);
       try (Socket a3 = new Socket(InetAddress.getLoopbackAddress(), api.address().getPort())) {
         assertThat(closedByNode(a3)).isTrue();
       }
       assertThat(apiRefused("address")).isEqualTo(1);
       // Another address is let in up to the node's cap of three, then refused for the node.
-      admitted.add(counted("127.0.0.2", 3));
+      backends.add(provenBackend("127.0.0.2"));
+      await().atMost(Duration.ofSeconds(5)).until(() -> apiConnections() == 3);
       try (Socket b2 = new Socket(InetAddress.getLoopbackAddress(), api.address().getPort(),
           InetAddress.getByName("127.0.0.2"), 0)) {
         assertThat(closedByNode(b2)).isTrue();
       }
       assertThat(apiRefused("node")).isEqualTo(1);
+      assertThat(apiCut("gave_way")).as("a proven connection never gives way").isZero();
       assertThat(apiConnections()).isEqualTo(3);
     } finally {
-      for (Socket s : admitted) {
-        s.close();
+      for (ManagedChannel c : backends) {
+        c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
     await().atMost(Duration.ofSeconds(5)).until(() -> apiConnections() == 0);
+  }
+
+  @Test
+  void strangersHoldingEveryApiConnectionGiveWayToABackendWithAToken(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) throws Exception {
+    node.close();
+    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 4, 2, 10_000, HttpAccess.anyPort()));
+    List<Socket> strangers = new java.util.ArrayList<>();
+    ManagedChannel backend = null;
+    try {
+      // Strangers from two addresses hold every connection the port has (no call, or none with a token).
+      strangers.add(counted("127.0.0.2", 1));
+      strangers.add(counted("127.0.0.2", 2));
+      strangers.add(counted("127.0.0.3", 3));
+      strangers.add(counted("127.0.0.3", 4));
+      backend = provenBackend("127.0.0.1");
+      assertThat(apiCut("gave_way")).isEqualTo(1);
+      assertThat(apiRefused("node") + apiRefused("address")).isZero();
+      assertThat(closedByNode(strangers.get(0))).as("the oldest stranger of the addresses holding most").isTrue();
+      // A stranger over its address's cap takes its own address's oldest place, never the backend's.
+      Socket again = new Socket(InetAddress.getLoopbackAddress(), api.address().getPort(),
+          InetAddress.getByName("127.0.0.3"), 0);
+      strangers.add(again);
+      await().atMost(Duration.ofSeconds(5)).until(() -> apiCut("gave_way") == 2);
+      assertThat(closedByNode(strangers.get(2))).as("its own address's oldest").isTrue();
+      HistoryGrpc.newBlockingStub(backend).withDeadlineAfter(20, TimeUnit.SECONDS).getProgress(GetProgressRequest
+          .newBuilder().setUid(7).addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build());
+      assertThat(apiCut("gave_way")).isEqualTo(2);
+    } finally {
+      for (Socket s : strangers) {
+        s.close();
+      }
+      if (backend != null) {
+        backend.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    }
   }
 
   private double apiCut(String reason) {

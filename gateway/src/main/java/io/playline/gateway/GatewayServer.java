@@ -109,7 +109,7 @@ final class GatewayServer implements AutoCloseable {
         config.maxConnectionsPerUser(), config.addresses().prefixes());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(host, config.grpcPort()),
         nodeConfig.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
-        new GrpcServers.Admission(tcp, addresses, config.proxyProtocol()));
+        new GrpcServers.Admission(tcp, addresses, config.proxyProtocol(), false));
     Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))

@@ -11,8 +11,9 @@ import io.playline.node.edge.ConnectionLimiter;
  * connections over {@code connection.max} / {@code connection.max.per.address}) and {@code
  * playline.grpc.connections.cut{server, reason}} ({@code rapid_reset}: too many RST_STREAM;
  * {@code ping_flood}: pings faster than permitted; {@code no_stream}: no stream within {@code
- * grpc.first.stream.timeout}); {@code playline.grpc.connections{server}}: the TCP connections counted
- * now against the caps (only on a server that counts them). Thread-safe.
+ * grpc.first.stream.timeout}; {@code gave_way}: no call on it proved a credential, and a new
+ * connection over the caps took its place); {@code playline.grpc.connections{server}}: the TCP
+ * connections counted now against the caps (only on a server that counts them). Thread-safe.
  */
 public final class GrpcEdgeMetrics {
   private final Counter refusedNode;
@@ -20,6 +21,7 @@ public final class GrpcEdgeMetrics {
   private final Counter rapidReset;
   private final Counter pingFlood;
   private final Counter noStream;
+  private final Counter gaveWay;
 
   private final MeterRegistry registry;
   private final String server;
@@ -32,6 +34,7 @@ public final class GrpcEdgeMetrics {
     rapidReset = cut(registry, server, "rapid_reset");
     pingFlood = cut(registry, server, "ping_flood");
     noStream = cut(registry, server, "no_stream");
+    gaveWay = cut(registry, server, "gave_way");
   }
 
   private static Counter refused(MeterRegistry registry, String server, String reason) {
@@ -68,5 +71,10 @@ public final class GrpcEdgeMetrics {
 
   void noStream() {
     noStream.increment();
+  }
+
+  /** A connection on which no call proved a credential was closed to make room for a new one. */
+  void gaveWay() {
+    gaveWay.increment();
   }
 }

@@ -30,9 +30,12 @@ public final class GrpcServers {
    * @param addresses the per-address new-connection budgets and abuse penalties (null: none)
    * @param proxyProtocol a PROXY protocol header is read first ({@link GrpcProxyProtocol}) and its
    *     address is the one counted
+   * @param strangersGiveWay over {@code connections}' caps, a new connection takes the place of one on
+   *     which no call proved a credential ({@link Http2ConnectionGuard#proven}): for a port whose
+   *     every call needs one but a health check, so strangers cannot fill it
    */
   public record Admission(@Nullable ConnectionLimiter connections, @Nullable AddressBudgets addresses,
-      boolean proxyProtocol) {}
+      boolean proxyProtocol, boolean strangersGiveWay) {}
 
   /**
    * A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code
@@ -68,7 +71,8 @@ public final class GrpcServers {
     InternalProtocolNegotiator.ProtocolNegotiator negotiation = tls == null
         ? InternalProtocolNegotiators.serverPlaintext() : InternalProtocolNegotiators.serverTls(tls);
     Http2ConnectionGuard guard = new Http2ConnectionGuard(limits.firstStreamTimeout(), admission.connections(),
-        admission.addresses(), admission.proxyProtocol(), new GrpcEdgeMetrics(registry, server));
+        admission.addresses(), admission.proxyProtocol(), admission.strangersGiveWay(),
+        new GrpcEdgeMetrics(registry, server));
     negotiation = guard.wrap(negotiation);
     b.addTransportFilter(guard.channelFilter()); // before the PROXY protocol's, which replaces the remote address
     if (admission.proxyProtocol()) {

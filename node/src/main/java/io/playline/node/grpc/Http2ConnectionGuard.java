@@ -15,6 +15,7 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameListenerDecorator;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
@@ -31,6 +32,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,19 +71,27 @@ public final class Http2ConnectionGuard {
   private final @Nullable AddressBudgets addresses;
   private final boolean addressFromProxyHeader;
   private final GrpcEdgeMetrics metrics;
+  /** With {@code connections}: the connections not yet {@link #proven}, which give way to newcomers. */
+  private final @Nullable StrangersGiveWay strangers;
+  /** A counted connection's place in {@code connections}: given back once, on close or when it gives way. */
+  private static final AttributeKey<AtomicBoolean> COUNTED = AttributeKey.valueOf(Http2ConnectionGuard.class, "counted");
 
   /**
    * {@code connections}: the TCP connections' caps (null: not counted); {@code addresses}: the
    * per-address new-connection budgets and penalties (null: none); with {@code
-   * addressFromProxyHeader} a connection is counted once its PROXY header named its address.
+   * addressFromProxyHeader} a connection is counted once its PROXY header named its address; with
+   * {@code strangersGiveWay} a connection over {@code connections}' caps takes the place of one on
+   * which no call proved a credential ({@link #proven}; {@link StrangersGiveWay}).
    */
   public Http2ConnectionGuard(Duration firstStreamTimeout, @Nullable ConnectionLimiter connections,
-      @Nullable AddressBudgets addresses, boolean addressFromProxyHeader, GrpcEdgeMetrics metrics) {
+      @Nullable AddressBudgets addresses, boolean addressFromProxyHeader, boolean strangersGiveWay,
+      GrpcEdgeMetrics metrics) {
     this.firstStreamTimeout = firstStreamTimeout;
     this.connections = connections;
     this.addresses = addresses;
     this.addressFromProxyHeader = addressFromProxyHeader;
     this.metrics = metrics;
+    this.strangers = strangersGiveWay && connections != null ? new StrangersGiveWay() : null;
     if (connections != null) {
       metrics.countedBy(connections);
     }
@@ -198,13 +208,26 @@ public final class Http2ConnectionGuard {
     ConnectionLimiter limiter = connections;
     if (limiter != null) {
       String refused = limiter.admit(address);
+      StrangersGiveWay s = strangers;
+      if (refused != null && s != null) {
+        refused = giveWay(s, limiter, address, refused);
+      }
       if (refused != null) {
         metrics.refused(refused.endsWith("on this node"));
         log.debug("Closing {}: {}", remote, refused);
         front.close();
         return false;
       }
-      channel.closeFuture().addListener(f -> limiter.release(address));
+      AtomicBoolean counted = new AtomicBoolean(true);
+      channel.attr(COUNTED).set(counted);
+      channel.closeFuture().addListener(f -> {
+        if (counted.compareAndSet(true, false)) {
+          limiter.release(address);
+        }
+      });
+      if (s != null) {
+        s.add(front, address);
+      }
     }
     AddressBudgets.Refusal overBudget = addresses == null || address == null ? null
         : UnprovenHold.admit(channel, addresses, address, AddressBudgets.Transport.GRPC);
@@ -214,6 +237,38 @@ public final class Http2ConnectionGuard {
       return false;
     }
     return true;
+  }
+
+  /**
+   * Closes a stranger to make room for a newcomer from {@code address}, {@code refused} over a cap
+   * (its address's or the node's), and admits the newcomer in its place: null when admitted, else why
+   * not ({@code refused} when there is no stranger to take).
+   */
+  private @Nullable String giveWay(StrangersGiveWay s, ConnectionLimiter limiter, @Nullable InetAddress address,
+      String refused) {
+    StrangersGiveWay.Stranger victim = s.giveWay(address, !refused.endsWith("on this node"));
+    if (victim == null) {
+      return refused;
+    }
+    Channel gone = victim.front.channel();
+    AtomicBoolean counted = gone.attr(COUNTED).get();
+    if (counted != null && counted.compareAndSet(true, false)) {
+      InetSocketAddress goneRemote = ProxyProtocolHandler.clientAddress(gone);
+      limiter.release(goneRemote == null ? null : goneRemote.getAddress());
+    }
+    metrics.gaveWay();
+    log.debug("Closing {}: no call on it proved a credential, and a new connection needs its place",
+        gone.remoteAddress());
+    victim.front.close();
+    return limiter.admit(address);
+  }
+
+  /**
+   * A call on {@code channel} (from the call's {@link #CHANNEL} attribute) carried a valid credential:
+   * on a server whose strangers give way, this connection no longer does.
+   */
+  public static void proven(Channel channel) {
+    StrangersGiveWay.proven(channel);
   }
 
   /** The connection was cut for abuse: counted, and a strike on its address unless a player authenticated on it. */
