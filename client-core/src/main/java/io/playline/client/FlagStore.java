@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 /**
  * Keeps the last first-today {@code flag_date} the gateway gave each user, so the client can echo
- * it in {@code Auth} and every {@code Heartbeat} and the gateway can skip its Redis check (SPEC §3).
+ * it in {@code Auth} and every {@code Heartbeat} and the gateway can skip its Redis check (docs/protocol.md).
  * Kept per uid: echoing one user's date for another would hide the other's first play of the day.
  *
  * <p>Called on the client's event loop: {@link #load} when a connection is authenticated (and

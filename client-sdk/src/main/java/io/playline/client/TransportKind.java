@@ -1,7 +1,7 @@
 package io.playline.client;
 
 /**
- * Which wire carries the player stream; both carry exactly the same frames (SPEC §3), so the
+ * Which wire carries the player stream; both carry exactly the same frames (docs/protocol.md), so the
  * choice is about the network between the player and the gateway, not about features.
  */
 public enum TransportKind {

@@ -44,7 +44,7 @@ public final class HBaseProcess implements HBaseServer {
    */
   private static final Duration SIGTERM_TIMEOUT = Duration.ofSeconds(5);
   private static final int START_ATTEMPTS = 2;
-  /** Silence HBase's and Hadoop's reflective-access warnings on JDK 17 (BACKENDS.md). */
+  /** Silence HBase's and Hadoop's reflective-access warnings on JDK 17 (the opens below). */
   private static final List<String> JDK17_FLAGS = List.of(
       "--add-opens", "java.base/java.io=ALL-UNNAMED",
       "--add-opens", "java.base/java.nio=ALL-UNNAMED",

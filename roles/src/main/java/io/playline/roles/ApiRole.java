@@ -6,7 +6,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.node.auth.TokenKeySettings;
-import io.playline.node.push.PublishingPush;
+import io.playline.node.PublishingPush;
 import io.playline.node.push.PushConfig;
 import io.playline.roles.RoleBackends.Need;
 import java.util.List;

@@ -5,7 +5,7 @@ import io.playline.proto.v1.Error.Code;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a WebSocket close frame from the gateway means (SPEC §3): code {@code 4000 + n} carries
+ * What a WebSocket close frame from the gateway means (docs/protocol.md): code {@code 4000 + n} carries
  * {@code Error.Code} n, in case no {@code Error} frame preceded it; any other code is a lost
  * connection. Shared by every WebSocket transport. Stateless.
  */

@@ -12,7 +12,7 @@ import okhttp3.WebSocket;
 /**
  * The player stream over OkHttp's WebSocket ({@code ws(s)://host:port/v1/stream}): one {@link
  * WebSocket} per connection, one binary message per frame, the same bytes as the Netty WebSocket
- * transport (SPEC §3). OkHttp reads and writes on its own threads; every event hops onto the
+ * transport (docs/protocol.md). OkHttp reads and writes on its own threads; every event hops onto the
  * client's loop ({@link OkHttpConnection}). Every socket is tracked until it ends, so none outlives
  * {@link #shutdown}.
  *

@@ -12,7 +12,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Builds the one {@link KafkaProducer} a Playline process shares between the write-back and the
  * first-today topic: idempotent, {@code acks=all}, lz4, lingering briefly to fill large batches
- * (see BACKENDS.md: 3x the throughput of the defaults), every block and delivery bounded; plus the
+ * (about 3x the throughput of the client defaults on a write-back load), every block and delivery bounded; plus the
  * operator's pass-through ({@code kafka.common.*}, {@code kafka.producer.*}, see {@link
  * KafkaClientProperties}), which may override lz4 but nothing Playline relies on.
  *

@@ -16,7 +16,7 @@ import java.util.Set;
 import org.apache.hadoop.hbase.TableName;
 
 /**
- * Where and how long history lives in HBase (SPEC §5), shared by the job that writes it and the
+ * Where and how long history lives in HBase (docs/architecture.md, "Heavy users"), shared by the job that writes it and the
  * readers of history-core: the table, its one column family, and the retention, which may be
  * overridden per business. Row keys and qualifiers are {@link HistoryRowKeys}. Validated in the
  * compact constructor against the ranges of {@link QuerySettings}; defaults and ranges are in

@@ -8,7 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The HBase layout of {@code playline:history} (SPEC §5): row key = the first two hex digits of
+ * The HBase layout of {@code playline:history}: row key = the first two hex digits of
  * md5(decimal uid) followed by the decimal uid, so users spread evenly over 256 key ranges while a
  * row key still names its user; qualifier = {@code oid_business} with the business enum number
  * (e.g. {@code 12345_1}), so all items of one business share the suffix {@code _<business>}.

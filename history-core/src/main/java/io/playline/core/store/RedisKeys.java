@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Where history lives in Redis (SPEC §5). One user's keys share the hash tag {@code {uid}}, so
+ * Where history lives in Redis: this class is the key layout's one definition. One user's keys share the hash tag {@code {uid}}, so
  * they sit in one Redis Cluster slot and a Lua script may touch them together:
  *
  * <ul>

@@ -37,9 +37,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Persists history to the HBase table of SPEC §5. An upsert is a cell whose timestamp is the
- * record's view time, so HBase itself keeps the newest (the family holds one version): an older
- * record written later never replaces a newer one. A delete is a column delete marker at the delete
+ * Persists history to the HBase table {@code HistoryRowKeys} and {@code HBaseLayout} describe. An
+ * upsert is a cell whose timestamp is the record's view time, so HBase itself keeps the newest (the
+ * family holds one version): an older record written later never replaces a newer one. A delete is a column delete marker at the delete
  * time and a clear of everything a family marker at the clear time; both mask every cell not after
  * that time, including cells written later. A clear of some businesses has no marker that fits, so
  * it scans the user's row for those businesses' qualifiers, a page of cells at a time so that a
