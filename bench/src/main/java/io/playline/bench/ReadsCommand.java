@@ -8,7 +8,7 @@ import io.playline.api.ServiceTokens;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
-import io.playline.bench.load.StreamQueries;
+import io.playline.bench.load.PageQueries;
 import io.playline.bench.probe.ProcStats;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
@@ -309,7 +309,7 @@ final class ReadsCommand implements Callable<Integer> {
    * waits, at most {@code openWithin}, until all are open. {@code intervalMs} 0 = rate pacing.
    */
   private LoadGenerator players(Endpoints root, int count, long uidBase, int events, int window,
-      long intervalMs, LoadSpec.Query query, @Nullable StreamQueries queries, Duration openWithin)
+      long intervalMs, LoadSpec.Query query, @Nullable PageQueries queries, Duration openWithin)
       throws InterruptedException {
     URI ws = URI.create(root.serves(Serves::websocket).orElseThrow());
     LoadGenerator fleet = LoadGenerator.start(new LoadSpec("ws", List.of(ws), 0, count, 5000, 2, authSecret,

@@ -1,7 +1,7 @@
 package io.playline.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.bench.load.StreamQueries;
+import io.playline.bench.load.PageQueries;
 import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
@@ -233,7 +233,7 @@ final class StoredReads implements AutoCloseable {
    */
   StreamPlayers streamCold() {
     HistoryQuery first = HistoryQuery.newBuilder().setLimit(page).build();
-    return new StreamPlayers(coldBase, coldUsers, this::coolAll, new StreamQueries() {
+    return new StreamPlayers(coldBase, coldUsers, this::coolAll, new PageQueries() {
       @Override
       public HistoryQuery next(long uid) {
         return first;
@@ -253,7 +253,7 @@ final class StoredReads implements AutoCloseable {
 
   /** Over the player stream: the deep users (one connection each) asking a page at a random depth past Redis. */
   StreamPlayers streamDeep(boolean chunked) {
-    return new StreamPlayers(chunked ? chunkedBase : liveBase, deepUsers, () -> { }, new StreamQueries() {
+    return new StreamPlayers(chunked ? chunkedBase : liveBase, deepUsers, () -> { }, new PageQueries() {
       @Override
       public HistoryQuery next(long uid) {
         return HistoryQuery.newBuilder().setAfter(stored.deepPageCursor()).setLimit(page).build();
@@ -276,7 +276,7 @@ final class StoredReads implements AutoCloseable {
    * what to do before the run ({@code prepare}: e.g. make every cold user cold again, as the
    * queries a closed fleet left in flight may have warmed some after their player went).
    */
-  record StreamPlayers(long uidBase, int count, Runnable prepare, @Nullable StreamQueries queries) {}
+  record StreamPlayers(long uidBase, int count, Runnable prepare, @Nullable PageQueries queries) {}
 
   /** Makes {@code uid} cold again: deletes what a read left of it in Redis. */
   private CompletionStage<Long> cool(long uid) {

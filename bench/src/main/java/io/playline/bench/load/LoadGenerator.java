@@ -47,7 +47,7 @@ public final class LoadGenerator implements Fleet, Players {
   private static final int CONNECT_TIMEOUT_MS = 10_000;
 
   private final LoadSpec spec;
-  private final @Nullable StreamQueries queries;
+  private final @Nullable PageQueries queries;
   private final LoadStats stats = new LoadStats();
   private final EventLoopGroup group;
   private final boolean epoll;
@@ -66,7 +66,7 @@ public final class LoadGenerator implements Fleet, Players {
   private volatile long rampStart;
   private volatile long rampNanos = 1;
 
-  private LoadGenerator(LoadSpec spec, @Nullable StreamQueries queries) {
+  private LoadGenerator(LoadSpec spec, @Nullable PageQueries queries) {
     this.spec = spec;
     this.queries = queries;
     this.epoll = Epoll.isAvailable();
@@ -94,7 +94,7 @@ public final class LoadGenerator implements Fleet, Players {
   }
 
   /** As {@link #start(LoadSpec)}, {@link LoadSpec.Query#PAGE} players asking what {@code queries} says. */
-  public static LoadGenerator start(LoadSpec spec, @Nullable StreamQueries queries) {
+  public static LoadGenerator start(LoadSpec spec, @Nullable PageQueries queries) {
     LoadGenerator g = new LoadGenerator(spec, queries);
     g.connector.start();
     return g;
@@ -196,7 +196,7 @@ public final class LoadGenerator implements Fleet, Players {
   }
 
   @Override
-  public @Nullable StreamQueries queries() {
+  public @Nullable PageQueries queries() {
     return queries;
   }
 

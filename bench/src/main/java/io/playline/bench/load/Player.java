@@ -43,7 +43,7 @@ final class Player {
   private final long[] inFlightAt;
   private int inFlight;
   private int heartbeats;
-  /** Set while {@link StreamQueries#answered} works after an answer: no query goes out meanwhile. */
+  /** Set while {@link PageQueries#answered} works after an answer: no query goes out meanwhile. */
   private volatile boolean holding;
 
   Player(int index, Players owner, int window) {
@@ -156,7 +156,7 @@ final class Player {
       }
       case ServerFrames.PROGRESS, ServerFrames.HISTORY_PAGE -> {
         long at = retire(f.seq);
-        StreamQueries queries = f.body == ServerFrames.HISTORY_PAGE ? owner.queries() : null;
+        PageQueries queries = f.body == ServerFrames.HISTORY_PAGE ? owner.queries() : null;
         if (queries == null ? f.records == 0 : f.records != queries.expectedRecords()) {
           owner.stats().error(0); // a seeded user's query found nothing, or a short page: a wrong answer, not an ack
         } else if (at != Long.MIN_VALUE) {
@@ -170,7 +170,7 @@ final class Player {
         // An error answering Auth is followed by the server's close, which counts the failure.
         owner.stats().error(f.errorCode);
         boolean query = retire(f.seq) != Long.MIN_VALUE;
-        StreamQueries queries = owner.queries();
+        PageQueries queries = owner.queries();
         if (query && queries != null && owner.spec().query() == LoadSpec.Query.PAGE) {
           answered(queries); // the server may have warmed the user before it failed
         }
@@ -179,8 +179,8 @@ final class Player {
     }
   }
 
-  /** Holds this player's next query until {@link StreamQueries#answered} is done with its last answer. */
-  private void answered(StreamQueries queries) {
+  /** Holds this player's next query until {@link PageQueries#answered} is done with its last answer. */
+  private void answered(PageQueries queries) {
     holding = true;
     try {
       queries.answered(uid()).whenComplete((v, error) -> holding = false);

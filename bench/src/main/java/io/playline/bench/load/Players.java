@@ -9,7 +9,7 @@ interface Players {
   LoadStats stats();
 
   /** What PAGE players ask instead of the first page of 20, or null. */
-  @Nullable StreamQueries queries();
+  @Nullable PageQueries queries();
 
   /** The flag date a new connection starts with (null: send none). */
   @Nullable String initialFlag();

@@ -239,7 +239,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
       metrics.sendFailed();
       return failed(start, "partition lookup: " + e);
     }
-    List<PartitionRecord> records = BatchAssembler.assemble(carry.users(), partitions, flushedAtMs, nodeId,
+    List<PartitionRecord> records = WriteBackRecords.assemble(carry.users(), partitions, flushedAtMs, nodeId,
         config.maxRecordBytes());
     if (abandoned) {
       return false;

@@ -158,7 +158,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
    * done or closed.
    */
   private @Nullable PollPersister startUp() {
-    Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
+    RetryBackoff backoff = new RetryBackoff(config.retryBackoffBase(), config.retryBackoffCap());
     while (running) {
       try {
         return startup.attempt(() -> sinkPrepared = true);
@@ -177,7 +177,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
    * wake-up to stop) closes it, abandons its uncommitted poll and opens a new one after a back-off.
    */
   private void consumeReconnecting(PollPersister persister) {
-    Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
+    RetryBackoff backoff = new RetryBackoff(config.retryBackoffBase(), config.retryBackoffCap());
     while (running) {
       try {
         consume(persister, backoff);
@@ -202,7 +202,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     }
   }
 
-  private void consume(PollPersister persister, Backoff reconnects) {
+  private void consume(PollPersister persister, RetryBackoff reconnects) {
     Consumer<byte[], byte[]> c = consumers.apply(consumerProperties);
     consumer = c;
     try {
@@ -224,7 +224,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
     }
   }
 
-  private void pollLoop(Consumer<byte[], byte[]> c, PollPersister persister, Backoff reconnects) {
+  private void pollLoop(Consumer<byte[], byte[]> c, PollPersister persister, RetryBackoff reconnects) {
     ProgressLog progress = new ProgressLog(PROGRESS_INTERVAL);
     while (running) {
       ConsumerRecords<byte[], byte[]> polled = c.poll(config.pollTimeout());
@@ -277,7 +277,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   /** Persists {@code poll}, retrying transient failures; null when stopping or nothing is left (all revoked). */
   private PollPersister.@Nullable Persisted persistWithRetry(Consumer<byte[], byte[]> c, PollPersister persister,
       InFlightPoll poll, ProgressLog progress) {
-    Backoff backoff = new Backoff(config.retryBackoffBase(), config.retryBackoffCap());
+    RetryBackoff backoff = new RetryBackoff(config.retryBackoffBase(), config.retryBackoffCap());
     try {
       while (running && !poll.isEmpty()) {
         try {

@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The data flow, one class a step: {@link WriteIntake} (the queue) → {@link CompanyWait} (whether
  * a lone batch waits) → this class (cutting batches, in-flight slots, timers) → {@link
- * BatchAssembler} (the write Redis gets) → {@link BatchAnswers} (acks). All batching time comes
+ * WriteBatchAssembler} (the write Redis gets) → {@link BatchAnswers} (acks). All batching time comes
  * from one {@link BatchClock}.
  *
  * <p>{@link #submit} is thread-safe and never blocks (event loops call it); a full queue refuses
@@ -66,7 +66,7 @@ public final class WriteBatcher implements AutoCloseable {
   private final WriteIntake intake;
   /** Written on the loop (its wait is read by the metrics too). */
   private final CompanyWait companyWait;
-  private final BatchAssembler assembler;
+  private final WriteBatchAssembler assembler;
   private final BatchAnswers answers;
 
   // Confined to the loop.
@@ -103,7 +103,7 @@ public final class WriteBatcher implements AutoCloseable {
     this.intake = new WriteIntake(config, loop, this::drain, metrics, registry);
     this.companyWait = new CompanyWait(config.ackBudget(), this.clock);
     KnownToday knownToday = new KnownToday();
-    this.assembler = new BatchAssembler(calendar, clock, this.clock, knownToday, metrics);
+    this.assembler = new WriteBatchAssembler(calendar, clock, this.clock, knownToday, metrics);
     this.answers = new BatchAnswers(calendar, clock, knownToday, firstTodayListener, appliedListener, metrics);
     metrics.bindWait(registry, config.ackBudget(), companyWait, CompanyWait::waitNanos);
   }

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletionStage;
  * first page of 20: e.g. a page at a random depth, or a first page of a user made cold again after
  * every answer. Called on the players' event loops: implementations are thread-safe.
  */
-public interface StreamQueries {
+public interface PageQueries {
   /** The query player {@code uid} sends next. */
   HistoryQuery next(long uid);
 

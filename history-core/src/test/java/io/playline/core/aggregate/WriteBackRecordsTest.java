@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-class BatchAssemblerTest {
+class WriteBackRecordsTest {
   private static final ByteString MARK = ByteString.copyFromUtf8("1:~1");
 
 
@@ -25,7 +25,7 @@ class BatchAssemblerTest {
       p.upsert(video(uid, 1, 1, 100), 7);
     }
 
-    List<PartitionRecord> records = BatchAssembler.assemble(p.users(), 4, 99, "node-a", 512 * 1024);
+    List<PartitionRecord> records = WriteBackRecords.assemble(p.users(), 4, 99, "node-a", 512 * 1024);
 
     assertThat(records).hasSize(4);
     assertThat(records).extracting(PartitionRecord::partition).containsExactly(0, 1, 2, 3);
@@ -48,7 +48,7 @@ class BatchAssemblerTest {
     IntStream.rangeClosed(1, 300).forEach(oid -> p.upsert(video(1_000, oid, oid, 100 + oid), 7));
     p.delete(1_000, List.of(new ItemId(Business.VIDEO_VALUE, 5_000)), 50, MARK);
 
-    List<PartitionRecord> records = BatchAssembler.assemble(p.users(), 4, 99, "node-a", 1024);
+    List<PartitionRecord> records = WriteBackRecords.assemble(p.users(), 4, 99, "node-a", 1024);
 
     assertThat(records.size()).isGreaterThan(4 + 1);
     Set<String> upserts = new HashSet<>();

@@ -13,14 +13,14 @@ import java.util.concurrent.TimeUnit;
  * submission, and a first-today check for each user this node does not already know was counted
  * today. Confined to the batcher's loop.
  */
-final class BatchAssembler {
+final class WriteBatchAssembler {
   private final FlagCalendar calendar;
   private final Clock clock;
   private final BatchClock batchClock;
   private final KnownToday knownToday;
   private final BatchMetrics metrics;
 
-  BatchAssembler(FlagCalendar calendar, Clock clock, BatchClock batchClock, KnownToday knownToday,
+  WriteBatchAssembler(FlagCalendar calendar, Clock clock, BatchClock batchClock, KnownToday knownToday,
       BatchMetrics metrics) {
     this.calendar = calendar;
     this.clock = clock;

@@ -15,11 +15,11 @@ import java.util.TreeMap;
  * the size limit. A user appears at most once per record; a user too large for one record is split
  * across consecutive records of its partition. Stateless.
  */
-final class BatchAssembler {
+final class WriteBackRecords {
   /** Tag and longest length prefix of one embedded HistoryChange. */
   private static final int CHANGE_OVERHEAD = 1 + 5;
 
-  private BatchAssembler() {}
+  private WriteBackRecords() {}
 
   static List<PartitionRecord> assemble(Collection<UserChanges> users, int partitionCount, long flushedAtMs,
       String nodeId, int maxRecordBytes) {

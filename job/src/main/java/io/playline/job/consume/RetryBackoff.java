@@ -8,12 +8,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * uniformly from [d/2, d] with d = min(cap, base * 2^(n-1)), so many job processes that lost the
  * same backend do not come back in lock step. Not thread-safe; one per retrying thread.
  */
-final class Backoff {
+final class RetryBackoff {
   private final long baseMs;
   private final long capMs;
   private int attempts;
 
-  Backoff(Duration base, Duration cap) {
+  RetryBackoff(Duration base, Duration cap) {
     this.baseMs = Math.max(1, base.toMillis());
     this.capMs = Math.max(baseMs, cap.toMillis());
   }
