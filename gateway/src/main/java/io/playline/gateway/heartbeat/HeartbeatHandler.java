@@ -81,7 +81,6 @@ public final class HeartbeatHandler {
   }
 
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
-    long received = System.nanoTime(); // the batcher's clock: its latency metrics count from here
     long budgetNanos = services.budgets().nanoTime();
     services.connections().touch(identity.uid());
     if (heartbeat == UNDECODED || (heartbeat.getEventsCount() > 0 && waiting(budgetNanos))) {
@@ -108,6 +107,8 @@ public final class HeartbeatHandler {
       transport.send(Errors.frame(seq, refused));
       return;
     }
+    // On the batcher's clock, as PendingWrite#receivedNanos must be: its latency metrics count from here.
+    long received = services.batcher().nanoTime();
     if (known) {
       services.batcher().metrics().echoSkip();
     }
