@@ -1,5 +1,8 @@
 package io.playline.bench;
 
+import io.playline.bench.hostile.HostileCommand;
+import io.playline.bench.reads.HeavyCommand;
+import io.playline.bench.reads.ReadsCommand;
 import io.playline.standalone.PlaylineCli;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

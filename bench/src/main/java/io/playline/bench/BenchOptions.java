@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -19,9 +20,7 @@ public final class BenchOptions {
   @Option(names = "--transport", defaultValue = "ws", description = "ws | grpc (default: ${DEFAULT-VALUE}).")
   String transport = "ws";
 
-  @Option(names = "--endpoints", paramLabel = "FILE",
-      description = "The standalone's endpoints.json (default: $PLAYLINE_DATA_DIR/endpoints.json, else ./data/endpoints.json).")
-  @Nullable Path endpoints;
+  @Mixin EndpointsOption endpoints = new EndpointsOption();
 
   @Option(names = "--gateway-endpoints", paramLabel = "FILE",
       description = "Endpoints file of an extra running gateway (bin/playline gateway --endpoints-out); repeatable.")
@@ -125,7 +124,7 @@ public final class BenchOptions {
   @Option(names = "--log-dir", paramLabel = "DIR", description = "Where child processes log (default: the temp dir).")
   @Nullable Path logDir;
 
-  static Duration duration(@Nullable String value, Duration fallback, String flag) {
+  public static Duration duration(@Nullable String value, Duration fallback, String flag) {
     if (value == null) {
       return fallback;
     }

@@ -75,7 +75,7 @@ public final class BenchRunner {
     ConfigSource config = BenchSettings.load(Map.of());
     String secret = o.secret != null ? o.secret : BenchSettings.authSecret(config, env.devSecret());
     Path logDir = o.logDir != null ? o.logDir : Path.of(System.getProperty("java.io.tmpdir"));
-    Path endpointsFile = BenchSettings.endpointsFile(o.endpoints, config);
+    Path endpointsFile = o.endpoints.file(config);
     LoadTarget standalone = LoadTarget.read(endpointsFile);
     long uidBase = o.uidBase != null ? o.uidBase : 1 + ThreadLocalRandom.current().nextInt(50) * 200_000L;
 

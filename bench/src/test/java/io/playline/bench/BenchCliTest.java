@@ -35,26 +35,4 @@ class BenchCliTest {
     assertThat(line.getCommandSpec().findOption("--gateway-java-opts").defaultValue())
         .isEqualTo("${env:PLAYLINE_GATEWAY_JAVA_OPTS}");
   }
-
-  @Test
-  void switchesThatAreOnByDefaultTurnOffWithTheirNoForm() {
-    HostileCommand hostile = new HostileCommand();
-    new CommandLine(hostile).parseArgs();
-    assertThat(hostile.together).isTrue();
-    assertThat(hostile.single).isTrue();
-    hostile = new HostileCommand();
-    new CommandLine(hostile).parseArgs("--no-together", "--no-single");
-    assertThat(hostile.together).isFalse();
-    assertThat(hostile.single).isFalse();
-
-    ReadsCommand reads = new ReadsCommand();
-    new CommandLine(reads).parseArgs("--no-major-compact");
-    assertThat(reads.majorCompact).isFalse();
-    HeavyCommand heavy = new HeavyCommand();
-    new CommandLine(heavy).parseArgs("--no-major-compact");
-    assertThat(heavy.majorCompact).isFalse();
-    heavy = new HeavyCommand();
-    new CommandLine(heavy).parseArgs();
-    assertThat(heavy.majorCompact).isTrue();
-  }
 }

@@ -1,4 +1,4 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;

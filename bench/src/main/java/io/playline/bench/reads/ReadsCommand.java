@@ -1,5 +1,8 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
+import io.playline.bench.BenchOptions;
+import io.playline.bench.BenchSettings;
+import io.playline.bench.EndpointsOption;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
@@ -33,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -65,10 +69,8 @@ import picocli.CommandLine.Option;
     description = {"Reads over the internal History API and the player stream (GetProgress, ListHistory first page,",
         "cold and deep pages) against Redis or HBase alone running the plain commands of each read, alternating",
         "pass by pass. Needs a running standalone."})
-final class ReadsCommand implements Callable<Integer> {
-  @Option(names = "--endpoints", paramLabel = "FILE",
-      description = "The standalone's endpoints.json (default: $PLAYLINE_DATA_DIR/endpoints.json, else ./data/endpoints.json).")
-  @Nullable Path endpoints;
+public final class ReadsCommand implements Callable<Integer> {
+  @Mixin EndpointsOption endpoints = new EndpointsOption();
 
   @Option(names = "--kind", split = ",", defaultValue = "progress,page", description = "progress, page (over the "
       + "internal API), list-connect (the page over the API's HTTP port as Connect JSON, HTTP/1.1 keep-alive), "
@@ -176,7 +178,7 @@ final class ReadsCommand implements Callable<Integer> {
     List<String> reads = kinds.stream().map(ReadsCommand::read).distinct().toList();
     boolean stored = reads.stream().anyMatch(HBASE_KINDS::contains);
     ConfigSource config = BenchSettings.load(settings);
-    Endpoints root = Endpoints.read(BenchSettings.endpointsFile(endpoints, config), needs(stored));
+    Endpoints root = Endpoints.read(endpoints.file(config), needs(stored));
     String api = root.serves(Serves::api).orElseThrow();
     String redisUri = root.redisUri().orElseThrow();
     Long pid = root.pid();

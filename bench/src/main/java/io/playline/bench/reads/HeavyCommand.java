@@ -1,5 +1,7 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
+import io.playline.bench.BenchSettings;
+import io.playline.bench.EndpointsOption;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
@@ -46,6 +48,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -63,14 +66,12 @@ import picocli.CommandLine.Option;
 @Command(name = "heavy", mixinStandardHelpOptions = true,
     description = {"A heavy user's pages and storage with and without compaction (roll-up into compressed chunks),",
         "next to an ordinary user, on a running standalone's Redis and HBase (own tables and keys, removed after)."})
-final class HeavyCommand implements Callable<Integer> {
+public final class HeavyCommand implements Callable<Integer> {
   private static final long DAY = Duration.ofDays(1).toMillis();
   private static final Business[] BUSINESSES = {Business.VIDEO, Business.EPISODE, Business.ARTICLE, Business.COMIC,
       Business.AUDIO};
 
-  @Option(names = "--endpoints", paramLabel = "FILE",
-      description = "The standalone's endpoints.json (default: $PLAYLINE_DATA_DIR/endpoints.json, else ./data/endpoints.json).")
-  @Nullable Path endpoints;
+  @Mixin EndpointsOption endpoints = new EndpointsOption();
   @Option(names = "--items", defaultValue = "100000", description = "Items of the heavy user (default: ${DEFAULT-VALUE}).")
   int items;
   @Option(names = "--ordinary", defaultValue = "300", description = "Items of the ordinary user (default: ${DEFAULT-VALUE}).")
@@ -93,7 +94,7 @@ final class HeavyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Endpoints root = Endpoints.read(BenchSettings.endpointsFile(endpoints, BenchSettings.load(settings)),
+    Endpoints root = Endpoints.read(endpoints.file(BenchSettings.load(settings)),
         Field.REDIS_URI, Field.HBASE_ZOOKEEPER_QUORUM, Field.HBASE_ZOOKEEPER_PORT);
     String redisUri = root.redisUri().orElseThrow();
     String run = "benchheavy" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);

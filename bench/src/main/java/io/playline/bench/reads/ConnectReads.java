@@ -1,4 +1,4 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;

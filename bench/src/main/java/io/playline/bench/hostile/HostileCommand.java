@@ -1,17 +1,13 @@
-package io.playline.bench;
+package io.playline.bench.hostile;
 
 import ch.qos.logback.classic.LoggerContext;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.playline.bench.hostile.AttackKind;
-import io.playline.bench.hostile.AttackStats;
-import io.playline.bench.hostile.AttackTarget;
-import io.playline.bench.hostile.AttackerSet;
-import io.playline.bench.hostile.AttackerThreads;
-import io.playline.bench.hostile.HostileReport;
-import io.playline.bench.hostile.PhaseResult;
+import io.playline.bench.BenchOptions;
+import io.playline.bench.BenchSettings;
+import io.playline.bench.EndpointsOption;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
@@ -40,6 +36,7 @@ import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -56,10 +53,8 @@ import picocli.CommandLine.Option;
     description = {"Honest players at a fixed rate beside hostile clients (HTTP/2 rapid reset, WebSocket ping flood,",
         "idle HTTP/2, slowloris, tombstone flood, one-user write flood, session churn), one kind at a time and all",
         "together, against a running standalone. All traffic goes to 127.0.0.0/8."})
-final class HostileCommand implements Callable<Integer> {
-  @Option(names = "--endpoints", paramLabel = "FILE",
-      description = "The standalone's endpoints.json (default: $PLAYLINE_DATA_DIR/endpoints.json, else ./data/endpoints.json).")
-  @Nullable Path endpoints;
+public final class HostileCommand implements Callable<Integer> {
+  @Mixin EndpointsOption endpoints = new EndpointsOption();
 
   @Option(names = "--log-dir", paramLabel = "DIR", description = "The node's log directory (default: logs/ beside the endpoints file).")
   @Nullable Path logDir;
@@ -155,7 +150,7 @@ final class HostileCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ConfigSource config = BenchSettings.load(Map.of());
-    Path file = BenchSettings.endpointsFile(endpoints, config);
+    Path file = endpoints.file(config);
     LoadTarget node = LoadTarget.read(file);
     Path logs = logDir != null ? logDir : file.toAbsolutePath().getParent().resolve("logs");
     String key = secret != null ? secret : BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);

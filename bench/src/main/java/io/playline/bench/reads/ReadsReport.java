@@ -1,4 +1,4 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.bench.load.PageQueries;

@@ -1,4 +1,4 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;

@@ -1,4 +1,4 @@
-package io.playline.bench;
+package io.playline.bench.reads;
 
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.probe.ProcStats;
