@@ -7,12 +7,21 @@ import java.util.Optional;
 import org.apache.hadoop.hbase.HConstants;
 
 /**
- * The keys only the roles' process reads: the backends a role talks to (standalone replaces the
- * unset ones with embedded servers) and the demo page's switch. Listed in standalone's catalogue
- * ({@code io.playline.standalone.StandaloneSettings}), beside the embedded servers' keys.
+ * The keys only the roles' process reads: where it keeps its files, the backends a role talks to
+ * (standalone replaces the unset ones with embedded servers) and the demo page's switch. Listed in
+ * standalone's catalogue ({@code io.playline.standalone.StandaloneSettings}), beside the embedded
+ * servers' keys.
  */
 public final class RoleSettings {
   private static final String EMBEDDED_OR_REQUIRED = "embedded (standalone); required (roles)";
+
+  public static final Setting<String> DATA_DIR = Setting.string("data.dir", "data",
+      "standalone data (Redis AOF, Kafka logs, HBase root, `endpoints.json`) and every node's log files, relative "
+          + "to the working directory; the operator commands (`play`, `status`, `history`) find a running "
+          + "standalone by its `endpoints.json` here");
+  public static final Setting<Optional<String>> LOG_DIR = Setting.optional("log.dir", "`data.dir`/logs",
+      "where a node (standalone, gateway, api, job) writes `playline.log` and its rolled files, as "
+          + "`config/logback.xml` says; the operator commands write no log file");
 
   public static final Setting<Optional<String>> REDIS_URI = Setting.optional("redis.uri", EMBEDDED_OR_REQUIRED,
       "an external Redis (`redis://host:6379`) instead of the embedded one");

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.util.ShutdownHookManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,9 @@ final class EmbeddedBackends implements AutoCloseable {
     Path data = config.dataDir();
     List<EmbeddedServer> started = new ArrayList<>();
     Set<String> embedded = new HashSet<>();
+    // Hadoop adds its JVM shutdown hook when its hook manager is first used, which the HBase master
+    // does while it starts: a Ctrl-C then would make that fail with a logged stack trace.
+    ShutdownHookManager.get();
     try {
       // Redis first: it takes milliseconds, and failing here leaves nothing running in the background.
       String redisUri;

@@ -6,6 +6,7 @@ import io.playline.roles.StartupException;
 import io.playline.roles.cli.ApiCommand;
 import io.playline.roles.cli.GatewayCommand;
 import io.playline.roles.cli.JobCommand;
+import io.playline.roles.cli.NodeLogs;
 import io.playline.standalone.cli.ConfigDocsCommand;
 import io.playline.standalone.cli.HistoryCommand;
 import io.playline.standalone.cli.PlayCommand;
@@ -40,6 +41,7 @@ public final class PlaylineCli {
     // gRPC and some embedded servers log through java.util.logging; route it to SLF4J.
     SLF4JBridgeHandler.removeHandlersForRootLogger();
     SLF4JBridgeHandler.install();
+    NodeLogs.ownedByThisProcess();
     System.exit(run(args));
   }
 

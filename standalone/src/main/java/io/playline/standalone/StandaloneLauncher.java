@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
  * Standalone mode: validates the whole config, locks the data dir, checks the ports, starts the
  * embedded real servers, then the roles, writes {@code endpoints.json} and prints a banner.
  * {@link #close()} stops everything in reverse order within {@code shutdown.timeout}; past that
- * the process halts so a hung part cannot keep it alive.
+ * the process halts so a hung part cannot keep it alive. Called (from a shutdown hook, say) while
+ * {@link #run} is still starting, it makes the start stop at its next step, then stops what
+ * started: a step in progress (the embedded servers take seconds) finishes first, and nothing is
+ * interrupted, since an interrupted HBase or Kafka client logs a stack trace and may retry.
  */
 public final class StandaloneLauncher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StandaloneLauncher.class);
@@ -56,6 +59,9 @@ public final class StandaloneLauncher implements AutoCloseable {
   private final RoleParts parts = new RoleParts();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final AtomicBoolean closing = new AtomicBoolean();
+  private final CountDownLatch startEnded = new CountDownLatch(1);
+  private volatile boolean running;
+  private volatile boolean stopRequested;
   private final Readiness readiness = new Readiness();
   private Duration shutdownTimeout = Duration.ofSeconds(60);
   private Path endpointsFile = Path.of(Endpoints.FILE_NAME);
@@ -64,16 +70,53 @@ public final class StandaloneLauncher implements AutoCloseable {
   private @Nullable ApiServer api;
   private @Nullable PrometheusMeterRegistry meterRegistry;
 
-  private StandaloneLauncher() {}
+  /** A launcher that has not started yet: {@link #run} starts it. */
+  public StandaloneLauncher() {}
 
+  /** A started launcher; see {@link #run}. */
   public static StandaloneLauncher start(ConfigSource config) {
     StandaloneLauncher launcher = new StandaloneLauncher();
+    launcher.run(config);
+    return launcher;
+  }
+
+  /**
+   * Starts every part and returns once all are ready (or the readiness wait ran out); once only.
+   * On a failure it stops what started and throws.
+   *
+   * @throws StoppedDuringStartException when {@link #close()} was called before the start finished
+   */
+  public void run(ConfigSource config) {
+    running = true;
     try {
-      launcher.doStart(config);
-      return launcher;
+      checkNotStopped();
+      doStart(config);
+      startEnded.countDown();
     } catch (RuntimeException e) {
-      launcher.close();
+      startEnded.countDown();
+      boolean stoppedFromOutside = stopRequested;
+      close();
+      if (stoppedFromOutside) {
+        log.debug("The start stopped at its next step", e);
+        throw new StoppedDuringStartException();
+      }
       throw e;
+    }
+  }
+
+  /** What {@link #run} throws when {@link #close()} stopped the start; the parts that started are stopped. */
+  public static final class StoppedDuringStartException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StoppedDuringStartException() {
+      super("stopped during start-up", null, false, false);
+    }
+  }
+
+  /** Between the start's steps: a stop asked for meanwhile ends the start here. */
+  private void checkNotStopped() {
+    if (stopRequested) {
+      throw new StoppedDuringStartException();
     }
   }
 
@@ -91,6 +134,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
 
+    checkNotStopped();
     parts.add(DataDirLock.acquire(standalone.dataDir()));
     Map<String, Integer> ports = new LinkedHashMap<>();
     ports.put("ws.port", gateway.wsPort());
@@ -101,11 +145,13 @@ public final class StandaloneLauncher implements AutoCloseable {
 
     log.info("Starting embedded servers under {}", standalone.dataDir());
     EmbeddedBackends backends = parts.add(EmbeddedBackends.start(standalone));
+    checkNotStopped();
     PrometheusMeterRegistry registry = parts.meters();
     this.meterRegistry = registry;
     backends.bindTo(registry);
     BackendEndpoints endpoints = backends.endpoints();
     Connection hbase = parts.hbase(endpoints.hbaseConfiguration());
+    checkNotStopped();
 
     // Every role in one process: one node with the internal API and the player edge on it, and the job.
     // The API attaches first so that the edge, attached last, is closed first: players drain while it serves.
@@ -116,17 +162,20 @@ public final class StandaloneLauncher implements AutoCloseable {
             hbase))
         .start());
     this.node = node;
+    checkNotStopped();
     ApiServer api = ApiServer.attach(node, access);
     this.api = api;
     GatewayNode edge = GatewayNode.attach(node, gateway, push, demo);
     this.edge = edge;
     BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
+    checkNotStopped();
     CoreConfig core = node.core().config();
     JobConfig jobConfig = JobConfig.from(config, core);
     RedisConnections jobRedis = parts.add(PlaylineJob.connectRedis(jobConfig, endpoints.redisUri(), core.redisCluster(),
         core.redisTopology()));
     PlaylineJob job = parts.add(new PlaylineJob(jobConfig, core, jobRedis, hbase, endpoints.kafkaBootstrapServers(),
         registry));
+    checkNotStopped();
     job.start();
     // Players and backends need Redis only: the job (and Kafka, HBase) are reported, not required.
     health.watch("job", job::readiness, false);
@@ -165,6 +214,7 @@ public final class StandaloneLauncher implements AutoCloseable {
   private void awaitReady(Duration limit) {
     long deadline = System.nanoTime() + limit.toNanos();
     while (!readiness.allReady() && System.nanoTime() < deadline) {
+      checkNotStopped();
       try {
         Thread.sleep(100);
       } catch (InterruptedException e) {
@@ -172,6 +222,7 @@ public final class StandaloneLauncher implements AutoCloseable {
         return;
       }
     }
+    checkNotStopped();
   }
 
   /**
@@ -283,10 +334,21 @@ public final class StandaloneLauncher implements AutoCloseable {
     return r;
   }
 
-  /** Stops every part in reverse start order; idempotent; halts the JVM if it overruns the timeout. */
+  /**
+   * Stops every part in reverse start order; during {@link #run}, first makes the start stop at its
+   * next step and waits for it. Idempotent: a second call returns once the first has stopped
+   * everything. Halts the JVM if the stop overruns {@code shutdown.timeout}.
+   */
   @Override
   public void close() {
+    stopRequested = true;
     if (!closing.compareAndSet(false, true)) {
+      // Another thread stops it (a signal's, the start's own): return once that is done.
+      try {
+        stopped.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       return;
     }
     long t0 = System.nanoTime();
@@ -301,6 +363,14 @@ public final class StandaloneLauncher implements AutoCloseable {
     }, "playline-shutdown-watchdog");
     watchdog.setDaemon(true);
     watchdog.start();
+    if (running && startEnded.getCount() > 0) {
+      log.info("Stopping the start-up at its next step");
+      try {
+        startEnded.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     log.info("Shutting down");
     readiness.set(GatewayNode.READINESS_COMPONENT, false);
     try {

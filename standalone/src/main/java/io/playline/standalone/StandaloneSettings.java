@@ -13,8 +13,8 @@ import java.util.Optional;
  * may take.
  */
 public final class StandaloneSettings {
-  public static final Setting<String> DATA_DIR = Setting.string("data.dir", "data",
-      "standalone data (Redis AOF, Kafka logs, HBase root, logs), relative to the working directory");
+  public static final Setting<String> DATA_DIR = RoleSettings.DATA_DIR;
+  public static final Setting<Optional<String>> LOG_DIR = RoleSettings.LOG_DIR;
   public static final Setting<Optional<String>> REDIS_URI = RoleSettings.REDIS_URI;
   public static final Setting<Optional<String>> KAFKA_BOOTSTRAP_SERVERS = RoleSettings.KAFKA_BOOTSTRAP_SERVERS;
   public static final Setting<Optional<String>> HBASE_ZOOKEEPER_QUORUM = RoleSettings.HBASE_ZOOKEEPER_QUORUM;
@@ -31,7 +31,7 @@ public final class StandaloneSettings {
   public static final Setting<Boolean> DEMO_ENABLED = RoleSettings.DEMO_ENABLED;
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Standalone and backends", List.of(
-      DATA_DIR, REDIS_URI, KAFKA_BOOTSTRAP_SERVERS, HBASE_ZOOKEEPER_QUORUM, HBASE_ZOOKEEPER_PORT,
+      DATA_DIR, LOG_DIR, REDIS_URI, KAFKA_BOOTSTRAP_SERVERS, HBASE_ZOOKEEPER_QUORUM, HBASE_ZOOKEEPER_PORT,
       HBASE_ZOOKEEPER_ZNODE_PARENT, EMBEDDED_REDIS_PORT, EMBEDDED_KAFKA_PORT, EMBEDDED_HBASE_ZOOKEEPER_PORT,
       SHUTDOWN_TIMEOUT, DEMO_ENABLED));
 

@@ -175,6 +175,35 @@ class StandaloneEndToEndTest {
     }
   }
 
+  /**
+   * With no address option, the operator commands talk to the node on {@code --data-dir}, as its
+   * endpoints.json says: its ports are random, so a command that took the default ports would fail
+   * to connect, or reach another node there.
+   */
+  private void theToolsFindThisNodeByItsDataDir(StandaloneLauncher launcher, Path dataDir) throws Exception {
+    String dir = dataDir.toString();
+    String file = dataDir.resolve(Endpoints.FILE_NAME).toString();
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    assertThat(PlaylineCli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+        "play", "--uid", "44", "--oid", "9", "--progress", "12s", "--data-dir", dir)).as(err.toString()).isZero();
+    assertThat(err.toString()).contains("the gateway's WebSocket at 127.0.0.1:" + launcher.edge().wsAddress().getPort()
+        + " (" + file);
+    out.getBuffer().setLength(0);
+    assertThat(PlaylineCli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+        "history", "progress", "--uid", "44", "--item", "VIDEO:9", "--json", "--data-dir", dir)).as(err.toString())
+        .isZero();
+    assertThat(out.toString()).contains("\"progressMs\": \"12000\"");
+    assertThat(err.toString()).contains("the internal API at 127.0.0.1:" + launcher.api().address().getPort() + " ("
+        + file);
+    out.getBuffer().setLength(0);
+    String admin = "http://127.0.0.1:" + launcher.node().adminAddress().getPort();
+    assertThat(PlaylineCli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err),
+        "status", "--interval", "100ms", "--data-dir", dir)).as(err.toString()).isZero();
+    assertThat(out.toString()).startsWith("node " + admin + ": ready");
+    assertThat(err.toString()).contains("the node's admin port at " + admin + " (" + file);
+  }
+
   private static Configuration hbaseConf(Endpoints endpoints) {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", endpoints.hbaseZookeeperQuorum().orElseThrow());
@@ -243,6 +272,7 @@ class StandaloneEndToEndTest {
         assertThat(kafka.describeCluster().nodes().get()).hasSize(1);
       }
       queriesOverTheStreamTheApiAndTheCli(launcher);
+      theToolsFindThisNodeByItsDataDir(launcher, dataDir);
       assertThatThrownBy(() -> StandaloneLauncher.start(config(dataDir)))
           .isInstanceOf(StartupException.class).hasMessageContaining("already running");
     } finally {

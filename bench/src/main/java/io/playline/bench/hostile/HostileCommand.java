@@ -1,6 +1,5 @@
 package io.playline.bench.hostile;
 
-import ch.qos.logback.classic.LoggerContext;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
@@ -34,7 +33,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -154,7 +152,6 @@ public final class HostileCommand implements Callable<Integer> {
     LoadTarget node = LoadTarget.read(file);
     Path logs = logDir != null ? logDir : file.toAbsolutePath().getParent().resolve("logs");
     String key = secret != null ? secret : BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
-    keepOwnLinesOutOf(logs);
     List<AttackKind> kinds = attacks.stream().map(AttackKind::parse).toList();
     AttackTarget target = new AttackTarget(node.websocket(), address(node.grpc()), address(node.admin()), key,
         uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, BenchOptions.duration(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
@@ -337,20 +334,6 @@ public final class HostileCommand implements Callable<Integer> {
   private void hold(LoadGenerator g, Duration d) {
     sleep(d);
     g.snapshot();
-  }
-
-  /**
-   * bin/playline gives this process the node's log directory when both run with the same
-   * PLAYLINE_DATA_DIR; the node's log growth is a measured figure, so this process's lines (a
-   * refused attacker's, say) go to the console only.
-   */
-  private void keepOwnLinesOutOf(Path logs) {
-    String own = System.getProperty("playline.log.dir");
-    if (own != null && Path.of(own).toAbsolutePath().normalize().equals(logs.toAbsolutePath().normalize())
-        && LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-      context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).detachAppender("FILE");
-      out.println("  (this process logs to the console only: " + logs + " is the node's)");
-    }
   }
 
   private static long directoryBytes(Path dir) {

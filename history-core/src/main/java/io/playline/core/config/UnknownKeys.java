@@ -20,11 +20,11 @@ import org.jspecify.annotations.Nullable;
 public final class UnknownKeys {
   /**
    * Keys of variables that the launcher ({@code bin/playline}: {@code PLAYLINE_SKIP_BUILD}, {@code
-   * PLAYLINE_JAVA_OPTS}, {@code -Dplayline.log.dir}), the embedded servers ({@code
+   * PLAYLINE_JAVA_OPTS}), the embedded servers ({@code
    * -Dplayline.embedded.exitWithParent}) and the CLI tools ({@code PLAYLINE_API_ADDRESS}, {@code
    * PLAYLINE_GATEWAY_ADDRESS}, ...) read themselves: never settings, never refused.
    */
-  static final Set<String> LAUNCHER = Set.of("log.dir", "skip.build", "java.opts", "bench.secret", "api.address",
+  static final Set<String> LAUNCHER = Set.of("skip.build", "java.opts", "bench.secret", "api.address",
       "api.token", "api.tls.ca", "admin.url", "gateway.address", "embedded.exitwithparent");
 
   public static final Setting<String> ALLOWED = Setting.string("config.unknown.keys.allowed", "",

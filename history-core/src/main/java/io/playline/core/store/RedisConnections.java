@@ -249,7 +249,11 @@ public final class RedisConnections implements AutoCloseable {
     }
     clusterPipelines.clear();
     for (StatefulConnection<byte[], byte[]> c : opened) {
-      c.close();
+      // Their owners close pipelines and subscriptions first (a second close is a Lettuce WARN); a
+      // connection down and reconnecting is not open either, and the client's shutdown closes it.
+      if (c.isOpen()) {
+        c.close();
+      }
     }
     opened.clear();
     if (client != null) {

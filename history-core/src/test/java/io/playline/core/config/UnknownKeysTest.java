@@ -38,7 +38,6 @@ class UnknownKeysTest {
   void knownKeysPrefixedKeysLauncherKeysAndAllowedKeysPass() {
     Properties system = new Properties();
     system.setProperty("playline.embedded.exitWithParent", "false");
-    system.setProperty("playline.log.dir", "/tmp/logs");
     ConfigSource source = ConfigSource.load(null, Map.of("PLAYLINE_JAVA_OPTS", "-Xmx1g",
         "PLAYLINE_GATEWAY_JAVA_OPTS", "-Xmx1g"), system, Map.of("ws.port", "1",
         "kafka.producer.linger.ms", "5", "future.key", "x", "config.unknown.keys.allowed", "future.key"));

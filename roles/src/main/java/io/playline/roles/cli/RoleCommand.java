@@ -51,6 +51,7 @@ public abstract class RoleCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     ConfigSource config = configOptions.load(Map.of());
+    NodeLogs.writeTo(NodeLogs.dir(config));
     RoleBackends resolved = RoleBackends.resolve(config, name(), needs(), backends);
     Role role;
     try {

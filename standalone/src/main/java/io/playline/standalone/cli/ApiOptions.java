@@ -10,9 +10,9 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.playline.api.ApiSettings;
 import io.playline.api.ServiceTokens;
 import io.playline.core.config.ConfigSource;
-import io.playline.roles.cli.ConfigOptions;
 import io.playline.standalone.PlaylineCli;
 import java.io.File;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import javax.net.ssl.SSLException;
@@ -32,9 +32,10 @@ final class ApiOptions {
   static final String SERVICE = "playline-cli";
   private static final Duration OWN_TOKEN_TTL = Duration.ofMinutes(5);
 
-  @Option(names = "--api", paramLabel = "HOST:PORT",
-      description = "Internal API address (default: $PLAYLINE_API_ADDRESS, else 127.0.0.1:9091).")
-  String api = defaultAddress();
+  @Option(names = "--api", paramLabel = "HOST:PORT", description = "Internal API address (default: "
+      + "$PLAYLINE_API_ADDRESS, else api.port if configured, else the running standalone's endpoints.json in the data "
+      + "dir, else 127.0.0.1:9091).")
+  @Nullable String apiOption;
 
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
       description = "Deadline of each call, e.g. 500ms, 10s (default: ${DEFAULT-VALUE}).")
@@ -61,7 +62,9 @@ final class ApiOptions {
   @Option(names = "--tls-key", paramLabel = "PEM", description = "PKCS#8 key of --tls-cert.")
   @Nullable String tlsKey;
 
-  @Mixin ConfigOptions config = new ConfigOptions();
+  @Mixin TargetOptions target = new TargetOptions();
+
+  private @Nullable String resolved;
 
   /** The bearer token: {@code --token}, else one of the CLI's own signed with {@code api.secret}. */
   String bearer() {
@@ -69,13 +72,18 @@ final class ApiOptions {
     if (given != null && !given.isBlank()) {
       return given.trim();
     }
-    String secret = ApiSettings.SECRET.read(config.load(java.util.Map.of())).orElse(PlaylineCli.DEV_API_SECRET);
+    String secret = ApiSettings.SECRET.read(target.config()).orElse(PlaylineCli.DEV_API_SECRET);
     return ServiceTokens.mint(secret, SERVICE, OWN_TOKEN_TTL, Instant.now());
   }
 
-  private static String defaultAddress() {
-    String env = System.getenv("PLAYLINE_API_ADDRESS");
-    return env == null || env.isBlank() ? "127.0.0.1:9091" : env;
+  /** The API's {@code host:port} ({@link TargetNode}); the first call says on {@code err} which node that is. */
+  String address(PrintWriter err) {
+    String a = resolved;
+    if (a == null) {
+      a = target.address(TargetNode.Port.API, apiOption, err);
+      resolved = a;
+    }
+    return a;
   }
 
   Duration deadline() {
@@ -83,7 +91,8 @@ final class ApiOptions {
         .orElseThrow(() -> new IllegalArgumentException("--timeout: '" + timeout + "' (expected: e.g. 500ms, 10s)"));
   }
 
-  ManagedChannel channel() {
+  ManagedChannel channel(PrintWriter err) {
+    String api = address(err);
     int colon = api.lastIndexOf(':');
     if (colon <= 0 || colon == api.length() - 1) {
       throw new IllegalArgumentException("--api: '" + api + "' (expected: HOST:PORT)");

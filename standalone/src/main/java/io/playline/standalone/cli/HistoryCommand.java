@@ -45,7 +45,8 @@ public final class HistoryCommand {
       if (uid <= 0) {
         throw new IllegalArgumentException("--uid: " + uid + " (expected: > 0)");
       }
-      ManagedChannel channel = api.channel();
+      ManagedChannel channel = api.channel(spec.commandLine().getErr());
+      String address = api.address(spec.commandLine().getErr());
       try {
         run(HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(api.deadline().toMillis(), TimeUnit.MILLISECONDS),
             spec.commandLine().getOut());
@@ -53,14 +54,14 @@ public final class HistoryCommand {
         return 0;
       } catch (StatusRuntimeException e) {
         String unreachable = e.getStatus().getCode() == io.grpc.Status.Code.UNAVAILABLE
-            ? Unreachable.describe(e, "internal API", api.api, "start a node with `bin/playline standalone` (or the api "
+            ? Unreachable.describe(e, "internal API", address, "start a node with `bin/playline standalone` (or the api "
                 + "role), or point at one with --api HOST:PORT or PLAYLINE_API_ADDRESS")
             : null;
         String code = e.getStatus().getCode().name();
         String description = e.getStatus().getDescription();
         String text = unreachable != null ? unreachable : description == null ? code
-            : description.startsWith(code + ": ") ? description + " (api " + api.api + ")"
-            : code + ": " + description + " (api " + api.api + ")";
+            : description.startsWith(code + ": ") ? description + " (api " + address + ")"
+            : code + ": " + description + " (api " + address + ")";
         spec.commandLine().getErr().println("playline: " + text);
         return e.getStatus().getCode() == io.grpc.Status.Code.INVALID_ARGUMENT ? EXIT_USAGE : EXIT_FAILED;
       } finally {

@@ -9,13 +9,11 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.v1.Business;
 import io.playline.roles.Secrets;
-import io.playline.roles.cli.ConfigOptions;
 import io.playline.standalone.PlaylineCli;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -56,10 +54,11 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
   @Option(names = "--duration", defaultValue = "10m", description = "The item's length (default: ${DEFAULT-VALUE}).")
   String duration = "10m";
 
-  @Option(names = "--gateway", paramLabel = "HOST:PORT", defaultValue = "${env:PLAYLINE_GATEWAY_ADDRESS:-127.0.0.1:8080}",
+  @Option(names = "--gateway", paramLabel = "HOST:PORT",
       description = "The gateway's WebSocket port, or its gRPC port with --grpc (default: $PLAYLINE_GATEWAY_ADDRESS, "
-          + "else 127.0.0.1:8080).")
-  String gateway = "127.0.0.1:8080";
+          + "else ws.port / grpc.port if configured, else the running standalone's endpoints.json in the data dir, "
+          + "else 127.0.0.1:8080 / 127.0.0.1:9090).")
+  @Nullable String gatewayOption;
 
   @Option(names = "--grpc", description = "Use the player gRPC stream instead of the WebSocket.")
   boolean grpc;
@@ -74,7 +73,7 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
       + "${DEFAULT-VALUE}).")
   String timeout = "15s";
 
-  @Mixin ConfigOptions configOptions = new ConfigOptions();
+  @Mixin TargetOptions target = new TargetOptions();
 
   @Spec CommandSpec spec;
 
@@ -86,6 +85,9 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
     Duration position = duration("--progress", progress, true);
     Duration length = duration("--duration", duration, false);
     Duration wait = duration("--timeout", timeout, false);
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    String gateway = target.address(grpc ? TargetNode.Port.GRPC : TargetNode.Port.WEBSOCKET, gatewayOption, err);
     int colon = gateway.lastIndexOf(':');
     if (colon <= 0) {
       throw new IllegalArgumentException("--gateway: '" + gateway + "' (expected HOST:PORT)");
@@ -98,8 +100,6 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
       throw new IllegalArgumentException("--gateway: '" + gateway + "' (expected HOST:PORT)");
     }
     String jwt = token != null ? token : mint();
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
     CompletableFuture<Ack> acked = new CompletableFuture<>();
     AtomicReference<@Nullable Throwable> lastFailure = new AtomicReference<>();
     PlaylineClient client = PlaylineClient.builder()
@@ -148,7 +148,7 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
   }
 
   private String mint() {
-    Secrets.Resolved resolved = Secrets.resolve(configOptions.load(Map.of()), true);
+    Secrets.Resolved resolved = Secrets.resolve(target.config(), true);
     if (resolved.dev()) {
       spec.commandLine().getErr().println("playline: PLAYLINE_AUTH_SECRET is not set; signing with the standalone "
           + "development secret");

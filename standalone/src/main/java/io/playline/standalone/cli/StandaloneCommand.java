@@ -1,15 +1,14 @@
 package io.playline.standalone.cli;
 
 import io.playline.roles.cli.ConfigOptions;
+import io.playline.roles.cli.NodeLogs;
+import io.playline.roles.cli.StopSignals;
 import io.playline.standalone.StandaloneLauncher;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,42 +32,32 @@ public final class StandaloneCommand implements Callable<Integer> {
       extra.put("data.dir", dataDir.toString());
     }
     var config = configOptions.load(extra);
-    // Registered before the start, so that Ctrl-C during start-up also stops what has started, in
-    // order, once the start returns (a hook added after it could miss the signal).
-    CompletableFuture<StandaloneLauncher> started = new CompletableFuture<>();
-    Thread starting = Thread.currentThread();
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      if (!started.isDone()) {
-        starting.interrupt(); // stops waiting for the components that are not ready yet
-      }
-      try {
-        started.get(2, TimeUnit.MINUTES).close();
-      } catch (ExecutionException | TimeoutException e) {
-        // The start failed (it stops what it started) or never ended: nothing of ours to stop.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "playline-shutdown"));
-    StandaloneLauncher launcher;
+    NodeLogs.writeTo(NodeLogs.dir(config));
+    // Both before the start, so that Ctrl-C during start-up also stops what has started, in order:
+    // the start ends at its next step. The signals stop it before the JVM shuts down; the hook covers
+    // the other ways out (SIGHUP, a JVM without the signal API).
+    StandaloneLauncher launcher = new StandaloneLauncher();
+    AtomicReference<@Nullable String> signal = new AtomicReference<>();
+    StopSignals.install(name -> {
+      signal.set(name);
+      launcher.close();
+    });
     try {
-      launcher = StandaloneLauncher.start(config);
-    } catch (IllegalStateException e) {
-      started.completeExceptionally(e);
-      if (String.valueOf(e.getMessage()).contains("Shutdown in progress")) {
-        System.err.println("playline: stopped during start-up (Ctrl-C or SIGTERM)");
-        return 130;
+      Runtime.getRuntime().addShutdownHook(new Thread(launcher::close, "playline-shutdown"));
+      launcher.run(config);
+    } catch (StandaloneLauncher.StoppedDuringStartException | IllegalStateException e) {
+      if (e instanceof IllegalStateException && !String.valueOf(e.getMessage()).contains("Shutdown in progress")) {
+        throw e;
       }
-      throw e;
-    } catch (Exception | Error e) {
-      started.completeExceptionally(e);
-      throw e;
+      System.err.println("playline: stopped during start-up (Ctrl-C or SIGTERM)");
+      return exitCode(signal.get(), 130);
     }
-    started.complete(launcher);
-    try {
-      launcher.awaitStopped();
-    } catch (InterruptedException e) {
-      return 130; // stopped during start-up: the shutdown hook stops it
-    }
-    return 0;
+    launcher.awaitStopped();
+    return exitCode(signal.get(), 0);
+  }
+
+  /** As a shell reports a process a signal ended: 128 + its number (SIGINT 130, SIGTERM 143). */
+  private static int exitCode(@Nullable String signal, int otherwise) {
+    return "INT".equals(signal) ? 130 : "TERM".equals(signal) ? 143 : otherwise;
   }
 }

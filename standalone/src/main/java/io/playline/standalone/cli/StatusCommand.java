@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,9 +28,10 @@ import picocli.CommandLine.Spec;
     description = "Print a node's readiness, connections, heartbeats/s, ack p99, write-back pending and job lag, "
         + "read from its admin port (/readyz and two /metrics scrapes). Exit 0 when ready, 1 when not or unreachable.")
 public final class StatusCommand implements Callable<Integer> {
-  @Option(names = "--admin", defaultValue = "${env:PLAYLINE_ADMIN_URL:-http://127.0.0.1:9100}",
-      description = "The node's admin URL (default: $PLAYLINE_ADMIN_URL, else ${DEFAULT-VALUE}).")
-  String admin = "http://127.0.0.1:9100";
+  @Option(names = "--admin", paramLabel = "URL", description = "The node's admin URL (default: $PLAYLINE_ADMIN_URL, "
+      + "else admin.port if configured, else the running standalone's endpoints.json in the data dir, else "
+      + "http://127.0.0.1:9100).")
+  @Nullable String adminOption;
 
   @Option(names = "--token", defaultValue = "${env:PLAYLINE_ADMIN_TOKEN}",
       description = "Bearer token for /metrics when the node sets admin.token (default: $PLAYLINE_ADMIN_TOKEN).")
@@ -39,6 +41,8 @@ public final class StatusCommand implements Callable<Integer> {
       description = "Time between the two scrapes the rates come from (default: ${DEFAULT-VALUE}).")
   String interval = "2s";
 
+  @Mixin TargetOptions target = new TargetOptions();
+
   @Spec CommandSpec spec;
 
   @Override
@@ -46,9 +50,10 @@ public final class StatusCommand implements Callable<Integer> {
     Duration between = io.playline.core.config.ConfigSource.parseDuration(interval)
         .filter(d -> !d.isZero() && d.compareTo(Duration.ofMinutes(5)) <= 0)
         .orElseThrow(() -> new IllegalArgumentException("--interval: '" + interval + "' (expected: e.g. 1s, 5s; at most 5m)"));
-    String base = admin.endsWith("/") ? admin.substring(0, admin.length() - 1) : admin;
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    String admin = target.address(TargetNode.Port.ADMIN, adminOption, err);
+    String base = admin.endsWith("/") ? admin.substring(0, admin.length() - 1) : admin;
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     try {
       HttpResponse<String> ready = get(http, base + "/readyz");

@@ -15,6 +15,8 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.netty.handler.ssl.ClientAuth;
 import io.playline.testing.TestCertificates;
 import io.playline.testing.TestCertificates.Issued;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI's --tls-ca, --tls-cert and --tls-key against a real gRPC server that requires a client certificate. */
 class ApiOptionsTlsTest {
+  private static final PrintWriter NOWHERE = new PrintWriter(new StringWriter());
+
   @Test
   void theCliCallsAnMtlsApiWithItsClientCertificateAndIsRefusedWithoutOne(@TempDir Path dir) throws Exception {
     Issued ca = TestCertificates.authority(dir, "ca");
@@ -36,7 +40,7 @@ class ApiOptionsTlsTest {
         .addService(health.getHealthService()).build().start();
     try {
       ApiOptions options = new ApiOptions();
-      options.api = "localhost:" + api.getPort();
+      options.apiOption = "localhost:" + api.getPort();
       options.tlsCa = ca.certFile().toString();
       options.tlsCert = cli.certFile().toString();
       options.tlsKey = cli.keyFile().toString();
@@ -53,7 +57,7 @@ class ApiOptionsTlsTest {
           .satisfies(e -> assertThat(((StatusRuntimeException) e).getStatus().getCode())
               .isIn(io.grpc.Status.Code.UNAVAILABLE, io.grpc.Status.Code.UNKNOWN)); // plain text to a TLS port
       options.tlsCert = cli.certFile().toString();
-      assertThatThrownBy(options::channel).isInstanceOf(IllegalArgumentException.class)
+      assertThatThrownBy(() -> options.channel(NOWHERE)).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("--tls-cert and --tls-key");
     } finally {
       api.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -61,7 +65,7 @@ class ApiOptionsTlsTest {
   }
 
   private static ServingStatus check(ApiOptions options) throws InterruptedException {
-    ManagedChannel channel = options.channel();
+    ManagedChannel channel = options.channel(NOWHERE);
     try {
       return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
           .check(HealthCheckRequest.getDefaultInstance()).getStatus();
