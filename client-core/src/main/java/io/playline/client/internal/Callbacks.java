@@ -4,7 +4,7 @@ import io.playline.client.Ack;
 import io.playline.client.ConnectionState;
 import io.playline.client.PlaylineException;
 import io.playline.client.PlaylineListener;
-import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.lite.v1.HistoryRecord;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

@@ -2,12 +2,12 @@ package io.playline.client.internal;
 
 import io.playline.client.ConnectionState;
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.AuthOk;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.Reconnect;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.AuthOk;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.PlayEvent;
+import io.playline.proto.lite.v1.Reconnect;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;

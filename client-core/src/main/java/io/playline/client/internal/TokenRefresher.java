@@ -1,11 +1,11 @@
 package io.playline.client.internal;
 
-import io.playline.proto.v1.AuthOk;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Refresh;
-import io.playline.proto.v1.RefreshOk;
+import io.playline.proto.lite.v1.AuthOk;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.Refresh;
+import io.playline.proto.lite.v1.RefreshOk;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

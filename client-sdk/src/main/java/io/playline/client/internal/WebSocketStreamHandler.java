@@ -13,9 +13,9 @@ import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler.Cli
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
