@@ -10,8 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Hands listener calls and future completions to the callback executor, so user code never runs
@@ -19,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Called on the client's loop; with no executor configured the calls run right there, in order.
  */
 final class Callbacks {
-  private static final Logger log = LoggerFactory.getLogger(Callbacks.class);
+  private static final ClientLog log = ClientLog.of(Callbacks.class);
 
   private final List<PlaylineListener> listeners;
   private final @Nullable Executor executor;

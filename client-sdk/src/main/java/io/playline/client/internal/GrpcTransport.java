@@ -15,8 +15,6 @@ import io.playline.proto.lite.v1.ServerFrame;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The player stream over gRPC ({@code playline.v1.Gateway/Connect}): one {@link ManagedChannel}
@@ -27,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #open} is called on the loop; {@link #shutdown} off it.
  */
 public final class GrpcTransport implements Transport {
-  private static final Logger log = LoggerFactory.getLogger(GrpcTransport.class);
+  private static final ClientLog log = ClientLog.of(GrpcTransport.class);
   /** Largest server message accepted. */
   static final int MAX_FRAME_BYTES = 1 << 20;
   /** {@code rpc Connect(stream ClientFrame) returns (stream ServerFrame)} of {@code playline.v1.Gateway}. */
