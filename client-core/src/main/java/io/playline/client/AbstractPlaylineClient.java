@@ -3,25 +3,26 @@ package io.playline.client;
 import static io.playline.client.internal.Checks.checkArgument;
 
 import io.playline.client.internal.ClientConfig;
+import io.playline.client.internal.ClientLog;
 import io.playline.client.internal.ClientCounters;
 import io.playline.client.internal.ClientRuntime;
 import io.playline.client.internal.ClientSession;
 import io.playline.client.internal.Loop;
 import io.playline.client.internal.RotatingTransport;
 import io.playline.client.internal.Transport;
-import io.playline.proto.v1.Business;
-import io.playline.proto.v1.ClearHistory;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Cursor;
-import io.playline.proto.v1.DeleteItems;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.HistoryPage;
-import io.playline.proto.v1.HistoryQuery;
-import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.ItemKey;
-import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.ProgressQuery;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.Business;
+import io.playline.proto.lite.v1.ClearHistory;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Cursor;
+import io.playline.proto.lite.v1.DeleteItems;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.HistoryPage;
+import io.playline.proto.lite.v1.HistoryQuery;
+import io.playline.proto.lite.v1.HistoryRecord;
+import io.playline.proto.lite.v1.ItemKey;
+import io.playline.proto.lite.v1.PlayEvent;
+import io.playline.proto.lite.v1.ProgressQuery;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -32,8 +33,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A player's persistent stream to a Playline gateway, safe to use from any thread: authenticates
@@ -56,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * interval. {@link #flush()} sends at once (call it on pause or stop); {@link #close()} flushes too.
  */
 public abstract class AbstractPlaylineClient implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(AbstractPlaylineClient.class);
+  private static final ClientLog log = ClientLog.of(AbstractPlaylineClient.class);
   /** Beyond the close timeout: time for the connection's orderly close and for the loop to stop. */
   private static final long CLOSE_GRACE_MS = 2_000;
   private static final int MAX_HISTORY_LIMIT = 100;

@@ -1,6 +1,6 @@
 package io.playline.client;
 
-import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.lite.v1.PlayEvent;
 import java.util.Objects;
 
 /** One reported event the gateway has written to Redis. Immutable (a value). */

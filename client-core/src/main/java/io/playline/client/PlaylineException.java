@@ -1,6 +1,6 @@
 package io.playline.client;
 
-import io.playline.proto.v1.Error.Code;
+import io.playline.proto.lite.v1.Error.Code;
 
 /**
  * A request or the connection failed with a stable {@link Code}: either the gateway's {@code

@@ -1,6 +1,6 @@
 package io.playline.client;
 
-import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.lite.v1.HistoryRecord;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,8 +3,8 @@ package io.playline.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.playline.proto.v1.Business;
-import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.lite.v1.Business;
+import io.playline.proto.lite.v1.HistoryRecord;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.nio.file.Path;

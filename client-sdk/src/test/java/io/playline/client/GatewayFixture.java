@@ -5,8 +5,8 @@ import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.TestGateway;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Business;
-import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.lite.v1.Business;
+import io.playline.proto.lite.v1.HistoryRecord;
 import io.playline.testing.RedisNamespace;
 import java.time.Duration;
 import java.time.Instant;
@@ -119,9 +119,10 @@ final class GatewayFixture implements AutoCloseable {
     return JwtTokens.mint(SECRET, uid, Duration.ofHours(1), Instant.now());
   }
 
-  /** The record Redis holds for the user's item, or null. */
+  /** The record Redis holds for the user's item, or null (the SDK's lite message, read from the gateway's bytes). */
   @Nullable HistoryRecord stored(long uid, Business business, long oid) throws Exception {
-    byte[] b = checks.shared().hget(keys.records(uid), RedisKeys.member(business, oid)).get(5, TimeUnit.SECONDS);
+    io.playline.proto.v1.Business serverBusiness = io.playline.proto.v1.Business.forNumber(business.getNumber());
+    byte[] b = checks.shared().hget(keys.records(uid), RedisKeys.member(serverBusiness, oid)).get(5, TimeUnit.SECONDS);
     return b == null ? null : HistoryRecord.parseFrom(b);
   }
 

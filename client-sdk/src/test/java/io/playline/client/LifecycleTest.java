@@ -2,7 +2,7 @@ package io.playline.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.playline.proto.v1.Business;
+import io.playline.proto.lite.v1.Business;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.time.Duration;

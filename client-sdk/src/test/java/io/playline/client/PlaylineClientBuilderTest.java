@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.channel.DefaultEventLoopGroup;
-import io.playline.proto.v1.Business;
+import io.playline.proto.lite.v1.Business;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

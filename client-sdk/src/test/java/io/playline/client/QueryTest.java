@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.playline.proto.v1.Business;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.HistoryPage;
-import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.ItemKey;
+import io.playline.proto.lite.v1.Business;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.HistoryPage;
+import io.playline.proto.lite.v1.HistoryRecord;
+import io.playline.proto.lite.v1.ItemKey;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.playline.client;
 
 import static org.awaitility.Awaitility.await;
 
-import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.lite.v1.HistoryRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

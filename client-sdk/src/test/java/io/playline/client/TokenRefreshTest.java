@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Business;
+import io.playline.proto.lite.v1.Business;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.time.Duration;

@@ -4,14 +4,12 @@ import io.playline.client.Ack;
 import io.playline.client.ConnectionState;
 import io.playline.client.PlaylineException;
 import io.playline.client.PlaylineListener;
-import io.playline.proto.v1.HistoryRecord;
+import io.playline.proto.lite.v1.HistoryRecord;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Hands listener calls and future completions to the callback executor, so user code never runs
@@ -19,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Called on the client's loop; with no executor configured the calls run right there, in order.
  */
 final class Callbacks {
-  private static final Logger log = LoggerFactory.getLogger(Callbacks.class);
+  private static final ClientLog log = ClientLog.of(Callbacks.class);
 
   private final List<PlaylineListener> listeners;
   private final @Nullable Executor executor;

@@ -2,17 +2,15 @@ package io.playline.client.internal;
 
 import io.playline.client.ConnectionState;
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.AuthOk;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.Reconnect;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.AuthOk;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.PlayEvent;
+import io.playline.proto.lite.v1.Reconnect;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The transport-neutral player session, written once for both transports: opens a connection,
@@ -25,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * threads (the token supplier) hop back onto it. {@link #state()} alone may be read anywhere.
  */
 public final class ClientSession {
-  private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
+  private static final ClientLog log = ClientLog.of(ClientSession.class);
   /** How long a {@code Reconnect} waits for in-flight answers before closing, at least and at most. */
   static final long MIN_DRAIN_WAIT_MS = 1_000;
   static final long MAX_DRAIN_WAIT_MS = 5_000;

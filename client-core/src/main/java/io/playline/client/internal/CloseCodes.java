@@ -1,7 +1,7 @@
 package io.playline.client.internal;
 
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.Error.Code;
+import io.playline.proto.lite.v1.Error.Code;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,8 +1,8 @@
 package io.playline.client.internal;
 
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.ServerFrame;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,9 +1,9 @@
 package io.playline.client.internal;
 
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.AuthOk;
-import io.playline.proto.v1.Error.Code;
+import io.playline.proto.lite.v1.Auth;
+import io.playline.proto.lite.v1.AuthOk;
+import io.playline.proto.lite.v1.Error.Code;
 import org.jspecify.annotations.Nullable;
 
 /**

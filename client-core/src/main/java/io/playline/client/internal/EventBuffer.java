@@ -1,6 +1,6 @@
 package io.playline.client.internal;
 
-import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.lite.v1.PlayEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@link FlagStore} in a small text file, one {@code uid=YYYY-MM-DD} line per user (the most
@@ -31,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * (synchronized; writes happen about once a day per user).
  */
 public final class FileFlagStore implements FlagStore {
-  private static final Logger log = LoggerFactory.getLogger(FileFlagStore.class);
+  private static final ClientLog log = ClientLog.of(FileFlagStore.class);
   static final int MAX_USERS = 32;
   private static final Pattern LINE = Pattern.compile("(\\d{1,19})=(\\d{4}-\\d{2}-\\d{2})");
 

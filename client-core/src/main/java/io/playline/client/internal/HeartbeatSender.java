@@ -4,18 +4,16 @@ import io.playline.client.Ack;
 import io.playline.client.AckedEvent;
 import io.playline.client.FlagStore;
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.HeartbeatAck;
-import io.playline.proto.v1.PlayEvent;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.Heartbeat;
+import io.playline.proto.lite.v1.HeartbeatAck;
+import io.playline.proto.lite.v1.PlayEvent;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The heartbeat half of a session: turns the {@link EventBuffer} into {@code Heartbeat} frames
@@ -30,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>Confined to the client's loop.
  */
 final class HeartbeatSender {
-  private static final Logger log = LoggerFactory.getLogger(HeartbeatSender.class);
+  private static final ClientLog log = ClientLog.of(HeartbeatSender.class);
   /** Frames per send, well under the gateway's default 20 frames/s; the rest go with the next one. */
   static final int MAX_FRAMES_PER_SEND = 8;
   /** The wait after a RATE_LIMITED without retry_after_ms (an older gateway). */

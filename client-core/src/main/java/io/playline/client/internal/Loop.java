@@ -2,7 +2,7 @@ package io.playline.client.internal;
 
 /**
  * The single thread a {@link ClientSession} is confined to, with its timers and its monotonic
- * clock. Production uses the client's Netty event loop ({@link NettyLoop}); tests drive a manual
+ * clock. Production uses the client's Netty event loop ({@code NettyLoop} in client-sdk); tests drive a manual
  * one so timing is deterministic.
  */
 public interface Loop {

@@ -1,9 +1,9 @@
 package io.playline.client.internal;
 
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

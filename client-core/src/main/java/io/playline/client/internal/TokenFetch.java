@@ -5,12 +5,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Asks the token supplier once, counted, and hands the outcome back on the client's loop. */
 final class TokenFetch {
-  private static final Logger log = LoggerFactory.getLogger(TokenFetch.class);
+  private static final ClientLog log = ClientLog.of(TokenFetch.class);
 
   private TokenFetch() {}
 

@@ -1,14 +1,12 @@
 package io.playline.client.internal;
 
-import io.playline.proto.v1.AuthOk;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Refresh;
-import io.playline.proto.v1.RefreshOk;
+import io.playline.proto.lite.v1.AuthOk;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.Refresh;
+import io.playline.proto.lite.v1.RefreshOk;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Keeps an authenticated connection's credential fresh: at a random point between 75 % and 90 %
@@ -22,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * <p>Confined to the client's loop; the supplier's completion hops back onto it.
  */
 final class TokenRefresher {
-  private static final Logger log = LoggerFactory.getLogger(TokenRefresher.class);
+  private static final ClientLog log = ClientLog.of(TokenRefresher.class);
   static final double EARLIEST = 0.75;
   static final double LATEST = 0.90;
   static final long MIN_RETRY_MS = 100;

@@ -9,15 +9,15 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.playline.client.ConnectionState;
 import io.playline.client.FlagStore;
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.Auth;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.PlayEvent;
-import io.playline.proto.v1.ProgressQuery;
-import io.playline.proto.v1.ProgressResult;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.Auth;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.Heartbeat;
+import io.playline.proto.lite.v1.HistoryRecord;
+import io.playline.proto.lite.v1.PlayEvent;
+import io.playline.proto.lite.v1.ProgressQuery;
+import io.playline.proto.lite.v1.ProgressResult;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -296,7 +296,7 @@ class ClientSessionTest {
   private static FakeTransport.FakeConnection connectExpiring(SessionHarness h, long lifetimeMs) {
     FakeTransport.FakeConnection c = h.transport.last();
     c.open();
-    c.receive(ServerFrame.newBuilder().setSeq(c.lastSent().getSeq()).setAuthOk(io.playline.proto.v1.AuthOk.newBuilder()
+    c.receive(ServerFrame.newBuilder().setSeq(c.lastSent().getSeq()).setAuthOk(io.playline.proto.lite.v1.AuthOk.newBuilder()
         .setUid(7).setSessionId("s").setHeartbeatIntervalMs(60_000).setServerTimeMs(T)
         .setExpiresAtMs(T + lifetimeMs)).build());
     return c;
@@ -318,7 +318,7 @@ class ClientSessionTest {
     ClientFrame refresh = refreshes(c).get(0);
     assertThat(refresh.getRefresh().getToken()).isEqualTo("tok-2");
     c.receive(ServerFrame.newBuilder().setSeq(refresh.getSeq())
-        .setRefreshOk(io.playline.proto.v1.RefreshOk.newBuilder().setExpiresAtMs(T + 8_250 + 20_000)).build());
+        .setRefreshOk(io.playline.proto.lite.v1.RefreshOk.newBuilder().setExpiresAtMs(T + 8_250 + 20_000)).build());
     assertThat(h.counters.snapshot().tokenRefreshes()).isEqualTo(1);
     h.loop.advance(16_499);
     assertThat(refreshes(c)).hasSize(1);
@@ -379,7 +379,7 @@ class ClientSessionTest {
 
   private static FakeTransport.FakeConnection connectExpiringAfterAuth(SessionHarness h, FakeTransport.FakeConnection c,
       long lifetimeMs) {
-    c.receive(ServerFrame.newBuilder().setSeq(c.lastSent().getSeq()).setAuthOk(io.playline.proto.v1.AuthOk.newBuilder()
+    c.receive(ServerFrame.newBuilder().setSeq(c.lastSent().getSeq()).setAuthOk(io.playline.proto.lite.v1.AuthOk.newBuilder()
         .setUid(7).setSessionId("s2").setHeartbeatIntervalMs(60_000).setServerTimeMs(T)
         .setExpiresAtMs(T + lifetimeMs)).build());
     return c;

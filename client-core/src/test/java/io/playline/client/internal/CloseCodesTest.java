@@ -2,7 +2,7 @@ package io.playline.client.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.playline.proto.v1.Error.Code;
+import io.playline.proto.lite.v1.Error.Code;
 import org.junit.jupiter.api.Test;
 
 class CloseCodesTest {

@@ -1,7 +1,7 @@
 package io.playline.client.internal;
 
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

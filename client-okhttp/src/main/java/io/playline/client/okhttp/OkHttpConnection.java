@@ -2,13 +2,14 @@ package io.playline.client.okhttp;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.client.PlaylineException;
+import io.playline.client.internal.ClientLog;
 import io.playline.client.internal.CloseCodes;
 import io.playline.client.internal.ConnectionEnd;
 import io.playline.client.internal.Loop;
 import io.playline.client.internal.Transport;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import okhttp3.Response;
@@ -16,8 +17,6 @@ import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
 import okio.ByteString;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One OkHttp WebSocket as a {@link Transport.Connection}: each binary message from the gateway is
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * order, and each call hops onto the loop (dropped once the loop is gone).
  */
 final class OkHttpConnection implements Transport.Connection {
-  private static final Logger log = LoggerFactory.getLogger(OkHttpConnection.class);
+  private static final ClientLog log = ClientLog.of(OkHttpConnection.class);
   static final long FORCE_CLOSE_MS = 1_000;
   /** Bytes queued in OkHttp beyond which the connection is not writable (Netty's default high-water mark). */
   static final long MAX_QUEUED_BYTES = 64 * 1024;

@@ -3,8 +3,8 @@ package io.playline.client.internal;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.netty.channel.EventLoop;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 

@@ -2,16 +2,19 @@ package io.playline.client.internal;
 
 import io.netty.handler.ssl.SslContext;
 import org.jspecify.annotations.Nullable;
+import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.lite.ProtoLiteUtils;
+import io.grpc.stub.ClientCalls;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.playline.proto.v1.GatewayGrpc;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The player stream over gRPC ({@code playline.v1.Gateway/Connect}): one {@link ManagedChannel}
@@ -22,9 +25,17 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #open} is called on the loop; {@link #shutdown} off it.
  */
 public final class GrpcTransport implements Transport {
-  private static final Logger log = LoggerFactory.getLogger(GrpcTransport.class);
+  private static final ClientLog log = ClientLog.of(GrpcTransport.class);
   /** Largest server message accepted. */
   static final int MAX_FRAME_BYTES = 1 << 20;
+  /** {@code rpc Connect(stream ClientFrame) returns (stream ServerFrame)} of {@code playline.v1.Gateway}. */
+  static final MethodDescriptor<ClientFrame, ServerFrame> CONNECT =
+      MethodDescriptor.<ClientFrame, ServerFrame>newBuilder()
+          .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .setFullMethodName(MethodDescriptor.generateFullMethodName("playline.v1.Gateway", "Connect"))
+          .setRequestMarshaller(ProtoLiteUtils.marshaller(ClientFrame.getDefaultInstance()))
+          .setResponseMarshaller(ProtoLiteUtils.marshaller(ServerFrame.getDefaultInstance()))
+          .build();
 
   private final EventLoop loop;
   private final String host;
@@ -60,7 +71,7 @@ public final class GrpcTransport implements Transport {
         .build();
     channels.add(channel);
     GrpcStream stream = new GrpcStream(listener, loop, channel::shutdownNow);
-    GatewayGrpc.newStub(channel).connect(stream);
+    ClientCalls.asyncBidiStreamingCall(channel.newCall(CONNECT, CallOptions.DEFAULT), stream);
     // gRPC buffers frames until the stream is up, so the connection is usable at once; hop so the
     // session never hears about a connection from inside open().
     loop.execute(stream::started);

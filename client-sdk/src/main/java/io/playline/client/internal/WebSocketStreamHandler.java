@@ -13,13 +13,11 @@ import io.netty.handler.codec.http.websocketx.WebSocketClientProtocolHandler.Cli
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.playline.client.PlaylineException;
-import io.playline.proto.v1.ClientFrame;
-import io.playline.proto.v1.Error.Code;
-import io.playline.proto.v1.ServerFrame;
+import io.playline.proto.lite.v1.ClientFrame;
+import io.playline.proto.lite.v1.Error.Code;
+import io.playline.proto.lite.v1.ServerFrame;
 import java.io.IOException;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One WebSocket connection as a {@link Transport.Connection}: each binary message from the gateway
@@ -30,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>Confined to the channel's event loop (the client's loop).
  */
 final class WebSocketStreamHandler extends SimpleChannelInboundHandler<WebSocketFrame> implements Transport.Connection {
-  private static final Logger log = LoggerFactory.getLogger(WebSocketStreamHandler.class);
+  private static final ClientLog log = ClientLog.of(WebSocketStreamHandler.class);
 
   private final Transport.Listener listener;
   private @Nullable Channel channel;

@@ -7,7 +7,7 @@ import io.playline.client.PlaylineListener;
 import io.playline.client.TransportKind;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
-import io.playline.proto.v1.Business;
+import io.playline.proto.lite.v1.Business;
 import io.playline.roles.Secrets;
 import io.playline.standalone.PlaylineCli;
 import java.io.PrintWriter;
