@@ -2,7 +2,25 @@ package io.playline.roles;
 
 import static io.playline.core.config.Setting.derived;
 
+import io.playline.api.ApiSettings;
+import io.playline.core.config.CoreSettings;
+import io.playline.core.config.FirstTodaySettings;
+import io.playline.core.config.KafkaSettings;
+import io.playline.core.config.QuerySettings;
 import io.playline.core.config.Setting;
+import io.playline.core.config.SettingsCatalogue;
+import io.playline.core.config.UnknownKeys;
+import io.playline.core.config.WriteBackSettings;
+import io.playline.gateway.config.AuthSettings;
+import io.playline.gateway.config.GatewaySettings;
+import io.playline.gateway.config.LimitSettings;
+import io.playline.job.JobSettings;
+import io.playline.node.RequestSettings;
+import io.playline.node.edge.EdgeSettings;
+import io.playline.node.push.PushSettings;
+import io.playline.node.settings.NodeSettings;
+import io.playline.node.write.BatchSettings;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.hbase.HConstants;
 
@@ -37,5 +55,23 @@ public final class RoleSettings {
       derived("true (standalone), false (gateway role)"), "serve the demo web player on the WebSocket port "
           + "(`/demo/`); it hands out player tokens only while they are signed with the development secret");
 
+  /** The keys above: where a role keeps its data and logs, its backends, the demo. */
+  public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Roles and backends", List.of(
+      DATA_DIR, LOG_DIR, REDIS_URI, KAFKA_BOOTSTRAP_SERVERS, HBASE_ZOOKEEPER_QUORUM, HBASE_ZOOKEEPER_PORT,
+      HBASE_ZOOKEEPER_ZNODE_PARENT, DEMO_ENABLED));
+
   private RoleSettings() {}
+
+  /**
+   * Every catalogue a role reads keys from; a key in none of them is refused at start ({@link
+   * io.playline.roles.cli.ConfigOptions#checkKeysAgainst}). Standalone adds its own (embedded servers,
+   * the stop timeout).
+   */
+  public static List<SettingsCatalogue> catalogues() {
+    return List.of(CATALOGUE, NodeSettings.CATALOGUE, EdgeSettings.CATALOGUE, RequestSettings.CATALOGUE,
+        GatewaySettings.CATALOGUE, AuthSettings.CATALOGUE, LimitSettings.CATALOGUE, BatchSettings.CATALOGUE,
+        PushSettings.CATALOGUE, ApiSettings.CATALOGUE, CoreSettings.CATALOGUE, WriteBackSettings.CATALOGUE,
+        FirstTodaySettings.CATALOGUE, KafkaSettings.CATALOGUE, QuerySettings.CATALOGUE, JobSettings.CATALOGUE,
+        UnknownKeys.CATALOGUE);
+  }
 }

@@ -1,11 +1,10 @@
 package io.playline.standalone;
 
-import io.playline.core.config.ConfigException;
 import io.playline.roles.Secrets;
-import io.playline.roles.StartupException;
 import io.playline.roles.cli.ApiCommand;
 import io.playline.roles.cli.GatewayCommand;
 import io.playline.roles.cli.JobCommand;
+import io.playline.roles.cli.RolesCli;
 import io.playline.roles.cli.NodeLogs;
 import io.playline.standalone.cli.ConfigDocsCommand;
 import io.playline.standalone.cli.HistoryCommand;
@@ -16,13 +15,12 @@ import io.playline.standalone.cli.TokenCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
-import picocli.CommandLine;
 
 /** Entry point of {@code bin/playline}. Exit codes: 0 ok, 1 runtime failure, 2 usage or config error. */
 @Command(
     name = "playline",
     mixinStandardHelpOptions = true,
-    versionProvider = PlaylineCli.Version.class,
+    versionProvider = RolesCli.Version.class,
     description = "Playline play-history gateway.",
     footer = {"", "Also: bin/playline topology (the production topology on this machine: Redis Cluster, Kafka, "
         + "HBase and every role as processes) and, from a source checkout, bin/playline bench (load and baselines); "
@@ -30,8 +28,8 @@ import picocli.CommandLine;
     subcommands = {StandaloneCommand.class, GatewayCommand.class, ApiCommand.class, JobCommand.class, TokenCommand.class,
         PlayCommand.class, HistoryCommand.class, StatusCommand.class, ConfigDocsCommand.class, HelpCommand.class})
 public final class PlaylineCli {
-  public static final int EXIT_RUNTIME = 1;
-  public static final int EXIT_USAGE = 2;
+  public static final int EXIT_RUNTIME = RolesCli.EXIT_RUNTIME;
+  public static final int EXIT_USAGE = RolesCli.EXIT_USAGE;
   /** The public development secret standalone signs player tokens with when none is set (never the roles). */
   public static final String DEV_SECRET = Secrets.DEV_SECRET;
   /** The public development key standalone's internal API takes service tokens signed with when none is set. */
@@ -53,27 +51,7 @@ public final class PlaylineCli {
   /** As {@link #run(String...)}, writing to {@code out} and {@code err}. */
   public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
     io.playline.roles.cli.ConfigOptions.checkKeysAgainst(ConfigurationDocs.catalogues());
-    CommandLine cli = new CommandLine(new PlaylineCli()).setOut(out).setErr(err);
-    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      if (e instanceof ConfigException || e instanceof IllegalArgumentException) {
-        cmd.getErr().println("playline: " + e.getMessage());
-        return EXIT_USAGE;
-      }
-      if (e instanceof StartupException) {
-        cmd.getErr().println("playline: " + e.getMessage());
-        return EXIT_RUNTIME;
-      }
-      throw e;
-    });
-    return cli.execute(args);
+    return RolesCli.commandLine(new PlaylineCli(), out, err).execute(args);
   }
 
-  /** The version from the jar manifest, or "dev" when run from classes. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String v = PlaylineCli.class.getPackage().getImplementationVersion();
-      return new String[] {"playline " + (v == null ? "dev" : v)};
-    }
-  }
 }

@@ -35,7 +35,7 @@ class LogbackConfigTest {
 
   private static String shipped() throws Exception {
     try (InputStream in = LogbackConfigTest.class.getClassLoader().getResourceAsStream("logback.xml")) {
-      assertThat(in).as("logback.xml of the standalone jar").isNotNull();
+      assertThat(in).as("logback.xml of the roles jar").isNotNull();
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
