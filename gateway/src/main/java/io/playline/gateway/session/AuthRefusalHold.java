@@ -64,9 +64,4 @@ public final class AuthRefusalHold {
   public void release() {
     held.decrementAndGet();
   }
-
-  /** Connections held now. */
-  public int held() {
-    return held.get();
-  }
 }
