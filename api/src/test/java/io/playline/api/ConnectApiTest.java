@@ -357,6 +357,9 @@ class ConnectApiTest {
     List<Socket> strangers = new ArrayList<>();
     try {
       for (int round = 0; round < 5; round++) {
+        // Each round begins with the strangers the last backend left (it took one stranger's place, then left).
+        int left = round == 0 ? 0 : 3;
+        await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == left);
         // A stranger asking without a credential is answered 401 and its connection closed: it cannot keep it.
         try (Socket asking = new Socket(InetAddress.getLoopbackAddress(), port(), InetAddress.getByName("127.0.0.3"),
             0)) {
@@ -365,12 +368,18 @@ class ConnectApiTest {
           String answer = new String(asking.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
           assertThat(answer).startsWith("HTTP/1.1 401").containsIgnoringCase("connection: close");
         }
+        // Its place is free again before the strangers come (else a stranger arriving meanwhile takes another's).
+        await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == left);
         // Strangers from two addresses hold every connection of the port, idle.
         while (strangers.size() < 4 * (round + 1)) {
           strangers.add(new Socket(InetAddress.getLoopbackAddress(), port(),
               InetAddress.getByName("127.0.0." + (4 + strangers.size() % 2)), 0));
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() >= 4);
+        // Every stranger of the round was seen: round 0 fills the port, later ones get back the place the backend
+        // took and have three refused for their address's cap (so no late stranger races the backend).
+        int refusedSoFar = 3 * round;
+        await().atMost(Duration.ofSeconds(10))
+            .until(() -> openConnections() == 4 && refused("address") == refusedSoFar);
         // A backend with a valid token is let in and answered all the same.
         try (Socket backend = new Socket(InetAddress.getLoopbackAddress(), port())) {
           backend.setSoTimeout(10_000);
