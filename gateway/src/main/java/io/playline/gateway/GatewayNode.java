@@ -16,7 +16,6 @@ import io.playline.node.StartedParts;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.push.PushService;
 import java.net.InetSocketAddress;
-import java.time.Clock;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -83,18 +82,18 @@ public final class GatewayNode implements AutoCloseable {
     Duration skew = node.config().tokenClockSkew();
     String secret = config.authSecret();
     TokenAuthenticator tokens = parts.add(new TokenAuthenticator(
-        secret == null ? null : new JwtAuthenticator(secret, skew, Clock.systemUTC()),
+        secret == null ? null : new JwtAuthenticator(secret, skew, node.time().clock()),
         config.jwks().enabled() ? new JwksAuthenticator(config.jwks(), skew) : null));
     GatewayMetrics metrics = new GatewayMetrics(node.registry());
     UserBudgets budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
-        config.maxUserAuthsPerMinute(), node.registry(), System::nanoTime, push::otherNodes,
+        config.maxUserAuthsPerMinute(), node.registry(), node.time()::nanoTime, push::otherNodes,
         new AuthRefusalHold(config.authRefusalHold(), config.maxHeldAuthRefusals(), node.registry()));
     push.reportTo(budgets);
     String nodeId = node.config().nodeId();
     SessionServices services = new SessionServices(config, node.config().writes(), tokens,
         new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
-        node.batcher(), node.calendar(), node.eventRules(), metrics, Clock.systemUTC(), push.connections(),
+        node.batcher(), node.calendar(), node.eventRules(), metrics, node.time(), push.connections(),
         core.history(), new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
             config.maxConnectionsPerUser(), config.addresses().prefixes()),
         budgets);

@@ -16,6 +16,7 @@ import io.playline.node.admin.Readiness;
 import io.playline.node.loops.EventLoops;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -71,9 +72,21 @@ public final class TestGateway implements AutoCloseable {
     this(redisUri, cluster, keyPrefix, overrides, crossNodePush, null);
   }
 
+  /** A node with its pushes kept local, on {@code ns}, reading and scheduling by {@code time}. */
+  public TestGateway(RedisNamespace ns, Map<String, String> overrides, Time time) {
+    this(ns.redisUri(), false, ns.keyPrefix(), overrides, false, null, time);
+  }
+
   /** As above, serving the stream's queries, deletes and clears with {@code history} (null: none). */
   public TestGateway(String redisUri, boolean cluster, String keyPrefix, Map<String, String> overrides,
       boolean crossNodePush, io.playline.core.query.@org.jspecify.annotations.Nullable HistoryService history) {
+    this(redisUri, cluster, keyPrefix, overrides, crossNodePush, history, Time.SYSTEM);
+  }
+
+  /** As above, the node reading and scheduling by {@code time}. */
+  public TestGateway(String redisUri, boolean cluster, String keyPrefix, Map<String, String> overrides,
+      boolean crossNodePush, io.playline.core.query.@org.jspecify.annotations.Nullable HistoryService history,
+      Time time) {
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "ws.port", "0", "grpc.port", "0", "api.port", "0", "admin.port", "0",
         "frame.max.bytes", "4096", "auth.timeout", "1s", "redis.key.prefix", keyPrefix, "drain.grace", "0s"));
@@ -92,11 +105,11 @@ public final class TestGateway implements AutoCloseable {
     core = CoreConfig.from(source);
     keys = new RedisKeys(core.redisKeyPrefix());
     push = new PushPlug(nodeConfig.nodeId(), config.push(), crossNodePush);
-    node = Node.builder(nodeConfig).applied(push).core((loop, meters) -> {
+    node = Node.builder(nodeConfig).time(time).applied(push).core((loop, meters, clock) -> {
       RedisConnections redis = RedisConnections.connect(redisUri, cluster, Duration.ofSeconds(5), loop);
       RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
       return new Node.Core(core, redis, writer,
-          (uid, day, device, platform, time) -> firstTodays.add(new FirstToday(uid, day, device)), history, () -> {
+          (uid, day, device, platform, at) -> firstTodays.add(new FirstToday(uid, day, device)), history, () -> {
             writer.close();
             redis.close();
           });

@@ -11,11 +11,13 @@ import io.playline.proto.v1.Refresh;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Tokens on live connections: AuthOk carries the credential's expiry, a Refresh with a token of
  * the same user moves it, a connection without one is closed with TOKEN_EXPIRED after the grace,
  * and a resumable session is bound to its device, keeps its token's expiry and never outlives
- * session.max.age.
+ * session.max.age. Both nodes run on one {@link ManualTime}: expiries are crossed by moving it, to
+ * the millisecond, never by waiting.
  */
 @ExtendWith(RealRedisExtension.class)
 class TokenExpiryTest {
@@ -37,12 +40,14 @@ class TokenExpiryTest {
   /** A node whose sessions may be resumed for 6 s after their token was verified. */
   static TestGateway shortSessions;
   static RedisNamespace redis;
+  /** Starts on a whole second, as token expiries (JWT {@code exp}) are. */
+  static final ManualTime time = new ManualTime(Instant.now().truncatedTo(ChronoUnit.SECONDS));
 
   @BeforeAll
   static void start(RedisNamespace ns) {
     redis = ns;
-    gateway = new TestGateway(ns, Map.of("auth.clock.skew", "0s", "auth.expiry.grace", GRACE_MS + "ms"));
-    shortSessions = new TestGateway(ns, Map.of("auth.clock.skew", "0s", "session.max.age", "6s"));
+    gateway = new TestGateway(ns, Map.of("auth.clock.skew", "0s", "auth.expiry.grace", GRACE_MS + "ms"), time);
+    shortSessions = new TestGateway(ns, Map.of("auth.clock.skew", "0s", "session.max.age", "6s"), time);
   }
 
   @AfterAll
@@ -52,7 +57,12 @@ class TokenExpiryTest {
   }
 
   private static String token(long uid, Duration ttl) {
-    return JwtTokens.mint(TestGateway.SECRET, uid, ttl, Instant.now());
+    return JwtTokens.mint(TestGateway.SECRET, uid, ttl, time.instant());
+  }
+
+  /** Moves the nodes' time to {@code epochMs}. */
+  private static void advanceTo(long epochMs) {
+    time.advance(Duration.ofMillis(epochMs - time.millis()));
   }
 
   private static long expiryOf(String token) throws Exception {
@@ -78,7 +88,7 @@ class TokenExpiryTest {
       assertThat(ok.getRefreshOk().getExpiresAtMs()).isEqualTo(expiryOf(longToken));
       // Well past the first token's expiry plus the grace, the connection is still served.
       long closeAt = expiryOf(shortToken) + GRACE_MS;
-      await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > closeAt + 1_500);
+      advanceTo(closeAt + 1_500);
       c.send(Frames.keepAlive(3));
       ServerFrame ack = c.next();
       assertThat(ack.getSeq()).isEqualTo(3);
@@ -94,12 +104,16 @@ class TokenExpiryTest {
     try (WsPlayerClient c = ws(gateway)) {
       c.send(Frames.auth(1, token, "phone"));
       assertThat(c.next().hasAuthOk()).isTrue();
+      // A millisecond before the grace ends the connection is still served...
+      advanceTo(expiryOf(token) + GRACE_MS - 1);
+      c.send(Frames.keepAlive(2));
+      assertThat(c.next().hasHeartbeatAck()).isTrue();
+      // ...and at its end it is closed.
+      advanceTo(expiryOf(token) + GRACE_MS);
       ServerFrame error = c.next();
-      long at = System.currentTimeMillis();
       assertThat(error.getSeq()).isZero();
       assertThat(error.getError().getCode()).isEqualTo(Code.TOKEN_EXPIRED);
       assertThat(error.getError().getMessage()).contains("without a refresh");
-      assertThat(at).isGreaterThanOrEqualTo(expiryOf(token) + GRACE_MS);
       assertThat(c.awaitClose().code()).isEqualTo(4000 + Code.TOKEN_EXPIRED.getNumber());
     }
   }
@@ -111,6 +125,7 @@ class TokenExpiryTest {
     try (GrpcPlayerClient c = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
       c.send(Frames.auth(1, token, "tv"));
       assertThat(c.next().getAuthOk().getExpiresAtMs()).isEqualTo(expiryOf(token));
+      advanceTo(expiryOf(token) + GRACE_MS);
       assertThat(c.next().getError().getCode()).isEqualTo(Code.TOKEN_EXPIRED);
       Status end = c.awaitEnd();
       assertThat(end.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
@@ -206,8 +221,7 @@ class TokenExpiryTest {
     await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
         .until(() -> gateway.redis.shared().pttl(key).get() > 0);
     assertThat(gateway.redis.shared().pttl(key).get()).isLessThanOrEqualTo(2_000);
-    long expiry = expiryOf(token);
-    await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > expiry);
+    advanceTo(expiryOf(token) + 1);
     try (WsPlayerClient c = ws(gateway)) {
       c.send(Frames.resume(1, sessionId, "phone"));
       assertThat(c.next().getError().getCode()).isEqualTo(Code.SESSION_EXPIRED);
@@ -222,8 +236,7 @@ class TokenExpiryTest {
     try (WsPlayerClient c = ws(shortSessions)) {
       c.send(Frames.auth(1, token(uid, Duration.ofHours(1)), "phone"));
       sessionId = c.next().getAuthOk().getSessionId();
-      // The token was verified before its AuthOk was read: from here, 6 s is past the session's maximum age.
-      verified = System.currentTimeMillis();
+      verified = time.millis();
       c.send(Frames.refresh(2, token(uid, Duration.ofHours(2))));
       assertThat(c.next().hasRefreshOk()).isTrue();
     }
@@ -231,7 +244,12 @@ class TokenExpiryTest {
       c.send(Frames.resume(1, sessionId, "phone"));
       assertThat(c.next().getAuthOk().getSessionId()).isEqualTo(sessionId);
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() > verified + 6_000);
+    advanceTo(verified + 6_000 - 1);
+    try (WsPlayerClient c = ws(shortSessions)) {
+      c.send(Frames.resume(1, sessionId, "phone"));
+      assertThat(c.next().getAuthOk().getSessionId()).as("a millisecond before its maximum age").isEqualTo(sessionId);
+    }
+    advanceTo(verified + 6_000);
     try (WsPlayerClient c = ws(shortSessions)) {
       c.send(Frames.resume(1, sessionId, "phone"));
       ServerFrame error = c.next();

@@ -21,6 +21,7 @@ import io.playline.proto.v1.ItemStats;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.GrpcPlayerClient;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -50,6 +51,8 @@ class UserBudgetTest {
   private static final AtomicLong UIDS = new AtomicLong(28_000);
   private final List<WsPlayerClient> clients = new ArrayList<>();
   private TestGateway gateway;
+  /** The node's clock: a budget refills when a test moves it, never while it waits. */
+  private final ManualTime time = new ManualTime();
 
   @AfterEach
   void stop() {
@@ -62,16 +65,15 @@ class UserBudgetTest {
   @Test
   void oneUserOnManyConnectionsGetsItsEventBudgetAndAnotherUserIsUnaffected(RedisNamespace ns) throws Exception {
     gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "2",
-        "connection.max.frames.per.second", "1000", "user.max.refusals.before.close", "1000"));
+        "connection.max.frames.per.second", "1000", "user.max.refusals.before.close", "1000"), time);
     long flooder = UIDS.incrementAndGet();
     List<WsPlayerClient> floods = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       floods.add(authed(flooder, "device-" + i));
     }
     WsPlayerClient honest = authed(UIDS.incrementAndGet(), "phone");
-    long now = System.currentTimeMillis();
+    long now = time.millis();
 
-    long start = System.nanoTime();
     for (int seq = 2; seq < 32; seq++) {
       for (WsPlayerClient c : floods) {
         c.send(heartbeat(seq, event(seq, 1, now)));
@@ -91,10 +93,9 @@ class UserBudgetTest {
         }
       }
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
 
-    // A full bucket (ten seconds' worth: 20) plus 2 per second of the flood: 120 events sent.
-    assertThat(acked).isBetween(20, (int) Math.ceil(20 + 2 * seconds));
+    // A full bucket (ten seconds' worth: 20), no time passing: 120 events sent.
+    assertThat(acked).isEqualTo(20);
     assertThat(refusals).hasSize(120 - acked).allSatisfy(f -> {
       assertThat(f.getError().getCode()).isEqualTo(Code.RATE_LIMITED);
       assertThat(f.getError().getRetryAfterMs()).isBetween(1, 1000);
@@ -103,19 +104,18 @@ class UserBudgetTest {
     assertThat(floods).allSatisfy(c -> assertThat(c.closed).isNotDone());
     assertThat(gateway.counter("playline.user.budget.refusals", "budget", "events")).isEqualTo(120 - acked);
 
-    // After retry_after_ms the user is served again, on any of its connections.
+    // After retry_after_ms (at 2 events per second: half a second) the user is served again, on any of its connections.
     WsPlayerClient again = floods.get(0);
-    Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
-      again.send(heartbeat(100, event(100, 1, now)));
-      return answers(again, 1).get(0).hasHeartbeatAck();
-    });
+    time.advance(Duration.ofMillis(500));
+    again.send(heartbeat(100, event(100, 1, now)));
+    assertThat(answers(again, 1).get(0).hasHeartbeatAck()).isTrue();
   }
 
   @Test
   void aDeleteFloodIsRateLimitedBeforeItReachesTheHistoryService(RedisNamespace ns) throws Exception {
     ControlsSeen history = new ControlsSeen();
     gateway = new TestGateway(ns.redisUri(), false, ns.keyPrefix(), Map.of("user.max.deletes.per.minute", "5"), false,
-        history);
+        history, time);
     long uid = UIDS.incrementAndGet();
     WsPlayerClient a = authed(uid, "phone");
     WsPlayerClient b = authed(uid, "tablet");
@@ -143,7 +143,7 @@ class UserBudgetTest {
   @Test
   void aWebSocketThatIgnoresRetryAfterIsClosedAfterTheNamedRefusalsAndOneThatWaitsIsNot(RedisNamespace ns)
       throws Exception {
-    gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1", "user.max.refusals.before.close", "3"));
+    gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1", "user.max.refusals.before.close", "3"), time);
     WsPlayerClient ignoring = authed(UIDS.incrementAndGet(), "phone");
     WsPlayerClient waiting = authed(UIDS.incrementAndGet(), "phone");
     WsPlayerClient honest = authed(UIDS.incrementAndGet(), "phone");
@@ -154,7 +154,7 @@ class UserBudgetTest {
 
     assertThat(waiting.closed).isNotDone();
     for (int seq = 2; seq < 5; seq++) {
-      honest.send(heartbeat(seq, event(seq, 1, System.currentTimeMillis())));
+      honest.send(heartbeat(seq, event(seq, 1, time.millis())));
       assertThat(answers(honest, 1).get(0).hasHeartbeatAck()).isTrue();
     }
     assertThat(gateway.counter("playline.user.budget.closes", "budget", "events")).isEqualTo(1);
@@ -162,7 +162,7 @@ class UserBudgetTest {
 
   @Test
   void aGrpcStreamThatIgnoresRetryAfterEndsResourceExhausted(RedisNamespace ns) throws Exception {
-    gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1", "user.max.refusals.before.close", "3"));
+    gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1", "user.max.refusals.before.close", "3"), time);
     try (GrpcPlayerClient stream = GrpcPlayerClient.connect(gateway.server.grpcAddress().getPort())) {
       stream.send(auth(1, TestGateway.token(UIDS.incrementAndGet())));
       assertThat(stream.next().hasAuthOk()).isTrue();
@@ -174,8 +174,8 @@ class UserBudgetTest {
   }
 
   /** Spends the user's whole bucket (ten events at 1/s), then sends a heartbeat at once after each refusal. */
-  private static void refusedThenClosed(Consumer<ClientFrame> send, Answer next) throws Exception {
-    long now = System.currentTimeMillis();
+  private void refusedThenClosed(Consumer<ClientFrame> send, Answer next) throws Exception {
+    long now = time.millis();
     send.accept(tenEvents(2, now));
     assertThat(next.get().hasHeartbeatAck()).isTrue();
     // One refusal by the bucket, three while told to wait (user.max.refusals.before.close), then the close.
@@ -189,8 +189,8 @@ class UserBudgetTest {
   }
 
   /** Spends the bucket, then twice: refused, waits retry_after_ms, sends again and is acked. */
-  private static void sendsAfterEachRetryAfterAndIsAcked(Consumer<ClientFrame> send, Answer next) throws Exception {
-    long now = System.currentTimeMillis();
+  private void sendsAfterEachRetryAfterAndIsAcked(Consumer<ClientFrame> send, Answer next) throws Exception {
+    long now = time.millis();
     send.accept(tenEvents(2, now));
     assertThat(next.get().hasHeartbeatAck()).isTrue();
     long seq = 3;
@@ -198,8 +198,7 @@ class UserBudgetTest {
       send.accept(heartbeat(seq, event(seq, 1, now)));
       ServerFrame refused = next.get();
       assertThat(refused.getError().getCode()).as("%s", refused).isEqualTo(Code.RATE_LIMITED);
-      long waitUntil = System.nanoTime() + refused.getError().getRetryAfterMs() * 1_000_000L;
-      Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= waitUntil);
+      time.advance(Duration.ofMillis(refused.getError().getRetryAfterMs()));
       send.accept(heartbeat(seq, event(seq, 1, now)));
       assertThat(next.get().hasHeartbeatAck()).isTrue();
       seq++;
@@ -264,7 +263,7 @@ class UserBudgetTest {
   @Test
   void oneUserChurningConnectAuthCloseGetsItsAuthBudgetAndAnotherUserAuthenticates(RedisNamespace ns)
       throws Exception {
-    gateway = new TestGateway(ns, Map.of("user.max.auths.per.minute", "3"));
+    gateway = new TestGateway(ns, Map.of("user.max.auths.per.minute", "3"), time);
     long churner = UIDS.incrementAndGet();
     for (int i = 0; i < 3; i++) {
       authed(churner, "phone").close();
@@ -272,6 +271,12 @@ class UserBudgetTest {
     WsPlayerClient refused = gateway.ws();
     clients.add(refused);
     refused.send(auth(1, TestGateway.token(churner), "phone", "web"));
+    // Answered after user.auth.refusal.hold (500 ms), to the millisecond.
+    Awaitility.await().atMost(Duration.ofSeconds(10))
+        .until(() -> gateway.gauge("playline.user.auth.refusals.held") == 1);
+    time.advance(Duration.ofMillis(499));
+    assertThat(refused.closed).as("held").isNotDone();
+    time.advance(Duration.ofMillis(1));
     ServerFrame answer = refused.next();
     assertThat(answer.getError().getCode()).as("%s", answer).isEqualTo(Code.RATE_LIMITED);
     // One token per 20 s regained: the wait is up to that, never zero.
@@ -287,7 +292,7 @@ class UserBudgetTest {
     // A hold longer than any wait: the answer then comes at retry_after_ms (up to 20 s), so the held
     // connection is seen held. One place: the second refusal is answered at once.
     gateway = new TestGateway(ns, Map.of("user.max.auths.per.minute", "3", "user.auth.refusal.hold", "1m",
-        "user.auth.refusal.hold.max.connections", "1"));
+        "user.auth.refusal.hold.max.connections", "1"), time);
     long churner = UIDS.incrementAndGet();
     for (int i = 0; i < 3; i++) {
       authed(churner, "phone").close();

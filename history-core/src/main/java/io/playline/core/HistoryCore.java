@@ -16,6 +16,7 @@ import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteMetrics;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -72,16 +73,17 @@ public final class HistoryCore implements AutoCloseable {
    */
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
       MeterRegistry registry) {
-    return start(source, redisUri, kafkaBootstrapServers, nodeId, registry, null);
+    return start(source, redisUri, kafkaBootstrapServers, nodeId, registry, null, Time.SYSTEM);
   }
 
   /**
    * As {@link #start(ConfigSource, String, String, String, MeterRegistry)}, with the Redis
    * connections' I/O on {@code redisLoop} (a gateway I/O loop the caller owns and shuts down after
-   * {@link #close()}); null gives the Redis client a thread of its own.
+   * {@link #close()}); null gives the Redis client a thread of its own. The write-back's flushes
+   * pass by {@code time}.
    */
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
-      MeterRegistry registry, @Nullable EventLoop redisLoop) {
+      MeterRegistry registry, @Nullable EventLoop redisLoop, Time time) {
     CoreConfig config = CoreConfig.from(source);
     // Before anything that needs closing: the producer must not auto-create a 1-partition topic.
     KafkaTopics.ensure(kafkaBootstrapServers, config.kafkaClients(), config.kafkaTopics(), config.kafkaTopics().all());
@@ -91,7 +93,7 @@ public final class HistoryCore implements AutoCloseable {
     WriteBackAggregator aggregator = null;
     try {
       producer = KafkaProducers.create(kafkaBootstrapServers, config.kafkaProducer(), config.kafkaClients());
-      aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId);
+      aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId, time);
       FirstTodayOutbox outbox = new FirstTodayOutbox(redis.shared(), new RedisKeys(config.redisKeyPrefix()),
           config.firstTodayShards(), config.firstTodayOutbox(), config.redisTimeout());
       FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, outbox, new FirstTodayMetrics(registry));

@@ -19,8 +19,8 @@ import io.playline.node.tls.ServerTls;
 import io.playline.node.write.AppliedListener;
 import io.playline.node.write.FlagCalendar;
 import io.playline.node.write.WriteBatcher;
+import io.playline.time.Time;
 import java.net.InetSocketAddress;
-import java.time.Clock;
 import java.util.Objects;
 import org.apache.hadoop.hbase.client.Connection;
 import org.jspecify.annotations.Nullable;
@@ -64,10 +64,13 @@ public final class Node implements AutoCloseable {
     }
   }
 
-  /** Starts the node's {@link Core}, with Redis I/O on {@code redisLoop} (null: a thread of its own). */
+  /**
+   * Starts the node's {@link Core}, with Redis I/O on {@code redisLoop} (null: a thread of its own),
+   * on the node's {@link Time}.
+   */
   @FunctionalInterface
   public interface CoreStarter {
-    Core start(@Nullable EventLoop redisLoop, MeterRegistry registry);
+    Core start(@Nullable EventLoop redisLoop, MeterRegistry registry, Time time);
   }
 
   /** What the batcher tells of applied records, and what stops it (after the batcher). */
@@ -86,8 +89,8 @@ public final class Node implements AutoCloseable {
    */
   public static CoreStarter historyCore(ConfigSource source, String redisUri, String kafkaBootstrapServers,
       String nodeId, @Nullable Connection hbase) {
-    return (loop, registry) -> {
-      HistoryCore core = HistoryCore.start(source, redisUri, kafkaBootstrapServers, nodeId, registry, loop);
+    return (loop, registry, time) -> {
+      HistoryCore core = HistoryCore.start(source, redisUri, kafkaBootstrapServers, nodeId, registry, loop, time);
       try {
         HistoryService history = hbase == null ? null : core.attachHBase(hbase);
         return new Core(core.config(), core.redis(), core.writer(), core.firstToday(), history, core, core);
@@ -103,6 +106,7 @@ public final class Node implements AutoCloseable {
   private final NodeConfig config;
   private final PrometheusMeterRegistry registry;
   private final Readiness readiness;
+  private final Time time;
   private volatile @Nullable EventLoops loops;
   private volatile @Nullable Core core;
   private volatile @Nullable WriteBatcher batcher;
@@ -112,10 +116,11 @@ public final class Node implements AutoCloseable {
   private volatile @Nullable ServerTls tls;
   private boolean closed;
 
-  private Node(NodeConfig config, PrometheusMeterRegistry registry, Readiness readiness) {
+  private Node(NodeConfig config, PrometheusMeterRegistry registry, Readiness readiness, Time time) {
     this.config = config;
     this.registry = registry;
     this.readiness = readiness;
+    this.time = time;
   }
 
   public static Builder builder(NodeConfig config) {
@@ -129,6 +134,7 @@ public final class Node implements AutoCloseable {
     private @Nullable Readiness readiness;
     private @Nullable CoreStarter core;
     private AppliedStarter applied = (c, r) -> new Applied(AppliedListener.NONE, () -> { });
+    private Time time = Time.SYSTEM;
 
     private Builder(NodeConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -158,12 +164,18 @@ public final class Node implements AutoCloseable {
       return this;
     }
 
+    /** The clock the node and what attaches to it read and schedule by; default {@link Time#SYSTEM}. */
+    public Builder time(Time time) {
+      this.time = Objects.requireNonNull(time, "time");
+      return this;
+    }
+
     /** Connects and binds; on failure whatever started is stopped again and the cause rethrown. */
     public Node start() {
       CoreStarter starter = Objects.requireNonNull(core, "core");
       boolean ownRegistry = registry == null;
       PrometheusMeterRegistry meters = ownRegistry ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : registry;
-      Node node = new Node(config, meters, readiness != null ? readiness : new Readiness());
+      Node node = new Node(config, meters, readiness != null ? readiness : new Readiness(), time);
       if (ownRegistry) {
         node.parts.add(meters::close);
       }
@@ -182,14 +194,14 @@ public final class Node implements AutoCloseable {
     EventLoops l = EventLoops.create(config.ioThreads());
     parts.add(l);
     loops = l;
-    Core c = starter.start(l.redisLoop(config.redisOnIoLoop()), registry);
+    Core c = starter.start(l.redisLoop(config.redisOnIoLoop()), registry, time);
     parts.add(c.owner());
     core = c;
     Applied applied = appliedStarter.start(c, registry);
     parts.add(applied.owner());
     FlagCalendar flags = new FlagCalendar(c.config().zone());
     calendar = flags;
-    WriteBatcher b = new WriteBatcher(config.batcher(), c.writer(), flags, c.firstToday(), Clock.systemUTC(), registry,
+    WriteBatcher b = new WriteBatcher(config.batcher(), c.writer(), flags, c.firstToday(), time.clock(), registry,
         applied.listener());
     parts.add(b);
     batcher = b;
@@ -236,6 +248,11 @@ public final class Node implements AutoCloseable {
     synchronized (this) {
       return closed;
     }
+  }
+
+  /** The clock this node and its attached servers read and schedule by. */
+  public Time time() {
+    return time;
   }
 
   public NodeConfig config() {

@@ -34,7 +34,7 @@ class NodeTest {
         "node.id", "node-test", "io.threads", "1", "redis.key.prefix", ns.keyPrefix()));
     CoreConfig core = CoreConfig.from(source);
     List<String> stopped = new CopyOnWriteArrayList<>();
-    Node node = Node.builder(NodeConfig.from(source)).core((loop, meters) -> {
+    Node node = Node.builder(NodeConfig.from(source)).core((loop, meters, clock) -> {
       RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5), loop);
       RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
       return new Node.Core(core, redis, writer, FirstTodayListener.NONE, null, () -> {

@@ -92,7 +92,7 @@ public final class HeartbeatHandler {
       reject(seq, problem);
       return;
     }
-    long now = services.clock().millis();
+    long now = services.time().millis();
     FlagCalendar.Day day = services.calendar().dayOf(now);
     boolean known = day.iso().equals(heartbeat.getFlagDate()) || day.iso().equals(countedDay);
     if (heartbeat.getEventsCount() == 0) {

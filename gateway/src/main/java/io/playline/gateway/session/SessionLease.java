@@ -1,6 +1,6 @@
 package io.playline.gateway.session;
 
-import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledFuture;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -30,7 +30,7 @@ final class SessionLease {
     this.services = services;
     this.terms = terms;
     this.onExpired = onExpired;
-    long now = services.clock().millis();
+    long now = services.time().millis();
     if (newSession) {
       services.sessions().create(terms, now);
     } else {
@@ -47,7 +47,7 @@ final class SessionLease {
 
   /** A frame arrived: extends the stored session's idle life, at most every {@code session.ttl}/3. */
   void touch() {
-    long now = services.clock().millis();
+    long now = services.time().millis();
     if (now - lastStoreRefreshMs > services.config().sessionTtl().toMillis() / 3) {
       lastStoreRefreshMs = now;
       services.sessions().refresh(sessionId(), notAfterMs(), now);
@@ -56,7 +56,7 @@ final class SessionLease {
 
   /** A Refresh verified a new token of the same user: the connection and the session expire with it. */
   void renewed(long tokenExpiresAtMs) {
-    long now = services.clock().millis();
+    long now = services.time().millis();
     terms = new StoredSession(terms.identity(), tokenExpiresAtMs, terms.createdAtMs());
     services.sessions().renew(sessionId(), tokenExpiresAtMs, notAfterMs(), now);
     lastStoreRefreshMs = now;
@@ -93,10 +93,10 @@ final class SessionLease {
     }
     long graceMs = services.config().authExpiryGrace().toMillis();
     long closeAt = expiresAtMs > Long.MAX_VALUE - graceMs ? Long.MAX_VALUE : expiresAtMs + graceMs;
-    long delayMs = Math.max(0, closeAt - services.clock().millis());
-    expiryTimer = transport.executor().schedule(() -> {
+    long delayMs = Math.max(0, closeAt - services.time().millis());
+    expiryTimer = services.time().schedule(transport.executor(), () -> {
       expiryTimer = null;
-      if (services.clock().millis() >= closeAt) {
+      if (services.time().millis() >= closeAt) {
         onExpired.run();
       } else {
         scheduleExpiryCheck(); // woke early (timer granularity): check again

@@ -9,7 +9,7 @@ import io.playline.node.write.FlagCalendar;
 import io.playline.node.write.WriteBatcher;
 import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.node.edge.ConnectionLimiter;
-import java.time.Clock;
+import io.playline.time.Time;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param calendar the first-today day
  * @param eventRules event validation and time clamping
  * @param metrics gateway meters
- * @param clock server time
+ * @param time the node's clock: server time, deadlines and every timer of a session
  * @param history the stream's queries; null when this node serves none (answered UNAVAILABLE)
  * @param connections where authenticated connections register for progress push
  * @param limiter the node's connection caps (per node, per address, per user)
@@ -38,7 +38,7 @@ public record SessionServices(
     FlagCalendar calendar,
     EventRules eventRules,
     GatewayMetrics metrics,
-    Clock clock,
+    Time time,
     ConnectionRegistry connections,
     @Nullable HistoryService history,
     ConnectionLimiter limiter,

@@ -1,6 +1,6 @@
 package io.playline.gateway.session;
 
-import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledFuture;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.heartbeat.HeartbeatHandler;
 import io.playline.gateway.push.ConnectionRegistry;
@@ -65,9 +65,9 @@ public final class StreamSession {
   public void start() {
     services.metrics().connectionOpened();
     counted = true;
-    lastFrameNanos = System.nanoTime();
+    lastFrameNanos = services.time().nanoTime();
     long authTimeoutMs = services.config().authTimeout().toMillis();
-    timer = transport.executor().schedule(() -> {
+    timer = services.time().schedule(transport.executor(), () -> {
       if (state == State.AWAITING_AUTH || state == State.AUTHENTICATING) {
         fail(0, Code.AUTH_TIMEOUT, "no successful auth within " + authTimeoutMs + " ms");
       }
@@ -79,7 +79,7 @@ public final class StreamSession {
     if (state == State.CLOSED) {
       return;
     }
-    lastFrameNanos = System.nanoTime();
+    lastFrameNanos = services.time().nanoTime();
     services.metrics().frame(frame.getBodyCase());
     FrameRate.Verdict rate = frameRate.count(lastFrameNanos);
     if (rate == FrameRate.Verdict.CLOSE) {
@@ -171,7 +171,7 @@ public final class StreamSession {
           return;
         }
         String refused = error != null ? null : StoredSession.resumeRefusal(found.orElse(null),
-            auth.getDeviceId(), services.clock().millis(), services.config().sessionMaxAge().toMillis());
+            auth.getDeviceId(), services.time().millis(), services.config().sessionMaxAge().toMillis());
         if (error == null && refused == null) {
           services.metrics().sessionResumed();
           StoredSession session = found.orElseThrow();
@@ -225,7 +225,7 @@ public final class StreamSession {
     }
     services.metrics().authOk();
     open(seq, auth, new ConnectionIdentity(principal.uid(), UUID.randomUUID().toString(), auth.getDeviceId(),
-        auth.getPlatform()), principal.expiresAtMs(), services.clock().millis(), true);
+        auth.getPlatform()), principal.expiresAtMs(), services.time().millis(), true);
   }
 
   private void open(long seq, Auth auth, ConnectionIdentity id, long tokenExpiresAtMs, long createdAtMs,
@@ -246,7 +246,7 @@ public final class StreamSession {
     state = State.OPEN;
     transport.authenticated();
     cancelTimer();
-    long now = services.clock().millis();
+    long now = services.time().millis();
     SessionLease l = new SessionLease(transport, services, new StoredSession(id, tokenExpiresAtMs, createdAtMs),
         newSession, () -> {
           if (state == State.OPEN && lease != null) {
@@ -336,11 +336,11 @@ public final class StreamSession {
   }
 
   private void scheduleIdleCheck(long delayNanos) {
-    timer = transport.executor().schedule(() -> {
+    timer = services.time().schedule(transport.executor(), () -> {
       if (state != State.OPEN) {
         return;
       }
-      long idle = System.nanoTime() - lastFrameNanos;
+      long idle = services.time().nanoTime() - lastFrameNanos;
       long limit = services.config().idleTimeout().toNanos();
       if (idle >= limit) {
         fail(0, Code.IDLE_TIMEOUT, "no frame for " + TimeUnit.NANOSECONDS.toMillis(idle) + " ms");
@@ -399,7 +399,7 @@ public final class StreamSession {
     }
     heldRefusal = hold;
     cancelTimer();
-    timer = transport.executor().schedule(() -> fail(seq, refusal), holdNanos, TimeUnit.NANOSECONDS);
+    timer = services.time().schedule(transport.executor(), () -> fail(seq, refusal), holdNanos, TimeUnit.NANOSECONDS);
   }
 
   /** Sends a last error and closes the connection. */

@@ -3,10 +3,11 @@ package io.playline.gateway.ws;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.node.edge.Deadlines;
 import io.playline.node.edge.UnprovenHold;
+import io.playline.time.Time;
 import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -24,17 +25,19 @@ final class UpgradeDeadline extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(UpgradeDeadline.class);
 
   private final Duration timeout;
+  private final Time time;
   private final Runnable onTimeout;
   private @Nullable ScheduledFuture<?> deadline;
 
-  UpgradeDeadline(Duration timeout, Runnable onTimeout) {
+  UpgradeDeadline(Duration timeout, Time time, Runnable onTimeout) {
     this.timeout = timeout;
+    this.time = time;
     this.onTimeout = onTimeout;
   }
 
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
-    deadline = ctx.executor().schedule(() -> {
+    deadline = time.schedule(ctx.executor(), () -> {
       if (ctx.channel().isActive()) {
         onTimeout.run();
         log.debug("Closing {}: no WebSocket upgrade within {}", ctx.channel().remoteAddress(), timeout);

@@ -91,7 +91,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
         .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))
         .addLast(new ControlFrameInterceptor()) // before Netty's protocol handler, which would answer pings itself
         .addLast(new WebSocketServerProtocolHandler(protocolConfig))
-        .addLast(new UpgradeDeadline(services.config().handshakeTimeout(), services.metrics()::handshakeTimeout))
+        .addLast(new UpgradeDeadline(services.config().handshakeTimeout(), services.time(), services.metrics()::handshakeTimeout))
         .addLast(new WebSocketFrameAggregator(services.config().maxFrameBytes()));
     if (demo != null) {
       ch.pipeline().addLast(new DemoHandler(demo));

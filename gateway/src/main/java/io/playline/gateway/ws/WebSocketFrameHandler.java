@@ -25,7 +25,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledFuture;
 import io.playline.node.errors.Errors;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamSession;
@@ -147,7 +147,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
       }
       return;
     }
-    long now = System.nanoTime();
+    long now = services.time().nanoTime();
     if (now - pingWindowStartNanos >= TimeUnit.SECONDS.toNanos(1)) {
       pingWindowStartNanos = now;
       pingsInWindow = 0;
@@ -321,7 +321,7 @@ final class WebSocketFrameHandler extends SimpleChannelInboundHandler<WebSocketF
     } else {
       written.addListener(f -> c.close());
     }
-    grace = c.executor().schedule(() -> {
+    grace = services.time().schedule(c.executor(), () -> {
       if (c.channel().isOpen()) {
         log.debug("Closing {}: its last frames were not taken within {} ms", remoteAddress(), CLOSE_GRACE_MS);
         c.close();

@@ -23,6 +23,7 @@ import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.PlayEvent;
+import io.playline.time.Time;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -58,7 +59,7 @@ class HeartbeatHandlerTest {
         new PushConfig(Duration.ZERO, Duration.ofMinutes(10)), new PushMetrics(registry), clock);
     SessionServices services = new SessionServices(GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET),
         WriteLimits.from(ConfigSource.empty()), null, null, null, new FlagCalendar(ZoneOffset.UTC),
-        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), new GatewayMetrics(registry), clock, connections,
+        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), new GatewayMetrics(registry), Time.SYSTEM, connections,
         null, null, budgets);
     return new HeartbeatHandler(transport, services, new ConnectionIdentity(UID, "s", "d", "test"),
         (seq, error) -> {

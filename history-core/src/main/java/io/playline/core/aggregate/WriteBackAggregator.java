@@ -6,13 +6,13 @@ import io.playline.core.write.AppliedRecord;
 import io.playline.core.write.WriteBackSink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ItemKey;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
@@ -54,6 +54,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   private final WriteBackSender sender;
   private final WriteBackMetrics metrics;
   private final String nodeId;
+  private final Time time;
   private final Semaphore wakeup = new Semaphore(0);
   private final PendingBuffer buffer;
   private final Thread flusher;
@@ -72,18 +73,22 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   /** Starts the flush thread; flushes to {@link CoreConfig#historyTopic()} through {@code producer}. */
   public WriteBackAggregator(CoreConfig config, Producer<byte[], byte[]> producer, WriteBackMetrics metrics,
       String nodeId) {
-    this(config, producer, metrics, nodeId, System::currentTimeMillis);
+    this(config, producer, metrics, nodeId, Time.SYSTEM);
   }
 
-  /** As above, with the clock snapshots' {@code flushed_at_ms} is read from (epoch ms; logs and lag only). */
+  /**
+   * As above, on {@code time}: the flush interval, the retry backoff and the close timeout pass by
+   * it, and snapshots' {@code flushed_at_ms} is read from it (epoch ms; logs and lag only).
+   */
   public WriteBackAggregator(CoreConfig config, Producer<byte[], byte[]> producer, WriteBackMetrics metrics,
-      String nodeId, LongSupplier clock) {
+      String nodeId, Time time) {
     this.config = config;
-    this.sender = new WriteBackSender(producer, config.historyTopic(), metrics);
+    this.time = time;
+    this.sender = new WriteBackSender(producer, config.historyTopic(), metrics, time);
     this.metrics = metrics;
     this.nodeId = nodeId;
     this.buffer = new PendingBuffer(config.maxPendingItems(), config.maxPendingHardItems(),
-        config.maxPendingTombstones(), clock, wakeup::release);
+        config.maxPendingTombstones(), time::millis, wakeup::release);
     metrics.pendingGauge(this::pendingItems, config.maxPendingHardItems());
     this.flusher = new Thread(this::run, "playline-writeback-flush");
     flusher.setDaemon(true);
@@ -171,32 +176,32 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
 
   private void loop() throws InterruptedException {
     long intervalNanos = config.flushInterval().toNanos();
-    long nextSend = System.nanoTime() + intervalNanos;
+    long nextSend = time.nanoTime() + intervalNanos;
     while (!closing && !abandoned) {
-      long waitNanos = nextSend - System.nanoTime();
+      long waitNanos = nextSend - time.nanoTime();
       if (waitNanos > 0) {
-        wakeup.tryAcquire(waitNanos, TimeUnit.NANOSECONDS);
+        time.tryAcquire(wakeup, waitNanos, TimeUnit.NANOSECONDS);
       }
       wakeup.drainPermits();
       if (closing || abandoned) {
         return;
       }
-      boolean due = System.nanoTime() - nextSend >= 0;
+      boolean due = time.nanoTime() - nextSend >= 0;
       // An early (size) request sends at once, unless sends are failing: then it only compacts.
       boolean send = due || backoffMs == 0;
       try {
         long flushedAtMs = snapshot();
         if (send && carry.isEmpty()) {
-          nextSend = System.nanoTime() + intervalNanos;
+          nextSend = time.nanoTime() + intervalNanos;
         } else if (send) {
-          boolean ok = flush(flushedAtMs, System.nanoTime() + ACK_WAIT_NANOS);
-          nextSend = System.nanoTime() + (ok ? intervalNanos : TimeUnit.MILLISECONDS.toNanos(backoffMs));
+          boolean ok = flush(flushedAtMs, time.nanoTime() + ACK_WAIT_NANOS);
+          nextSend = time.nanoTime() + (ok ? intervalNanos : TimeUnit.MILLISECONDS.toNanos(backoffMs));
         }
       } catch (RuntimeException e) {
         // A bug, not Kafka: keep the changes and the thread, and retry like a failed send.
-        failed(System.nanoTime(), "unexpected " + e);
+        failed(time.nanoTime(), "unexpected " + e);
         log.error("Write-back flush failed unexpectedly", e);
-        nextSend = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs);
+        nextSend = time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs);
       }
     }
   }
@@ -228,7 +233,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
 
   /** Sends {@code carry}; true when Kafka acked all of it. Flush thread. */
   private boolean flush(long flushedAtMs, long deadlineNanos) throws InterruptedException {
-    long start = System.nanoTime();
+    long start = time.nanoTime();
     int users = carry.users().size();
     int upserts = carry.upserts();
     int tombstones = carry.tombstones();
@@ -253,7 +258,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
     carry = new PendingChanges();
     publishCarry();
     backoffMs = 0;
-    long nanos = System.nanoTime() - start;
+    long nanos = time.nanoTime() - start;
     metrics.flushed(nanos);
     log.debug("Write-back flush: {} users, {} upserts, {} deletes/clears in {} records over {} partitions, "
         + "flushed_at_ms {}, {} ms", users, upserts, tombstones, records.size(), partitions, flushedAtMs,
@@ -262,7 +267,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   }
 
   private boolean failed(long startNanos, String why) {
-    metrics.flushFailed(System.nanoTime() - startNanos);
+    metrics.flushFailed(time.nanoTime() - startNanos);
     backoffMs = backoffMs == 0 ? INITIAL_BACKOFF_MS : Math.min(backoffMs * 2, config.flushRetryBackoffMax().toMillis());
     log.warn("Write-back flush failed ({}); {} items kept, retrying in {} ms", why, carry.size(), backoffMs);
     return false;
@@ -270,18 +275,18 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
 
   /** Flushes until nothing is pending or in flight, or writeback.close.timeout passes. Flush thread. */
   private void finish() throws InterruptedException {
-    long deadline = System.nanoTime() + config.flushCloseTimeout().toNanos();
-    while (System.nanoTime() - deadline < 0) {
+    long deadline = time.nanoTime() + config.flushCloseTimeout().toNanos();
+    while (time.nanoTime() - deadline < 0) {
       long flushedAtMs = snapshot();
       if (carry.isEmpty()) {
         if (buffer.stopIfDrained()) {
           break;
         }
         // Batches Redis has not answered yet still bring changes: wait for them.
-        wakeup.tryAcquire(CLOSE_POLL_MS, TimeUnit.MILLISECONDS);
+        time.tryAcquire(wakeup, CLOSE_POLL_MS, TimeUnit.MILLISECONDS);
         wakeup.drainPermits();
       } else if (!flush(flushedAtMs, deadline)) {
-        wakeup.tryAcquire(Math.min(backoffMs, Math.max(0, (deadline - System.nanoTime()) / 1_000_000)),
+        time.tryAcquire(wakeup, Math.min(backoffMs, Math.max(0, (deadline - time.nanoTime()) / 1_000_000)),
             TimeUnit.MILLISECONDS);
       }
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import io.playline.time.Time;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -28,12 +29,14 @@ final class WriteBackSender {
   private final Producer<byte[], byte[]> producer;
   private final String topic;
   private final WriteBackMetrics metrics;
+  private final Time time;
   private int lastPartitionCount;
 
-  WriteBackSender(Producer<byte[], byte[]> producer, String topic, WriteBackMetrics metrics) {
+  WriteBackSender(Producer<byte[], byte[]> producer, String topic, WriteBackMetrics metrics, Time time) {
     this.producer = producer;
     this.topic = topic;
     this.metrics = metrics;
+    this.time = time;
   }
 
   /**
@@ -56,7 +59,7 @@ final class WriteBackSender {
 
   /**
    * Sends every record, in order, and waits for the acks until {@code deadlineNanos} ({@link
-   * System#nanoTime()}); returns the partitions that have a record Kafka did not ack.
+   * Time#nanoTime()}); returns the partitions that have a record Kafka did not ack.
    */
   Set<Integer> send(List<PartitionRecord> records, long deadlineNanos) throws InterruptedException {
     List<@Nullable Future<RecordMetadata>> futures = new ArrayList<>(records.size());
@@ -85,7 +88,7 @@ final class WriteBackSender {
         continue;
       }
       try {
-        f.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        f.get(Math.max(0, deadlineNanos - time.nanoTime()), TimeUnit.NANOSECONDS);
         metrics.recordSent(r.batch().getChangesCount(), bytes[i]);
       } catch (ExecutionException | TimeoutException e) {
         metrics.sendFailed();

@@ -19,6 +19,7 @@ import io.playline.proto.v1.HistoryClear;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemDelete;
 import io.playline.testing.KafkaNamespace;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealKafkaExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -176,13 +177,27 @@ class WriteBackAggregatorTest {
   }
 
   @Test
-  void flushesEveryInterval() {
-    WriteBackAggregator agg = f.aggregator(Map.of("writeback.flush.interval", "1s"));
+  void flushesWhenEachIntervalHasPassedAndNotBefore() {
+    ManualTime time = new ManualTime();
+    WriteBackAggregator agg = f.aggregator(f.producer, Map.of("writeback.flush.interval", "1s"), time);
     TopicReader reader = f.reader();
+    await().atMost(Duration.ofSeconds(10)).until(() -> time.waiting() == 1);
     write(agg, now, video(1, 1, 1, now));
-    assertThat(upserts(reader.readAtLeast(1))).extracting(HistoryRecord::getUid).containsExactly(1L);
+    time.advance(Duration.ofMillis(999));
+    assertThat(time.waiting()).isEqualTo(1); // the flush thread still sleeps: nothing was sent
+    assertThat(f.metrics.recordsSentCount()).isZero();
 
+    time.advance(Duration.ofMillis(1));
+    assertThat(upserts(reader.readAtLeast(1))).extracting(HistoryRecord::getUid).containsExactly(1L);
+    // The next interval counts from that flush.
+    await().atMost(Duration.ofSeconds(10)).until(() -> agg.pendingItems() == 0 && time.waiting() == 1);
+    double sent = f.metrics.recordsSentCount();
     write(agg, now + 1, video(2, 1, 1, now));
+    time.advance(Duration.ofMillis(999));
+    assertThat(time.waiting()).isEqualTo(1);
+    assertThat(f.metrics.recordsSentCount()).isEqualTo(sent);
+
+    time.advance(Duration.ofMillis(1));
     assertThat(upserts(reader.readAtLeast(2))).extracting(HistoryRecord::getUid).containsExactly(1L, 2L);
     await().atMost(Duration.ofSeconds(10)).until(() -> agg.pendingItems() == 0);
   }

@@ -10,13 +10,13 @@ import io.playline.core.write.AppliedRecord;
 import io.playline.core.write.WriteBackSink;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.KafkaNamespace;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongSupplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 
@@ -47,11 +47,11 @@ final class WriteBackFixture implements AutoCloseable {
   }
 
   WriteBackAggregator aggregator(Producer<byte[], byte[]> through, Map<String, String> overrides) {
-    return aggregator(through, overrides, System::currentTimeMillis);
+    return aggregator(through, overrides, Time.SYSTEM);
   }
 
-  WriteBackAggregator aggregator(Producer<byte[], byte[]> through, Map<String, String> overrides, LongSupplier clock) {
-    WriteBackAggregator a = new WriteBackAggregator(config(overrides), through, metrics, "test-node", clock);
+  WriteBackAggregator aggregator(Producer<byte[], byte[]> through, Map<String, String> overrides, Time time) {
+    WriteBackAggregator a = new WriteBackAggregator(config(overrides), through, metrics, "test-node", time);
     aggregators.add(a);
     return a;
   }

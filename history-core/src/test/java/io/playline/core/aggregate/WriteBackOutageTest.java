@@ -10,10 +10,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.playline.core.publish.FlakyProducer;
+import io.playline.core.publish.TopicReader;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.KafkaNamespace;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealKafkaExtension;
 import java.time.Duration;
 import java.util.List;
@@ -134,5 +136,40 @@ class WriteBackOutageTest {
     assertThat(changes.stream().flatMap(c -> c.getDeletesList().stream()).map(d -> d.getItem().getOid()))
         .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L);
     assertThat(changes).allSatisfy(c -> assertThat(c.getClearsList()).isEmpty());
+  }
+
+  @Test
+  void retriesAfterABackoffThatDoublesUpToItsMaxAndResetsOnSuccess() throws Exception {
+    ManualTime time = new ManualTime();
+    WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "1", "writeback.retry.backoff.max", "400ms"), time);
+    await().atMost(Duration.ofSeconds(10)).until(() -> time.waiting() == 1);
+    write(agg, now, video(1, 10, 1_000, now - 100)); // max.pending reached: sent at once, and refused
+    awaitFailuresAndSleep(time, 1);
+
+    int failures = 1;
+    for (long backoffMs : new long[] {100, 200, 400, 400}) {
+      time.advance(Duration.ofMillis(backoffMs - 1));
+      assertThat(time.waiting()).as("still backing off %d ms", backoffMs).isEqualTo(1);
+      assertThat(f.metrics.sendFailureCount()).isEqualTo(failures);
+      time.advance(Duration.ofMillis(1));
+      awaitFailuresAndSleep(time, ++failures);
+    }
+
+    flaky.down(false);
+    time.advance(Duration.ofMillis(400));
+    TopicReader reader = f.reader();
+    assertThat(upserts(reader.readAtLeast(1))).extracting(HistoryRecord::getUid).containsExactly(1L);
+    await().atMost(Duration.ofSeconds(10)).until(() -> agg.pendingItems() == 0 && time.waiting() == 1);
+    // Sends work again: the next early flush goes at once, with no backoff to wait out.
+    write(agg, now + 1, video(2, 10, 1_000, now - 50));
+    assertThat(upserts(reader.readAtLeast(2))).extracting(HistoryRecord::getUid).containsExactly(1L, 2L);
+    assertThat(f.metrics.sendFailureCount()).isEqualTo(failures);
+  }
+
+  /** Waits until the flush thread has failed {@code failures} sends and sleeps again. */
+  private void awaitFailuresAndSleep(ManualTime time, int failures) {
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> f.metrics.sendFailureCount() == failures && time.waiting() == 1);
   }
 }

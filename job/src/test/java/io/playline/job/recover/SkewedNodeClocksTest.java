@@ -29,6 +29,7 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.testing.SkewedTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +82,7 @@ class SkewedNodeClocksTest {
   private Node node(String id, long offsetMs) {
     Producer<byte[], byte[]> producer = KafkaProducers.create(env.kafka.bootstrapServers(), KafkaProducerConfig.defaults());
     WriteBackAggregator aggregator = new WriteBackAggregator(env.core, producer,
-        new WriteBackMetrics(new SimpleMeterRegistry()), id, () -> System.currentTimeMillis() + offsetMs);
+        new WriteBackMetrics(new SimpleMeterRegistry()), id, new SkewedTime(Duration.ofMillis(offsetMs)));
     RedisHistoryWriter writer = new RedisHistoryWriter(env.core, env.redis, aggregator,
         new WriteMetrics(new SimpleMeterRegistry()));
     closeables.add(producer::close);
