@@ -1,15 +1,15 @@
 package io.playline.gateway;
 
 import io.playline.core.store.RedisKeys;
+import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.push.PushRuntime;
+import io.playline.gateway.budget.AuthRefusalHold;
 import io.playline.gateway.session.JwksAuthenticator;
 import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.TokenAuthenticator;
-import io.playline.gateway.session.AuthRefusalHold;
-import io.playline.gateway.session.UserBudgets;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.node.Node;
 import io.playline.node.StartedParts;

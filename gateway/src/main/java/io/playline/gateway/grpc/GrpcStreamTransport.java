@@ -2,6 +2,7 @@ package io.playline.gateway.grpc;
 
 import io.grpc.stub.ServerCallStreamObserver;
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.errors.Errors;
 import io.playline.node.errors.StatusMapper;
 import io.playline.proto.v1.Error.Code;
@@ -9,10 +10,10 @@ import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
 
 /**
- * A {@code Gateway/Connect} stream as a {@link io.playline.gateway.session.StreamTransport}.
+ * A {@code Gateway/Connect} stream as a {@link StreamTransport}.
  * Confined to the event loop chosen for the stream; the gRPC observer is only touched there.
  */
-final class GrpcStreamTransport implements io.playline.gateway.session.StreamTransport {
+final class GrpcStreamTransport implements StreamTransport {
   private final ServerCallStreamObserver<ServerFrame> observer;
   private final EventExecutor executor;
   private final String remoteAddress;

@@ -2,10 +2,9 @@ package io.playline.gateway.heartbeat;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.WriteOutcome;
-import io.playline.gateway.session.ConnectionIdentity;
-import io.playline.gateway.session.SessionServices;
-import io.playline.gateway.session.StreamTransport;
-import io.playline.gateway.session.UserBudgets;
+import io.playline.gateway.budget.UserBudgets;
+import io.playline.gateway.stream.ConnectionIdentity;
+import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.errors.Errors;
 import io.playline.node.write.EventRecords;
 import io.playline.node.write.FlagCalendar;
@@ -42,7 +41,7 @@ public final class HeartbeatHandler {
   private static final Heartbeat UNDECODED = Heartbeat.newBuilder().addEvents(PlayEvent.getDefaultInstance()).build();
 
   private final StreamTransport transport;
-  private final SessionServices services;
+  private final HeartbeatPath path;
   private final ConnectionIdentity identity;
   private final BiConsumer<Long, io.playline.proto.v1.Error> closeWith;
   private String countedDay = "";
@@ -52,13 +51,13 @@ public final class HeartbeatHandler {
   private boolean closed;
 
   /** @param closeWith sends a last error (for the frame's seq) and closes the connection */
-  public HeartbeatHandler(StreamTransport transport, SessionServices services, ConnectionIdentity identity,
+  public HeartbeatHandler(StreamTransport transport, HeartbeatPath path, ConnectionIdentity identity,
       BiConsumer<Long, io.playline.proto.v1.Error> closeWith) {
     this.transport = transport;
-    this.services = services;
+    this.path = path;
     this.identity = identity;
     this.closeWith = closeWith;
-    this.waitUntilNanos = services.budgets().nanoTime();
+    this.waitUntilNanos = path.budgets().nanoTime();
   }
 
   /** A heartbeat frame {@code seq} whose events were left undecoded; see {@link #waiting}. */
@@ -68,7 +67,7 @@ public final class HeartbeatHandler {
 
   /** Whether events arriving now are refused undecoded: the last refusal's wait runs. */
   public boolean waiting() {
-    return waiting(services.budgets().nanoTime());
+    return waiting(path.budgets().nanoTime());
   }
 
   private boolean waiting(long budgetNanos) {
@@ -81,26 +80,26 @@ public final class HeartbeatHandler {
   }
 
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
-    long budgetNanos = services.budgets().nanoTime();
-    services.connections().touch(identity.uid());
+    long budgetNanos = path.budgets().nanoTime();
+    path.touch().accept(identity.uid());
     if (heartbeat == UNDECODED || (heartbeat.getEventsCount() > 0 && waiting(budgetNanos))) {
       refuseWhileWaiting(seq, budgetNanos);
       return;
     }
-    String problem = EventRecords.problem(heartbeat.getEventsList(), services.writes().maxEvents());
+    String problem = EventRecords.problem(heartbeat.getEventsList(), path.writes().maxEvents());
     if (problem != null) {
       reject(seq, problem);
       return;
     }
-    long now = services.time().millis();
-    FlagCalendar.Day day = services.calendar().dayOf(now);
+    long now = path.time().millis();
+    FlagCalendar.Day day = path.calendar().dayOf(now);
     boolean known = day.iso().equals(heartbeat.getFlagDate()) || day.iso().equals(countedDay);
     if (heartbeat.getEventsCount() == 0) {
       // A keep-alive: nothing to record and nobody to count.
       transport.send(ack(seq, known ? day.iso() : "", false, null));
       return;
     }
-    io.playline.proto.v1.Error refused = services.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
+    io.playline.proto.v1.Error refused = path.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
     if (refused != null) {
       waitUntilNanos = budgetNanos + TimeUnit.MILLISECONDS.toNanos(refused.getRetryAfterMs());
       refusalsWhileWaiting = 0;
@@ -108,15 +107,15 @@ public final class HeartbeatHandler {
       return;
     }
     // On the batcher's clock, as PendingWrite#receivedNanos must be: its latency metrics count from here.
-    long received = services.batcher().nanoTime();
+    long received = path.batcher().nanoTime();
     if (known) {
-      services.batcher().metrics().echoSkip();
+      path.batcher().metrics().echoSkip();
     }
     List<HistoryRecord> records = EventRecords.build(identity.uid(), identity.deviceId(), identity.platform(),
-        heartbeat.getEventsList(), now, services.eventRules());
+        heartbeat.getEventsList(), now, path.eventRules());
     PendingWrite pending = new PendingWrite(identity.uid(), records, !known, identity.sessionId(),
         identity.deviceId(), identity.platform(), new Written(seq, received), received);
-    if (!services.batcher().submit(pending)) {
+    if (!path.batcher().submit(pending)) {
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
     }
   }
@@ -152,9 +151,9 @@ public final class HeartbeatHandler {
   }
 
   private void refuseWhileWaiting(long seq, long now) {
-    io.playline.proto.v1.Error refusal = services.budgets().refuseWaiting(waitUntilNanos - now);
-    if (++refusalsWhileWaiting > services.config().maxUserRefusalsBeforeClose()) {
-      services.budgets().closedForNotWaiting();
+    io.playline.proto.v1.Error refusal = path.budgets().refuseWaiting(waitUntilNanos - now);
+    if (++refusalsWhileWaiting > path.maxRefusalsBeforeClose()) {
+      path.budgets().closedForNotWaiting();
       closeWith.accept(seq, refusal);
       return;
     }
@@ -166,7 +165,7 @@ public final class HeartbeatHandler {
     if (closed) {
       return;
     }
-    services.batcher().metrics().answered(received);
+    path.batcher().metrics().answered(received);
     if (error != null || outcome == null) {
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "could not record this heartbeat; resend it")));
       return;

@@ -1,7 +1,7 @@
 package io.playline.gateway.push;
 
-import io.playline.gateway.session.ConnectionIdentity;
-import io.playline.gateway.session.StreamTransport;
+import io.playline.gateway.stream.ConnectionIdentity;
+import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.push.PushConfig;
 import io.playline.node.push.PushMessage;
 import io.playline.node.push.PushMetrics;

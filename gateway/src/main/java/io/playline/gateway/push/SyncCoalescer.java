@@ -1,7 +1,7 @@
 package io.playline.gateway.push;
 
 import io.netty.util.concurrent.ScheduledFuture;
-import io.playline.gateway.session.StreamTransport;
+import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.push.PushMetrics;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ProgressSync;

@@ -8,7 +8,7 @@
  * PushRouter} → local {@link io.playline.gateway.push.ConnectionRegistry} and, for every other node
  * the {@code SessionRegistry} lists, its channel → that node's {@link io.playline.gateway.push.RedisNodeChannels} → its {@code ConnectionRegistry} →
  * each connection's {@link io.playline.gateway.push.SyncCoalescer}. What the registry learns of a
- * user's other nodes also prices the user's budgets ({@code RegistryListener}, {@code session/UserBudgets}).
+ * user's other nodes also prices the user's budgets ({@code RegistryListener}, {@code budget/UserBudgets}).
  */
 @NullMarked
 package io.playline.gateway.push;

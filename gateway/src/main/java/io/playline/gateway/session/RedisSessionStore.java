@@ -1,16 +1,17 @@
 package io.playline.gateway.session;
 
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
 import io.playline.core.store.Scripts;
 import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.stream.ConnectionIdentity;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

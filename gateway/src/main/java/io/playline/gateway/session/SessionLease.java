@@ -1,7 +1,8 @@
 package io.playline.gateway.session;
 
-import java.util.concurrent.ScheduledFuture;
+import io.playline.gateway.stream.StreamTransport;
 import java.time.Instant;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 

@@ -4,11 +4,13 @@ import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.budget.UserBudgets;
+import io.playline.gateway.heartbeat.HeartbeatPath;
+import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.node.WriteLimits;
+import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.write.FlagCalendar;
 import io.playline.node.write.WriteBatcher;
-import io.playline.gateway.push.ConnectionRegistry;
-import io.playline.node.edge.ConnectionLimiter;
 import io.playline.time.Time;
 import org.jspecify.annotations.Nullable;
 
@@ -42,4 +44,11 @@ public record SessionServices(
     ConnectionRegistry connections,
     @Nullable HistoryService history,
     ConnectionLimiter limiter,
-    UserBudgets budgets) {}
+    UserBudgets budgets) {
+
+  /** What the heartbeat step of one connection needs of these. */
+  public HeartbeatPath heartbeatPath() {
+    return new HeartbeatPath(batcher, budgets, writes, eventRules, calendar, time, connections::touch,
+        config.maxUserRefusalsBeforeClose());
+  }
+}

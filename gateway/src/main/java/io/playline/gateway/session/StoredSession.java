@@ -1,5 +1,6 @@
 package io.playline.gateway.session;
 
+import io.playline.gateway.stream.ConnectionIdentity;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -2,6 +2,8 @@ package io.playline.gateway.session;
 
 import com.google.protobuf.MessageOrBuilder;
 import io.playline.core.query.HistoryService;
+import io.playline.gateway.budget.UserBudgets;
+import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.errors.Errors;
 import io.playline.node.errors.KnownEnums;
 import io.playline.node.errors.ServiceErrors;

@@ -1,9 +1,11 @@
 package io.playline.gateway.session;
 
-import java.util.concurrent.ScheduledFuture;
 import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.budget.AuthRefusalHold;
 import io.playline.gateway.heartbeat.HeartbeatHandler;
 import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.gateway.stream.ConnectionIdentity;
+import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.auth.AuthenticationException;
 import io.playline.node.errors.ClientLabels;
 import io.playline.node.errors.Errors;
@@ -17,6 +19,7 @@ import io.playline.proto.v1.RefreshOk;
 import io.playline.proto.v1.ServerFrame;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -254,7 +257,7 @@ public final class StreamSession {
           }
         });
     lease = l;
-    heartbeats = new HeartbeatHandler(transport, services, id, this::fail);
+    heartbeats = new HeartbeatHandler(transport, services.heartbeatPath(), id, this::fail);
     pushRegistration = services.connections().register(id, transport);
     String today = services.calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());

@@ -7,26 +7,21 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.write.EventRules;
 import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.TestGateway;
-import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.push.RecordingTransport;
-import io.playline.gateway.session.ConnectionIdentity;
-import io.playline.gateway.session.SessionServices;
-import io.playline.gateway.session.UserBudgets;
+import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.node.WriteLimits;
-import io.playline.node.push.PushConfig;
-import io.playline.node.push.PushMetrics;
-import io.playline.node.push.SessionRegistry;
 import io.playline.node.write.FlagCalendar;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.PlayEvent;
-import io.playline.time.Time;
-import java.time.Clock;
+import io.playline.testing.ManualTime;
 import java.time.Duration;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * {@link HeartbeatHandler}'s wait after a budget refusal, on a budget clock the test moves: the wait
  * is measured on the clock the refusal's {@code retry_after_ms} was computed on. Only the refusal
  * path runs, so the session's write path (authenticator, session store, batcher, caps) is null here.
+ * The heartbeat step is built from its {@link HeartbeatPath} alone: no session, no Redis.
  */
 class HeartbeatHandlerTest {
   private static final long UID = 11;
@@ -45,6 +41,9 @@ class HeartbeatHandlerTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final UserBudgets budgets = new UserBudgets(1, 60, 60, registry, now::get,
       uid -> CompletableFuture.completedFuture(0));
+  private final ManualTime time = new ManualTime();
+  private final FlagCalendar calendar = new FlagCalendar(ZoneOffset.UTC);
+  private final List<Long> touched = new ArrayList<>();
   private final EmbeddedChannel channel = new EmbeddedChannel();
   private final RecordingTransport transport = new RecordingTransport(channel.eventLoop());
 
@@ -54,14 +53,11 @@ class HeartbeatHandlerTest {
   }
 
   private HeartbeatHandler handler() {
-    Clock clock = Clock.systemUTC();
-    ConnectionRegistry connections = new ConnectionRegistry(SessionRegistry.LOCAL,
-        new PushConfig(Duration.ZERO, Duration.ofMinutes(10)), new PushMetrics(registry), clock);
-    SessionServices services = new SessionServices(GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET),
-        WriteLimits.from(ConfigSource.empty()), null, null, null, new FlagCalendar(ZoneOffset.UTC),
-        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), new GatewayMetrics(registry), Time.SYSTEM, connections,
-        null, null, budgets);
-    return new HeartbeatHandler(transport, services, new ConnectionIdentity(UID, "s", "d", "test"),
+    // Only the paths that stop before the batcher run here: it is left out.
+    HeartbeatPath path = new HeartbeatPath(null, budgets, WriteLimits.from(ConfigSource.empty()),
+        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, touched::add,
+        GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET).maxUserRefusalsBeforeClose());
+    return new HeartbeatHandler(transport, path, new ConnectionIdentity(UID, "s", "d", "test"),
         (seq, error) -> {
           throw new AssertionError("not expected: " + error);
         });
@@ -92,5 +88,31 @@ class HeartbeatHandlerTest {
 
     now.addAndGet(retryAfterMs * MS / 2 + MS);
     assertThat(handler.waiting()).as("the budget's clock passed the wait").isFalse();
+  }
+
+  @Test
+  void aKeepAliveIsAnsweredWithTodayOnlyWhenTheClientEchoedIt() {
+    HeartbeatHandler handler = handler();
+    String today = calendar.dayOf(time.millis()).iso();
+    handler.onHeartbeat(1, Heartbeat.newBuilder().setFlagDate(today).build());
+    handler.onHeartbeat(2, Heartbeat.newBuilder().setFlagDate("2001-01-01").build());
+    assertThat(transport.sent).extracting(f -> f.getSeq() + ":" + f.getHeartbeatAck().getFlagDate())
+        .containsExactly("1:" + today, "2:");
+    assertThat(transport.sent).allSatisfy(f -> assertThat(f.getHeartbeatAck().getFirstToday()).isFalse());
+    assertThat(touched).as("every heartbeat keeps the user's push entry fresh").containsExactly(UID, UID);
+  }
+
+  @Test
+  void eventsOverTheLimitAreRefusedBeforeTheBudget() {
+    HeartbeatHandler handler = handler();
+    int max = WriteLimits.from(ConfigSource.empty()).maxEvents();
+    Heartbeat.Builder tooMany = Heartbeat.newBuilder();
+    for (int i = 0; i <= max; i++) {
+      tooMany.addEvents(oneEvent().getEvents(0));
+    }
+    budgets.join(UID);
+    handler.onHeartbeat(1, tooMany.build());
+    assertThat(transport.sent.get(0).getError().getCode()).isEqualTo(Error.Code.INVALID_ARGUMENT);
+    assertThat(budgets.takeEvents(UID, 1)).as("the refused heartbeat spent nothing").isNull();
   }
 }

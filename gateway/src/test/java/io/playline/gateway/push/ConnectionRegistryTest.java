@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.playline.gateway.session.ConnectionIdentity;
+import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.node.push.PushConfig;
 import io.playline.node.push.PushMessage;
 import io.playline.node.push.PushMetrics;

@@ -1,7 +1,7 @@
 package io.playline.gateway.push;
 
 import io.netty.util.concurrent.EventExecutor;
-import io.playline.gateway.session.StreamTransport;
+import io.playline.gateway.stream.StreamTransport;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
 import java.util.ArrayList;

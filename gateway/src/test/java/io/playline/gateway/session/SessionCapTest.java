@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.TestGateway;
+import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;

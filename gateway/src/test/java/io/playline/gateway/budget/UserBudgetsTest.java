@@ -1,4 +1,4 @@
-package io.playline.gateway.session;
+package io.playline.gateway.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.playline.gateway.session;
+package io.playline.gateway.budget;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,4 @@
-package io.playline.gateway.session;
+package io.playline.gateway.stream;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.proto.v1.Error;

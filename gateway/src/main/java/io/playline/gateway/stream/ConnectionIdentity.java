@@ -1,4 +1,4 @@
-package io.playline.gateway.session;
+package io.playline.gateway.stream;
 
 /**
  * Who is on a connection, fixed at auth: no later frame changes or re-checks it.

@@ -1,0 +1,33 @@
+package io.playline.gateway.heartbeat;
+
+import io.playline.core.write.EventRules;
+import io.playline.gateway.budget.UserBudgets;
+import io.playline.node.WriteLimits;
+import io.playline.node.write.FlagCalendar;
+import io.playline.node.write.WriteBatcher;
+import io.playline.time.Time;
+import java.util.function.LongConsumer;
+
+/**
+ * What the heartbeat step needs of its node, and nothing else: the step can be built (and tested)
+ * without a session, an authenticator or a session store. Thread-safe collaborators only.
+ *
+ * @param batcher the write path a heartbeat's records are handed to
+ * @param budgets what one user may spend across its connections (events/s)
+ * @param writes how much one heartbeat may carry
+ * @param eventRules event validation and time clamping
+ * @param calendar the first-today day
+ * @param time the node's clock: a heartbeat's receive time
+ * @param touch told the user's id on every heartbeat (push's registry keeps the user's entry fresh)
+ * @param maxRefusalsBeforeClose {@code user.max.refusals.before.close}: refusals while waiting
+ *     before the connection is closed RATE_LIMITED
+ */
+public record HeartbeatPath(
+    WriteBatcher batcher,
+    UserBudgets budgets,
+    WriteLimits writes,
+    EventRules eventRules,
+    FlagCalendar calendar,
+    Time time,
+    LongConsumer touch,
+    int maxRefusalsBeforeClose) {}
