@@ -1,12 +1,15 @@
+import type { RandomSource } from "./clock.js";
+
 /**
  * Exponential backoff with full jitter: the n-th retry waits a uniformly random time in
- * [0, min(cap, base * 2^n)] (n = 0 for the first retry after a healthy connection was lost).
+ * [0, min(cap, base * 2^n)] (n = 0 for the first retry after a healthy connection was lost),
+ * drawn from the client's RandomSource.
  */
 export class Backoff {
   constructor(
     readonly baseMs: number,
     readonly capMs: number,
-    private readonly random: () => number = Math.random,
+    private readonly random: RandomSource,
   ) {
     if (!(baseMs >= 1) || !(capMs >= baseMs)) {
       throw new RangeError(`backoff: base ${baseMs} ms, cap ${capMs} ms (expected: 1 <= base <= cap)`);

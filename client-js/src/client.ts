@@ -10,6 +10,7 @@
  * would spread one set of transitions over several files that all mutate this class.
  */
 import { create } from "@bufbuild/protobuf";
+import type { Scheduled } from "./clock.js";
 import { Business, type Cursor, type HistoryRecord, PlayEventSchema } from "./gen/playline/v1/common_pb.js";
 import { type AuthOk, Error_Code, type HeartbeatAck, type HistoryPage, type ServerFrame }
   from "./gen/playline/v1/stream_pb.js";
@@ -61,8 +62,8 @@ export class PlaylineClient {
   private readonly firstToday: FirstToday;
   private heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS;
   private lastCause: unknown;
-  private timer?: ReturnType<typeof setTimeout>;
-  private heartbeatTimer?: ReturnType<typeof setTimeout>;
+  private timer?: Scheduled;
+  private heartbeatTimer?: Scheduled;
   private closed?: Promise<void>;
   private resolveClosed?: () => void;
   private unwatchPage = (): void => undefined;
@@ -72,22 +73,24 @@ export class PlaylineClient {
   constructor(options: PlaylineClientOptions) {
     this.opts = resolveOptions(options);
     this.firstToday = new FirstToday(this.opts.flags);
-    this.reconnects = new ReconnectPolicy(this.opts.backoffBaseMs, this.opts.backoffCapMs, this.opts.maxAttempts);
-    this.heartbeats = new Heartbeats(this.opts.maxUnackedEvents, this.opts.maxEventsPerHeartbeat, this.stats);
+    const { clock, random } = this.opts;
+    this.reconnects = new ReconnectPolicy(this.opts.backoffBaseMs, this.opts.backoffCapMs, this.opts.maxAttempts,
+      clock, random);
+    this.heartbeats = new Heartbeats(this.opts.maxUnackedEvents, this.opts.maxEventsPerHeartbeat, this.stats, clock);
     this.refresh = new TokenRefresh({
       connected: () => this.phase === "connected",
       token: () => this.opts.token(),
       nextSeq: () => this.nextSeq(),
       send: (body, seq) => this.send(body, seq),
       error: (error) => this.emit("error", error),
-    });
+    }, clock, random);
     this.queries = new Queries({
       requestTimeoutMs: this.opts.requestTimeoutMs,
       status: () => this.phase === "closed" || this.phase === "closing" ? "refused"
         : this.phase === "connected" ? "send" : "hold",
       nextSeq: () => this.nextSeq(),
       send: (frame) => this.conn?.sendFrame(frame),
-    });
+    }, clock);
   }
 
   /** Connects (once); events reported before are sent once authenticated. */
@@ -135,7 +138,7 @@ export class PlaylineClient {
       subId: BigInt(subId),
       progressMs: millis("progressMs", progressMs),
       durationMs: millis("durationMs", durationMs),
-      eventTimeMs: BigInt(Date.now()),
+      eventTimeMs: BigInt(this.opts.clock.now()),
     });
     this.stats.eventsReported++;
     this.heartbeats.report(event);
@@ -197,7 +200,7 @@ export class PlaylineClient {
     if (this.conn === undefined) {
       this.terminate(undefined);
     } else if (was === "connected" || was === "draining") {
-      this.timer = setTimeout(() => this.conn?.close(1000, "closing"), this.opts.closeTimeoutMs);
+      this.timer = this.opts.clock.schedule(() => this.conn?.close(1000, "closing"), this.opts.closeTimeoutMs);
       this.sendHeartbeats(false);
       this.answered();
     } else {
@@ -212,7 +215,7 @@ export class PlaylineClient {
     this.phase = "connecting";
     let conn: Connection;
     try {
-      conn = new Connection(this.opts.WS, this.opts.url, this.opts.connectTimeoutMs, {
+      conn = new Connection(this.opts.WS, this.opts.url, this.opts.connectTimeoutMs, this.opts.clock, {
         opened: () => {
           if (this.conn === conn) {
             void this.opened();
@@ -277,6 +280,7 @@ export class PlaylineClient {
 
   private authenticated(ok: AuthOk): void {
     this.phase = "connected";
+    this.conn?.authenticated();
     this.reconnects.succeeded();
     const resumed = this.sessionId !== "" && ok.sessionId === this.sessionId;
     this.sessionId = ok.sessionId;
@@ -393,7 +397,7 @@ export class PlaylineClient {
     const after = Math.max(0, afterMs);
     this.reconnects.requested(after);
     this.lastCause = new PlaylineError(Error_Code.DRAINING, `gateway asked to reconnect: ${reason}`);
-    this.timer = setTimeout(() => this.conn?.close(1000, "reconnecting"),
+    this.timer = this.opts.clock.schedule(() => this.conn?.close(1000, "reconnecting"),
       Math.min(MAX_DRAIN_WAIT_MS, Math.max(MIN_DRAIN_WAIT_MS, after)));
     this.answered();
   }
@@ -419,7 +423,7 @@ export class PlaylineClient {
   }
 
   private scheduleTick(): void {
-    this.heartbeatTimer = setTimeout(() => this.tick(), this.heartbeatIntervalMs);
+    this.heartbeatTimer = this.opts.clock.schedule(() => this.tick(), this.heartbeatIntervalMs);
   }
 
   private tick(): void {
@@ -429,7 +433,7 @@ export class PlaylineClient {
       return;
     }
     const ackTimeoutMs = 2 * this.heartbeatIntervalMs + this.opts.connectTimeoutMs;
-    if (Date.now() - this.heartbeats.oldestInFlightMs() > ackTimeoutMs) {
+    if (this.opts.clock.now() - this.heartbeats.oldestInFlightMs() > ackTimeoutMs) {
       this.lastCause = new PlaylineError(Error_Code.UNAVAILABLE, `no answer to a heartbeat within ${ackTimeoutMs} ms`);
       conn.close();
       return;
@@ -464,7 +468,7 @@ export class PlaylineClient {
     }
     this.phase = "waiting";
     this.announce("reconnecting", why);
-    this.timer = setTimeout(() => this.connect(), delay);
+    this.timer = this.opts.clock.schedule(() => this.connect(), delay);
   }
 
   private terminate(cause: unknown): void {
@@ -483,11 +487,8 @@ export class PlaylineClient {
   }
 
   private cancelTimers(): void {
-    for (const t of [this.timer, this.heartbeatTimer]) {
-      if (t !== undefined) {
-        clearTimeout(t);
-      }
-    }
+    this.timer?.cancel();
+    this.heartbeatTimer?.cancel();
     this.timer = this.heartbeatTimer = undefined;
     this.refresh.cancel();
   }

@@ -5,6 +5,7 @@
  * in flight when a connection is lost, and resolves flush() promises once what they cover is acked.
  * Single-threaded: called from the client's event loop.
  */
+import type { Clock } from "./clock.js";
 import type { PlayEvent } from "./gen/playline/v1/common_pb.js";
 import { Error_Code } from "./gen/playline/v1/stream_pb.js";
 import { EventBuffer, type SentEvent } from "./buffer.js";
@@ -25,7 +26,7 @@ export interface EventStats {
 export class Heartbeats {
   private readonly buffer: EventBuffer;
   private readonly flushes: { version: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
-  /** No events are sent before this (Date.now()), the end of the last RATE_LIMITED's retry_after_ms. */
+  /** No events are sent before this (clock.now()), the end of the last RATE_LIMITED's retry_after_ms. */
   private holdUntilMs = 0;
   /** Since a RATE_LIMITED, until nothing waits: one heartbeat with events at a time, each after the last's ack plus paceMs. */
   private paced = false;
@@ -33,7 +34,7 @@ export class Heartbeats {
   private paceMs = 0;
 
   constructor(maxUnackedEvents: number, private readonly maxEventsPerHeartbeat: number,
-    private readonly stats: EventStats) {
+    private readonly stats: EventStats, private readonly clock: Clock) {
     this.buffer = new EventBuffer(maxUnackedEvents);
   }
 
@@ -61,18 +62,18 @@ export class Heartbeats {
       return;
     }
     // While a RATE_LIMITED's wait runs nothing is sent; while paced, one heartbeat at a time.
-    const maxFrames = Date.now() < this.holdUntilMs ? 0
+    const maxFrames = this.clock.now() < this.holdUntilMs ? 0
       : this.paced ? (this.buffer.hasInFlight() ? 0 : 1) : MAX_FRAMES_PER_SEND;
     let frames = 0;
     while (this.buffer.hasWaiting() && frames < maxFrames) {
       const seq = nextSeq();
-      const events = this.buffer.send(seq, this.maxEventsPerHeartbeat, Date.now());
+      const events = this.buffer.send(seq, this.maxEventsPerHeartbeat, this.clock.now());
       conn.send({ case: "heartbeat", value: { events, flagDate } }, seq);
       frames++;
     }
     if (frames === 0 && keepAlive) {
       const seq = nextSeq();
-      this.buffer.send(seq, 0, Date.now());
+      this.buffer.send(seq, 0, this.clock.now());
       conn.send({ case: "heartbeat", value: { events: [], flagDate } }, seq);
     }
   }
@@ -86,7 +87,7 @@ export class Heartbeats {
     this.stats.eventsAcked += sent.length;
     if (this.paced && sent.length > 0) { // a keep-alive's ack says nothing about the budget
       this.paced = this.buffer.hasWaiting();
-      this.holdUntilMs = this.paced ? Date.now() + this.paceMs : this.holdUntilMs;
+      this.holdUntilMs = this.paced ? this.clock.now() + this.paceMs : this.holdUntilMs;
     }
     return sent;
   }
@@ -112,7 +113,7 @@ export class Heartbeats {
       this.stats.eventsResent += this.buffer.retry(seq);
       if (error.code === Error_Code.RATE_LIMITED) {
         this.paceMs = Math.max(error.retryAfterMs, MIN_RATE_LIMITED_WAIT_MS);
-        this.holdUntilMs = Math.max(this.holdUntilMs, Date.now() + this.paceMs);
+        this.holdUntilMs = Math.max(this.holdUntilMs, this.clock.now() + this.paceMs);
         this.paced = true;
       }
     }
@@ -126,7 +127,7 @@ export class Heartbeats {
 
   /** How long a RATE_LIMITED still holds sending back (≤ 0: it does not). */
   holdLeftMs(): number {
-    return this.holdUntilMs - Date.now();
+    return this.holdUntilMs - this.clock.now();
   }
 
   hasWaiting(): boolean {

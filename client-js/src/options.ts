@@ -3,6 +3,7 @@
  * ranges, a WebSocket class to use) and defaulted. Also the range checks of report()'s numbers.
  * Pure functions.
  */
+import { systemClock, systemRandom } from "./clock.js";
 import { defaultFlagStore, type FlagStore } from "./flags.js";
 import type { PlaylineClientOptions, WebSocketFactory } from "./types.js";
 
@@ -41,6 +42,8 @@ export function resolveOptions(options: PlaylineClientOptions): ResolvedOptions 
     requestTimeoutMs: positive(options.requestTimeoutMs ?? 30_000, "requestTimeoutMs"),
     closeTimeoutMs: positive(options.closeTimeoutMs ?? 5_000, "closeTimeoutMs"),
     flushOnPageHide: options.flushOnPageHide ?? true,
+    clock: options.clock ?? systemClock,
+    random: options.random ?? systemRandom,
   };
 }
 

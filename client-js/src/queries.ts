@@ -5,6 +5,7 @@
  * Single-threaded: called from the client's event loop.
  */
 import { create } from "@bufbuild/protobuf";
+import type { Clock, Scheduled } from "./clock.js";
 import { type Business, type Cursor, type HistoryRecord, ItemKeySchema } from "./gen/playline/v1/common_pb.js";
 import { type ClientFrame, ClientFrameSchema, Error_Code, type HistoryPage, type ServerFrame }
   from "./gen/playline/v1/stream_pb.js";
@@ -16,7 +17,7 @@ interface Pending {
   readonly expect: string;
   readonly resolve: (frame: ServerFrame) => void;
   readonly reject: (error: unknown) => void;
-  timer?: ReturnType<typeof setTimeout>;
+  timer?: Scheduled;
 }
 
 /** What the queries need of the client. */
@@ -32,7 +33,7 @@ export class Queries {
   private readonly inFlight = new Map<number, Pending>();
   private readonly queued: Pending[] = [];
 
-  constructor(private readonly channel: QueryChannel) {}
+  constructor(private readonly channel: QueryChannel, private readonly clock: Clock) {}
 
   async progress(items: { business: Business; oid: number | bigint }[]): Promise<HistoryRecord[]> {
     const keys = items.map((i) => create(ItemKeySchema, { business: i.business, oid: BigInt(i.oid) }));
@@ -85,7 +86,7 @@ export class Queries {
       return;
     }
     this.inFlight.delete(seq);
-    clearTimeout(p.timer);
+    p.timer?.cancel();
     if (f.body.case === "error") {
       p.reject(new PlaylineError(f.body.value.code, f.body.value.message));
     } else if (f.body.case === p.expect) {
@@ -99,7 +100,7 @@ export class Queries {
   lost(): void {
     for (const [seq, p] of this.inFlight) {
       this.inFlight.delete(seq);
-      clearTimeout(p.timer);
+      p.timer?.cancel();
       p.reject(new PlaylineError(Error_Code.UNAVAILABLE, "connection lost before the answer; retry"));
     }
   }
@@ -131,7 +132,7 @@ export class Queries {
     p.frame.seq = BigInt(seq);
     this.inFlight.set(seq, p);
     const timeoutMs = this.channel.requestTimeoutMs;
-    p.timer = setTimeout(() => {
+    p.timer = this.clock.schedule(() => {
       if (this.inFlight.delete(seq)) {
         p.reject(new PlaylineError(Error_Code.UNAVAILABLE, `no answer within ${timeoutMs} ms`));
       }

@@ -4,6 +4,7 @@
  * full jitter; never after maxAttempts consecutive failures. Single-threaded.
  */
 import { Backoff } from "./backoff.js";
+import type { Clock, RandomSource } from "./clock.js";
 
 export class ReconnectPolicy {
   private readonly backoff: Backoff;
@@ -12,8 +13,9 @@ export class ReconnectPolicy {
   private reconnectAtMs = -1;
 
   /** @throws RangeError for a backoff base or cap out of range */
-  constructor(backoffBaseMs: number, backoffCapMs: number, private readonly maxAttempts: number) {
-    this.backoff = new Backoff(backoffBaseMs, backoffCapMs);
+  constructor(backoffBaseMs: number, backoffCapMs: number, private readonly maxAttempts: number,
+    private readonly clock: Clock, random: RandomSource) {
+    this.backoff = new Backoff(backoffBaseMs, backoffCapMs, random);
   }
 
   /** A connection was authenticated: failures start again from zero. */
@@ -28,7 +30,7 @@ export class ReconnectPolicy {
 
   /** The gateway asked to reconnect after `afterMs`. */
   requested(afterMs: number): void {
-    this.reconnectAtMs = Date.now() + afterMs + this.backoff.jitterMs();
+    this.reconnectAtMs = this.clock.now() + afterMs + this.backoff.jitterMs();
   }
 
   /** The wait before the next attempt, or -1 to give up; `wasConnected` when the lost connection was healthy. */
@@ -41,7 +43,7 @@ export class ReconnectPolicy {
       return -1;
     }
     if (this.reconnectAtMs >= 0) {
-      const delay = Math.max(0, this.reconnectAtMs - Date.now());
+      const delay = Math.max(0, this.reconnectAtMs - this.clock.now());
       this.reconnectAtMs = -1;
       return delay;
     }

@@ -1,8 +1,10 @@
 /**
  * Token refresh on a live connection: sends a Refresh with a fresh token between 75 % and 90 % of
- * the time left until the credential expires, and again when the gateway answers with a new
- * expiry; retries after a failing token supplier or an UNAVAILABLE answer. Single-threaded.
+ * the time left until the credential expires (where in between: the client's RandomSource), and
+ * again when the gateway answers with a new expiry; retries after a failing token supplier or an
+ * UNAVAILABLE answer. Timers on the client's Clock. Single-threaded.
  */
+import type { Clock, RandomSource, Scheduled } from "./clock.js";
 import { Error_Code } from "./gen/playline/v1/stream_pb.js";
 import type { FrameBody } from "./transport.js";
 import { PlaylineError } from "./types.js";
@@ -23,9 +25,13 @@ export interface RefreshHost {
 
 export class TokenRefresh {
   private seq = 0;
-  private timer?: ReturnType<typeof setTimeout>;
+  private timer?: Scheduled;
 
-  constructor(private readonly host: RefreshHost) {}
+  constructor(
+    private readonly host: RefreshHost,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
 
   /** Plans the next Refresh for a credential valid until `expiresAtMs` (0: it does not expire). */
   schedule(expiresAtMs: bigint, serverTimeMs: bigint): void {
@@ -34,8 +40,8 @@ export class TokenRefresh {
       return; // the credential does not expire
     }
     const left = Number(expiresAtMs - serverTimeMs);
-    const fraction = REFRESH_AT[0] + Math.random() * (REFRESH_AT[1] - REFRESH_AT[0]);
-    this.timer = setTimeout(() => void this.run(), Math.max(0, Math.floor(left * fraction)));
+    const fraction = REFRESH_AT[0] + this.random() * (REFRESH_AT[1] - REFRESH_AT[0]);
+    this.timer = this.clock.schedule(() => void this.run(), Math.max(0, Math.floor(left * fraction)));
   }
 
   /** Whether `seq` is the Refresh that awaits its answer. */
@@ -46,7 +52,7 @@ export class TokenRefresh {
   /** The gateway accepted the Refresh. */
   accepted(expiresAtMs: bigint): void {
     this.seq = 0;
-    this.schedule(expiresAtMs, BigInt(Date.now()));
+    this.schedule(expiresAtMs, BigInt(this.clock.now()));
   }
 
   /** The gateway answered the Refresh with `error`; returns whether it refused the token (it closes next). */
@@ -54,7 +60,7 @@ export class TokenRefresh {
     this.seq = 0;
     this.host.error(error);
     if (error.code === Error_Code.UNAVAILABLE) {
-      this.timer = setTimeout(() => void this.run(), Math.min(MAX_UNAVAILABLE_RETRY_MS, heartbeatIntervalMs));
+      this.timer = this.clock.schedule(() => void this.run(), Math.min(MAX_UNAVAILABLE_RETRY_MS, heartbeatIntervalMs));
       return false;
     }
     return true;
@@ -66,10 +72,8 @@ export class TokenRefresh {
   }
 
   cancel(): void {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    this.timer?.cancel();
+    this.timer = undefined;
   }
 
   private async run(): Promise<void> {
@@ -82,7 +86,7 @@ export class TokenRefresh {
       token = await this.host.token();
     } catch (e) {
       this.host.error(new PlaylineError(Error_Code.UNAUTHENTICATED, `token supplier failed: ${String(e)}`));
-      this.timer = setTimeout(() => void this.run(), TOKEN_RETRY_MS);
+      this.timer = this.clock.schedule(() => void this.run(), TOKEN_RETRY_MS);
       return;
     }
     if (!this.host.connected()) {

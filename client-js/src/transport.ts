@@ -1,10 +1,11 @@
 /**
- * One WebSocket connection to the gateway: opens it (abandoned when not open within the connect
- * timeout), decodes each binary message into a ServerFrame, encodes ClientFrames, and maps a close
+ * One WebSocket connection to the gateway: opens it (abandoned when not authenticated within the
+ * connect timeout), decodes each binary message into a ServerFrame, encodes ClientFrames, and maps a close
  * code 4000 + n to the protocol's Error.Code n. Reconnecting (with backoff.ts) is the client's.
  * Single-threaded: its handlers run on the event loop that built it.
  */
 import { create, fromBinary, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
+import type { Clock, Scheduled } from "./clock.js";
 import { type ClientFrame, ClientFrameSchema, Error_Code, type ServerFrame, ServerFrameSchema }
   from "./gen/playline/v1/stream_pb.js";
 import { PlaylineError, type WebSocketFactory, type WebSocketLike } from "./types.js";
@@ -16,7 +17,7 @@ export type FrameBody = MessageInitShape<typeof ClientFrameSchema>["body"];
 export interface ConnectionHandlers {
   opened(): void;
   frame(f: ServerFrame): void;
-  /** The connection should be given up for `cause` (not open in time, an undecodable frame). */
+  /** The connection should be given up for `cause` (not authenticated in time, an undecodable frame). */
   failed(cause: PlaylineError): void;
   /** The socket closed; `code` is the Error.Code a 4000 + n close code carried. */
   closed(code: Error_Code | undefined, description: string): void;
@@ -26,17 +27,19 @@ const OPEN = 1;
 
 export class Connection {
   private readonly ws: WebSocketLike;
+  /** Until authenticated(): the socket opens, the token is fetched and AuthOk comes within the connect timeout. */
+  private readonly connectTimer: Scheduled;
 
   /** @throws whatever the WebSocket constructor throws (e.g. a malformed URL) */
-  constructor(WS: WebSocketFactory, url: string, connectTimeoutMs: number, handlers: ConnectionHandlers) {
+  constructor(WS: WebSocketFactory, url: string, connectTimeoutMs: number, clock: Clock, handlers: ConnectionHandlers) {
     const ws = new WS(url);
     this.ws = ws;
     ws.binaryType = "arraybuffer";
-    const connectTimer = setTimeout(() => {
+    const connectTimer = clock.schedule(() => {
       handlers.failed(new PlaylineError(Error_Code.UNAVAILABLE, `not connected within ${connectTimeoutMs} ms`));
     }, connectTimeoutMs);
+    this.connectTimer = connectTimer;
     ws.onopen = () => {
-      clearTimeout(connectTimer);
       handlers.opened();
     };
     ws.onmessage = (ev) => {
@@ -53,10 +56,15 @@ export class Connection {
       // A close event follows with the details.
     };
     ws.onclose = (ev) => {
-      clearTimeout(connectTimer);
+      connectTimer.cancel();
       const code = ev.code >= 4000 && ev.code < 4100 ? (ev.code - 4000) as Error_Code : undefined;
       handlers.closed(code, `${ev.code}${ev.reason ? ` ${ev.reason}` : ""}`);
     };
+  }
+
+  /** AuthOk came: the connect timeout no longer applies. */
+  authenticated(): void {
+    this.connectTimer.cancel();
   }
 
   get isOpen(): boolean {

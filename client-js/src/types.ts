@@ -1,7 +1,9 @@
 /**
  * The SDK's public types: the client's options, the events it emits, what an ack carries, the
- * WebSocket it needs and its error. Plain data; no behaviour beyond PlaylineError's message.
+ * WebSocket it needs and its error (the Clock and RandomSource it takes are clock.ts's). Plain data;
+ * no behaviour beyond PlaylineError's message.
  */
+import type { Clock, RandomSource } from "./clock.js";
 import type { HistoryRecord, PlayEvent } from "./gen/playline/v1/common_pb.js";
 import { Error_Code } from "./gen/playline/v1/stream_pb.js";
 import type { FlagStore } from "./flags.js";
@@ -88,7 +90,10 @@ export interface PlaylineClientOptions {
   backoffCapMs?: number;
   /** Consecutive failed attempts before giving up (state "closed"). Default: never give up. */
   maxAttempts?: number;
-  /** A connection not open within this long is abandoned and retried. Default 10 s. */
+  /**
+   * An attempt not authenticated within this long (the socket opened, the token fetched, AuthOk
+   * received) is abandoned and retried. Default 10 s.
+   */
   connectTimeoutMs?: number;
   /** A query without an answer within this long fails with UNAVAILABLE. Default 30 s. */
   requestTimeoutMs?: number;
@@ -96,4 +101,15 @@ export interface PlaylineClientOptions {
   closeTimeoutMs?: number;
   /** Send at once when the page is hidden or left (visibilitychange, pagehide). Default true in a browser. */
   flushOnPageHide?: boolean;
+  /**
+   * Where the client reads the time (event times, deadlines) and sets every timer: the heartbeat
+   * tick, reconnect waits, token refresh, and the connect, request, close and drain timeouts.
+   * Default: Date.now and setTimeout. Tests pass a manual clock to run these on virtual time.
+   */
+  clock?: Clock;
+  /**
+   * The numbers in [0, 1) behind the reconnect backoff's jitter and the moment of a token refresh.
+   * Default: Math.random.
+   */
+  random?: RandomSource;
 }

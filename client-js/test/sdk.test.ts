@@ -26,6 +26,11 @@ function client(uid: bigint, deviceId: string, extra: Partial<PlaylineClientOpti
   return c.start();
 }
 
+/** The keys of VIDEO items `from` to `to`. */
+function items(from: number, to: number): { business: Business; oid: number }[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => ({ business: Business.VIDEO, oid: from + i }));
+}
+
 async function allHistory(c: PlaylineClient): Promise<HistoryRecord[]> {
   const records: HistoryRecord[] = [];
   let page = await c.history({ limit: 100 });
@@ -106,7 +111,9 @@ describe("PlaylineClient against a real standalone", () => {
     }
     const flushed = c.flush();
     await until(() => c.stats.eventsReported === 40 && relay.connections() === 1, 5_000, "events sent");
-    await new Promise((r) => setTimeout(r, 300));
+    // Written (another device of the user reads them) while their acks are held: then the link dies.
+    const reader = client(uid, "reader");
+    await until(async () => (await reader.progress(items(2, 40))).length === 39, 20_000, "the held-back events written");
     relay.cut();
     await until(() => c.state === "reconnecting" || c.stats.connections >= 2, 5_000, "the cut to be noticed");
     // Reported while disconnected: sent once connected again.
@@ -175,7 +182,9 @@ describe("PlaylineClient against a real standalone", () => {
     c.report(Business.AUDIO, 1, 1_000, 60_000);
     await c.flush();
     // With auth.expiry.grace=0s a connection without a Refresh is closed with TOKEN_EXPIRED at 4 s.
-    await new Promise((r) => setTimeout(r, 7_000));
+    // A third token means a second Refresh, 75-90 % into the first refreshed token's 4 s: past the
+    // first token's expiry (each refresh runs only on the live connection).
+    await until(() => tokens >= 3, 20_000, "a second refresh");
     c.report(Business.AUDIO, 1, 2_000, 60_000);
     await c.flush();
     assert.deepEqual(errors, []);

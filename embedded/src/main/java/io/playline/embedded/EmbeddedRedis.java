@@ -69,7 +69,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
    * The append-only file is rewritten once it doubled and reached this size. Redis's 64 MB default
    * suits a large dataset; the embedded server's is small (a few MB) and written fast, so under
    * load it forked a rewrite every 3–10 s (at a fixed 5 000 heartbeats/s every ~35 s of writing), and each
-   * rewrite put a 28–50 ms tail on the acks of the heartbeats around it (docs/benchmarks.md). At
+   * rewrite put a 28–50 ms tail on the acks of the heartbeats around it (docs/benchmarks/heartbeats.md). At
    * 512 MB: every ~25 s at peak, every few minutes at 5 000/s; the file stays under ~0.5 GB plus
    * the data, and a restart may replay that much (answering LOADING meanwhile, which {@link
    * #awaitPong} waits out). {@code extraArgs} may set another.

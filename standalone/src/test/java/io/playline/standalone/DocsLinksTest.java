@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The repository stands on its own: the README stays a newcomer's page (at most 12 KB), and every
- * link in the README, in {@code docs/} and in the modules' READMEs points at a file of this
- * repository that exists (and at a heading of it, when it names one) — nothing outside it.
+ * link in the README, in {@code docs/} and its folders (the benchmark logs in {@code docs/benchmarks/})
+ * and in the modules' READMEs points at a file of this repository that exists (and at a heading of
+ * it, when it names one) — nothing outside it.
  */
 class DocsLinksTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -65,7 +66,7 @@ class DocsLinksTest {
   private static List<Path> documents() throws IOException {
     List<Path> docs = new ArrayList<>();
     docs.add(ROOT.resolve("README.md"));
-    try (Stream<Path> s = Files.list(ROOT.resolve("docs"))) {
+    try (Stream<Path> s = Files.walk(ROOT.resolve("docs"))) {
       s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
     }
     try (Stream<Path> s = Files.list(ROOT)) {

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Prints the hostile bench's results as Markdown tables (pasted as is into docs/benchmarks.md):
+ * Prints the hostile bench's results as Markdown tables (pasted as is into docs/benchmarks/hostile.md):
  * one row per phase with the honest players' figures and the issue's targets, then one row per
  * attacker. Stateless.
  */

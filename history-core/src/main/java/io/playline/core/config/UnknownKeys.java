@@ -20,12 +20,15 @@ import org.jspecify.annotations.Nullable;
 public final class UnknownKeys {
   /**
    * Keys of variables that the launcher ({@code bin/playline}: {@code PLAYLINE_SKIP_BUILD}, {@code
-   * PLAYLINE_JAVA_OPTS}), the embedded servers ({@code
-   * -Dplayline.embedded.exitWithParent}) and the CLI tools ({@code PLAYLINE_API_ADDRESS}, {@code
-   * PLAYLINE_GATEWAY_ADDRESS}, ...) read themselves: never settings, never refused.
+   * PLAYLINE_JAVA_OPTS}, {@code PLAYLINE_NETTY_LEAK_DETECTION}), the embedded servers ({@code
+   * -Dplayline.embedded.exitWithParent}), the CLI tools ({@code PLAYLINE_API_ADDRESS}, {@code
+   * PLAYLINE_GATEWAY_ADDRESS}, ...) and the client-js tests ({@code PLAYLINE_SKIP_BROWSER}, {@code
+   * PLAYLINE_CHROMIUM}, {@code PLAYLINE_TEST_ENDPOINTS}; the standalone they start inherits their
+   * environment) read themselves: never settings, never refused.
    */
-  static final Set<String> LAUNCHER = Set.of("skip.build", "java.opts", "bench.secret", "api.address",
-      "api.token", "api.tls.ca", "admin.url", "gateway.address", "embedded.exitwithparent");
+  static final Set<String> LAUNCHER = Set.of("skip.build", "java.opts", "netty.leak.detection", "bench.secret",
+      "api.address", "api.token", "api.tls.ca", "admin.url", "gateway.address", "embedded.exitwithparent",
+      "skip.browser", "chromium", "test.endpoints");
 
   public static final Setting<String> ALLOWED = Setting.string("config.unknown.keys.allowed", "",
       "comma-separated keys accepted although no setting reads them (for example a key of a newer version in a "

@@ -45,6 +45,15 @@ class UnknownKeysTest {
   }
 
   @Test
+  void variablesTheLauncherAndTheJsTestsReadThemselvesPass() {
+    for (String variable : List.of("PLAYLINE_NETTY_LEAK_DETECTION", "PLAYLINE_SKIP_BROWSER", "PLAYLINE_CHROMIUM",
+        "PLAYLINE_TEST_ENDPOINTS")) {
+      ConfigSource source = ConfigSource.load(null, Map.of(variable, "1"), new Properties(), Map.of());
+      assertThatCode(() -> UnknownKeys.check(source, CATALOGUES)).as(variable).doesNotThrowAnyException();
+    }
+  }
+
+  @Test
   void aKeyFarFromAnyKnownOneGetsNoSuggestion() {
     ConfigSource source = ConfigSource.load(null, Map.of(), new Properties(), Map.of("completely.different", "x",
         "another.one", "y"));

@@ -69,7 +69,7 @@ public final class NodeSettings {
   public static final Setting<Boolean> IO_REDIS_SHARED = Setting.bool("io.redis.shared", true, "the Redis client "
       + "(and the heartbeat batcher) run on the first I/O loop, so that loop's connections are read, batched, written "
       + "to Redis and acked without a thread hop; `false` gives Redis a thread of its own (costs ~25 % more gateway "
-      + "CPU per heartbeat at peak, see docs/benchmarks.md)");
+      + "CPU per heartbeat at peak, see docs/benchmarks/heartbeats.md)");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Node: addresses, threads, admin port and TLS", List.of(
       BIND_HOST, ADMIN_PORT, ADMIN_BIND_HOST, ADMIN_TOKEN, ADMIN_MAX_CONNECTIONS, ADMIN_MAX_CONNECTIONS_PER_ADDRESS,
