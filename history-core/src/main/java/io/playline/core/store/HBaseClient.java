@@ -162,15 +162,11 @@ public final class HBaseClient implements AutoCloseable {
     return connection;
   }
 
+  /** Where the client is now (probes, meters). */
   public State state() {
     synchronized (lock) {
       return state;
     }
-  }
-
-  /** {@link #openTimeout}. */
-  public Duration openTimeout() {
-    return openTimeout;
   }
 
   private void connect(CompletableFuture<AsyncConnection> shared) {
