@@ -84,7 +84,7 @@ class ApiServerTest {
       Map<String, String> settings) {
     ConfigSource source = source(redis, kafka, hbase).with(settings);
     node = Node.builder(NodeConfig.from(source))
-        .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
+        .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.configuration()))
         .start();
     return ApiServer.attach(node, access);
   }

@@ -47,7 +47,7 @@ record TestApi(Node node, ApiServer api) implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     Node node = Node.builder(NodeConfig.from(source))
-        .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.connection()))
+        .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.configuration()))
         .start();
     try {
       return new TestApi(node, ApiServer.attach(node, ApiAccess.from(source, API_SECRET, PLAYER_SECRET)));

@@ -12,19 +12,14 @@ import io.playline.core.publish.FirstTodayPublisher;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.query.HistoryService;
 import io.playline.core.query.TieredHistoryService;
+import io.playline.core.store.HBaseClient;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteMetrics;
 import io.playline.time.Time;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.hadoop.hbase.client.AsyncConnection;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -34,10 +29,13 @@ import org.slf4j.LoggerFactory;
  * The history-core runtime of one process: the Redis client, the one Kafka producer, the
  * write-through writer, the write-back aggregator and the first-today publisher, wired together
  * and closed in dependency order (writer, then aggregator flush, then producer, then HBase, then
- * Redis). The read and user-control paths need HBase too: {@link #attachHBase} adds them.
+ * Redis). The read and user-control paths need HBase too: {@link #attachHBase} adds them, over an
+ * {@link HBaseClient} that opens on the first read that needs HBase.
  */
 public final class HistoryCore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HistoryCore.class);
+  /** Opening the HBase client may take this many {@code query.hbase.timeout}s: once per process, off any read's thread. */
+  private static final int CONNECT_TIMEOUTS = 6;
 
   private final CoreConfig config;
   private final RedisConnections redis;
@@ -46,7 +44,7 @@ public final class HistoryCore implements AutoCloseable {
   private final FirstTodayPublisher firstToday;
   private final RedisHistoryWriter writer;
   private final MeterRegistry registry;
-  private @Nullable AsyncConnection hbase;
+  private @Nullable HBaseClient hbase;
   private volatile @Nullable HistoryService history;
 
   private HistoryCore(CoreConfig config, RedisConnections redis, KafkaProducer<byte[], byte[]> producer,
@@ -135,33 +133,41 @@ public final class HistoryCore implements AutoCloseable {
   }
 
   /**
-   * Connects the read and user-control paths to HBase and returns them: a {@link
-   * TieredHistoryService} over this core's Redis, write-back ({@code delete}/{@code clear} flow
-   * through it to the job) and config ({@code hbase.table}, {@code history.retention*}, {@code
-   * query.*}). Opens an {@link AsyncConnection} from {@code connection}'s configuration, which
-   * {@link #close()} closes; {@code connection} itself stays the caller's. Blocks while connecting
-   * (bounded by {@code query.hbase.timeout} x 6): call at start-up, once.
+   * Adds the read and user-control paths and returns them: a {@link TieredHistoryService} over this
+   * core's Redis, write-back ({@code delete}/{@code clear} flow through it to the job) and config
+   * ({@code hbase.table}, {@code history.retention*}, {@code query.*}), reading HBase through an
+   * {@link HBaseClient} on the cluster {@code configuration} names, which {@link #close()} closes.
+   * Connects nothing: the first read that needs HBase opens the client (bounded by {@code
+   * query.hbase.timeout} x 6), so a node whose reads Redis answers never
+   * runs an HBase client. Call at start-up, once.
    *
-   * @throws IllegalStateException when called twice, or when HBase cannot be reached
+   * @throws IllegalStateException when called twice
    */
-  public synchronized HistoryService attachHBase(Connection connection) {
+  public synchronized HistoryService attachHBase(Configuration configuration) {
     if (history != null) {
       throw new IllegalStateException("HBase already attached");
     }
-    long waitMs = config.query().hbaseTimeout().toMillis() * 6;
-    try {
-      hbase = ConnectionFactory.createAsyncConnection(connection.getConfiguration()).get(waitMs, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("Cannot connect the query path to HBase", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while connecting the query path to HBase", e);
-    }
-    HistoryService service = new TieredHistoryService(config, redis, hbase, aggregator, registry);
+    HBaseClient client = HBaseClient.lazy(configuration, config.query().hbaseTimeout().multipliedBy(CONNECT_TIMEOUTS),
+        registry);
+    hbase = client;
+    HistoryService service = new TieredHistoryService(config, redis, client, aggregator, registry);
     history = service;
-    log.info("history-core queries up: HBase table {}, retention {} (overrides {})", config.hbase().table(),
-        config.hbase().retention(), config.hbase().retentionOverrides());
+    log.info("history-core queries up: HBase table {}, retention {} (overrides {}); HBase client opens on first need",
+        config.hbase().table(), config.hbase().retention(), config.hbase().retentionOverrides());
     return service;
+  }
+
+  /**
+   * The read paths' HBase client (its state, for probes); any thread.
+   *
+   * @throws IllegalStateException before {@link #attachHBase}
+   */
+  public synchronized HBaseClient hbase() {
+    HBaseClient h = hbase;
+    if (h == null) {
+      throw new IllegalStateException("hbase() before attachHBase()");
+    }
+    return h;
   }
 
   /**
@@ -193,12 +199,7 @@ public final class HistoryCore implements AutoCloseable {
 
   private synchronized void closeHBase() {
     if (hbase != null) {
-      try {
-        hbase.close();
-      } catch (IOException e) {
-        log.warn("Closing the query path's HBase connection failed", e);
-      }
-      hbase = null;
+      hbase.close();
     }
   }
 }

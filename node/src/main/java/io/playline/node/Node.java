@@ -22,7 +22,7 @@ import io.playline.node.write.WriteBatcher;
 import io.playline.time.Time;
 import java.net.InetSocketAddress;
 import java.util.Objects;
-import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.conf.Configuration;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,11 +84,12 @@ public final class Node implements AutoCloseable {
 
   /**
    * The production core: {@link HistoryCore} on {@code redisUri} ({@code redis.cluster} selects
-   * Cluster mode) and {@code kafkaBootstrapServers}, with queries over {@code hbase} when given
-   * (the connection stays the caller's).
+   * Cluster mode) and {@code kafkaBootstrapServers}, with queries over the HBase cluster {@code
+   * hbase} names when given. Its HBase client opens on the first read that needs HBase, not here
+   * ({@link HistoryCore#attachHBase}).
    */
   public static CoreStarter historyCore(ConfigSource source, String redisUri, String kafkaBootstrapServers,
-      String nodeId, @Nullable Connection hbase) {
+      String nodeId, @Nullable Configuration hbase) {
     return (loop, registry, time) -> {
       HistoryCore core = HistoryCore.start(source, redisUri, kafkaBootstrapServers, nodeId, registry, loop, time);
       try {

@@ -11,7 +11,6 @@ import io.playline.node.push.PushConfig;
 import io.playline.roles.RoleBackends.Need;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.hbase.client.Connection;
 
 /**
  * {@code bin/playline api}: the internal {@code playline.v1.History} API (plus health and
@@ -34,14 +33,13 @@ public final class ApiRole implements Role {
         TokenKeySettings.PLAYER_SECRET.read(config).orElse(""));
     try {
       NodeConfig nodeConfig = NodeConfig.from(config);
-      Connection hbase = parts.hbase(backends.hbaseConfiguration());
       node = parts.add(Node.builder(nodeConfig).registry(parts.meters())
           .applied(new PublishingPush(nodeConfig.nodeId(), PushConfig.from(config)))
           .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
-              nodeConfig.nodeId(), hbase))
+              nodeConfig.nodeId(), backends.hbaseConfiguration()))
           .start());
       api = ApiServer.attach(node, access);
-      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
+      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers())).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;

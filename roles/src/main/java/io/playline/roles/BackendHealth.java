@@ -3,6 +3,7 @@ package io.playline.roles;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.kafka.KafkaClient;
 import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.core.store.HBaseClient;
 import io.playline.node.Node;
 import io.playline.node.admin.Readiness;
 import java.time.Duration;
@@ -13,10 +14,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * Readiness}: Redis as a required component (a heartbeat needs it: without it {@code /readyz}
  * turns 503), Kafka and HBase as reported ones (the write-back and the recovery marks ride out
  * their outages, so they never take a node out of rotation), plus whatever a role {@link #watch}es.
- * Never runs on an event loop.
+ * HBase is probed through a connection the process holds open ({@link #hbase(Connection)}, the
+ * job's) or through the read client without opening it ({@link #hbase(HBaseClient)}, a gateway's or
+ * api's). Never runs on an event loop.
  */
 public final class BackendHealth implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BackendHealth.class);
@@ -45,21 +50,32 @@ public final class BackendHealth implements AutoCloseable {
   private final Readiness readiness;
   private final RedisClusterAsyncCommands<byte[], byte[]> redis;
   private final AdminClient kafka;
-  private final Connection hbase;
+  private final Probe hbase;
   private final Map<String, BooleanSupplier> watched = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** What {@code /readyz} says of HBase while the read client has not been needed. */
+  static final String HBASE_NOT_STARTED = "client not started: no request has needed HBase yet";
+
   /**
-   * Probes through connections the process already holds ({@code redis}, {@code hbase}: not
-   * closed here) plus one Kafka admin client of its own, built with {@code kafkaClients}' pass-through.
+   * A serving node's health: its Redis and readiness, the Kafka it uses, and HBase through its read
+   * client, which probing never opens (the job role builds its own).
    */
-  /** A node's health: its Redis and readiness, and the Kafka and HBase it uses (the job role builds its own). */
-  public static BackendHealth of(Node node, String kafkaBootstrapServers, Connection hbase) {
+  public static BackendHealth of(Node node, String kafkaBootstrapServers) {
+    return of(node, kafkaBootstrapServers, hbase(node.historyCore().hbase()));
+  }
+
+  /** As {@link #of(Node, String)}, probing HBase with {@code hbase}. */
+  public static BackendHealth of(Node node, String kafkaBootstrapServers, Probe hbase) {
     return new BackendHealth(node.core().redis().shared(), kafkaBootstrapServers, node.core().config().kafkaClients(),
         hbase, node.readiness());
   }
 
+  /**
+   * Probes through connections the process already holds ({@code redis}, and {@code hbase}'s: not
+   * closed here) plus one Kafka admin client of its own, built with {@code kafkaClients}' pass-through.
+   */
   public BackendHealth(RedisClusterAsyncCommands<byte[], byte[]> redis, String kafkaBootstrapServers,
-      KafkaClientProperties kafkaClients, Connection hbase, Readiness readiness) {
+      KafkaClientProperties kafkaClients, Probe hbase, Readiness readiness) {
     this.readiness = readiness;
     readiness.register("redis");
     readiness.report("kafka");
@@ -69,6 +85,47 @@ public final class BackendHealth implements AutoCloseable {
     this.kafka = AdminClient.create(kafkaClients.build(KafkaClient.ADMIN, kafkaBootstrapServers, Map.of(
         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis(),
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) PROBE_TIMEOUT.toMillis())));
+  }
+
+  /** What a probe found: ready or not, and what {@code /readyz} shows beside it (null: nothing). */
+  public record Answer(boolean ready, @Nullable String detail) {
+    static Answer of(boolean ready) {
+      return new Answer(ready, null);
+    }
+  }
+
+  /** One backend's check; runs on the probing thread and may block up to its timeout. */
+  @FunctionalInterface
+  public interface Probe {
+    Answer check() throws Exception;
+  }
+
+  /** HBase through {@code connection}, which the process holds open anyway (list namespaces). */
+  public static Probe hbase(Connection connection) {
+    return () -> {
+      try (Admin admin = connection.getAdmin()) {
+        return Answer.of(admin.listNamespaceDescriptors().length > 0);
+      }
+    };
+  }
+
+  /**
+   * HBase through the read client, never opening it: ready while no request has needed HBase (the
+   * quiet node runs no HBase client to probe), then the probe of the open connection, or why it is
+   * not open.
+   */
+  public static Probe hbase(HBaseClient client) {
+    return () -> switch (client.state()) {
+      case IDLE -> new Answer(true, HBASE_NOT_STARTED);
+      case CONNECTING -> new Answer(false, "client connecting");
+      case FAILED -> new Answer(false, "client failed to connect; the next request that needs HBase retries");
+      case CLOSED -> new Answer(false, "client closed");
+      case RUNNING -> {
+        AsyncConnection connection = client.ifOpen();
+        yield Answer.of(connection != null && !connection.getAdmin().listNamespaceDescriptors()
+            .get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty());
+      }
+    };
   }
 
   /**
@@ -90,34 +147,27 @@ public final class BackendHealth implements AutoCloseable {
    */
   public void start(Duration period) {
     Map<String, Probe> probes = new LinkedHashMap<>();
-    probes.put("redis", () -> "PONG".equals(redis.ping().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
-    probes.put("kafka", () -> !kafka.describeCluster(
+    probes.put("redis", () -> Answer.of(
+        "PONG".equals(redis.ping().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS))));
+    probes.put("kafka", () -> Answer.of(!kafka.describeCluster(
         new DescribeClusterOptions().timeoutMs((int) PROBE_TIMEOUT.toMillis()))
-        .nodes().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty());
-    probes.put("hbase", () -> {
-      try (Admin admin = hbase.getAdmin()) {
-        return admin.listNamespaceDescriptors().length > 0;
-      }
-    });
-    watched.forEach((name, supplier) -> probes.put(name, supplier::getAsBoolean));
+        .nodes().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).isEmpty()));
+    probes.put("hbase", hbase);
+    watched.forEach((name, supplier) -> probes.put(name, () -> Answer.of(supplier.getAsBoolean())));
     probes.forEach(this::check);
     probes.forEach((name, probe) -> scheduler.scheduleWithFixedDelay(() -> check(name, probe), period.toMillis(),
         period.toMillis(), TimeUnit.MILLISECONDS));
   }
 
-  private interface Probe {
-    boolean ok() throws Exception;
-  }
-
   private void check(String name, Probe probe) {
-    boolean ok;
+    Answer answer;
     try {
-      ok = probe.ok();
+      answer = probe.check();
     } catch (Exception e) {
-      ok = false;
+      answer = Answer.of(false);
       log.warn("Backend {} is not answering: {}", name, e.toString());
     }
-    readiness.set(name, ok);
+    readiness.set(name, answer.ready(), answer.detail());
   }
 
   @Override

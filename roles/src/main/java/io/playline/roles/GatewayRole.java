@@ -12,7 +12,6 @@ import io.playline.roles.RoleBackends.Need;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.hbase.client.Connection;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,14 +34,13 @@ public final class GatewayRole implements Role {
       NodeConfig nodeConfig = NodeConfig.from(config);
       GatewayConfig gateway = GatewayConfig.from(config, secret);
       DemoPage demo = Demo.page(config, false, secret, false);
-      Connection hbase = parts.hbase(backends.hbaseConfiguration());
       PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);
       node = parts.add(Node.builder(nodeConfig).registry(parts.meters()).applied(push)
           .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
-              nodeConfig.nodeId(), hbase))
+              nodeConfig.nodeId(), backends.hbaseConfiguration()))
           .start());
       edge = GatewayNode.attach(node, gateway, push, demo);
-      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers(), hbase)).start(BackendHealth.PERIOD);
+      parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers())).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
       throw e;

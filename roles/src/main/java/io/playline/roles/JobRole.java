@@ -51,7 +51,7 @@ public final class JobRole implements Role {
           backends.redisCluster(), core.redisTopology()));
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
       BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(),
-          core.kafkaClients(), hbase, readiness));
+          core.kafkaClients(), BackendHealth.hbase(hbase), readiness));
       job = parts.add(new PlaylineJob(jobConfig, core, redis, hbase, backends.kafkaBootstrapServers(), registry));
       job.start();
       health.watch("job", job::readiness, true);

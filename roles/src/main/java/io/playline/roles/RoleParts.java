@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
  * What one role process has started ({@link StartedParts}), plus the process-wide pieces every
- * role makes the same way: meters with JVM metrics, the HBase connection. Thread-safe.
+ * role makes the same way: meters with JVM metrics, the job's HBase connection. Thread-safe.
  */
 public final class RoleParts extends StartedParts {
   /** The process's meters, with JVM memory, GC, thread, JIT compilation, CPU and uptime metrics bound. */
@@ -34,7 +34,10 @@ public final class RoleParts extends StartedParts {
     return registry;
   }
 
-  /** The process's one HBase connection. */
+  /**
+   * An HBase connection opened now, for a process that writes HBase all along (the job). A gateway
+   * or api node reads through its history core's client instead, which opens on first need.
+   */
   public Connection hbase(Configuration configuration) {
     try {
       return add(ConnectionFactory.createConnection(configuration));

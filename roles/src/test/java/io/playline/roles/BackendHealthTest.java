@@ -31,7 +31,7 @@ class BackendHealthTest {
     try (RedisConnections redis = RedisConnections.connect(redisServer.redisUri(), false, Duration.ofSeconds(2));
         // Nothing listens on port 1: Kafka is down for the whole test.
         BackendHealth health = new BackendHealth(redis.shared(), "127.0.0.1:1", KafkaClientProperties.none(),
-            hbase.connection(), readiness)) {
+            BackendHealth.hbase(hbase.connection()), readiness)) {
       health.watch("job", () -> false, false);
       health.start(Duration.ofMillis(200));
       await().atMost(WAIT).until(() -> readiness.snapshot().get("redis").ready()

@@ -98,7 +98,7 @@ class RolesTest {
     return RoleBackends.resolve(config, role, GatewayRole.NEEDS, null);
   }
 
-  private static WsPlayerClient player(GatewayRole gateway, long uid, String device) throws InterruptedException {
+  static WsPlayerClient player(GatewayRole gateway, long uid, String device) throws InterruptedException {
     WsPlayerClient c = WsPlayerClient.connect(gateway.edge().wsAddress().getPort());
     c.send(Frames.auth(1, JwtTokens.mint(SECRET, uid, Duration.ofMinutes(5), Instant.now()), device));
     ServerFrame ok = c.next();
@@ -106,7 +106,7 @@ class RolesTest {
     return c;
   }
 
-  private static ServerFrame next(WsPlayerClient c, ServerFrame.BodyCase body) throws InterruptedException {
+  static ServerFrame next(WsPlayerClient c, ServerFrame.BodyCase body) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (System.nanoTime() < deadline) {
       ServerFrame f = c.poll(500);

@@ -159,7 +159,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);
     Node node = parts.add(Node.builder(nodeConfig).registry(registry).readiness(readiness).applied(push)
         .core(Node.historyCore(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(), nodeConfig.nodeId(),
-            hbase))
+            endpoints.hbaseConfiguration()))
         .start());
     this.node = node;
     checkNotStopped();
@@ -167,7 +167,9 @@ public final class StandaloneLauncher implements AutoCloseable {
     this.api = api;
     GatewayNode edge = GatewayNode.attach(node, gateway, push, demo);
     this.edge = edge;
-    BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(), hbase));
+    // The job writes HBase all along, so its connection is open anyway: probe through it.
+    BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(),
+        BackendHealth.hbase(hbase)));
     checkNotStopped();
     CoreConfig core = node.core().config();
     JobConfig jobConfig = JobConfig.from(config, core);

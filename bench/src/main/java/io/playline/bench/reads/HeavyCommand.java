@@ -8,6 +8,7 @@ import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.query.TieredHistoryService;
 import io.playline.core.query.TombstoneSink;
+import io.playline.core.store.HBaseClient;
 import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.core.store.RedisConnections;
@@ -167,7 +168,7 @@ public final class HeavyCommand implements Callable<Integer> {
           System.out.printf("HBase flushed and major-compacted both tables (as it does on its own schedule) in %.1f s%n",
               (System.nanoTime() - start) / 1e9);
         }
-        TieredHistoryService service = new TieredHistoryService(core, redis, async, NO_TOMBSTONES, registry,
+        TieredHistoryService service = new TieredHistoryService(core, redis, HBaseClient.borrowing(async), NO_TOMBSTONES, registry,
             System::currentTimeMillis);
         List<Row> rows = new ArrayList<>();
         int afterRedis = core.maxItemsPerUser();

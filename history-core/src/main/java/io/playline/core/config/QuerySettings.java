@@ -31,7 +31,8 @@ public final class QuerySettings {
   public static final Setting<Integer> HBASE_MAX_ITEMS = Setting.intValue("query.hbase.max.items", 1000, 1, 100_000,
       "newest cells read from HBase for a cold user or a page past Redis");
   public static final Setting<Duration> HBASE_TIMEOUT = Setting.duration("query.hbase.timeout", Duration.ofSeconds(5),
-      Duration.ofMillis(100), Duration.ofMinutes(5), "bound of one HBase read, retries included");
+      Duration.ofMillis(100), Duration.ofMinutes(5),
+      "bound of one HBase read, retries included; x 6 bounds opening the HBase client on first need");
 
   public static final Setting<Duration> ITEM_STATS_CACHE_TTL = Setting.duration("item.stats.cache.ttl",
       Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1), "how long `GetItemStats` keeps an item's counters "

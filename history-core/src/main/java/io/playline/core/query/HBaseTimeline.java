@@ -1,6 +1,7 @@
 package io.playline.core.query;
 
 import io.playline.core.store.CompactedIndex;
+import io.playline.core.store.HBaseClient;
 import io.playline.core.store.HBaseLayout;
 import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
@@ -16,7 +17,6 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
@@ -31,9 +31,10 @@ import org.jspecify.annotations.Nullable;
  * ({@link ChunkedHistory}) — and point lookups of live cells, through the non-blocking {@link AsyncTable}.
  * A row is streamed a page of cells per result, and only the newest {@code query.hbase.max.items}
  * are kept ({@link NewestCells}), so a heavy user's row never makes one RPC or the heap large.
+ * The tables are built on the first read, which opens the {@link HBaseClient} if nothing has yet.
  *
- * <p>Thread-safe; never blocks; stages complete on HBase's RPC threads. Every call is bounded by
- * {@code query.hbase.timeout}.
+ * <p>Thread-safe; never blocks; stages complete on HBase's RPC threads (the first ones on the
+ * client's connect thread). Every call is bounded by {@code query.hbase.timeout}.
  */
 final class HBaseTimeline {
   private static final int CELLS_PER_RESULT = 256;
@@ -48,26 +49,29 @@ final class HBaseTimeline {
 
   private final int maxItems;
   private final byte[] family;
-  private final AsyncTable<AdvancedScanResultConsumer> table;
-  private final ChunkedHistory chunks;
+  private final HBaseClient.Derived<Tables> tables;
   private final QueryMetrics metrics;
 
-  HBaseTimeline(HBaseLayout layout, QueryConfig config, AsyncConnection connection, QueryMetrics metrics,
-      LongSupplier clock) {
+  /** The live table and the chunks over it, as built from the open connection. */
+  private record Tables(AsyncTable<AdvancedScanResultConsumer> live, ChunkedHistory chunks) {}
+
+  HBaseTimeline(HBaseLayout layout, QueryConfig config, HBaseClient client, QueryMetrics metrics, LongSupplier clock) {
     this.maxItems = config.hbaseMaxItems();
     this.metrics = metrics;
     this.family = layout.familyBytes();
     long timeoutMs = config.hbaseTimeout().toMillis();
-    this.table = connection.getTableBuilder(layout.table())
-        .setOperationTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .setScanTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .build();
-    AsyncTable<AdvancedScanResultConsumer> chunkTable = connection.getTableBuilder(HistoryChunks.table(layout.table()))
-        .setOperationTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .build();
-    this.chunks = new ChunkedHistory(layout, table, chunkTable, metrics, clock);
+    this.tables = client.derive(connection -> {
+      AsyncTable<AdvancedScanResultConsumer> live = connection.getTableBuilder(layout.table())
+          .setOperationTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+          .setScanTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+          .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+          .build();
+      AsyncTable<AdvancedScanResultConsumer> chunkTable = connection.getTableBuilder(HistoryChunks.table(layout.table()))
+          .setOperationTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+          .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
+          .build();
+      return new Tables(live, new ChunkedHistory(layout, live, chunkTable, metrics, clock));
+    });
   }
 
   /**
@@ -78,20 +82,21 @@ final class HBaseTimeline {
    */
   CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
       long oldestMs, int want) {
-    return newest(uid, after, businesses, oldestMs, Math.max(1, Math.min(want, maxItems)), CHUNK_RETRIES, HOPS);
+    int bounded = Math.max(1, Math.min(want, maxItems));
+    return tables.get().thenCompose(t -> newest(t, uid, after, businesses, oldestMs, bounded, CHUNK_RETRIES, HOPS));
   }
 
-  private CompletionStage<HBaseSlice> newest(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
-      long oldestMs, int want, int retries, int hops) {
+  private CompletionStage<HBaseSlice> newest(Tables t, long uid, @Nullable TimelinePosition after,
+      Set<Integer> businesses, long oldestMs, int want, int retries, int hops) {
     // The index only after the live scan: a live cell a roll-up deleted is then in the index read.
-    return live(uid, after, businesses, oldestMs, want)
-        .thenCompose(l -> chunks.index(uid).thenApply(i -> new ChunkedHistory.Read(uid, after, businesses, oldestMs,
-            l, i)))
-        .thenCompose(read -> chunks.merge(read, want, retries > 0, new ChunkedHistory.Continuation() {
+    return live(t.live(), uid, after, businesses, oldestMs, want)
+        .thenCompose(l -> t.chunks().index(uid).thenApply(i -> new ChunkedHistory.Read(uid, after, businesses,
+            oldestMs, l, i)))
+        .thenCompose(read -> t.chunks().merge(read, want, retries > 0, new ChunkedHistory.Continuation() {
           @Override
           public CompletionStage<HBaseSlice> reread() {
             // A roll-up replaced the version between the index read and the chunk reads.
-            return newest(uid, after, businesses, oldestMs, want, retries - 1, hops);
+            return newest(t, uid, after, businesses, oldestMs, want, retries - 1, hops);
           }
 
           @Override
@@ -99,14 +104,14 @@ final class HBaseTimeline {
             // Everything down to position was read and dropped by a rule: go on after it, a few times.
             return hops == 0
                 ? CompletableFuture.completedFuture(new HBaseSlice(List.of(), position))
-                : newest(uid, position, businesses, oldestMs, want, retries, hops - 1);
+                : newest(t, uid, position, businesses, oldestMs, want, retries, hops - 1);
           }
         }));
   }
 
   /** The newest live cells of the row after {@code after}. */
-  private CompletionStage<HBaseSlice> live(long uid, @Nullable TimelinePosition after, Set<Integer> businesses,
-      long oldestMs, int want) {
+  private CompletionStage<HBaseSlice> live(AsyncTable<AdvancedScanResultConsumer> table, long uid,
+      @Nullable TimelinePosition after, Set<Integer> businesses, long oldestMs, int want) {
     long upperMs = after == null || after.viewTimeMs() == Long.MAX_VALUE ? Long.MAX_VALUE : after.viewTimeMs() + 1;
     if (oldestMs >= upperMs) {
       return CompletableFuture.completedFuture(HBaseSlice.EMPTY);
@@ -143,7 +148,7 @@ final class HBaseTimeline {
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return table.get(get).thenApply(HBaseTimeline::entries);
+    return tables.get().thenCompose(t -> t.live().get(get)).thenApply(HBaseTimeline::entries);
   }
 
   private static List<TimelineEntry> entries(Result result) {

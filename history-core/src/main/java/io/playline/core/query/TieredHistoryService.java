@@ -5,6 +5,7 @@ import io.playline.core.CoreConfig;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.stats.ItemStatsLayout;
 import io.playline.core.stats.ItemStatsReader;
+import io.playline.core.store.HBaseClient;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.proto.v1.Business;
@@ -18,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * ({@link RequestValidator}), then counted and timed, and its failure sorted ({@link StoreFailures}).
  *
  * <p>Thread-safe; never blocks the caller: Redis calls go through the shared Lettuce connection,
- * HBase calls through an {@link AsyncConnection}; stages complete on their I/O threads. It borrows
- * every connection it is given and owns nothing to close.
+ * HBase calls through the {@link HBaseClient}, which the first read that needs HBase opens (off the
+ * caller's thread); stages complete on their I/O threads. It borrows every client it is given and
+ * owns nothing to close.
  */
 public final class TieredHistoryService implements HistoryService {
   private static final Logger log = LoggerFactory.getLogger(TieredHistoryService.class);
@@ -45,13 +46,13 @@ public final class TieredHistoryService implements HistoryService {
   private final QueryMetrics metrics;
 
   /** Deletes and clears go to {@code aggregator}; server time is the system clock. */
-  public TieredHistoryService(CoreConfig config, RedisConnections redis, AsyncConnection hbase,
+  public TieredHistoryService(CoreConfig config, RedisConnections redis, HBaseClient hbase,
       WriteBackAggregator aggregator, MeterRegistry registry) {
     this(config, redis, hbase, TombstoneSink.of(aggregator), registry, System::currentTimeMillis);
   }
 
   /** As above, with the sink of deletes and clears and the server clock (epoch ms) given. */
-  public TieredHistoryService(CoreConfig config, RedisConnections redis, AsyncConnection hbase, TombstoneSink sink,
+  public TieredHistoryService(CoreConfig config, RedisConnections redis, HBaseClient hbase, TombstoneSink sink,
       MeterRegistry registry, LongSupplier clock) {
     this.validator = new RequestValidator(config.query());
     this.metrics = new QueryMetrics(registry);

@@ -6,6 +6,7 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.core.store.HBaseClient;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ItemStats;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * mode), falling back to HBase for all of them when Redis fails, then one HBase multi-get of
  * the misses, whose answers are cached for {@code cacheTtl} — zeros too, so an item nobody played
  * does not reach HBase on every call. Cache entries hold an {@link ItemStats} without its item
- * (empty bytes for zeros). Items must be distinct and valid (the caller validates).
+ * (empty bytes for zeros). Items must be distinct and valid (the caller validates). The first HBase
+ * read opens the {@link HBaseClient} if nothing has yet.
  *
  * <p>Thread-safe; never blocks: stages complete on Lettuce's or HBase's threads.
  */
@@ -37,7 +38,7 @@ public final class ItemStatsReader {
   private static final Result EMPTY = Result.create(new org.apache.hadoop.hbase.Cell[0]);
 
   private final RedisClusterAsyncCommands<byte[], byte[]> redis;
-  private final AsyncTable<AdvancedScanResultConsumer> table;
+  private final HBaseClient.Derived<AsyncTable<AdvancedScanResultConsumer>> table;
   private final String keyPrefix;
   private final Duration cacheTtl;
   private final Counter cacheHits;
@@ -49,14 +50,14 @@ public final class ItemStatsReader {
    * @param cacheTtl how long an answer is cached ({@code item.stats.cache.ttl}); zero: never cached
    * @param hbaseTimeout bound of one HBase read, retries included ({@code query.hbase.timeout})
    */
-  public ItemStatsReader(RedisClusterAsyncCommands<byte[], byte[]> redis, AsyncConnection hbase, ItemStatsLayout layout,
+  public ItemStatsReader(RedisClusterAsyncCommands<byte[], byte[]> redis, HBaseClient hbase, ItemStatsLayout layout,
       String keyPrefix, Duration cacheTtl, Duration hbaseTimeout, MeterRegistry registry) {
     this.redis = redis;
     long timeoutMs = hbaseTimeout.toMillis();
-    this.table = hbase.getTableBuilder(layout.stats())
+    this.table = hbase.derive(connection -> connection.getTableBuilder(layout.stats())
         .setOperationTimeout(timeoutMs, TimeUnit.MILLISECONDS)
         .setReadRpcTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .build();
+        .build());
     this.keyPrefix = keyPrefix;
     this.cacheTtl = cacheTtl;
     this.cacheHits = Counter.builder("playline.item.stats.lookups").tag("source", "cache")
@@ -108,7 +109,7 @@ public final class ItemStatsReader {
     for (int i : misses) {
       gets.add(new Get(ItemStatsLayout.row(items.get(i))).addFamily(ItemStatsLayout.STATS_FAMILY));
     }
-    return table.getAll(gets).exceptionally(error -> {
+    return table.get().thenCompose(t -> t.getAll(gets)).exceptionally(error -> {
       if (tableMissing(error)) {
         // No job has created the table yet: nothing was counted. Not cached, so counts show up at once.
         List<Result> none = new ArrayList<>(misses.size());

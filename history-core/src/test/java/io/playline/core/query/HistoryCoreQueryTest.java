@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.HBaseClient;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.HBaseNamespace;
@@ -22,7 +23,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The runtime wiring: HistoryCore hands out the service once HBase is attached, and closes what it opened. */
+/**
+ * The runtime wiring: HistoryCore hands out the service once HBase is attached, opens the HBase
+ * client only when a read needs HBase, and closes what it opened.
+ */
 @ExtendWith({RealRedisExtension.class, RealHBaseExtension.class, RealKafkaExtension.class})
 class HistoryCoreQueryTest {
   private static final long UID = 6006;
@@ -38,17 +42,29 @@ class HistoryCoreQueryTest {
       env.persist(stored);
     }
 
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (HistoryCore core = HistoryCore.start(ConfigSource.empty().with(settings), redis.redisUri(),
-        kafka.bootstrapServers(), "node-1", new SimpleMeterRegistry())) {
+        kafka.bootstrapServers(), "node-1", registry)) {
       assertThatThrownBy(core::history).isInstanceOf(IllegalStateException.class);
-      HistoryService service = core.attachHBase(hbase.connection());
+      HistoryService service = core.attachHBase(hbase.configuration());
       assertThat(core.history()).isSameAs(service);
-      assertThatThrownBy(() -> core.attachHBase(hbase.connection())).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> core.attachHBase(hbase.configuration())).isInstanceOf(IllegalStateException.class);
+      HBaseClient client = core.hbase();
+      assertThat(client.state()).as("attaching connects nothing").isEqualTo(HBaseClient.State.IDLE);
+      // Point progress (no HBase fallback) and the pause flag are Redis's alone: still no HBase client.
+      assertThat(join(service.progress(UID, List.of(item(Business.VIDEO, 1))))).isEmpty();
+      assertThat(join(service.paused(UID))).isFalse();
+      assertThat(client.state()).isEqualTo(HBaseClient.State.IDLE);
 
+      // A cold user's page falls through Redis to HBase: the first need opens the client.
       assertThat(join(service.list(UID, List.of(), null, 0)).getRecordsList()).containsExactly(stored);
+      assertThat(client.state()).isEqualTo(HBaseClient.State.RUNNING);
+      assertThat(registry.get("playline.hbase.client.connects").tag("outcome", "ok").counter().count()).isEqualTo(1);
+      assertThat(registry.get("playline.hbase.client.running").gauge().value()).isEqualTo(1);
       join(service.delete(UID, List.of(item(Business.VIDEO, 1))));
       assertThat(join(service.list(UID, List.of(), null, 0)).getRecordsList()).isEmpty();
       assertThat(core.aggregator().pendingItems()).isEqualTo(1);
     }
+    assertThat(registry.get("playline.hbase.client.running").gauge().value()).as("closed with the core").isZero();
   }
 }

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.store.HBaseClient;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
@@ -35,9 +36,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -57,7 +56,8 @@ final class QueryTestEnv implements AutoCloseable {
   final CoreConfig config;
   final RedisConnections redis;
   final RedisKeys keys;
-  final AsyncConnection asyncHBase;
+  /** The read paths' client, opened by the first read that needs HBase, as a node's is. */
+  final HBaseClient hbaseClient;
   final HBaseNamespace hbase;
   final RedisHistoryWriter writer;
   final RecordingSink sink = new RecordingSink();
@@ -74,9 +74,9 @@ final class QueryTestEnv implements AutoCloseable {
     this.keys = new RedisKeys(config.redisKeyPrefix());
     createTable();
     this.redis = RedisConnections.connect(redisNs.redisUri(), false, Duration.ofSeconds(5));
-    this.asyncHBase = join(ConnectionFactory.createAsyncConnection(hbase.configuration()));
+    this.hbaseClient = HBaseClient.lazy(hbase.configuration(), Duration.ofSeconds(60), registry);
     this.writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(registry));
-    this.service = new TieredHistoryService(config, redis, asyncHBase, sink, registry, System::currentTimeMillis);
+    this.service = new TieredHistoryService(config, redis, hbaseClient, sink, registry, System::currentTimeMillis);
   }
 
   private void createTable() {
@@ -191,9 +191,7 @@ final class QueryTestEnv implements AutoCloseable {
   public void close() {
     writer.close();
     try {
-      asyncHBase.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      hbaseClient.close();
     } finally {
       redis.close();
     }

@@ -57,7 +57,7 @@ class TombstoneBoundTest {
     env = new QueryTestEnv(redis, hbase, settings);
     evictionAge = env.config.tombstoneEvictionAge().toMillis();
     clock.set(env.now - TimeUnit.HOURS.toMillis(6));
-    service = new TieredHistoryService(env.config, env.redis, env.asyncHBase, env.sink, registry, clock::get);
+    service = new TieredHistoryService(env.config, env.redis, env.hbaseClient, env.sink, registry, clock::get);
   }
 
   @AfterEach

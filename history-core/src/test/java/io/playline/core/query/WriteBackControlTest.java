@@ -53,7 +53,7 @@ class WriteBackControlTest {
     env = new QueryTestEnv(redis, hbase, Map.of("kafka.topic.history", topic, "writeback.flush.interval", "1s"));
     producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerConfig.defaults());
     aggregator = new WriteBackAggregator(env.config, producer, new WriteBackMetrics(new SimpleMeterRegistry()), "t");
-    service = new TieredHistoryService(env.config, env.redis, env.asyncHBase, aggregator, env.registry);
+    service = new TieredHistoryService(env.config, env.redis, env.hbaseClient, aggregator, env.registry);
     reader = new TopicReader(kafka, topic);
   }
 

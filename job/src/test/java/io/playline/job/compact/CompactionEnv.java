@@ -6,6 +6,7 @@ import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.query.TieredHistoryService;
 import io.playline.core.query.TombstoneSink;
+import io.playline.core.store.HBaseClient;
 import io.playline.core.store.RedisConnections;
 import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
@@ -70,7 +71,7 @@ final class CompactionEnv implements AutoCloseable {
     redisPrefix = redisNs.keyPrefix();
     redis = RedisConnections.connect(redisNs.redisUri(), false, Duration.ofSeconds(5));
     async = ConnectionFactory.createAsyncConnection(hbase.configuration()).get(60, TimeUnit.SECONDS);
-    service = new TieredHistoryService(core, redis, wrap.apply(async), NO_TOMBSTONES, registry,
+    service = new TieredHistoryService(core, redis, HBaseClient.borrowing(wrap.apply(async)), NO_TOMBSTONES, registry,
         System::currentTimeMillis);
   }
 

@@ -139,6 +139,9 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     body.append(ready ? "ready\n" : "not ready\n");
     for (Map.Entry<String, Readiness.Component> e : readiness.snapshot().entrySet()) {
       body.append(e.getKey()).append(": ").append(e.getValue().ready() ? "ready" : "not ready");
+      if (e.getValue().detail() != null) {
+        body.append(" (").append(e.getValue().detail()).append(')');
+      }
       if (!e.getValue().required()) {
         body.append(" (reported, not required)");
       }

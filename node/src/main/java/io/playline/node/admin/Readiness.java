@@ -17,8 +17,16 @@ import org.jspecify.annotations.Nullable;
  * a backend, or begin draining. Thread-safe; reads never block.
  */
 public final class Readiness {
-  /** One component's state. */
-  public record Component(boolean ready, boolean required) {}
+  /**
+   * One component's state; {@code detail} is what {@code /readyz} shows beside it (e.g. why a
+   * reported backend counts as ready without being used), null for nothing.
+   */
+  public record Component(boolean ready, boolean required, @Nullable String detail) {
+    /** A component with no detail. */
+    public Component(boolean ready, boolean required) {
+      this(ready, required, null);
+    }
+  }
 
   private final Map<String, Component> components = new ConcurrentHashMap<>();
   private volatile @Nullable MeterRegistry registry;
@@ -34,16 +42,21 @@ public final class Readiness {
   }
 
   private void declare(String component, boolean required) {
-    components.putIfAbsent(component, new Component(false, required));
+    components.putIfAbsent(component, new Component(false, required, null));
     MeterRegistry r = registry;
     if (r != null) {
       gauge(r, component);
     }
   }
 
-  /** Sets a component's state; one never declared counts as required. */
+  /** Sets a component's state, without detail; one never declared counts as required. */
   public void set(String component, boolean ready) {
-    components.compute(component, (k, old) -> new Component(ready, old == null || old.required()));
+    set(component, ready, null);
+  }
+
+  /** Sets a component's state and what {@code /readyz} shows beside it (null: nothing). */
+  public void set(String component, boolean ready, @Nullable String detail) {
+    components.compute(component, (k, old) -> new Component(ready, old == null || old.required(), detail));
   }
 
   /** True when at least one required component is declared and every required one is ready. */
