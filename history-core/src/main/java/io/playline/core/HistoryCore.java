@@ -12,6 +12,7 @@ import io.playline.core.publish.FirstTodayPublisher;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.query.HistoryService;
 import io.playline.core.query.TieredHistoryService;
+import io.playline.core.query.TombstoneSink;
 import io.playline.core.store.HBaseClient;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
@@ -44,12 +45,13 @@ public final class HistoryCore implements AutoCloseable {
   private final FirstTodayPublisher firstToday;
   private final RedisHistoryWriter writer;
   private final MeterRegistry registry;
+  private final Time time;
   private @Nullable HBaseClient hbase;
   private volatile @Nullable HistoryService history;
 
   private HistoryCore(CoreConfig config, RedisConnections redis, KafkaProducer<byte[], byte[]> producer,
       WriteBackAggregator aggregator, FirstTodayPublisher firstToday, RedisHistoryWriter writer,
-      MeterRegistry registry) {
+      MeterRegistry registry, Time time) {
     this.config = config;
     this.redis = redis;
     this.producer = producer;
@@ -57,6 +59,7 @@ public final class HistoryCore implements AutoCloseable {
     this.firstToday = firstToday;
     this.writer = writer;
     this.registry = registry;
+    this.time = time;
   }
 
   /**
@@ -78,7 +81,7 @@ public final class HistoryCore implements AutoCloseable {
    * As {@link #start(ConfigSource, String, String, String, MeterRegistry)}, with the Redis
    * connections' I/O on {@code redisLoop} (a gateway I/O loop the caller owns and shuts down after
    * {@link #close()}); null gives the Redis client a thread of its own. The write-back's flushes
-   * pass by {@code time}.
+   * pass by {@code time}, and the read paths' server time is its wall clock.
    */
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
       MeterRegistry registry, @Nullable EventLoop redisLoop, Time time) {
@@ -98,7 +101,7 @@ public final class HistoryCore implements AutoCloseable {
       RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry));
       log.info("history-core up: write-back every {} to {}, first-today to {}", config.flushInterval(),
           config.historyTopic(), config.firstTodayTopic());
-      return new HistoryCore(config, redis, producer, aggregator, firstToday, writer, registry);
+      return new HistoryCore(config, redis, producer, aggregator, firstToday, writer, registry, time);
     } catch (RuntimeException e) {
       if (aggregator != null) {
         aggregator.abandon();
@@ -150,7 +153,8 @@ public final class HistoryCore implements AutoCloseable {
     HBaseClient client = HBaseClient.lazy(configuration, config.query().hbaseTimeout().multipliedBy(CONNECT_TIMEOUTS),
         registry);
     hbase = client;
-    HistoryService service = new TieredHistoryService(config, redis, client, aggregator, registry);
+    HistoryService service = new TieredHistoryService(config, redis, client, TombstoneSink.of(aggregator), registry,
+        time::millis);
     history = service;
     log.info("history-core queries up: HBase table {}, retention {} (overrides {}); HBase client opens on first need",
         config.hbase().table(), config.hbase().retention(), config.hbase().retentionOverrides());

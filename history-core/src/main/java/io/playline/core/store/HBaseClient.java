@@ -61,9 +61,8 @@ public final class HBaseClient implements AutoCloseable {
   private final Object lock = new Object();
   private State state = State.IDLE;
   private @Nullable CompletableFuture<AsyncConnection> attempt;
-  /** The attempt that succeeded; read without the lock on every need once open. */
+  /** The open connection, once open; read without the lock on every need. */
   private volatile @Nullable CompletableFuture<AsyncConnection> ready;
-  private volatile @Nullable AsyncConnection connection;
 
   /**
    * A client that opens its connection with {@code opener} (called on the attempt's thread; a
@@ -112,7 +111,6 @@ public final class HBaseClient implements AutoCloseable {
         null);
     synchronized (client.lock) {
       client.state = State.RUNNING;
-      client.connection = connection;
       client.ready = CompletableFuture.completedFuture(connection);
     }
     return client;
@@ -159,7 +157,8 @@ public final class HBaseClient implements AutoCloseable {
 
   /** The connection if the client is open, else null; never opens it (probes). */
   public @Nullable AsyncConnection ifOpen() {
-    return connection;
+    CompletableFuture<AsyncConnection> done = ready;
+    return done == null ? null : done.getNow(null);
   }
 
   /** Where the client is now (probes, meters). */
@@ -200,8 +199,7 @@ public final class HBaseClient implements AutoCloseable {
       keep = state != State.CLOSED;
       if (keep) {
         state = State.RUNNING;
-        connection = opened;
-        ready = shared;
+        ready = CompletableFuture.completedFuture(opened);
       }
     }
     if (!keep) {
@@ -253,8 +251,7 @@ public final class HBaseClient implements AutoCloseable {
         return;
       }
       state = State.CLOSED;
-      c = connection;
-      connection = null;
+      c = ifOpen();
       ready = null;
     }
     if (c != null && owned) {
@@ -267,7 +264,6 @@ public final class HBaseClient implements AutoCloseable {
     private final HBaseClient client;
     private final Function<AsyncConnection, T> build;
     private volatile @Nullable CompletableFuture<T> built;
-    private @Nullable T value;
 
     private Derived(HBaseClient client, Function<AsyncConnection, T> build) {
       this.client = client;
@@ -281,13 +277,12 @@ public final class HBaseClient implements AutoCloseable {
     }
 
     private synchronized T build(AsyncConnection connection) {
-      T v = value;
-      if (v == null) {
-        v = build.apply(connection);
-        value = v;
-        built = CompletableFuture.completedFuture(v);
+      CompletableFuture<T> b = built;
+      if (b == null) {
+        b = CompletableFuture.completedFuture(build.apply(connection));
+        built = b;
       }
-      return v;
+      return b.join();
     }
   }
 }
