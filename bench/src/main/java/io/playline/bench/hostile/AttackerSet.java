@@ -33,10 +33,10 @@ public final class AttackerSet implements AutoCloseable {
     return attackers.stream().map(a -> a.stats().snapshot()).toList();
   }
 
-  /** One line of each attacker's progress, for the per-second report. */
-  public String progressLine() {
+  /** One line of these attackers' progress, for the per-second report. */
+  static String progressLine(List<AttackStats.Snapshot> snapshots) {
     StringBuilder s = new StringBuilder();
-    for (AttackStats.Snapshot x : snapshots()) {
+    for (AttackStats.Snapshot x : snapshots) {
       s.append(String.format(Locale.ROOT, "[%s sent %d open %d refused %d] ", x.kind().cliName(), x.sent(), x.open(),
           x.refusalTotal()));
     }

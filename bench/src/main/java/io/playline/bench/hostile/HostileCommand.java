@@ -1,9 +1,5 @@
 package io.playline.bench.hostile;
 
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.playline.bench.BenchOptions;
 import io.playline.bench.BenchSettings;
 import io.playline.bench.EndpointsOption;
@@ -99,10 +95,10 @@ public final class HostileCommand implements Callable<Integer> {
   @Option(names = "--slowloris-interval", defaultValue = "2s", description = "Pause between slowloris bytes (default: ${DEFAULT-VALUE}).")
   String slowlorisInterval;
 
-  @Option(names = "--attacker-cpu", defaultValue = "idle", description = "idle: the attackers' thread runs in "
-      + "Linux's SCHED_IDLE class, only on CPU the node and the honest players leave (as if the attackers' sending "
-      + "cost were on their own machines); shared: it competes with them for this host's cores (default: "
-      + "${DEFAULT-VALUE}).")
+  @Option(names = "--attacker-cpu", defaultValue = "idle", description = "The attackers run in a JVM of their own "
+      + "(their collections and compilations never pause the honest players' clients). idle: that JVM runs in "
+      + "Linux's SCHED_IDLE class, only on CPU the node and the honest players leave (as if the attackers were on "
+      + "their own machines); shared: it competes with them for this host's cores (default: ${DEFAULT-VALUE}).")
   String attackerCpu;
 
   @Option(names = "--max-operations", defaultValue = "5000000",
@@ -160,44 +156,38 @@ public final class HostileCommand implements Callable<Integer> {
       target = target.from(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) HONEST_ADDRESS}));
     }
     Duration length = BenchOptions.duration(phase, Duration.ofSeconds(20), "--phase");
-    AttackerThreads threads = new AttackerThreads(AttackerThreads.Cpu.parse(attackerCpu));
+    AttackerProcess.Cpu cpu = AttackerProcess.Cpu.parse(attackerCpu);
     out.printf(Locale.ROOT, "hostile: node pid %d, %s, logs %s; %d honest players at %.0f/s; K=%d; phases of %ss; "
         + "attackers' CPU %s%n", node.pid(), node.websocket(), logs, connections, rate, attackers, length.toSeconds(),
         attackerCpu);
     LoadSpec spec = new LoadSpec("ws", List.of(node.websocket()), 0, connections, 5000, HONEST_ADDRESS, key, uidBase,
         LoadSpec.FlagMode.TODAY, ZoneId.of(zone), events, 8, 500, 1, 0, 0);
-    boolean epoll = Epoll.isAvailable();
-    EventLoopGroup group = epoll ? new EpollEventLoopGroup(1, threads) : new NioEventLoopGroup(1, threads);
     List<PhaseResult> results = new ArrayList<>();
-    try (LoadGenerator honest = LoadGenerator.start(spec)) {
+    try (AttackerProcess attackers = AttackerProcess.start(cpu); LoadGenerator honest = LoadGenerator.start(spec)) {
       awaitConnected(honest);
       honest.setRate(rate, Duration.ofSeconds(3));
       Duration honestWarmup = BenchOptions.duration(warmup, Duration.ofSeconds(10), "--warmup");
       hold(honest, honestWarmup);
-      if (warmAttackPaths(kinds, target, group, epoll)) {
+      if (warmAttackPaths(kinds, target, attackers)) {
         hold(honest, honestWarmup); // the deoptimized methods compiled again, with the attack's paths in their profiles
       }
-      group.submit(() -> { }).syncUninterruptibly();
-      out.println("  attackers' thread runs as: " + threads.describe());
-      results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, group, threads, epoll, length));
+      out.println("  attackers run as: " + attackers.describe());
+      results.add(phase("baseline", List.of(), honest, node.pid(), logs, target, attackers, length));
       for (AttackKind k : single ? kinds : List.<AttackKind>of()) {
         recover(honest, results);
         // Behind a shared address, the neighbours reconnect beside each attack, as the honest players heartbeat.
         List<AttackKind> running = sharedAddress && k != AttackKind.NEIGHBOURS && kinds.contains(AttackKind.NEIGHBOURS)
             ? List.of(k, AttackKind.NEIGHBOURS) : List.of(k);
-        results.add(phase(k.cliName(), running, honest, node.pid(), logs, target, group, threads, epoll, length));
+        results.add(phase(k.cliName(), running, honest, node.pid(), logs, target, attackers, length));
       }
       if (together && kinds.size() > 1) {
         recover(honest, results);
         // From addresses and users none of the single phases (nor the warm-up) used: every attacker
         // meets the node for the first time, as a new attack would, not as a repeat offender in penalty.
-        results.add(phase("all", kinds, honest, node.pid(), logs, target.elsewhere().elsewhere(), group, threads,
-            epoll, length));
+        results.add(phase("all", kinds, honest, node.pid(), logs, target.elsewhere().elsewhere(), attackers, length));
       }
       recover(honest, results);
       honest.setRate(0, Duration.ZERO);
-    } finally {
-      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
     }
     HostileReport.print(results, out);
     return 0;
@@ -210,13 +200,13 @@ public final class HostileCommand implements Callable<Integer> {
    * attacks (no penalty, budget or tombstone carries into a single-kind phase); false when there
    * is none. A second honest warm-up lets the node settle.
    */
-  private boolean warmAttackPaths(List<AttackKind> kinds, AttackTarget target, EventLoopGroup group, boolean epoll) {
+  private boolean warmAttackPaths(List<AttackKind> kinds, AttackTarget target, AttackerProcess attackers) {
     Duration d = BenchOptions.duration(attackWarmup, Duration.ofSeconds(3), "--attack-warmup");
     if (d.isZero() || kinds.isEmpty()) {
       return false;
     }
     for (AttackKind k : kinds) {
-      AttackerSet warming = AttackerSet.start(List.of(k), target.elsewhere(), group, epoll, d);
+      AttackerProcess.Running warming = attackers.attack(List.of(k), target.elsewhere(), d);
       try {
         sleep(d);
       } finally {
@@ -228,10 +218,10 @@ public final class HostileCommand implements Callable<Integer> {
   }
 
   private PhaseResult phase(String name, List<AttackKind> kinds, LoadGenerator honest, long pid, Path logs,
-      AttackTarget target, EventLoopGroup group, AttackerThreads threads, boolean epoll, Duration length) {
+      AttackTarget target, AttackerProcess attackers, Duration length) {
     LoadSnapshot s0 = honest.snapshot();
     long nodeCpu0 = ProcStats.cpuNanos(pid);
-    long attackCpu0 = threads.cpuNanos();
+    long attackCpu0 = attackers.cpuNanos();
     long nodeCpu;
     long attackCpu;
     long rss0 = ProcStats.rssBytes(pid);
@@ -241,7 +231,7 @@ public final class HostileCommand implements Callable<Integer> {
     Histogram latencies = LoadSnapshot.newHistogram();
     LoadSnapshot s1 = s0;
     List<AttackStats.Snapshot> attacks;
-    try (AttackerSet running = AttackerSet.start(kinds, target, group, epoll, length)) {
+    try (AttackerProcess.Running running = attackers.attack(kinds, target, length)) {
       long lastNodeCpu = nodeCpu0;
       long lastAttackCpu = attackCpu0;
       while (System.nanoTime() - begin < length.toNanos()) {
@@ -251,7 +241,7 @@ public final class HostileCommand implements Callable<Integer> {
         latencies.add(s1.interval());
         peak = Math.max(peak, ProcStats.rssBytes(pid));
         long nodeNow = ProcStats.cpuNanos(pid);
-        long attackNow = threads.cpuNanos();
+        long attackNow = attackers.cpuNanos();
         double second = (s1.nanos() - before.nanos()) / 1e9;
         out.printf(Locale.ROOT, "  %-13s %3ds  honest open %5d  acked %8d  errors %d  p99 %s ms  rss %d MiB  "
                 + "cpu node %.2f attackers %.2f  %s%n",
@@ -265,7 +255,7 @@ public final class HostileCommand implements Callable<Integer> {
       }
       attacks = running.snapshots();
       nodeCpu = ProcStats.cpuNanos(pid) - nodeCpu0;
-      attackCpu = threads.cpuNanos() - attackCpu0;
+      attackCpu = attackers.cpuNanos() - attackCpu0;
     }
     double seconds = (s1.nanos() - s0.nanos()) / 1e9;
     return new PhaseResult(name, seconds, s1.acked() - s0.acked(), millis(latencies, 50), millis(latencies, 99),

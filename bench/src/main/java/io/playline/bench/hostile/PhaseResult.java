@@ -17,7 +17,7 @@ import java.util.List;
  * @param logBytes bytes the node's log directory grew by
  * @param nodeCpuNanos CPU time the node's process spent in the phase ({@code /proc}; with standalone,
  *     the embedded Kafka and HBase too, not the Redis child)
- * @param attackerCpuNanos CPU time the attackers' threads spent in the phase
+ * @param attackerCpuNanos CPU time the attackers' process spent in the phase (its JIT and collector included)
  * @param recoverySeconds from the end of the phase until the honest players were acked at the offered rate
  *     again with a p99 within 2x the baseline's; NaN when not measured or not within the bound
  * @param attackers each attacker's stats at the end of the phase
