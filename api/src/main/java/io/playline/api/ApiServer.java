@@ -73,7 +73,7 @@ public final class ApiServer implements AutoCloseable {
         node.registry(), node.tls() != null && node.tls().mutual());
     HistoryGrpcService service = new HistoryGrpcService(history, node.batcher(), node.eventRules(), config.writes(),
         Clock.systemUTC());
-    NettyServerBuilder builder = GrpcServers.builder(node.loops(),
+    NettyServerBuilder builder = GrpcServers.builder(node.loops().api(),
             new InetSocketAddress(access.bindHost(), access.port()),
             config.grpcServer().withMaxRstFramesPerWindow(access.maxRstFramesPerWindow()),
             node.tls() == null ? null : node.tls().api(), node.registry(), "api",
@@ -94,7 +94,7 @@ public final class ApiServer implements AutoCloseable {
     ConnectServer http = null;
     if (access.http().enabled()) {
       try {
-        http = ConnectServer.start(node.loops(), access.bindHost(), access.http(), config.grpcServer().maxFrameBytes(),
+        http = ConnectServer.start(node.loops().api(), access.bindHost(), access.http(), config.grpcServer().maxFrameBytes(),
             node.tls() == null ? null : node.tls().apiHttp(), node.registry(),
             ServerInterceptors.intercept(service, auth));
       } catch (InterruptedException e) {

@@ -33,6 +33,8 @@ import io.playline.proto.v1.SetPausedRequest;
 import io.playline.proto.v1.SetPausedResponse;
 import java.time.Clock;
 import java.util.concurrent.CompletionStage;
+import io.netty.util.internal.ThreadExecutorMap;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -173,14 +175,17 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
       response.onError(invalid(unknown));
       return;
     }
-    ServiceErrors.call(call).whenComplete((value, error) -> {
+    // The answer is built and encoded on the loop the call arrived on (the API's, with the server's
+    // direct executor), not on the thread that completed the query (Redis's may be a player loop).
+    Executor loop = ThreadExecutorMap.currentExecutor();
+    ServiceErrors.call(call).whenCompleteAsync((value, error) -> {
       if (error != null) {
         response.onError(StatusMapper.toStatus(ServiceErrors.toError(error, operation)).asRuntimeException());
       } else {
         response.onNext(toResponse.apply(value));
         response.onCompleted();
       }
-    });
+    }, loop != null ? loop : Runnable::run);
   }
 
   private static io.grpc.StatusRuntimeException invalid(String message) {

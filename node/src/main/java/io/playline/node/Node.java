@@ -192,7 +192,7 @@ public final class Node implements AutoCloseable {
 
   private void assemble(CoreStarter starter, AppliedStarter appliedStarter) {
     // The loops outlive the Redis client that may share one of them: created first, closed last.
-    EventLoops l = EventLoops.create(config.ioThreads());
+    EventLoops l = EventLoops.create(config.ioThreads(), config.apiIoThreads());
     parts.add(l);
     loops = l;
     Core c = starter.start(l.redisLoop(config.redisOnIoLoop()), registry, time);

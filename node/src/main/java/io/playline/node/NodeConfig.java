@@ -14,7 +14,8 @@ import java.time.Duration;
  *
  * @param nodeId this node's id in sessions, the push registry and logs ({@code node.id})
  * @param bindHost address the node's servers bind unless their own key says otherwise ({@code bind.host})
- * @param ioThreads Netty worker threads, 0 = one per core ({@code io.threads})
+ * @param ioThreads Netty worker threads of the players' ports, 0 = one per core ({@code io.threads})
+ * @param apiIoThreads Netty worker threads of the internal API's ports, 0 = one per core ({@code api.io.threads})
  * @param redisOnIoLoop the Redis client (and the batcher) run on the first worker loop ({@code io.redis.shared})
  * @param adminPort the admin HTTP port ({@code admin.port})
  * @param admin the admin port's bind address, token and budgets ({@code admin.*}; {@link AdminAccess})
@@ -24,14 +25,14 @@ import java.time.Duration;
  * @param tokenClockSkew leeway for a token's {@code exp}, {@code nbf} and {@code iat} ({@code auth.clock.skew})
  * @param writes how much one heartbeat or report may carry ({@link WriteLimits})
  */
-public record NodeConfig(String nodeId, String bindHost, int ioThreads, boolean redisOnIoLoop, int adminPort,
+public record NodeConfig(String nodeId, String bindHost, int ioThreads, int apiIoThreads, boolean redisOnIoLoop, int adminPort,
     AdminAccess admin, BatcherConfig batcher, TlsConfig tls, GrpcServerConfig grpcServer, Duration tokenClockSkew,
     WriteLimits writes) {
 
   /** Reads and validates every key above. */
   public static NodeConfig from(ConfigSource c) {
     return new NodeConfig(NodeSettings.NODE_ID.read(c, defaultNodeId()), NodeSettings.BIND_HOST.read(c),
-        NodeSettings.IO_THREADS.read(c), NodeSettings.IO_REDIS_SHARED.read(c), NodeSettings.ADMIN_PORT.read(c),
+        NodeSettings.IO_THREADS.read(c), NodeSettings.API_IO_THREADS.read(c), NodeSettings.IO_REDIS_SHARED.read(c), NodeSettings.ADMIN_PORT.read(c),
         AdminAccess.from(c), BatcherConfig.from(c), TlsConfig.from(c), GrpcServerConfig.from(c),
         RequestSettings.CLOCK_SKEW.read(c), WriteLimits.from(c));
   }

@@ -17,10 +17,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Netty event loop groups a node uses for every server it runs: one accept loop for every port,
- * the I/O loops of the players' and backends' connections (WebSocket, client gRPC, internal gRPC),
- * and one loop of its own for the admin port, so that a metrics scrape (milliseconds of work) or an
- * admin client's requests never wait in line with a player's heartbeats, and {@code /livez} can
- * answer while an I/O loop is stuck. Native epoll where available, NIO otherwise.
+ * the I/O loops of the players' connections (WebSocket, client gRPC), the internal API's loops of
+ * their own ({@link #api()}: a backend's page of history is decoded, queried and encoded there, never
+ * in line with a player's heartbeats on a node that serves both), and one loop of its own for the
+ * admin port, so that a metrics scrape (milliseconds of work) or an admin client's requests never
+ * wait in line with a player's heartbeats, and {@code /livez} can answer while an I/O loop is stuck.
+ * A group's threads start with its first connection: a node that serves no players (the api role)
+ * runs no player loop. Native epoll where available, NIO otherwise.
  */
 public final class EventLoops implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EventLoops.class);
@@ -28,40 +31,59 @@ public final class EventLoops implements AutoCloseable {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final EventLoopGroup admin;
+  private final @Nullable EventLoops api;
   private final EventLoop first;
   private final Class<? extends ServerChannel> serverChannelType;
 
-  private EventLoops(EventLoopGroup boss, EventLoopGroup workers, EventLoopGroup admin,
+  private EventLoops(EventLoopGroup boss, EventLoopGroup workers, EventLoopGroup admin, @Nullable EventLoops api,
       Class<? extends ServerChannel> type) {
     this.boss = boss;
     this.workers = workers;
     this.admin = admin;
+    this.api = api;
     this.first = workers.next();
     this.serverChannelType = type;
   }
 
-  /**
-   * Creates the groups; {@code workerThreads} 0 means one per core (not Netty's 2 x cores: the
-   * handlers never block, and every extra loop is another thread a heartbeat may hop through).
-   */
+  /** {@link #create(int, int)} with the internal API on as many loops as the players. */
   public static EventLoops create(int workerThreads) {
-    if (workerThreads <= 0) {
-      workerThreads = defaultWorkerThreads();
-    }
-    if (Epoll.isAvailable()) {
+    return create(workerThreads, workerThreads);
+  }
+
+  /**
+   * Creates the groups; {@code workerThreads} ({@code io.threads}) and {@code apiThreads} ({@code
+   * api.io.threads}) 0 mean one per core (not Netty's 2 x cores: the handlers never block, and every
+   * extra loop is another thread a heartbeat may hop through).
+   */
+  public static EventLoops create(int workerThreads, int apiThreads) {
+    boolean epoll = Epoll.isAvailable();
+    if (epoll) {
       log.info("Using native epoll transport");
-      return new EventLoops(
-          new EpollEventLoopGroup(1, new DefaultThreadFactory("playline-accept", true)),
-          new EpollEventLoopGroup(workerThreads, new DefaultThreadFactory("playline-io", true)),
-          new EpollEventLoopGroup(1, new DefaultThreadFactory("playline-admin", true)),
-          EpollServerSocketChannel.class);
+    } else {
+      log.info("Native epoll unavailable ({}); using NIO", Epoll.unavailabilityCause().toString());
     }
-    log.info("Native epoll unavailable ({}); using NIO", Epoll.unavailabilityCause().toString());
-    return new EventLoops(
-        new NioEventLoopGroup(1, new DefaultThreadFactory("playline-accept", true)),
-        new NioEventLoopGroup(workerThreads, new DefaultThreadFactory("playline-io", true)),
-        new NioEventLoopGroup(1, new DefaultThreadFactory("playline-admin", true)),
-        NioServerSocketChannel.class);
+    EventLoopGroup boss = group(epoll, 1, "playline-accept");
+    EventLoopGroup admin = group(epoll, 1, "playline-admin");
+    Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    EventLoops api = new EventLoops(boss, group(epoll, threads(apiThreads), "playline-api"), admin, null, type);
+    return new EventLoops(boss, group(epoll, threads(workerThreads), "playline-io"), admin, api, type);
+  }
+
+  private static int threads(int configured) {
+    return configured <= 0 ? defaultWorkerThreads() : configured;
+  }
+
+  private static EventLoopGroup group(boolean epoll, int threads, String name) {
+    DefaultThreadFactory factory = new DefaultThreadFactory(name, true);
+    return epoll ? new EpollEventLoopGroup(threads, factory) : new NioEventLoopGroup(threads, factory);
+  }
+
+  /**
+   * The same accept and admin loops with the internal API's I/O loops as {@link #workers()}: what
+   * the API's servers bind on. Closed with this (closing the view itself does nothing).
+   */
+  public EventLoops api() {
+    return api != null ? api : this;
   }
 
   /** The worker loops {@code io.threads = 0} gives: one per core. */
@@ -99,13 +121,17 @@ public final class EventLoops implements AutoCloseable {
     return serverChannelType;
   }
 
-  /** Shuts the groups down, waiting at most a few seconds. */
+  /** Shuts the groups down (the API's too), waiting at most a few seconds; nothing for {@link #api()}'s view. */
   @Override
   public void close() {
-    for (EventLoopGroup g : List.of(boss, workers, admin)) {
+    if (api == null) {
+      return;
+    }
+    List<EventLoopGroup> groups = List.of(boss, workers, api.workers, admin);
+    for (EventLoopGroup g : groups) {
       g.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
-    for (EventLoopGroup g : List.of(boss, workers, admin)) {
+    for (EventLoopGroup g : groups) {
       g.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
   }

@@ -64,8 +64,13 @@ public final class NodeSettings {
   public static final Setting<String> NODE_ID = Setting.string("node.id", derived("host name + pid"),
       "this node's id in sessions, the push registry and logs");
   public static final Setting<Integer> IO_THREADS = Setting.intValue("io.threads", 0, 0, 256,
-      "Netty I/O threads, 0 = one per core; every player and API connection lives on one of them (the admin "
-          + "port's run on a thread of their own, `playline-admin`)");
+      "Netty I/O threads of the players' ports, 0 = one per core; every player connection lives on one of them (the "
+          + "internal API's run on `api.io.threads`, the admin port's on a thread of their own, `playline-admin`)");
+  public static final Setting<Integer> API_IO_THREADS = Setting.intValue("api.io.threads", 0, 0, 256,
+      "Netty I/O threads of the internal API's ports (gRPC and Connect HTTP), apart from the players' (`io.threads`), "
+          + "0 = one per core: a backend's requests are read, answered and encoded there, never in line with a "
+          + "player's heartbeats on a node that serves both (`playline-api` threads, started by the API's first "
+          + "connection)");
   public static final Setting<Boolean> IO_REDIS_SHARED = Setting.bool("io.redis.shared", true, "the Redis client "
       + "(and the heartbeat batcher) run on the first I/O loop, so that loop's connections are read, batched, written "
       + "to Redis and acked without a thread hop; `false` gives Redis a thread of its own (costs ~25 % more gateway "
@@ -75,7 +80,7 @@ public final class NodeSettings {
       BIND_HOST, ADMIN_PORT, ADMIN_BIND_HOST, ADMIN_TOKEN, ADMIN_MAX_CONNECTIONS, ADMIN_MAX_CONNECTIONS_PER_ADDRESS,
       ADMIN_REQUEST_TIMEOUT,
       TLS_CERT, TLS_KEY, API_TLS_CLIENT_CA, TLS_RELOAD_INTERVAL, TLS_PROVIDER, PROXY_PROTOCOL,
-      PROXY_TRUSTED_CIDRS, NODE_ID, IO_THREADS, IO_REDIS_SHARED));
+      PROXY_TRUSTED_CIDRS, NODE_ID, IO_THREADS, API_IO_THREADS, IO_REDIS_SHARED));
 
   private NodeSettings() {}
 }

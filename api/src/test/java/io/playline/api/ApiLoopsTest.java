@@ -1,0 +1,98 @@
+package io.playline.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import io.playline.proto.v1.Business;
+import io.playline.proto.v1.GetProgressRequest;
+import io.playline.proto.v1.GetProgressResponse;
+import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.ItemKey;
+import io.playline.testing.HBaseNamespace;
+import io.playline.testing.KafkaNamespace;
+import io.playline.testing.RealHBaseExtension;
+import io.playline.testing.RealKafkaExtension;
+import io.playline.testing.RealRedisExtension;
+import io.playline.testing.RedisNamespace;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The internal API runs on I/O loops of its own ({@code api.io.threads}), so on a node that also
+ * serves players a backend's requests never wait in line behind a player's heartbeats, nor the other
+ * way round: with every player loop held busy, both API ports still answer.
+ */
+@ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
+class ApiLoopsTest {
+  @Test
+  void theApiAnswersWhileEveryPlayerLoopIsBusy(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    // Redis on a thread of its own: here the players' loops hold nothing the API's queries need.
+    try (TestApi t = TestApi.start(redis, kafka, hbase, Map.of("io.threads", "2", "api.io.threads", "1",
+        "io.redis.shared", "false", "api.http.port", "0"))) {
+      CountDownLatch release = new CountDownLatch(1);
+      List<CountDownLatch> held = hold(t.node().loops().workers(), release);
+      ManagedChannel channel = null;
+      try {
+        for (CountDownLatch h : held) {
+          assertThat(h.await(30, TimeUnit.SECONDS)).as("player loop held").isTrue();
+        }
+        Metadata headers = new Metadata();
+        headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", t.api().address().getPort()).usePlaintext()
+            .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+        GetProgressResponse answer = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+            .getProgress(GetProgressRequest.newBuilder().setUid(7)
+                .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build());
+        assertThat(answer.getRecordsCount()).isZero();
+
+        HttpResponse<String> connect = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + t.api().httpAddress().getPort()
+                    + "/" + HistoryGrpc.SERVICE_NAME + "/GetProgress"))
+            .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
+            .header("authorization", TestApi.bearer())
+            .POST(HttpRequest.BodyPublishers.ofString("{\"uid\":\"7\",\"items\":[{\"business\":\"VIDEO\",\"oid\":\"1\"}]}"))
+            .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(connect.statusCode()).as(connect.body()).isEqualTo(200);
+      } finally {
+        release.countDown();
+        if (channel != null) {
+          channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+      }
+    }
+  }
+
+  /** Holds every loop of {@code group} until {@code release}; each returned latch opens once its loop is held. */
+  private static List<CountDownLatch> hold(EventLoopGroup group, CountDownLatch release) {
+    List<CountDownLatch> held = new ArrayList<>();
+    for (EventExecutor loop : group) {
+      CountDownLatch h = new CountDownLatch(1);
+      held.add(h);
+      loop.execute(() -> {
+        h.countDown();
+        try {
+          release.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+    }
+    return held;
+  }
+}
