@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The per-frame protobuf work on the gateway's event loop, done the way the gateway does it: a
  * {@code ClientFrame} heartbeat parsed from a pooled direct {@code ByteBuf} ({@code
- * WebSocketFrameHandler}), a {@code ServerFrame} ack serialized into one; plus the client side
+ * WebSocketFrameDecoder}), a {@code ServerFrame} ack serialized into one; plus the client side
  * (serializing a heartbeat, the generator's lean ack decode). One state per thread.
  */
 @State(Scope.Thread)

@@ -1,6 +1,5 @@
 package io.playline.gateway.grpc;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.BindableService;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
@@ -12,11 +11,13 @@ import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.heartbeat.HeartbeatPeek;
-import io.playline.node.edge.ConnectionLimiter;
+import io.playline.gateway.session.DecodedFrame;
+import io.playline.gateway.session.FrameDecoder;
 import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.session.StreamSession;
-import io.playline.proto.v1.ClientFrame;
+import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.GatewayGrpc;
 import io.playline.proto.v1.ServerFrame;
@@ -43,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * knows whether it is told to wait, so a heartbeat with events sent while waiting is refused from
  * its seq alone ({@link HeartbeatPeek}), as on WebSocket, and a message that is no {@code
  * ClientFrame} is answered {@code PROTOCOL_VIOLATION} by the session, as on WebSocket, instead of
- * failing inside gRPC. The wire contract is unchanged.
+ * failing inside gRPC: the same decode step ({@link FrameDecoder}) hands the session the same
+ * {@link DecodedFrame}s. The wire contract is unchanged.
  */
 public final class GatewayGrpcService implements BindableService {
   private static final Logger log = LoggerFactory.getLogger(GatewayGrpcService.class);
@@ -122,7 +124,9 @@ public final class GatewayGrpcService implements BindableService {
                 SLOW_CONSUMERS.intervalSeconds());
           }
         }, RemoteAddressInterceptor.CONNECTION.get());
-    StreamSession session = new StreamSession(transport, services);
+    EventWait wait = new EventWait(services.budgets()::nanoTime);
+    StreamSession session = new StreamSession(transport, services, wait);
+    FrameDecoder frames = new FrameDecoder(wait);
     observer.setOnReadyHandler(() -> executor.execute(transport::ready));
     String refused = limiter.admit(address);
     Runnable release = new Runnable() {
@@ -157,26 +161,7 @@ public final class GatewayGrpcService implements BindableService {
     return new StreamObserver<>() {
       @Override
       public void onNext(RequestMessage message) {
-        executor.execute(() -> {
-          Status refused = message.refused();
-          if (refused != null) {
-            if (refused.getCode() == Status.Code.RESOURCE_EXHAUSTED) {
-              session.onBadFrame(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes()
-                  + " bytes once decompressed");
-            } else {
-              session.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: its compression is corrupt");
-            }
-            return;
-          }
-          ClientFrame frame;
-          try {
-            frame = HeartbeatPeek.decode(ByteBuffer.wrap(message.bytes()), session.refusesEvents());
-          } catch (InvalidProtocolBufferException e) {
-            session.onBadFrame(Code.PROTOCOL_VIOLATION, "malformed frame: not a protobuf ClientFrame");
-            return;
-          }
-          session.onFrame(frame);
-        });
+        executor.execute(() -> session.onFrame(decode(message, frames)));
       }
 
       @Override
@@ -197,5 +182,22 @@ public final class GatewayGrpcService implements BindableService {
         });
       }
     };
+  }
+
+  /**
+   * The decode step of a stream: a message gRPC could not read (over {@code frame.max.bytes} once
+   * decompressed, corrupt compression) is refused as on WebSocket, anything else goes to {@code
+   * frames}. Nothing a stream sends is charged to its address here (HTTP/2 abuse is the
+   * connection's, {@code GrpcServers}).
+   */
+  private DecodedFrame decode(RequestMessage message, FrameDecoder frames) {
+    Status refused = message.refused();
+    if (refused == null) {
+      return frames.decode(ByteBuffer.wrap(message.bytes()));
+    }
+    return refused.getCode() == Status.Code.RESOURCE_EXHAUSTED
+        ? new DecodedFrame.Bad(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes()
+            + " bytes once decompressed", false)
+        : new DecodedFrame.Bad(Code.PROTOCOL_VIOLATION, "malformed frame: its compression is corrupt", false);
   }
 }

@@ -2,7 +2,6 @@ package io.playline.gateway.heartbeat;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.WriteOutcome;
-import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.errors.Errors;
@@ -10,15 +9,12 @@ import io.playline.node.write.EventRecords;
 import io.playline.node.write.FlagCalendar;
 import io.playline.node.write.PendingWrite;
 import io.playline.node.write.WriteBatcher;
-import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
@@ -27,51 +23,35 @@ import org.jspecify.annotations.Nullable;
  * first-today flag needs Redis (not when the client echoes today's date, nor once this
  * connection was counted today), hands the heartbeat to the {@link WriteBatcher}, and sends
  * the {@code HeartbeatAck} once the batch is written. Events sent while the retry_after_ms of this
- * connection's last budget refusal runs are refused first thing, before they are validated or the
- * user's bucket is touched; past {@code user.max.refusals.before.close} such refusals in one wait
+ * connection's last budget refusal runs ({@link EventWait}) are refused first thing, before they
+ * are validated or the user's bucket is touched (when the decode step saw the wait, undecoded:
+ * {@link #onWaitedEvents}); past {@code user.max.refusals.before.close} such refusals in one wait
  * the connection is closed RATE_LIMITED.
  *
  * <p>Confined to the connection's executor; batch results hop back onto it.
  */
 public final class HeartbeatHandler {
-  /**
-   * Stands for events a transport did not decode because {@link #waiting} said they would be
-   * refused: always refused as sent while waiting, whatever the time when it arrives.
-   */
-  private static final Heartbeat UNDECODED = Heartbeat.newBuilder().addEvents(PlayEvent.getDefaultInstance()).build();
-
   private final StreamTransport transport;
   private final HeartbeatPath path;
   private final ConnectionIdentity identity;
   private final BiConsumer<Long, io.playline.proto.v1.Error> closeWith;
+  private final EventWait wait;
   private String countedDay = "";
-  /** When the last budget refusal told this connection to send events again ({@link UserBudgets#nanoTime}). */
-  private long waitUntilNanos;
   private int refusalsWhileWaiting;
   private boolean closed;
 
-  /** @param closeWith sends a last error (for the frame's seq) and closes the connection */
-  public HeartbeatHandler(StreamTransport transport, HeartbeatPath path, ConnectionIdentity identity,
+  /**
+   * @param wait the connection's wait after an events refusal, which this step starts and the
+   *     decode step reads
+   * @param closeWith sends a last error (for the frame's seq) and closes the connection
+   */
+  public HeartbeatHandler(StreamTransport transport, HeartbeatPath path, ConnectionIdentity identity, EventWait wait,
       BiConsumer<Long, io.playline.proto.v1.Error> closeWith) {
     this.transport = transport;
     this.path = path;
     this.identity = identity;
+    this.wait = wait;
     this.closeWith = closeWith;
-    this.waitUntilNanos = path.budgets().nanoTime();
-  }
-
-  /** A heartbeat frame {@code seq} whose events were left undecoded; see {@link #waiting}. */
-  public static ClientFrame undecoded(long seq) {
-    return ClientFrame.newBuilder().setSeq(seq).setHeartbeat(UNDECODED).build();
-  }
-
-  /** Whether events arriving now are refused undecoded: the last refusal's wait runs. */
-  public boolean waiting() {
-    return waiting(path.budgets().nanoTime());
-  }
-
-  private boolean waiting(long budgetNanos) {
-    return budgetNanos - waitUntilNanos < 0;
   }
 
   /** Remembers that the user is known to be counted on {@code day} (e.g. the client echoed it in Auth). */
@@ -79,10 +59,20 @@ public final class HeartbeatHandler {
     countedDay = day;
   }
 
+  /**
+   * A heartbeat whose events the decode step left undecoded because its {@link EventWait} ran:
+   * refused as sent while waiting, whatever the time when it is taken.
+   */
+  public void onWaitedEvents(long seq) {
+    long budgetNanos = path.budgets().nanoTime();
+    path.touch().accept(identity.uid());
+    refuseWhileWaiting(seq, budgetNanos);
+  }
+
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
     long budgetNanos = path.budgets().nanoTime();
     path.touch().accept(identity.uid());
-    if (heartbeat == UNDECODED || (heartbeat.getEventsCount() > 0 && waiting(budgetNanos))) {
+    if (heartbeat.getEventsCount() > 0 && wait.waiting(budgetNanos)) {
       refuseWhileWaiting(seq, budgetNanos);
       return;
     }
@@ -101,7 +91,7 @@ public final class HeartbeatHandler {
     }
     io.playline.proto.v1.Error refused = path.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
     if (refused != null) {
-      waitUntilNanos = budgetNanos + TimeUnit.MILLISECONDS.toNanos(refused.getRetryAfterMs());
+      wait.start(budgetNanos, refused.getRetryAfterMs());
       refusalsWhileWaiting = 0;
       transport.send(Errors.frame(seq, refused));
       return;
@@ -151,7 +141,7 @@ public final class HeartbeatHandler {
   }
 
   private void refuseWhileWaiting(long seq, long now) {
-    io.playline.proto.v1.Error refusal = path.budgets().refuseWaiting(waitUntilNanos - now);
+    io.playline.proto.v1.Error refusal = path.budgets().refuseWaiting(wait.leftNanos(now));
     if (++refusalsWhileWaiting > path.maxRefusalsBeforeClose()) {
       path.budgets().closedForNotWaiting();
       closeWith.accept(seq, refusal);

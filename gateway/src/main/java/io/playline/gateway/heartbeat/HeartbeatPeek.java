@@ -1,7 +1,6 @@
 package io.playline.gateway.heartbeat;
 
 import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Heartbeat;
@@ -12,7 +11,8 @@ import java.nio.ByteBuffer;
  * Reads just enough of an encoded {@code ClientFrame} to tell a heartbeat carrying events, and its
  * seq, without decoding the events: what a connection told to wait (retry_after_ms) sends is
  * refused without building an object per event. Anything it is not sure of is left to the full
- * decode. Used by both player transports (WebSocket messages, gRPC stream messages). Stateless.
+ * decode. The decode step of both player transports (WebSocket messages, gRPC stream messages)
+ * asks it while the connection's {@link EventWait} runs. Stateless.
  */
 public final class HeartbeatPeek {
   private static final int SEQ_TAG = tag(ClientFrame.SEQ_FIELD_NUMBER, WireFormat.WIRETYPE_VARINT);
@@ -25,17 +25,8 @@ public final class HeartbeatPeek {
     return fieldNumber << 3 | wireType;
   }
 
-  /**
-   * Decodes one encoded {@code ClientFrame}; when {@code refusingEvents} (the connection is told to
-   * wait) a heartbeat with events comes back as {@link HeartbeatHandler#undecoded} instead.
-   */
-  public static ClientFrame decode(ByteBuffer frame, boolean refusingEvents) throws InvalidProtocolBufferException {
-    long undecoded = refusingEvents ? seqOfHeartbeatWithEvents(frame.duplicate()) : -1;
-    return undecoded >= 0 ? HeartbeatHandler.undecoded(undecoded) : ClientFrame.parseFrom(frame);
-  }
-
   /** The frame's seq when it is a heartbeat with at least one event, else -1 (decode it in full). */
-  static long seqOfHeartbeatWithEvents(ByteBuffer frame) {
+  public static long seqOfHeartbeatWithEvents(ByteBuffer frame) {
     CodedInputStream in = CodedInputStream.newInstance(frame);
     long seq = 0;
     boolean withEvents = false;

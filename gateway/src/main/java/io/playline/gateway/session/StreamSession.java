@@ -1,13 +1,12 @@
 package io.playline.gateway.session;
 
-import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.budget.AuthRefusalHold;
+import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.heartbeat.HeartbeatHandler;
 import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.auth.AuthenticationException;
-import io.playline.node.errors.ClientLabels;
 import io.playline.node.errors.Errors;
 import io.playline.proto.v1.Auth;
 import io.playline.proto.v1.AuthOk;
@@ -17,8 +16,6 @@ import io.playline.proto.v1.Error;
 import io.playline.proto.v1.Refresh;
 import io.playline.proto.v1.RefreshOk;
 import io.playline.proto.v1.ServerFrame;
-import java.util.UUID;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -27,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The transport-neutral half of one player connection: the same protocol over WebSocket and gRPC.
- * Enforces "auth first, within the auth timeout", verifies the token, then dispatches frames for
- * the authenticated user; enforces the per-connection frame rate ({@link FrameRate}), the idle timeout and the
+ * Takes what the transport's decode step made of each message ({@link DecodedFrame}). Enforces
+ * "auth first, within the auth timeout", has {@link SessionAuthentication} tell who is on the
+ * connection, then dispatches frames for the authenticated user; enforces the per-connection frame rate ({@link FrameRate}), the idle timeout and the
  * credential's expiry (a {@code Refresh} with a token of the same user moves it; without one the
  * connection is closed with TOKEN_EXPIRED). A resumed session keeps the expiry of the newest token
  * it was given and is refused to another device and past {@code session.max.age}.
@@ -43,6 +41,8 @@ public final class StreamSession {
 
   private final ErrorCountingTransport transport;
   private final SessionServices services;
+  private final EventWait eventWait;
+  private final SessionAuthentication authentication;
   private State state = State.AWAITING_AUTH;
   private @Nullable ScheduledFuture<?> timer;
   private long lastFrameNanos;
@@ -58,10 +58,16 @@ public final class StreamSession {
   /** Holding the answer to an authentication over budget, until closed ({@link #refuseAuth}). */
   private @Nullable AuthRefusalHold heldRefusal;
 
-  public StreamSession(StreamTransport transport, SessionServices services) {
+  /**
+   * @param eventWait the connection's wait after an events refusal: its heartbeat step starts it,
+   *     its decode step ({@link FrameDecoder}) reads it
+   */
+  public StreamSession(StreamTransport transport, SessionServices services, EventWait eventWait) {
     this.transport = new ErrorCountingTransport(transport, services.metrics());
     this.services = services;
+    this.eventWait = eventWait;
     this.frameRate = new FrameRate(services.config().maxFramesPerSecond());
+    this.authentication = new SessionAuthentication(this.transport, services, () -> state == State.AUTHENTICATING);
   }
 
   /** Starts the auth timer; call once when the connection is established. */
@@ -77,20 +83,19 @@ public final class StreamSession {
     }, authTimeoutMs, TimeUnit.MILLISECONDS);
   }
 
-  /** A decoded client frame arrived. */
-  public void onFrame(ClientFrame frame) {
-    if (state == State.CLOSED) {
-      return;
+  /** The decode step's result for one message from the client. */
+  public void onFrame(DecodedFrame decoded) {
+    if (decoded instanceof DecodedFrame.Frame f) {
+      onClientFrame(f.frame());
+    } else if (decoded instanceof DecodedFrame.WaitedEvents w) {
+      onWaitedEvents(w.seq());
+    } else if (decoded instanceof DecodedFrame.Bad bad) {
+      onBadFrame(bad.code(), bad.message());
     }
-    lastFrameNanos = services.time().nanoTime();
-    services.metrics().frame(frame.getBodyCase());
-    FrameRate.Verdict rate = frameRate.count(lastFrameNanos);
-    if (rate == FrameRate.Verdict.CLOSE) {
-      fail(frame.getSeq(), Code.RATE_LIMITED, frameRate.message());
-      return;
-    }
-    if (rate == FrameRate.Verdict.REFUSE) {
-      reject(frame.getSeq(), Code.RATE_LIMITED, frameRate.message());
+  }
+
+  private void onClientFrame(ClientFrame frame) {
+    if (!received(frame.getSeq(), frame.getBodyCase())) {
       return;
     }
     switch (state) {
@@ -101,10 +106,46 @@ public final class StreamSession {
           authenticate(frame.getSeq(), frame.getAuth());
         }
       }
-      case AUTHENTICATING -> fail(frame.getSeq(), Code.PROTOCOL_VIOLATION, "wait for auth_ok before sending more frames");
+      case AUTHENTICATING -> failAuthenticating(frame.getSeq());
       case OPEN -> dispatch(frame);
       case CLOSED -> { }
     }
+  }
+
+  /** A heartbeat with events, left undecoded while the connection waits. */
+  private void onWaitedEvents(long seq) {
+    if (!received(seq, ClientFrame.BodyCase.HEARTBEAT)) {
+      return;
+    }
+    switch (state) {
+      case AWAITING_AUTH -> fail(seq, Code.UNAUTHENTICATED, "the first frame must be auth");
+      case AUTHENTICATING -> failAuthenticating(seq);
+      case OPEN -> {
+        touchLease();
+        heartbeats().onWaitedEvents(seq);
+      }
+      case CLOSED -> { }
+    }
+  }
+
+  /** Counts frame {@code seq} of {@code type} for the idle timeout and the frame rate; false: it goes no further. */
+  private boolean received(long seq, ClientFrame.BodyCase type) {
+    if (state == State.CLOSED) {
+      return false;
+    }
+    lastFrameNanos = services.time().nanoTime();
+    services.metrics().frame(type);
+    FrameRate.Verdict rate = frameRate.count(lastFrameNanos);
+    if (rate == FrameRate.Verdict.CLOSE) {
+      fail(seq, Code.RATE_LIMITED, frameRate.message());
+    } else if (rate == FrameRate.Verdict.REFUSE) {
+      reject(seq, Code.RATE_LIMITED, frameRate.message());
+    }
+    return rate == FrameRate.Verdict.PASS;
+  }
+
+  private void failAuthenticating(long seq) {
+    fail(seq, Code.PROTOCOL_VIOLATION, "wait for auth_ok before sending more frames");
   }
 
   /** The transport received something that is not a valid frame; {@code why} is client-safe. */
@@ -149,90 +190,24 @@ public final class StreamSession {
     return state == State.AUTHENTICATING;
   }
 
-  /** Whether a heartbeat with events would be refused now, undecoded (this connection was told to wait). */
-  public boolean refusesEvents() {
-    return heartbeats != null && heartbeats.waiting();
-  }
-
   /** The authenticated identity, or null before auth. */
   public @Nullable ConnectionIdentity identity() {
     return identity;
   }
 
   private void authenticate(long seq, Auth auth) {
-    GatewayConfig config = services.config();
-    String labels = ClientLabels.authProblem(auth.getDeviceId(), auth.getPlatform(),
-        services.writes().maxDeviceIdBytes(), services.writes().maxPlatformBytes());
-    if (labels != null) {
-      fail(seq, Code.INVALID_ARGUMENT, labels);
-      return;
-    }
     state = State.AUTHENTICATING;
-    if (!auth.getSessionId().isEmpty()) {
-      services.sessions().find(auth.getSessionId()).whenComplete((found, error) -> onLoop(() -> {
-        if (state != State.AUTHENTICATING) {
-          return;
-        }
-        String refused = error != null ? null : StoredSession.resumeRefusal(found.orElse(null),
-            auth.getDeviceId(), services.time().millis(), services.config().sessionMaxAge().toMillis());
-        if (error == null && refused == null) {
-          services.metrics().sessionResumed();
-          StoredSession session = found.orElseThrow();
-          ConnectionIdentity stored = session.identity();
-          open(seq, auth, new ConnectionIdentity(stored.uid(), stored.sessionId(), stored.deviceId(),
-              auth.getPlatform().isEmpty() ? stored.platform() : auth.getPlatform()),
-              session.tokenExpiresAtMs(), session.createdAtMs(), false);
-        } else if (!auth.getToken().isEmpty()) {
-          verifyToken(seq, auth);
-        } else if (error != null) {
-          fail(seq, Code.UNAVAILABLE, "session store unavailable; retry later or send a token");
-        } else {
-          fail(seq, Code.SESSION_EXPIRED, refused + "; authenticate with a token");
-        }
-      }));
-    } else if (auth.getToken().isEmpty()) {
-      fail(seq, Code.UNAUTHENTICATED, "auth needs a token or a session_id");
-    } else {
-      verifyToken(seq, auth);
-    }
+    authentication.check(auth, outcome -> {
+      if (outcome instanceof SessionAuthentication.Proven proven) {
+        open(seq, auth, proven);
+      } else if (outcome instanceof SessionAuthentication.Refused r) {
+        fail(seq, r.error());
+      }
+    });
   }
 
-  private void verifyToken(long seq, Auth auth) {
-    services.metrics().identityCheck();
-    services.authenticator().authenticate(auth.getToken())
-        .whenComplete((principal, error) -> onLoop(() -> onVerified(seq, auth, principal, error)));
-  }
-
-  private void onLoop(Runnable task) {
-    if (transport.executor().inEventLoop()) {
-      task.run();
-    } else {
-      transport.executor().execute(task);
-    }
-  }
-
-  private void onVerified(long seq, Auth auth, @Nullable Principal principal, @Nullable Throwable error) {
-    if (state != State.AUTHENTICATING) {
-      return;
-    }
-    Throwable cause = unwrap(error);
-    if (cause instanceof AuthenticationException) {
-      services.metrics().authRejected();
-      fail(seq, Code.UNAUTHENTICATED, cause.getMessage());
-      return;
-    }
-    if (cause != null || principal == null) {
-      log.warn("Identity check failed for {}: {}", transport.remoteAddress(), String.valueOf(cause));
-      fail(seq, Code.UNAVAILABLE, "identity service unavailable; retry later");
-      return;
-    }
-    services.metrics().authOk();
-    open(seq, auth, new ConnectionIdentity(principal.uid(), UUID.randomUUID().toString(), auth.getDeviceId(),
-        auth.getPlatform()), principal.expiresAtMs(), services.time().millis(), true);
-  }
-
-  private void open(long seq, Auth auth, ConnectionIdentity id, long tokenExpiresAtMs, long createdAtMs,
-      boolean newSession) {
+  private void open(long seq, Auth auth, SessionAuthentication.Proven proven) {
+    ConnectionIdentity id = proven.identity();
     Error overBudget = services.budgets().takeAuth(id.uid());
     if (overBudget != null) {
       refuseAuth(seq, overBudget);
@@ -250,14 +225,14 @@ public final class StreamSession {
     transport.authenticated();
     cancelTimer();
     long now = services.time().millis();
-    SessionLease l = new SessionLease(transport, services, new StoredSession(id, tokenExpiresAtMs, createdAtMs),
-        newSession, () -> {
+    SessionLease l = new SessionLease(transport, services, new StoredSession(id, proven.tokenExpiresAtMs(),
+        proven.createdAtMs()), proven.newSession(), () -> {
           if (state == State.OPEN && lease != null) {
             fail(0, Code.TOKEN_EXPIRED, lease.expiredMessage());
           }
         });
     lease = l;
-    heartbeats = new HeartbeatHandler(transport, services.heartbeatPath(), id, this::fail);
+    heartbeats = new HeartbeatHandler(transport, services.heartbeatPath(), id, eventWait, this::fail);
     pushRegistration = services.connections().register(id, transport);
     String today = services.calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());
@@ -275,28 +250,20 @@ public final class StreamSession {
         .build());
   }
 
-  /** The cause of a failed stage, without its CompletionException wrapper. */
-  private static @Nullable Throwable unwrap(@Nullable Throwable error) {
-    return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-  }
-
   private void refresh(long seq, Refresh refresh) {
     if (refresh.getToken().isEmpty()) {
       fail(seq, Code.UNAUTHENTICATED, "refresh needs a token");
       return;
     }
-    services.metrics().identityCheck();
-    services.authenticator().authenticate(refresh.getToken())
-        .whenComplete((principal, error) -> onLoop(() -> onRefreshVerified(seq, principal, error)));
+    authentication.verify(refresh.getToken(), (principal, cause) -> onRefreshVerified(seq, principal, cause));
   }
 
-  private void onRefreshVerified(long seq, @Nullable Principal principal, @Nullable Throwable error) {
+  private void onRefreshVerified(long seq, @Nullable Principal principal, @Nullable Throwable cause) {
     ConnectionIdentity id = identity;
     SessionLease l = lease;
     if (state != State.OPEN || id == null || l == null) {
       return;
     }
-    Throwable cause = unwrap(error);
     if (cause instanceof AuthenticationException) {
       services.metrics().refreshRejected();
       fail(seq, Code.UNAUTHENTICATED, "refresh refused: " + cause.getMessage());
@@ -323,9 +290,7 @@ public final class StreamSession {
       case AUTH -> fail(frame.getSeq(), Code.PROTOCOL_VIOLATION, "already authenticated");
       case BODY_NOT_SET -> fail(frame.getSeq(), Code.UNSUPPORTED_FRAME, "frame has no body this server knows");
       case HEARTBEAT -> {
-        if (lease != null) {
-          lease.touch();
-        }
+        touchLease();
         heartbeats().onHeartbeat(frame.getSeq(), frame.getHeartbeat());
       }
       case PROGRESS_QUERY -> queries(frame.getSeq()).ifPresent(q -> q.progress(frame.getSeq(), frame.getProgressQuery()));
@@ -372,6 +337,12 @@ public final class StreamSession {
       streamQueries = new StreamQueries(transport, history, id.uid(), services.budgets());
     }
     return java.util.Optional.of(streamQueries);
+  }
+
+  private void touchLease() {
+    if (lease != null) {
+      lease.touch();
+    }
   }
 
   private HeartbeatHandler heartbeats() {

@@ -13,11 +13,11 @@ import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
  * answers every ping with a pong at once, before authentication, at any rate and past {@code
  * connection.max.unsent.bytes} (one socket that never read queued 145 MiB of pongs). Sits between
  * the frame decoder and that handler and turns each into a {@link ControlFrame}, which Netty's
- * handlers pass on untouched, for {@link WebSocketFrameHandler} to refuse or answer within the
- * connection's budgets. Framing failures of the decoder in front of it (an oversized or malformed
- * frame) go the same way as a {@link BadFraming}: Netty's handler would close the socket at once on
- * them, with the client's frame still unread, and the client would see a reset instead of the
- * error and the close frame. Stateless; one per connection.
+ * handlers pass on untouched, for {@link PingBudget} to refuse or answer within the connection's
+ * budgets. Framing failures of the decoder in front of it (an oversized or malformed frame) go the
+ * same way as a {@link BadFraming}, for {@link WebSocketFrameDecoder}: Netty's handler would close
+ * the socket at once on them, with the client's frame still unread, and the client would see a
+ * reset instead of the error and the close frame. Stateless; one per connection.
  */
 final class ControlFrameInterceptor extends ChannelInboundHandlerAdapter {
   /** A ping ({@code ping}) or pong from the client, with its payload (at most 125 bytes). */

@@ -11,7 +11,11 @@ import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.ssl.SslContext;
 import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.heartbeat.EventWait;
+import io.playline.gateway.session.DecodedFrame;
+import io.playline.gateway.session.FrameDecoder;
 import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.session.StreamSession;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.AdmitOnFirstRead;
 import io.playline.node.edge.ConnectionLimiter;
@@ -21,16 +25,23 @@ import java.net.InetSocketAddress;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The pipeline of one WebSocket connection: admission at accept (the address's new-connection budget,
- * abuse penalty and cap of unproven connections, {@link AddressBudgets}: a refused connection is closed before TLS or HTTP, for
- * the PROXY header's address when there is one), HTTP upgrade on {@code /v1/stream} (within {@code
- * handshake.timeout} of connecting, {@link UpgradeDeadline}), frame decoding
- * with the configured payload limit (violations are handed to {@link WebSocketFrameHandler}, which
- * answers with an Error and a 4000-range close code instead of Netty's default close), fragment
- * aggregation, then the frame handler. Pings and pongs never reach Netty's protocol handler ({@link
- * ControlFrameInterceptor}): the frame handler refuses them before authentication, limits their rate
- * and answers pings within the connection's unsent-bytes budget. Other HTTP requests get the demo page's files ({@link
- * DemoHandler}, when on) or 404.
+ * The pipeline of one WebSocket connection, one handler per step: admission at accept (the
+ * address's new-connection budget, abuse penalty and cap of unproven connections, {@link
+ * AddressBudgets}: a refused connection is closed before TLS or HTTP, for the PROXY header's
+ * address when there is one), HTTP upgrade on {@code /v1/stream} (within {@code handshake.timeout}
+ * of connecting, {@link UpgradeDeadline}), WebSocket framing with the configured payload limit
+ * (violations become messages, {@link ControlFrameInterceptor}, answered with an Error and a
+ * 4000-range close code instead of Netty's default close), fragment aggregation; other HTTP
+ * requests get the demo page's files ({@link DemoHandler}, when on) or 404. Then, once upgraded:
+ *
+ * <ol>
+ *   <li>{@link ConnectionAdmission}: the node's connection caps;
+ *   <li>{@link PingBudget}: pings and pongs (which never reach Netty's protocol handler), refused
+ *       before authentication, rate-limited and answered within the unsent-bytes budget;
+ *   <li>{@link WebSocketFrameDecoder}: each message as a typed {@link DecodedFrame};
+ *   <li>{@link WebSocketSessionHandler}: the connection's {@link StreamSession};
+ *   <li>{@link WebSocketStreamTransport}: writes within the unsent-bytes budget, the close and half-close.
+ * </ol>
  */
 public final class WebSocketChannelInitializer extends ChannelInitializer<Channel> {
   private static final int MAX_UPGRADE_REQUEST_BYTES = 8 * 1024;
@@ -96,9 +107,21 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
     if (demo != null) {
       ch.pipeline().addLast(new DemoHandler(demo));
     }
+    GatewayConfig config = services.config();
+    EventWait wait = new EventWait(services.budgets()::nanoTime);
+    ConnectionAdmission admission = new ConnectionAdmission(limiter);
+    WebSocketStreamTransport transport = new WebSocketStreamTransport(config.maxUnsentBytes(), services.metrics(),
+        services.time(), admission::admitted);
+    WebSocketSessionHandler session = new WebSocketSessionHandler(t -> new StreamSession(t, services, wait),
+        transport, addresses);
     ch.pipeline()
         .addLast(new NotFoundHandler())
-        .addLast(new WebSocketFrameHandler(services, limiter, addresses));
+        .addLast(admission)
+        .addLast(new PingBudget(session::phase, transport, services.metrics(), services.time(),
+            config.maxPingsPerSecond()))
+        .addLast(new WebSocketFrameDecoder(new FrameDecoder(wait), config.maxFrameBytes()))
+        .addLast(session)
+        .addLast(transport);
   }
 
   /**

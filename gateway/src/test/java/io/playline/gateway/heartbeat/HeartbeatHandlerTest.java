@@ -46,6 +46,7 @@ class HeartbeatHandlerTest {
   private final List<Long> touched = new ArrayList<>();
   private final EmbeddedChannel channel = new EmbeddedChannel();
   private final RecordingTransport transport = new RecordingTransport(channel.eventLoop());
+  private final EventWait wait = new EventWait(budgets::nanoTime);
 
   @AfterEach
   void close() {
@@ -57,7 +58,7 @@ class HeartbeatHandlerTest {
     HeartbeatPath path = new HeartbeatPath(null, budgets, WriteLimits.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, touched::add,
         GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET).maxUserRefusalsBeforeClose());
-    return new HeartbeatHandler(transport, path, new ConnectionIdentity(UID, "s", "d", "test"),
+    return new HeartbeatHandler(transport, path, new ConnectionIdentity(UID, "s", "d", "test"), wait,
         (seq, error) -> {
           throw new AssertionError("not expected: " + error);
         });
@@ -78,7 +79,7 @@ class HeartbeatHandlerTest {
     handler.onHeartbeat(1, oneEvent());
     int retryAfterMs = transport.sent.get(0).getError().getRetryAfterMs();
     assertThat(retryAfterMs).isPositive();
-    assertThat(handler.waiting()).isTrue();
+    assertThat(wait.waiting()).as("the decode step sees the wait").isTrue();
 
     now.addAndGet(retryAfterMs * MS / 2);
     handler.onHeartbeat(2, oneEvent());
@@ -87,7 +88,19 @@ class HeartbeatHandlerTest {
         .isBetween(retryAfterMs / 2 - 1, retryAfterMs / 2 + 1);
 
     now.addAndGet(retryAfterMs * MS / 2 + MS);
-    assertThat(handler.waiting()).as("the budget's clock passed the wait").isFalse();
+    assertThat(wait.waiting()).as("the budget's clock passed the wait").isFalse();
+  }
+
+  @Test
+  void eventsLeftUndecodedAreRefusedAsSentWhileWaitingWithoutTheBudget() {
+    budgets.join(UID);
+    HeartbeatHandler handler = handler();
+    handler.onWaitedEvents(4);
+    Error refused = transport.sent.get(0).getError();
+    assertThat(transport.sent.get(0).getSeq()).isEqualTo(4);
+    assertThat(refused.getCode()).isEqualTo(Error.Code.RATE_LIMITED);
+    assertThat(budgets.takeEvents(UID, 1)).as("the user's bucket was not touched").isNull();
+    assertThat(touched).as("the user's push entry is kept fresh all the same").containsExactly(UID);
   }
 
   @Test

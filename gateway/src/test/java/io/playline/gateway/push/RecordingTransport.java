@@ -6,11 +6,18 @@ import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
-/** A transport that records frames instead of writing them; confined to the test's executor. */
+/**
+ * A transport that records frames instead of writing them, the error it is closed with and whether
+ * it was told the player authenticated; confined to the test's executor.
+ */
 public final class RecordingTransport implements StreamTransport {
   private final EventExecutor executor;
   public final List<ServerFrame> sent = new ArrayList<>();
+  /** The last frame it was closed with ({@link #closeWithError}), or null while open. */
+  public @Nullable ServerFrame closedWith;
+  public boolean authenticated;
   boolean writable = true;
 
   public RecordingTransport(EventExecutor executor) {
@@ -34,11 +41,19 @@ public final class RecordingTransport implements StreamTransport {
 
   @Override
   public void closeWithError(long seq, Error error) {
-    throw new AssertionError("not expected: " + error);
+    if (closedWith != null) {
+      throw new AssertionError("closed twice: " + error);
+    }
+    closedWith = ServerFrame.newBuilder().setSeq(seq).setError(error).build();
   }
 
   @Override
   public String remoteAddress() {
     return "test";
+  }
+
+  @Override
+  public void authenticated() {
+    authenticated = true;
   }
 }
