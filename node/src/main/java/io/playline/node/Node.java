@@ -200,9 +200,9 @@ public final class Node implements AutoCloseable {
     core = c;
     Applied applied = appliedStarter.start(c, registry);
     parts.add(applied.owner());
-    FlagCalendar flags = new FlagCalendar(c.config().zone());
+    FlagCalendar flags = new FlagCalendar(c.config().zone(), time);
     calendar = flags;
-    WriteBatcher b = new WriteBatcher(config.batcher(), c.writer(), flags, c.firstToday(), time.clock(), registry,
+    WriteBatcher b = new WriteBatcher(config.batcher(), c.writer(), flags, c.firstToday(), time, registry,
         applied.listener());
     parts.add(b);
     batcher = b;
