@@ -107,7 +107,8 @@ public final class TestGateway implements AutoCloseable {
     push = new PushPlug(nodeConfig.nodeId(), config.push(), crossNodePush);
     node = Node.builder(nodeConfig).time(time).applied(push).core((loop, meters, clock) -> {
       RedisConnections redis = RedisConnections.connect(redisUri, cluster, Duration.ofSeconds(5), loop);
-      RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
+      RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE,
+          new WriteMetrics(meters, clock));
       return new Node.Core(core, redis, writer,
           (uid, day, device, platform, at) -> firstTodays.add(new FirstToday(uid, day, device)), history, () -> {
             writer.close();
