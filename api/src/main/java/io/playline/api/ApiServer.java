@@ -17,7 +17,6 @@ import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.HistoryGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.time.Clock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,16 +68,16 @@ public final class ApiServer implements AutoCloseable {
     }
     NodeConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
-    ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.tokenClockSkew(), Clock.systemUTC(),
-        node.registry(), node.tls() != null && node.tls().mutual());
+    ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.tokenClockSkew(),
+        node.time().clock(), node.registry(), node.tls() != null && node.tls().mutual());
     HistoryGrpcService service = new HistoryGrpcService(history, node.batcher(), node.eventRules(), config.writes(),
-        Clock.systemUTC());
+        node.time().clock());
     NettyServerBuilder builder = GrpcServers.builder(node.loops().api(),
             new InetSocketAddress(access.bindHost(), access.port()),
             config.grpcServer().withMaxRstFramesPerWindow(access.maxRstFramesPerWindow()),
             node.tls() == null ? null : node.tls().api(), node.registry(), "api",
             new GrpcServers.Admission(new ConnectionLimiter(access.maxConnections(), access.maxConnectionsPerAddress()),
-                null, false, true))
+                null, false, true), node.time())
         .intercept(auth)
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance())
@@ -95,7 +94,7 @@ public final class ApiServer implements AutoCloseable {
     if (access.http().enabled()) {
       try {
         http = ConnectServer.start(node.loops().api(), access.bindHost(), access.http(), config.grpcServer().maxFrameBytes(),
-            node.tls() == null ? null : node.tls().apiHttp(), node.registry(),
+            node.tls() == null ? null : node.tls().apiHttp(), node.registry(), node.time(),
             ServerInterceptors.intercept(service, auth));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

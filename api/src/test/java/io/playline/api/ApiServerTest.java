@@ -38,11 +38,13 @@ import io.playline.testing.Frames;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.MalformedGrpcMessages;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RawHttp2Client;
 import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -82,8 +84,14 @@ class ApiServerTest {
   /** {@link #apiNode(RedisNamespace, KafkaNamespace, HBaseNamespace, ApiAccess)} with {@code settings} added. */
   private ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access,
       Map<String, String> settings) {
+    return apiNode(redis, kafka, hbase, access, settings, Time.SYSTEM);
+  }
+
+  /** As above, the node reading the time and scheduling by {@code time}. */
+  private ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access,
+      Map<String, String> settings, Time time) {
     ConfigSource source = source(redis, kafka, hbase).with(settings);
-    node = Node.builder(NodeConfig.from(source))
+    node = Node.builder(NodeConfig.from(source)).time(time)
         .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.configuration()))
         .start();
     return ApiServer.attach(node, access);
@@ -256,24 +264,23 @@ class ApiServerTest {
   void aConnectionThatOpensNoStreamOnTheApiPortIsClosedAfterTheFirstStreamDeadline(RedisNamespace redis,
       KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
     node.close();
-    // Long enough for the backend's own first call on a loaded machine (each deadline falls in the
-    // setting's last quarter, so as early as 2.25 s).
+    ManualTime time = new ManualTime();
     api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"),
-        Map.of("grpc.first.stream.timeout", "3s"));
+        Map.of("grpc.first.stream.timeout", "3s"), time);
     channel.shutdownNow();
     channel = channel(bearer());
-    long connecting = System.nanoTime();
     var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
     GetProgressRequest request = GetProgressRequest.newBuilder().setUid(7)
         .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build();
     stub.getProgress(request);
     try (RawHttp2Client silent = RawHttp2Client.connect(api.address().getPort())) {
-      await().atMost(Duration.ofSeconds(15)).until(silent::closed);
+      // Counted once its deadline is armed (somewhere in the setting's last quarter).
+      await().atMost(Duration.ofSeconds(5)).until(() -> apiConnections() == 2);
+      time.advance(Duration.ofSeconds(3));
+      await().atMost(Duration.ofSeconds(5)).until(silent::closed);
     }
     assertThat(apiCut("no_stream")).isEqualTo(1);
-    // The backend's connection opened a stream: it stays past the whole setting.
-    long passed = connecting + Duration.ofSeconds(3).plusMillis(200).toNanos();
-    await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - passed > 0);
+    // The backend's connection opened a stream: the whole setting passed and it stays.
     HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS).getProgress(request);
     assertThat(apiCut("no_stream")).isEqualTo(1);
   }

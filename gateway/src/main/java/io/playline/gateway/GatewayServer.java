@@ -23,6 +23,7 @@ import io.playline.node.tls.ServerTls;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Reconnect;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -45,16 +46,18 @@ final class GatewayServer implements AutoCloseable {
   private final Readiness readiness;
   private final GatewayConfig config;
   private final ConnectionRegistry connections;
+  private final Time time;
   private InetSocketAddress wsAddress = new InetSocketAddress(0);
   private InetSocketAddress grpcAddress = new InetSocketAddress(0);
   private volatile @Nullable Channel wsListener;
   private volatile @Nullable Server grpcServer;
   private volatile @Nullable ConnectionLimiter limiter;
 
-  private GatewayServer(GatewayConfig config, ConnectionRegistry connections, Readiness readiness) {
+  private GatewayServer(GatewayConfig config, ConnectionRegistry connections, Readiness readiness, Time time) {
     this.config = config;
     this.connections = connections;
     this.readiness = readiness;
+    this.time = time;
   }
 
   /** The node's connection caps and counts. */
@@ -65,7 +68,7 @@ final class GatewayServer implements AutoCloseable {
   /** Binds both player ports on {@code node}'s loops or fails, closing what it had bound. */
   static GatewayServer start(Node node, GatewayConfig config, SessionServices services, @Nullable DemoPage demo) {
     Readiness readiness = node.readiness();
-    GatewayServer server = new GatewayServer(config, services.connections(), readiness);
+    GatewayServer server = new GatewayServer(config, services.connections(), readiness, node.time());
     readiness.register(READINESS_COMPONENT);
     try {
       server.bind(services, node.loops(), node.config(), node.tls(), demo);
@@ -89,7 +92,7 @@ final class GatewayServer implements AutoCloseable {
     ConnectionLimiter limiter = services.limiter();
     this.limiter = limiter;
     // One budget per address across both ports: a client cut on one must not reconnect on the other.
-    AddressBudgets addresses = new AddressBudgets(config.addresses(), services.metrics().registry(), System::nanoTime);
+    AddressBudgets addresses = new AddressBudgets(config.addresses(), services.metrics().registry(), time::nanoTime);
     Channel ws = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())
@@ -109,7 +112,7 @@ final class GatewayServer implements AutoCloseable {
         config.maxConnectionsPerUser(), config.addresses().prefixes());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(host, config.grpcPort()),
         nodeConfig.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
-        new GrpcServers.Admission(tcp, addresses, config.proxyProtocol(), false));
+        new GrpcServers.Admission(tcp, addresses, config.proxyProtocol(), false), time);
     Server grpc = players
         .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))
@@ -143,8 +146,9 @@ final class GatewayServer implements AutoCloseable {
     if (asked > 0) {
       log.info("Draining: asked {} connections to reconnect within {} ms; waiting up to {}", asked, spread,
           config.drainGrace());
-      long deadline = System.nanoTime() + config.drainGrace().toNanos();
-      while (connections.connections() > 0 && System.nanoTime() < deadline) {
+      // The grace passes by the node's time; the sleep only paces the look at the real connections.
+      long deadline = time.nanoTime() + config.drainGrace().toNanos();
+      while (connections.connections() > 0 && time.nanoTime() - deadline < 0) {
         try {
           Thread.sleep(50);
         } catch (InterruptedException e) {

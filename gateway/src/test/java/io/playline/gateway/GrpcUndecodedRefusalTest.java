@@ -15,6 +15,7 @@ import io.playline.proto.v1.GatewayGrpc;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.io.ByteArrayInputStream;
@@ -26,7 +27,6 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -58,7 +58,8 @@ class GrpcUndecodedRefusalTest {
 
   @Test
   void eventsSentWhileToldToWaitAreRefusedUndecoded(RedisNamespace ns) throws Exception {
-    try (TestGateway gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1"))) {
+    ManualTime time = new ManualTime();
+    try (TestGateway gateway = new TestGateway(ns, Map.of("user.max.events.per.second", "1"), time)) {
       ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.server.grpcAddress().getPort())
           .usePlaintext().build();
       try {
@@ -67,7 +68,7 @@ class GrpcUndecodedRefusalTest {
             channel.newCall(RAW_CONNECT, CallOptions.DEFAULT), new Collect(answers));
         requests.onNext(Frames.auth(1, TestGateway.token(28_900)).toByteArray());
         assertThat(next(answers).hasAuthOk()).isTrue();
-        long now = System.currentTimeMillis();
+        long now = time.millis();
         PlayEvent[] ten = new PlayEvent[10];
         for (int i = 0; i < ten.length; i++) {
           ten[i] = event(1 + i, 1, now);
@@ -83,8 +84,7 @@ class GrpcUndecodedRefusalTest {
         assertThat(undecoded.getSeq()).isEqualTo(4);
         assertThat(undecoded.getError().getCode()).as("%s", undecoded).isEqualTo(Code.RATE_LIMITED);
 
-        long waitUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(refused.getError().getRetryAfterMs());
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= waitUntil);
+        time.advance(Duration.ofMillis(refused.getError().getRetryAfterMs()));
         requests.onNext(heartbeatWithMalformedEvents(5));
         assertThat(next(answers).getError().getCode()).isEqualTo(Code.PROTOCOL_VIOLATION);
       } finally {

@@ -14,6 +14,7 @@ import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.node.admin.Readiness;
 import io.playline.node.loops.EventLoops;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
 import io.playline.time.Time;
@@ -96,6 +97,11 @@ public final class TestGateway implements AutoCloseable {
     values.putAll(Map.of("connection.max.new.per.address.per.second", "1000000",
         "connection.max.new.per.address.burst", "1000000", "connection.abuse.penalty", "0s",
         "user.max.auths.per.minute", "1000000"));
+    if (time instanceof ManualTime) {
+      // A batch waiting for company would leave only when the test moves time: batches leave at once
+      // (the batcher's own tests cover the wait on a manual time).
+      values.put("heartbeat.ack.budget", "0s");
+    }
     values.putAll(overrides);
     ConfigSource source = ConfigSource.empty().with(values);
     // "auth.secret" set to "" in the overrides: no HS256 key (a node verifying JWKS tokens only).
@@ -107,7 +113,8 @@ public final class TestGateway implements AutoCloseable {
     push = new PushPlug(nodeConfig.nodeId(), config.push(), crossNodePush);
     node = Node.builder(nodeConfig).time(time).applied(push).core((loop, meters, clock) -> {
       RedisConnections redis = RedisConnections.connect(redisUri, cluster, Duration.ofSeconds(5), loop);
-      RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
+      RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE,
+          new WriteMetrics(meters, clock));
       return new Node.Core(core, redis, writer,
           (uid, day, device, platform, at) -> firstTodays.add(new FirstToday(uid, day, device)), history, () -> {
             writer.close();

@@ -80,16 +80,18 @@ public final class HistoryCore implements AutoCloseable {
   /**
    * As {@link #start(ConfigSource, String, String, String, MeterRegistry)}, with the Redis
    * connections' I/O on {@code redisLoop} (a gateway I/O loop the caller owns and shuts down after
-   * {@link #close()}); null gives the Redis client a thread of its own. The write-back's flushes
-   * pass by {@code time}, and the read paths' server time is its wall clock.
+   * {@link #close()}); null gives the Redis client a thread of its own. Everything it starts reads
+   * and schedules by {@code time}: the write-back's flushes, the first-today sweeps, the start-up
+   * deadlines, and the read paths' server time (its wall clock).
    */
   public static HistoryCore start(ConfigSource source, String redisUri, String kafkaBootstrapServers, String nodeId,
       MeterRegistry registry, @Nullable EventLoop redisLoop, Time time) {
     CoreConfig config = CoreConfig.from(source);
     // Before anything that needs closing: the producer must not auto-create a 1-partition topic.
-    KafkaTopics.ensure(kafkaBootstrapServers, config.kafkaClients(), config.kafkaTopics(), config.kafkaTopics().all());
+    KafkaTopics.ensure(kafkaBootstrapServers, config.kafkaClients(), config.kafkaTopics(), config.kafkaTopics().all(),
+        time);
     RedisConnections redis = RedisConnections.connect(redisUri, config.redisCluster(), config.redisTimeout(),
-        redisLoop, config.redisTopology());
+        redisLoop, config.redisTopology(), time);
     KafkaProducer<byte[], byte[]> producer = null;
     WriteBackAggregator aggregator = null;
     try {
@@ -97,8 +99,9 @@ public final class HistoryCore implements AutoCloseable {
       aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId, time);
       FirstTodayOutbox outbox = new FirstTodayOutbox(redis.shared(), new RedisKeys(config.redisKeyPrefix()),
           config.firstTodayShards(), config.firstTodayOutbox(), config.redisTimeout());
-      FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, outbox, new FirstTodayMetrics(registry));
-      RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry));
+      FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, outbox,
+          new FirstTodayMetrics(registry), time);
+      RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry, time));
       log.info("history-core up: write-back every {} to {}, first-today to {}", config.flushInterval(),
           config.historyTopic(), config.firstTodayTopic());
       return new HistoryCore(config, redis, producer, aggregator, firstToday, writer, registry, time);
@@ -151,10 +154,10 @@ public final class HistoryCore implements AutoCloseable {
       throw new IllegalStateException("HBase already attached");
     }
     HBaseClient client = HBaseClient.lazy(configuration, config.query().hbaseTimeout().multipliedBy(CONNECT_TIMEOUTS),
-        registry);
+        registry, time);
     hbase = client;
     HistoryService service = new TieredHistoryService(config, redis, client, TombstoneSink.of(aggregator), registry,
-        time::millis);
+        time);
     history = service;
     log.info("history-core queries up: HBase table {}, retention {} (overrides {}); HBase client opens on first need",
         config.hbase().table(), config.hbase().retention(), config.hbase().retentionOverrides());

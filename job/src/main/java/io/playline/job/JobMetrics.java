@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.playline.time.Time;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,7 +54,8 @@ public final class JobMetrics {
   private final Counter statsConflicts;
   private final Counter statsSkipped;
 
-  public JobMetrics(MeterRegistry registry) {
+  /** Meters on {@code registry}; the lag's age is read by {@code time}. */
+  public JobMetrics(MeterRegistry registry, Time time) {
     records = counter(registry, "playline.job.records", "Kafka records consumed from the write-back topic");
     statsItems = counter(registry, "playline.job.item.stats.items", "Items whose counters a persisted poll touched");
     statsSkipped = counter(registry, "playline.job.item.stats.skipped", "Item streams a poll did not write: it added "
@@ -107,7 +109,7 @@ public final class JobMetrics {
         .description("Write-back records not yet persisted on this instance's partitions (as of its last poll)")
         .register(registry);
     Gauge.builder("playline.job.lag.seconds", unpersistedSinceMs, since -> since.get() == Long.MAX_VALUE ? 0
-            : Math.max(0, System.currentTimeMillis() - since.get()) / 1000.0).strongReference(true)
+            : Math.max(0, time.millis() - since.get()) / 1000.0).strongReference(true)
         .description("Age of the oldest record this instance polled but has not persisted yet (grows while HBase "
             + "or Redis is down); 0 when caught up").register(registry);
     leasesAcquired = lease(registry, "acquired");

@@ -12,6 +12,7 @@ import io.playline.job.recover.RecoverySweeper;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.job.sink.HistorySink;
 import io.playline.job.stats.ItemCounters;
+import io.playline.time.Time;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.client.Connection;
 import org.jspecify.annotations.Nullable;
@@ -39,25 +40,26 @@ public final class PlaylineJob implements AutoCloseable {
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
 
+  /** The job over these clients; everything it runs reads the time and schedules by {@code time}. */
   public PlaylineJob(JobConfig config, CoreConfig core, RedisConnections redis, Connection hbase,
-      String kafkaBootstrapServers, MeterRegistry registry) {
+      String kafkaBootstrapServers, MeterRegistry registry, Time time) {
     this.config = config;
     this.core = core;
-    JobMetrics metrics = new JobMetrics(registry);
+    JobMetrics metrics = new JobMetrics(registry, time);
     this.compactions = config.compaction().enabled()
         ? new Compactions(new HistoryCompactor(hbase, config.layout(), config.compaction().rollup(),
-            System::currentTimeMillis), config.compaction(), registry)
+            time::millis), config.compaction(), registry, time)
         : null;
     this.sink = new HBaseHistorySink(hbase, config, metrics,
-        compactions == null ? HBaseHistorySink.Listener.NONE : compactions::persisted);
+        compactions == null ? HBaseHistorySink.Listener.NONE : compactions::persisted, time);
     ItemCounters counters = config.itemStats()
         ? new ItemCounters(hbase, new HBaseLayout(config.table(), config.family(), config.retention(),
             config.retentionOverrides()), config.itemStatsFinishPercent(), config.hbaseOperationTimeout(),
-            config.tableRegions(), System::currentTimeMillis)
+            config.tableRegions(), time::millis)
             .lastViewGranularity(config.itemStatsLastViewGranularity())
         : null;
-    this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, counters, redis, metrics);
-    this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared);
+    this.loop = new HistoryConsumerLoop(config, core, kafkaBootstrapServers, sink, counters, redis, metrics, time);
+    this.sweeper = new RecoverySweeper(config, core, redis, sink, metrics, loop::sinkPrepared, time);
   }
 
   /**
@@ -69,8 +71,8 @@ public final class PlaylineJob implements AutoCloseable {
    * @param topology how a cluster client follows the cluster's topology
    */
   public static RedisConnections connectRedis(JobConfig config, String uri, boolean cluster,
-      ClusterTopologyConfig topology) {
-    return RedisConnections.connect(uri, cluster, config.redisTimeout(), null, topology);
+      ClusterTopologyConfig topology, Time time) {
+    return RedisConnections.connect(uri, cluster, config.redisTimeout(), null, topology, time);
   }
 
   /** Starts the consumer loop and the recovery sweep; returns without waiting for backends. Once only. */

@@ -15,6 +15,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +91,8 @@ public final class JobTestEnv implements AutoCloseable {
 
   /** A job wired as the standalone launcher wires it. */
   public PlaylineJob newJob() {
-    return new PlaylineJob(config, core, redis, hbase.connection(), kafka.bootstrapServers(), registry);
+    return new PlaylineJob(config, core, redis, hbase.connection(), kafka.bootstrapServers(), registry,
+        Time.SYSTEM);
   }
 
   public static HistoryRecord record(long uid, Business business, long oid, long progressMs, long viewTimeMs) {

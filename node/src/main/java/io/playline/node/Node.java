@@ -76,10 +76,13 @@ public final class Node implements AutoCloseable {
   /** What the batcher tells of applied records, and what stops it (after the batcher). */
   public record Applied(AppliedListener listener, AutoCloseable owner) {}
 
-  /** Starts, once the core is up and before the batcher, what the batcher tells of applied records. */
+  /**
+   * Starts, once the core is up and before the batcher, what the batcher tells of applied records,
+   * on the node's {@link Time}.
+   */
   @FunctionalInterface
   public interface AppliedStarter {
-    Applied start(Core core, MeterRegistry registry);
+    Applied start(Core core, MeterRegistry registry, Time time);
   }
 
   /**
@@ -134,7 +137,7 @@ public final class Node implements AutoCloseable {
     private @Nullable PrometheusMeterRegistry registry;
     private @Nullable Readiness readiness;
     private @Nullable CoreStarter core;
-    private AppliedStarter applied = (c, r) -> new Applied(AppliedListener.NONE, () -> { });
+    private AppliedStarter applied = (c, r, t) -> new Applied(AppliedListener.NONE, () -> { });
     private Time time = Time.SYSTEM;
 
     private Builder(NodeConfig config) {
@@ -198,16 +201,16 @@ public final class Node implements AutoCloseable {
     Core c = starter.start(l.redisLoop(config.redisOnIoLoop()), registry, time);
     parts.add(c.owner());
     core = c;
-    Applied applied = appliedStarter.start(c, registry);
+    Applied applied = appliedStarter.start(c, registry, time);
     parts.add(applied.owner());
-    FlagCalendar flags = new FlagCalendar(c.config().zone());
+    FlagCalendar flags = new FlagCalendar(c.config().zone(), time);
     calendar = flags;
-    WriteBatcher b = new WriteBatcher(config.batcher(), c.writer(), flags, c.firstToday(), time.clock(), registry,
+    WriteBatcher b = new WriteBatcher(config.batcher(), c.writer(), flags, c.firstToday(), time, registry,
         applied.listener());
     parts.add(b);
     batcher = b;
     eventRules = new EventRules(c.config().clampPast(), c.config().clampFuture());
-    ServerTls t = ServerTls.start(config.tls(), registry);
+    ServerTls t = ServerTls.start(config.tls(), registry, time);
     if (t != null) {
       parts.add(t);
       tls = t;
@@ -220,7 +223,7 @@ public final class Node implements AutoCloseable {
 
   private AdminHttpServer admin(EventLoops l) {
     try {
-      return AdminHttpServer.start(l, config.admin(), config.adminPort(), registry, readiness);
+      return AdminHttpServer.start(l, config.admin(), config.adminPort(), registry, readiness, time);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while binding the admin port", e);

@@ -7,7 +7,7 @@ import io.playline.node.push.PushKeys;
 import io.playline.node.push.PushMetrics;
 import io.playline.node.push.PushRouter;
 import io.playline.node.push.RedisSessionRegistry;
-import java.time.Clock;
+import io.playline.time.Time;
 
 /**
  * Progress push for a node that writes but holds no players (the api role), plugged into its
@@ -26,11 +26,11 @@ public final class PublishingPush implements Node.AppliedStarter {
   }
 
   @Override
-  public Node.Applied start(Node.Core core, MeterRegistry registry) {
+  public Node.Applied start(Node.Core core, MeterRegistry registry, Time time) {
     PushMetrics metrics = new PushMetrics(registry);
     PushKeys keys = new PushKeys(core.config().redisKeyPrefix());
     RedisSessionRegistry sessions = new RedisSessionRegistry(core.redis().shared(), keys, nodeId,
-        config.registryTtl(), config.lookupCache(), config.aloneCache(), Clock.systemUTC(), metrics);
+        config.registryTtl(), config.lookupCache(), config.aloneCache(), time.clock(), metrics);
     sessions.holdersFrom(uid -> false);
     PushRouter router = new PushRouter(push -> { }, sessions, NodeChannels.redis(core.redis().shared(), keys),
         metrics);

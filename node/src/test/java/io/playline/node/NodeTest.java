@@ -36,7 +36,8 @@ class NodeTest {
     List<String> stopped = new CopyOnWriteArrayList<>();
     Node node = Node.builder(NodeConfig.from(source)).core((loop, meters, clock) -> {
       RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5), loop);
-      RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE, new WriteMetrics(meters));
+      RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE,
+          new WriteMetrics(meters, clock));
       return new Node.Core(core, redis, writer, FirstTodayListener.NONE, null, () -> {
         stopped.add("core");
         writer.close();

@@ -9,6 +9,7 @@ import io.playline.node.auth.TokenKeySettings;
 import io.playline.node.PublishingPush;
 import io.playline.node.push.PushConfig;
 import io.playline.roles.RoleBackends.Need;
+import io.playline.time.Time;
 import java.util.List;
 import java.util.Map;
 
@@ -27,13 +28,13 @@ public final class ApiRole implements Role {
   private final Node node;
   private final ApiServer api;
 
-  private ApiRole(ConfigSource config, RoleBackends backends) {
+  private ApiRole(ConfigSource config, RoleBackends backends, Time time) {
     // Checked before anything connects: a role without its key must not start at all.
     ApiAccess access = ApiAccess.from(config, Secrets.resolveApi(config, false).secret(),
         TokenKeySettings.PLAYER_SECRET.read(config).orElse(""));
     try {
       NodeConfig nodeConfig = NodeConfig.from(config);
-      node = parts.add(Node.builder(nodeConfig).registry(parts.meters())
+      node = parts.add(Node.builder(nodeConfig).registry(parts.meters()).time(time)
           .applied(new PublishingPush(nodeConfig.nodeId(), PushConfig.from(config)))
           .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               nodeConfig.nodeId(), backends.hbaseConfiguration()))
@@ -46,9 +47,9 @@ public final class ApiRole implements Role {
     }
   }
 
-  /** Connects and binds; on failure whatever started is stopped again. */
-  public static ApiRole start(ConfigSource config, RoleBackends backends) {
-    return new ApiRole(config, backends);
+  /** Connects and binds, on {@code time}; on failure whatever started is stopped again. */
+  public static ApiRole start(ConfigSource config, RoleBackends backends, Time time) {
+    return new ApiRole(config, backends, time);
   }
 
   public ApiServer api() {

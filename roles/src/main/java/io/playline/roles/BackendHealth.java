@@ -6,6 +6,8 @@ import io.playline.core.kafka.KafkaClientProperties;
 import io.playline.core.store.HBaseClient;
 import io.playline.node.Node;
 import io.playline.node.admin.Readiness;
+import io.playline.time.FixedDelay;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -48,6 +50,7 @@ public final class BackendHealth implements AutoCloseable {
         return t;
       });
   private final Readiness readiness;
+  private final Time time;
   private final RedisClusterAsyncCommands<byte[], byte[]> redis;
   private final AdminClient kafka;
   private final Probe hbase;
@@ -67,16 +70,18 @@ public final class BackendHealth implements AutoCloseable {
   /** As {@link #of(Node, String)}, probing HBase with {@code hbase}. */
   public static BackendHealth of(Node node, String kafkaBootstrapServers, Probe hbase) {
     return new BackendHealth(node.core().redis().shared(), kafkaBootstrapServers, node.core().config().kafkaClients(),
-        hbase, node.readiness());
+        hbase, node.readiness(), node.time());
   }
 
   /**
    * Probes through connections the process already holds ({@code redis}, and {@code hbase}'s: not
-   * closed here) plus one Kafka admin client of its own, built with {@code kafkaClients}' pass-through.
+   * closed here) plus one Kafka admin client of its own, built with {@code kafkaClients}' pass-through;
+   * probes every period by {@code time}.
    */
   public BackendHealth(RedisClusterAsyncCommands<byte[], byte[]> redis, String kafkaBootstrapServers,
-      KafkaClientProperties kafkaClients, Probe hbase, Readiness readiness) {
+      KafkaClientProperties kafkaClients, Probe hbase, Readiness readiness, Time time) {
     this.readiness = readiness;
+    this.time = time;
     readiness.register("redis");
     readiness.report("kafka");
     readiness.report("hbase");
@@ -155,7 +160,7 @@ public final class BackendHealth implements AutoCloseable {
     probes.put("hbase", hbase);
     watched.forEach((name, supplier) -> probes.put(name, () -> Answer.of(supplier.getAsBoolean())));
     probes.forEach(this::check);
-    probes.forEach((name, probe) -> scheduler.scheduleWithFixedDelay(() -> check(name, probe), period.toMillis(),
+    probes.forEach((name, probe) -> FixedDelay.start(time, scheduler, () -> check(name, probe), period.toMillis(),
         period.toMillis(), TimeUnit.MILLISECONDS));
   }
 

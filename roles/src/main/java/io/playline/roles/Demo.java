@@ -4,8 +4,8 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.gateway.ws.DemoPage;
+import io.playline.time.Time;
 import java.time.Duration;
-import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /** The demo web player's switch ({@code demo.enabled}): on in standalone, off in the gateway role. */
@@ -18,16 +18,17 @@ public final class Demo {
   /**
    * The page when {@code demo.enabled} (default {@code onByDefault}), handing out tokens only when
    * player tokens are signed with the public development secret ({@code devSecret}): anybody can
-   * mint those already. Null when off.
+   * mint those already, valid from {@code time}'s now. Null when off.
    */
-  public static @Nullable DemoPage page(ConfigSource config, boolean onByDefault, @Nullable String secret, boolean devSecret) {
+  public static @Nullable DemoPage page(ConfigSource config, boolean onByDefault, @Nullable String secret,
+      boolean devSecret, Time time) {
     if (!RoleSettings.DEMO_ENABLED.read(config, onByDefault)) {
       return null;
     }
     if (!devSecret || secret == null) {
       return DemoPage.load(null);
     }
-    return DemoPage.load(uid -> JwtTokens.mint(secret, uid, TOKEN_TTL, Instant.now()));
+    return DemoPage.load(uid -> JwtTokens.mint(secret, uid, TOKEN_TTL, time.instant()));
   }
 
   /** The page's address on the node whose player stream is {@code websocket} (ws[s]://host:port/v1/stream). */

@@ -9,6 +9,7 @@ import io.playline.gateway.ws.DemoPage;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.roles.RoleBackends.Need;
+import io.playline.time.Time;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,14 +29,14 @@ public final class GatewayRole implements Role {
   private final Node node;
   private final GatewayNode edge;
 
-  private GatewayRole(ConfigSource config, RoleBackends backends) {
+  private GatewayRole(ConfigSource config, RoleBackends backends, Time time) {
     try {
       String secret = playerSecret(config);
       NodeConfig nodeConfig = NodeConfig.from(config);
       GatewayConfig gateway = GatewayConfig.from(config, secret);
-      DemoPage demo = Demo.page(config, false, secret, false);
+      DemoPage demo = Demo.page(config, false, secret, false, time);
       PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);
-      node = parts.add(Node.builder(nodeConfig).registry(parts.meters()).applied(push)
+      node = parts.add(Node.builder(nodeConfig).registry(parts.meters()).time(time).applied(push)
           .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               nodeConfig.nodeId(), backends.hbaseConfiguration()))
           .start());
@@ -58,9 +59,9 @@ public final class GatewayRole implements Role {
     return Secrets.resolve(config, false).secret();
   }
 
-  /** Connects and binds; on failure whatever started is stopped again. */
-  public static GatewayRole start(ConfigSource config, RoleBackends backends) {
-    return new GatewayRole(config, backends);
+  /** Connects and binds, on {@code time}; on failure whatever started is stopped again. */
+  public static GatewayRole start(ConfigSource config, RoleBackends backends, Time time) {
+    return new GatewayRole(config, backends, time);
   }
 
   /** The player edge this role serves. */

@@ -14,6 +14,7 @@ import io.playline.node.admin.Readiness;
 import io.playline.node.loops.EventLoops;
 import io.playline.node.settings.NodeSettings;
 import io.playline.roles.RoleBackends.Need;
+import io.playline.time.Time;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ public final class JobRole implements Role {
   private final AdminHttpServer admin;
   private final PrometheusMeterRegistry registry;
 
-  private JobRole(ConfigSource source, RoleBackends backends) {
+  private JobRole(ConfigSource source, RoleBackends backends, Time time) {
     try {
       CoreConfig core = CoreConfig.from(source);
       JobConfig jobConfig = JobConfig.from(source, core);
@@ -43,20 +44,21 @@ public final class JobRole implements Role {
       int adminPort = NodeSettings.ADMIN_PORT.read(source);
       // A history topic with another partition count refuses the process here, as it does a gateway's:
       // a job that started anyway would sit unready forever. Kafka down is retried in the background.
-      ensureHistoryTopic(core, backends.kafkaBootstrapServers());
+      ensureHistoryTopic(core, backends.kafkaBootstrapServers(), time);
       registry = parts.meters();
       Readiness readiness = new Readiness();
       EventLoops loops = parts.add(EventLoops.create(1));
       RedisConnections redis = parts.add(PlaylineJob.connectRedis(jobConfig, backends.redisUri(),
-          backends.redisCluster(), core.redisTopology()));
+          backends.redisCluster(), core.redisTopology(), time));
       Connection hbase = parts.hbase(backends.hbaseConfiguration());
       BackendHealth health = parts.add(new BackendHealth(redis.shared(), backends.kafkaBootstrapServers(),
-          core.kafkaClients(), BackendHealth.hbase(hbase), readiness));
-      job = parts.add(new PlaylineJob(jobConfig, core, redis, hbase, backends.kafkaBootstrapServers(), registry));
+          core.kafkaClients(), BackendHealth.hbase(hbase), readiness, time));
+      job = parts.add(new PlaylineJob(jobConfig, core, redis, hbase, backends.kafkaBootstrapServers(), registry,
+          time));
       job.start();
       health.watch("job", job::readiness, true);
       health.start(BackendHealth.PERIOD);
-      admin = parts.add(AdminHttpServer.start(loops, adminAccess, adminPort, registry, readiness));
+      admin = parts.add(AdminHttpServer.start(loops, adminAccess, adminPort, registry, readiness, time));
     } catch (InterruptedException e) {
       parts.close();
       Thread.currentThread().interrupt();
@@ -67,17 +69,18 @@ public final class JobRole implements Role {
     }
   }
 
-  private static void ensureHistoryTopic(CoreConfig core, String bootstrap) {
+  private static void ensureHistoryTopic(CoreConfig core, String bootstrap, Time time) {
     try {
-      KafkaTopics.ensure(bootstrap, core.kafkaClients(), core.kafkaTopics(), List.of(core.kafkaTopics().history()));
+      KafkaTopics.ensure(bootstrap, core.kafkaClients(), core.kafkaTopics(), List.of(core.kafkaTopics().history()),
+          time);
     } catch (RetriableStoreException e) {
       log.warn("Kafka did not answer the topic check ({}); the job retries it in the background", e.getMessage());
     }
   }
 
-  /** Connects and starts consuming (in the background: readiness says when it persists). */
-  public static JobRole start(ConfigSource config, RoleBackends backends) {
-    return new JobRole(config, backends);
+  /** Connects and starts consuming on {@code time} (in the background: readiness says when it persists). */
+  public static JobRole start(ConfigSource config, RoleBackends backends, Time time) {
+    return new JobRole(config, backends, time);
   }
 
   public PlaylineJob job() {

@@ -9,6 +9,7 @@ import io.playline.embedded.EmbeddedRedis;
 import io.playline.node.admin.Readiness;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RealHBaseExtension;
+import io.playline.time.Time;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,7 @@ class BackendHealthTest {
     try (RedisConnections redis = RedisConnections.connect(redisServer.redisUri(), false, Duration.ofSeconds(2));
         // Nothing listens on port 1: Kafka is down for the whole test.
         BackendHealth health = new BackendHealth(redis.shared(), "127.0.0.1:1", KafkaClientProperties.none(),
-            BackendHealth.hbase(hbase.connection()), readiness)) {
+            BackendHealth.hbase(hbase.connection()), readiness, Time.SYSTEM)) {
       health.watch("job", () -> false, false);
       health.start(Duration.ofMillis(200));
       await().atMost(WAIT).until(() -> readiness.snapshot().get("redis").ready()

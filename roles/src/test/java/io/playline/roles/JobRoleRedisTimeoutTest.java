@@ -18,6 +18,7 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -46,7 +47,7 @@ class JobRoleRedisTimeoutTest {
     ConfigSource config = RolesTest.config(redis, kafka, hbase, "job-1").with(Map.of("job.poll.timeout", "100ms",
         "redis.timeout", REDIS_TIMEOUT.toMillis() + "ms", "job.redis.timeout", "10s"));
     long uid = 9_001;
-    try (JobRole job = JobRole.start(config, RoleBackends.resolve(config, "job", JobRole.NEEDS, null));
+    try (JobRole job = JobRole.start(config, RoleBackends.resolve(config, "job", JobRole.NEEDS, null), Time.SYSTEM);
         RedisConnections pauser = RedisConnections.connect(redis.redisUri(), false, Duration.ofSeconds(5));
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerProperties())) {
       await("the job consumes its partitions").atMost(Duration.ofSeconds(60))

@@ -18,6 +18,7 @@ import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -61,7 +62,7 @@ class LazyHBaseGatewayTest {
     }
 
     try (GatewayRole gateway = GatewayRole.start(config,
-        RoleBackends.resolve(config, "gateway", GatewayRole.NEEDS, null))) {
+        RoleBackends.resolve(config, "gateway", GatewayRole.NEEDS, null), Time.SYSTEM)) {
       HistoryCore core = gateway.edge().node().historyCore();
       InetSocketAddress admin = gateway.edge().node().adminAddress();
       try (WsPlayerClient phone = RolesTest.player(gateway, 7201, "phone")) {

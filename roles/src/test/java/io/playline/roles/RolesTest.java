@@ -29,6 +29,7 @@ import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.TestCertificates;
 import io.playline.testing.WsPlayerClient;
+import io.playline.time.Time;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,13 +122,13 @@ class RolesTest {
   void gatewaysApiAndJobServeEveryFlowAgainstExternalBackends(RedisNamespace redis, KafkaNamespace kafka,
       HBaseNamespace hbase) throws Exception {
     ConfigSource jobConfig = config(redis, kafka, hbase, "job-1");
-    JobRole job = started(JobRole.start(jobConfig, backends(jobConfig, "job")));
+    JobRole job = started(JobRole.start(jobConfig, backends(jobConfig, "job"), Time.SYSTEM));
     ConfigSource aConfig = config(redis, kafka, hbase, "gw-a");
-    GatewayRole a = started(GatewayRole.start(aConfig, backends(aConfig, "gateway")));
+    GatewayRole a = started(GatewayRole.start(aConfig, backends(aConfig, "gateway"), Time.SYSTEM));
     ConfigSource bConfig = config(redis, kafka, hbase, "gw-b");
-    GatewayRole b = started(GatewayRole.start(bConfig, backends(bConfig, "gateway")));
+    GatewayRole b = started(GatewayRole.start(bConfig, backends(bConfig, "gateway"), Time.SYSTEM));
     ConfigSource apiConfig = config(redis, kafka, hbase, "api-1");
-    ApiRole api = started(ApiRole.start(apiConfig, backends(apiConfig, "api")));
+    ApiRole api = started(ApiRole.start(apiConfig, backends(apiConfig, "api"), Time.SYSTEM));
     assertThat(a.addresses()).containsKeys("websocket", "grpc", "admin").doesNotContainKey("api");
     assertThat(api.addresses()).containsKeys("api", "admin").doesNotContainKey("websocket");
 
@@ -222,7 +223,7 @@ class RolesTest {
       KafkaNamespace kafka, HBaseNamespace hbase) {
     Map<String, String> values = new HashMap<>(Map.of("auth.secret", ""));
     ConfigSource config = config(redis, kafka, hbase, "gw-nosecret").with(values);
-    assertThatThrownBy(() -> started(GatewayRole.start(config, backends(config, "gateway"))))
+    assertThatThrownBy(() -> started(GatewayRole.start(config, backends(config, "gateway"), Time.SYSTEM)))
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("auth.secret is not set")
         .hasMessageContaining("never fall back to the development secret");
@@ -232,12 +233,12 @@ class RolesTest {
   void anApiWithoutItsSecretOrWithThePlayerKeyRefusesToStart(RedisNamespace redis, KafkaNamespace kafka,
       HBaseNamespace hbase) {
     ConfigSource unset = config(redis, kafka, hbase, "api-nosecret").with(Map.of("api.secret", ""));
-    assertThatThrownBy(() -> started(ApiRole.start(unset, backends(unset, "api"))))
+    assertThatThrownBy(() -> started(ApiRole.start(unset, backends(unset, "api"), Time.SYSTEM)))
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("api.secret is not set")
         .hasMessageContaining("PLAYLINE_API_SECRET");
     ConfigSource shared = config(redis, kafka, hbase, "api-sharedkey").with(Map.of("api.secret", SECRET));
-    assertThatThrownBy(() -> started(ApiRole.start(shared, backends(shared, "api"))))
+    assertThatThrownBy(() -> started(ApiRole.start(shared, backends(shared, "api"), Time.SYSTEM)))
         .isInstanceOf(io.playline.core.config.ConfigException.class)
         .hasMessageContaining("the same key as auth.secret");
   }
@@ -272,9 +273,9 @@ class RolesTest {
           "kafka.common.ssl.truststore.location", ca.certFile().toString());
       try {
         ConfigSource jobConfig = config(redis, kafka, hbase, "job-sasl").with(security);
-        JobRole job = started(JobRole.start(jobConfig, backends(jobConfig, "job")));
+        JobRole job = started(JobRole.start(jobConfig, backends(jobConfig, "job"), Time.SYSTEM));
         ConfigSource gwConfig = config(redis, kafka, hbase, "gw-sasl").with(security);
-        GatewayRole gateway = started(GatewayRole.start(gwConfig, backends(gwConfig, "gateway")));
+        GatewayRole gateway = started(GatewayRole.start(gwConfig, backends(gwConfig, "gateway"), Time.SYSTEM));
 
         long uid = 7101;
         try (WsPlayerClient phone = player(gateway, uid, "phone")) {
@@ -291,7 +292,8 @@ class RolesTest {
 
         ConfigSource wrongPassword = config(redis, kafka, hbase, "gw-badpw").with(security)
             .with(Map.of("kafka.common.sasl.jaas.config", plainJaas("playline", "not-the-password")));
-        assertThatThrownBy(() -> started(GatewayRole.start(wrongPassword, backends(wrongPassword, "gateway"))))
+        assertThatThrownBy(() -> started(GatewayRole.start(wrongPassword, backends(wrongPassword, "gateway"),
+            Time.SYSTEM)))
             .isInstanceOf(io.playline.core.config.ConfigException.class)
             .hasMessageContaining("refused the connection")
             .hasMessageContaining("SaslAuthenticationException")
@@ -301,7 +303,7 @@ class RolesTest {
         TestCertificates.Issued otherCa = TestCertificates.authority(dir, "other-ca");
         ConfigSource untrusted = config(redis, kafka, hbase, "job-untrusted").with(security)
             .with(Map.of("kafka.common.ssl.truststore.location", otherCa.certFile().toString()));
-        assertThatThrownBy(() -> started(JobRole.start(untrusted, backends(untrusted, "job"))))
+        assertThatThrownBy(() -> started(JobRole.start(untrusted, backends(untrusted, "job"), Time.SYSTEM)))
             .hasMessageContaining("refused the connection")
             .hasMessageContaining("SslAuthenticationException");
       } finally {

@@ -19,6 +19,7 @@ import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -51,7 +52,7 @@ class TombstoneCapOverThePlayerStreamTest {
       KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
     ConfigSource config = RolesTest.config(redis, kafka, hbase, "gw-tombstones")
         .with(Map.of("history.tombstones.max.per.user", "16", "user.max.deletes.per.minute", "1000"));
-    gateway = GatewayRole.start(config, RoleBackends.resolve(config, "gateway", GatewayRole.NEEDS, null));
+    gateway = GatewayRole.start(config, RoleBackends.resolve(config, "gateway", GatewayRole.NEEDS, null), Time.SYSTEM);
     String token = JwtTokens.mint(RolesTest.SECRET, UID, Duration.ofMinutes(5), Instant.now());
     long now = System.currentTimeMillis();
 

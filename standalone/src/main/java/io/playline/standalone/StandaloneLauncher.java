@@ -27,12 +27,12 @@ import io.playline.roles.RoleParts;
 import io.playline.roles.Secrets;
 import io.playline.roles.StartupException;
 import io.playline.roles.endpoints.Endpoints;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +63,7 @@ public final class StandaloneLauncher implements AutoCloseable {
   private volatile boolean running;
   private volatile boolean stopRequested;
   private final Readiness readiness = new Readiness();
+  private final Time time;
   private Duration shutdownTimeout = Duration.ofSeconds(60);
   private Path endpointsFile = Path.of(Endpoints.FILE_NAME);
   private @Nullable Node node;
@@ -70,12 +71,14 @@ public final class StandaloneLauncher implements AutoCloseable {
   private @Nullable ApiServer api;
   private @Nullable PrometheusMeterRegistry meterRegistry;
 
-  /** A launcher that has not started yet: {@link #run} starts it. */
-  public StandaloneLauncher() {}
+  /** A launcher that has not started yet, whose parts read and schedule by {@code time}: {@link #run} starts it. */
+  public StandaloneLauncher(Time time) {
+    this.time = time;
+  }
 
   /** A started launcher; see {@link #run}. */
-  public static StandaloneLauncher start(ConfigSource config) {
-    StandaloneLauncher launcher = new StandaloneLauncher();
+  public static StandaloneLauncher start(ConfigSource config, Time time) {
+    StandaloneLauncher launcher = new StandaloneLauncher(time);
     launcher.run(config);
     return launcher;
   }
@@ -121,7 +124,7 @@ public final class StandaloneLauncher implements AutoCloseable {
   }
 
   private void doStart(ConfigSource given) {
-    long t0 = System.nanoTime();
+    long t0 = time.nanoTime();
     // Standalone serves the internal API with public development keys: loopback unless told otherwise.
     boolean loopbackOnly = given.raw(NodeSettings.BIND_HOST.key()).isEmpty();
     ConfigSource config = loopbackOnly ? given.with(Map.of(NodeSettings.BIND_HOST.key(), "127.0.0.1")) : given;
@@ -155,9 +158,9 @@ public final class StandaloneLauncher implements AutoCloseable {
 
     // Every role in one process: one node with the internal API and the player edge on it, and the job.
     // The API attaches first so that the edge, attached last, is closed first: players drain while it serves.
-    DemoPage demo = Demo.page(config, true, secret.secret(), secret.dev());
+    DemoPage demo = Demo.page(config, true, secret.secret(), secret.dev(), time);
     PushPlug push = new PushPlug(nodeConfig.nodeId(), gateway.push(), true);
-    Node node = parts.add(Node.builder(nodeConfig).registry(registry).readiness(readiness).applied(push)
+    Node node = parts.add(Node.builder(nodeConfig).registry(registry).readiness(readiness).time(time).applied(push)
         .core(Node.historyCore(config, endpoints.redisUri(), endpoints.kafkaBootstrapServers(), nodeConfig.nodeId(),
             endpoints.hbaseConfiguration()))
         .start());
@@ -174,9 +177,9 @@ public final class StandaloneLauncher implements AutoCloseable {
     CoreConfig core = node.core().config();
     JobConfig jobConfig = JobConfig.from(config, core);
     RedisConnections jobRedis = parts.add(PlaylineJob.connectRedis(jobConfig, endpoints.redisUri(), core.redisCluster(),
-        core.redisTopology()));
+        core.redisTopology(), time));
     PlaylineJob job = parts.add(new PlaylineJob(jobConfig, core, jobRedis, hbase, endpoints.kafkaBootstrapServers(),
-        registry));
+        registry, time));
     checkNotStopped();
     job.start();
     // Players and backends need Redis only: the job (and Kafka, HBase) are reported, not required.
@@ -189,14 +192,15 @@ public final class StandaloneLauncher implements AutoCloseable {
     }
     awaitReady(Duration.ofSeconds(60));
     // Written last: tools (and tests) take its presence as "up".
-    endpointsFile = writeEndpoints(standalone.dataDir().resolve(Endpoints.FILE_NAME), backends.endpoints(), own);
+    endpointsFile = writeEndpoints(standalone.dataDir().resolve(Endpoints.FILE_NAME), backends.endpoints(), own,
+        time);
     banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
-        Duration.ofNanos(System.nanoTime() - t0), given);
+        Duration.ofNanos(time.nanoTime() - t0), given);
   }
 
-  /** Writes {@code target}: the backends' addresses (which are embedded) and Playline's own. */
-  private static Path writeEndpoints(Path target, BackendEndpoints b, Map<String, String> own) {
-    Endpoints endpoints = new Endpoints(ProcessHandle.current().pid(), null, Instant.now().toString(), null,
+  /** Writes {@code target}: the backends' addresses (which are embedded) and Playline's own, as of {@code time}. */
+  private static Path writeEndpoints(Path target, BackendEndpoints b, Map<String, String> own, Time time) {
+    Endpoints endpoints = new Endpoints(ProcessHandle.current().pid(), null, time.instant().toString(), null,
         new Endpoints.Redis(b.redisUri(), null, b.embedded().contains("redis"), null, null),
         new Endpoints.Kafka(b.kafkaBootstrapServers(), b.embedded().contains("kafka")),
         new Endpoints.HBase(b.hbaseZookeeperQuorum(), b.hbaseZookeeperPort(), b.embedded().contains("hbase")),
@@ -214,8 +218,9 @@ public final class StandaloneLauncher implements AutoCloseable {
    * consumer got its partitions and created the table, so "up" means all of it runs.
    */
   private void awaitReady(Duration limit) {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (!readiness.allReady() && System.nanoTime() < deadline) {
+    // The limit passes by the launcher's time; the sleep only paces the look at the readiness.
+    long deadline = time.nanoTime() + limit.toNanos();
+    while (!readiness.allReady() && time.nanoTime() - deadline < 0) {
       checkNotStopped();
       try {
         Thread.sleep(100);
@@ -353,7 +358,7 @@ public final class StandaloneLauncher implements AutoCloseable {
       }
       return;
     }
-    long t0 = System.nanoTime();
+    long t0 = time.nanoTime();
     Thread watchdog = new Thread(() -> {
       try {
         Thread.sleep(shutdownTimeout.toMillis());
@@ -382,7 +387,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     }
     parts.close();
     watchdog.interrupt();
-    log.info("Stopped in {} ms", Duration.ofNanos(System.nanoTime() - t0).toMillis());
+    log.info("Stopped in {} ms", Duration.ofNanos(time.nanoTime() - t0).toMillis());
     stopped.countDown();
   }
 }

@@ -6,6 +6,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.roles.Demo;
 import io.playline.roles.Secrets;
+import io.playline.time.Time;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,22 +16,23 @@ class DemoTest {
 
   @Test
   void onInStandaloneWithTokensOnlyForTheDevelopmentSecret() {
-    DemoPage dev = Demo.page(ConfigSource.empty(), true, Secrets.DEV_SECRET, true);
+    DemoPage dev = Demo.page(ConfigSource.empty(), true, Secrets.DEV_SECRET, true, Time.SYSTEM);
     assertThat(dev).isNotNull();
     assertThat(dev.handsOutTokens()).isTrue();
 
-    DemoPage own = Demo.page(ConfigSource.empty(), true, OWN_SECRET, false);
+    DemoPage own = Demo.page(ConfigSource.empty(), true, OWN_SECRET, false, Time.SYSTEM);
     assertThat(own).isNotNull();
     assertThat(own.handsOutTokens()).as("tokens signed with an operator's secret are never handed out").isFalse();
 
-    assertThat(Demo.page(ConfigSource.empty().with(Map.of("demo.enabled", "false")), true, Secrets.DEV_SECRET, true))
-        .isNull();
+    assertThat(Demo.page(ConfigSource.empty().with(Map.of("demo.enabled", "false")), true, Secrets.DEV_SECRET, true,
+        Time.SYSTEM)).isNull();
   }
 
   @Test
   void offOnAGatewayUnlessEnabledAndThenWithoutTokens() {
-    assertThat(Demo.page(ConfigSource.empty(), false, OWN_SECRET, false)).isNull();
-    DemoPage page = Demo.page(ConfigSource.empty().with(Map.of("demo.enabled", "true")), false, null, false);
+    assertThat(Demo.page(ConfigSource.empty(), false, OWN_SECRET, false, Time.SYSTEM)).isNull();
+    DemoPage page = Demo.page(ConfigSource.empty().with(Map.of("demo.enabled", "true")), false, null, false,
+        Time.SYSTEM);
     assertThat(page).isNotNull();
     assertThat(page.handsOutTokens()).isFalse();
   }

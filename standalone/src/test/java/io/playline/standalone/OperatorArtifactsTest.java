@@ -14,6 +14,7 @@ import io.playline.standalone.cli.StatusCommand;
 import io.playline.testing.Frames;
 import io.playline.testing.TestCertificates;
 import io.playline.testing.WsPlayerClient;
+import io.playline.time.Time;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -68,7 +69,7 @@ class OperatorArtifactsTest {
         "writeback.flush.interval", "1s", "recovery.interval", "1s"));
     values.put("tls.cert", cert.certFile().toString());
     values.put("tls.key", cert.keyFile().toString());
-    launcher = StandaloneLauncher.start(ConfigSource.empty().with(values));
+    launcher = StandaloneLauncher.start(ConfigSource.empty().with(values), Time.SYSTEM);
 
     try (WsPlayerClient player = WsPlayerClient.connectTls(launcher.edge().wsAddress().getPort(),
         TestCertificates.trusting(ca))) {

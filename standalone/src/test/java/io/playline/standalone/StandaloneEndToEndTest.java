@@ -25,6 +25,7 @@ import io.playline.roles.endpoints.Endpoints;
 import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
 import io.playline.testing.WsPlayerClient;
+import io.playline.time.Time;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -231,7 +232,7 @@ class StandaloneEndToEndTest {
   @Test
   void heartbeatReachesHBaseAndEverythingSurvivesARestart() throws Exception {
     Path dataDir = freshDataDir();
-    StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir));
+    StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir), Time.SYSTEM);
     try {
       Endpoints endpoints = endpoints(dataDir);
       int admin = launcher.node().adminAddress().getPort();
@@ -273,14 +274,14 @@ class StandaloneEndToEndTest {
       }
       queriesOverTheStreamTheApiAndTheCli(launcher);
       theToolsFindThisNodeByItsDataDir(launcher, dataDir);
-      assertThatThrownBy(() -> StandaloneLauncher.start(config(dataDir)))
+      assertThatThrownBy(() -> StandaloneLauncher.start(config(dataDir), Time.SYSTEM))
           .isInstanceOf(StartupException.class).hasMessageContaining("already running");
     } finally {
       launcher.close();
     }
     assertThat(dataDir.resolve("endpoints.json")).doesNotExist();
 
-    StandaloneLauncher again = StandaloneLauncher.start(config(dataDir));
+    StandaloneLauncher again = StandaloneLauncher.start(config(dataDir), Time.SYSTEM);
     try {
       Endpoints endpoints = endpoints(dataDir);
       try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints))) {
@@ -308,7 +309,7 @@ class StandaloneEndToEndTest {
   void ackedRecordReachesHBaseEvenWhenTheWriteBackIsLostBeforeItsFlush() throws Exception {
     Path dataDir = freshDataDir();
     StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir,
-        "writeback.flush.interval", "20s", "recovery.age", "20s"));
+        "writeback.flush.interval", "20s", "recovery.age", "20s"), Time.SYSTEM);
     try {
       assertThat(report(launcher, 77, 9, 4_321).getFirstViewList()).containsExactly(true);
       // What a kill -9 of the process holding the aggregation does to it: memory gone, nothing flushed.
@@ -328,7 +329,7 @@ class StandaloneEndToEndTest {
   void ackedDeleteReachesHBaseEvenWhenTheWriteBackIsLostBeforeItsFlush() throws Exception {
     Path dataDir = freshDataDir();
     StandaloneLauncher launcher = StandaloneLauncher.start(config(dataDir,
-        "writeback.flush.interval", "20s", "recovery.age", "20s"));
+        "writeback.flush.interval", "20s", "recovery.age", "20s"), Time.SYSTEM);
     try (Connection hbase = ConnectionFactory.createConnection(hbaseConf(endpoints(dataDir)))) {
       report(launcher, 78, 9, 1_000);
       awaitCell(hbase, 78, 9, true);

@@ -26,14 +26,15 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.api.connect.ConnectRoutes.Route;
 import io.playline.node.admin.HttpBudget;
+import io.playline.time.Time;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -73,12 +74,14 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
   private final int maxPipelined;
   private final int maxRequestBytes;
   private final long callTimeoutMs;
+  private final Time time;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   /** An answer that closes the connection is queued: later requests are not run (RFC 9112 9.6). */
   private boolean closing;
 
   ConnectHandler(ConnectRoutes routes, ConnectMetrics metrics, int maxPipelined, int maxRequestBytes,
-      long callTimeoutMs) {
+      long callTimeoutMs, Time time) {
+    this.time = time;
     this.routes = routes;
     this.metrics = metrics;
     this.maxPipelined = maxPipelined;
@@ -200,7 +203,7 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
     long limitMs = timeoutMs == null ? callTimeoutMs : Math.min(timeoutMs, callTimeoutMs);
     String why = timeoutMs != null && timeoutMs <= callTimeoutMs ? "Connect-Timeout-Ms " + timeoutMs
         : "api.http.call.timeout " + callTimeoutMs + " ms";
-    p.deadline = ctx.executor().schedule(() -> call.cancel(Status.DEADLINE_EXCEEDED.withDescription(
+    p.deadline = time.schedule(ctx.executor(), () -> call.cancel(Status.DEADLINE_EXCEEDED.withDescription(
         "no answer within " + why)), limitMs, TimeUnit.MILLISECONDS);
     String name = route.name();
     call.result().whenComplete((result, failure) -> ctx.executor().execute(() -> answered(ctx, p, result, failure,

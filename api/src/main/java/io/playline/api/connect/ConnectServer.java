@@ -20,6 +20,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.playline.api.HttpAccess;
 import io.playline.node.loops.EventLoops;
 import io.playline.node.admin.HttpBudget;
+import io.playline.time.Time;
 import java.net.InetSocketAddress;
 import org.jspecify.annotations.Nullable;
 
@@ -45,15 +46,19 @@ public final class ConnectServer implements AutoCloseable {
     this.connections = connections;
   }
 
-  /** Binds {@code bindHost}:{@code access.port()}; fails with the bind's exception when the address is in use. */
+  /**
+   * Binds {@code bindHost}:{@code access.port()}, its timeouts passing by {@code time}; fails with the
+   * bind's exception when the address is in use.
+   */
   public static ConnectServer start(EventLoops loops, String bindHost, HttpAccess access, int maxRequestBytes,
-      @Nullable SslContext tls, MeterRegistry registry, ServerServiceDefinition... services) throws InterruptedException {
+      @Nullable SslContext tls, MeterRegistry registry, Time time, ServerServiceDefinition... services)
+      throws InterruptedException {
     ConnectRoutes routes = new ConnectRoutes(services);
     ConnectMetrics metrics = new ConnectMetrics(registry);
     HttpBudget budget = new HttpBudget("API HTTP", ConnectMetrics.REFUSED,
         new HttpBudget.Cap("api.http.max.connections", access.maxConnections()),
         new HttpBudget.Cap("api.http.max.connections.per.address", access.maxConnectionsPerAddress()),
-        "api.http.request.timeout", access.requestTimeout(), registry);
+        "api.http.request.timeout", access.requestTimeout(), registry, time);
     Gauge.builder("playline.api.http.connections", budget, HttpBudget::open)
         .description("Open connections on the internal API's HTTP port").register(registry);
     ChannelGroup connections = new DefaultChannelGroup("api-http", GlobalEventExecutor.INSTANCE);
@@ -76,7 +81,7 @@ public final class ConnectServer implements AutoCloseable {
                 .addLast(new Aggregator(maxRequestBytes))
                 .addLast(budget.deadline())
                 .addLast(new ConnectHandler(routes, metrics, access.maxPipelined(), maxRequestBytes,
-                    access.callTimeout().toMillis()));
+                    access.callTimeout().toMillis(), time));
           }
         })
         .bind(new InetSocketAddress(bindHost, access.port()))

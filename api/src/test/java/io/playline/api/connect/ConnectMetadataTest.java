@@ -19,6 +19,7 @@ import io.playline.proto.v1.GetPausedResponse;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.SetPausedRequest;
 import io.playline.proto.v1.SetPausedResponse;
+import io.playline.time.Time;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -90,7 +91,7 @@ class ConnectMetadataTest {
   void start() throws Exception {
     loops = EventLoops.create(1);
     server = ConnectServer.start(loops, "127.0.0.1", HttpAccess.from(ConfigSource.empty(), 0), 4096, null,
-        new SimpleMeterRegistry(), ServerInterceptors.intercept(new Service(), new AddsMetadata()));
+        new SimpleMeterRegistry(), Time.SYSTEM, ServerInterceptors.intercept(new Service(), new AddsMetadata()));
   }
 
   @AfterEach

@@ -12,7 +12,7 @@ import io.playline.node.write.WriteBatcher;
 import io.playline.node.write.PendingWrite;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
-import java.time.Clock;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -65,7 +65,7 @@ public class WriteBatcherBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     batcher = new WriteBatcher(new BatcherConfig(512, Duration.ofMillis(2), true, 65_536, 8, Duration.ofSeconds(5)),
-        new InMemoryWriter(), new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE, Clock.systemUTC(),
+        new InMemoryWriter(), new FlagCalendar(ZoneOffset.UTC, Time.SYSTEM), FirstTodayListener.NONE, Time.SYSTEM,
         new SimpleMeterRegistry());
     long now = System.currentTimeMillis();
     for (int i = 0; i < BURST; i++) {

@@ -16,6 +16,7 @@ import io.playline.core.write.WriteMetrics;
 import io.playline.node.push.PushKeys;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -93,7 +94,7 @@ public final class RedisMixLoad {
     CoreConfig core = CoreConfig.from(ConfigSource.load(null, own));
     try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
         RedisHistoryWriter writer = new RedisHistoryWriter(core, redis, WriteBackSink.NONE,
-            new WriteMetrics(new SimpleMeterRegistry()))) {
+            new WriteMetrics(new SimpleMeterRegistry(), Time.SYSTEM))) {
       RedisKeys keys = new RedisKeys(prefix);
       PushKeys pushKeys = new PushKeys(prefix);
       if (mix.lookupFraction() > 0) {

@@ -22,6 +22,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.roles.endpoints.Endpoints.Field;
 import io.playline.roles.endpoints.Endpoints;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -117,7 +118,7 @@ public final class HeavyCommand implements Callable<Integer> {
     try (Connection hbase = ConnectionFactory.createConnection(conf);
         AsyncConnection async = ConnectionFactory.createAsyncConnection(conf).get(60, TimeUnit.SECONDS);
         RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10))) {
-      HBaseHistorySink sink = new HBaseHistorySink(hbase, job, new JobMetrics(registry));
+      HBaseHistorySink sink = new HBaseHistorySink(hbase, job, new JobMetrics(registry, Time.SYSTEM), Time.SYSTEM);
       try {
         sink.prepare();
         long now = System.currentTimeMillis();
@@ -169,7 +170,7 @@ public final class HeavyCommand implements Callable<Integer> {
               (System.nanoTime() - start) / 1e9);
         }
         TieredHistoryService service = new TieredHistoryService(core, redis, HBaseClient.borrowing(async), NO_TOMBSTONES, registry,
-            System::currentTimeMillis);
+            Time.SYSTEM);
         List<Row> rows = new ArrayList<>();
         int afterRedis = core.maxItemsPerUser();
         int deep = timeline.size() * 4 / 5;

@@ -21,6 +21,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ListHistoryResponse;
 import io.playline.roles.endpoints.Endpoints;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,7 +141,8 @@ final class StoredReads implements AutoCloseable {
           + job.compaction().rollup().threshold() + ": the roll-up would leave those users as they are");
     }
     long start = System.nanoTime();
-    HBaseHistorySink sink = new HBaseHistorySink(hbase, job, new JobMetrics(new SimpleMeterRegistry()));
+    HBaseHistorySink sink = new HBaseHistorySink(hbase, job, new JobMetrics(new SimpleMeterRegistry(), Time.SYSTEM),
+        Time.SYSTEM);
     sink.prepare();
     if (kinds.contains("cold")) {
       List<HistoryRecord> records = stored.records(coldItems);

@@ -14,6 +14,7 @@ import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ListHistoryResponse;
+import io.playline.time.Time;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -50,7 +51,7 @@ class ConnectReadsTest {
   void start() throws Exception {
     loops = EventLoops.create(1);
     server = ConnectServer.start(loops, "127.0.0.1", HttpAccess.from(ConfigSource.empty(), 0), 4096, null,
-        new SimpleMeterRegistry(), new Pages().bindService());
+        new SimpleMeterRegistry(), Time.SYSTEM, new Pages().bindService());
   }
 
   @AfterEach

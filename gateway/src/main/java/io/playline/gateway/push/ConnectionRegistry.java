@@ -7,7 +7,7 @@ import io.playline.node.push.PushMessage;
 import io.playline.node.push.PushMetrics;
 import io.playline.node.push.SessionRegistry;
 import io.playline.proto.v1.HistoryRecord;
-import java.time.Clock;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,14 +40,15 @@ public final class ConnectionRegistry {
   private final SessionRegistry sessions;
   private final PushConfig config;
   private final PushMetrics metrics;
-  private final Clock clock;
+  private final Time time;
   private volatile boolean closed;
 
-  public ConnectionRegistry(SessionRegistry sessions, PushConfig config, PushMetrics metrics, Clock clock) {
+  /** Entries are refreshed, and sync windows end, by {@code time}. */
+  public ConnectionRegistry(SessionRegistry sessions, PushConfig config, PushMetrics metrics, Time time) {
     this.sessions = sessions;
     this.config = config;
     this.metrics = metrics;
-    this.clock = clock;
+    this.time = time;
   }
 
   /**
@@ -55,13 +56,14 @@ public final class ConnectionRegistry {
    * registration is closed. Call on the connection's executor, once, when it is authenticated.
    */
   public Registration register(ConnectionIdentity identity, StreamTransport transport) {
-    Registration r = new Registration(identity, transport, new SyncCoalescer(transport, config.coalesceWindow(), metrics));
+    Registration r = new Registration(identity, transport,
+        new SyncCoalescer(transport, config.coalesceWindow(), metrics, time));
     users.compute(identity.uid(), (uid, user) -> {
       if (user == null) {
         if (!closed) {
           sessions.add(uid);
         }
-        return new LocalUser(List.of(r), new AtomicLong(clock.millis()));
+        return new LocalUser(List.of(r), new AtomicLong(time.millis()));
       }
       List<Registration> more = new ArrayList<>(user.connections());
       more.add(r);
@@ -76,7 +78,7 @@ public final class ConnectionRegistry {
    */
   public void touch(long uid) {
     LocalUser user = users.get(uid);
-    long now = clock.millis();
+    long now = time.millis();
     long interval = config.refreshIntervalMs();
     if (user == null || now - user.refreshedMs().get() < interval) {
       return;

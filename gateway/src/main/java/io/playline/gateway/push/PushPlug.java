@@ -3,6 +3,7 @@ package io.playline.gateway.push;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.node.Node;
 import io.playline.node.push.PushConfig;
+import io.playline.time.Time;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -30,9 +31,9 @@ public final class PushPlug implements Node.AppliedStarter {
   }
 
   @Override
-  public Node.Applied start(Node.Core core, MeterRegistry registry) {
+  public Node.Applied start(Node.Core core, MeterRegistry registry, Time time) {
     PushRuntime p = PushRuntime.start(nodeId, config, core.config().redisKeyPrefix(), crossNode ? core.redis() : null,
-        registry);
+        registry, time);
     runtime = p;
     return new Node.Applied(p.router(), p);
   }

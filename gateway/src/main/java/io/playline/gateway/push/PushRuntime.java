@@ -12,7 +12,7 @@ import io.playline.node.push.RedisSessionRegistry;
 import io.playline.node.push.RegistryListener;
 import io.playline.node.push.SessionRegistry;
 import io.playline.node.write.AppliedListener;
-import java.time.Clock;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -52,24 +52,24 @@ public final class PushRuntime implements AutoCloseable {
   /**
    * Starts push for node {@code nodeId}: with {@code redis}, registers users under {@code
    * keyPrefix} and subscribes to this node's channel (waiting for Redis to confirm); without it,
-   * pushes reach this node's connections only.
+   * pushes reach this node's connections only. Registry entries expire, and sync windows end, by
+   * the node's {@code time}.
    */
   public static PushRuntime start(String nodeId, PushConfig config, String keyPrefix, @Nullable RedisConnections redis,
-      MeterRegistry registry) {
+      MeterRegistry registry, Time time) {
     PushMetrics metrics = new PushMetrics(registry);
-    Clock clock = Clock.systemUTC();
     PushKeys keys = new PushKeys(keyPrefix);
     RedisSessionRegistry shared = redis == null ? null
         : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), config.lookupCache(),
-            config.aloneCache(), clock, metrics);
+            config.aloneCache(), time.clock(), metrics);
     SessionRegistry sessions = shared == null ? SessionRegistry.LOCAL : shared;
-    ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, clock);
+    ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, time);
     if (shared != null) {
       shared.holdersFrom(connections::holds);
     }
     metrics.bindLocalUsers(registry, connections::users);
     RedisNodeChannels channels = redis == null ? null
-        : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, sessions, metrics, SUBSCRIBE_TIMEOUT);
+        : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, sessions, metrics, SUBSCRIBE_TIMEOUT, time);
     if (shared != null) {
       shared.announceJoinsThrough(channels);
     }

@@ -11,6 +11,7 @@ import io.playline.node.push.PushKeys;
 import io.playline.node.push.PushMessage;
 import io.playline.node.push.PushMetrics;
 import io.playline.node.push.SessionRegistry;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -59,19 +60,19 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
 
   /**
    * Subscribes node {@code nodeId} to its channel and returns once Redis confirmed it (at most
-   * {@code timeout}), so no push to this node is lost to a late subscription. Blocks: call at
-   * start-up, not on an event loop.
+   * {@code timeout} by {@code time}), so no push to this node is lost to a late subscription.
+   * Blocks: call at start-up, not on an event loop.
    */
   public static RedisNodeChannels subscribe(RedisConnections redis, PushKeys keys, String nodeId,
-      ConnectionRegistry connections, SessionRegistry sessions, PushMetrics metrics, Duration timeout) {
+      ConnectionRegistry connections, SessionRegistry sessions, PushMetrics metrics, Duration timeout, Time time) {
     RedisNodeChannels channels = new RedisNodeChannels(redis, keys, nodeId, connections, sessions, metrics);
     channels.subscription.addListener(channels.listener);
     try {
-      long deadline = System.nanoTime() + timeout.toNanos();
+      long deadline = time.nanoTime() + timeout.toNanos();
       channels.subscription.async().subscribe(channels.ownChannel).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       // The command's answer and the listener's call come apart: wait for the listener too, so its
       // dropping of cached lookups cannot land after the node served its first users.
-      channels.firstSubscribed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      channels.firstSubscribed.get(Math.max(0, deadline - time.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       channels.close();

@@ -1,14 +1,15 @@
 package io.playline.gateway.push;
 
-import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.push.PushMetrics;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ProgressSync;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -38,13 +39,16 @@ final class SyncCoalescer {
   private final StreamTransport transport;
   private final long windowNanos;
   private final PushMetrics metrics;
+  private final Time time;
   private final Map<Item, Window> windows = new HashMap<>();
   private boolean closed;
 
-  SyncCoalescer(StreamTransport transport, Duration window, PushMetrics metrics) {
+  /** Windows of {@code window} by {@code time}. */
+  SyncCoalescer(StreamTransport transport, Duration window, PushMetrics metrics, Time time) {
     this.transport = transport;
     this.windowNanos = window.toNanos();
     this.metrics = metrics;
+    this.time = time;
   }
 
   /** A record moved; syncs it now or at the end of the item's open window. */
@@ -76,7 +80,7 @@ final class SyncCoalescer {
   }
 
   private ScheduledFuture<?> schedule(Item item) {
-    return transport.executor().schedule(() -> windowEnded(item), windowNanos, TimeUnit.NANOSECONDS);
+    return time.schedule(transport.executor(), () -> windowEnded(item), windowNanos, TimeUnit.NANOSECONDS);
   }
 
   private void windowEnded(Item item) {

@@ -131,7 +131,8 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
   private boolean admit(Channel ch) {
     InetSocketAddress client = ProxyProtocolHandler.clientAddress(ch);
     if (client == null || client.getAddress() == null
-        || UnprovenHold.admit(ch, addresses, client.getAddress(), AddressBudgets.Transport.WS) == null) {
+        || UnprovenHold.admit(ch, addresses, client.getAddress(), AddressBudgets.Transport.WS,
+            services.time()) == null) {
       return true;
     }
     ch.close();

@@ -42,7 +42,7 @@ class HeartbeatHandlerTest {
   private final UserBudgets budgets = new UserBudgets(1, 60, 60, registry, now::get,
       uid -> CompletableFuture.completedFuture(0));
   private final ManualTime time = new ManualTime();
-  private final FlagCalendar calendar = new FlagCalendar(ZoneOffset.UTC);
+  private final FlagCalendar calendar = new FlagCalendar(ZoneOffset.UTC, time);
   private final List<Long> touched = new ArrayList<>();
   private final EmbeddedChannel channel = new EmbeddedChannel();
   private final RecordingTransport transport = new RecordingTransport(channel.eventLoop());

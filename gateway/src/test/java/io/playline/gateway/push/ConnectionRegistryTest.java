@@ -11,10 +11,9 @@ import io.playline.node.push.PushMetrics;
 import io.playline.node.push.SessionRegistry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
-import java.time.Clock;
+import io.playline.testing.ManualTime;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -51,25 +50,9 @@ class ConnectionRegistryTest {
 
   private final EmbeddedChannel channel = new EmbeddedChannel();
   private final RecordingSessions sessions = new RecordingSessions();
-  private Instant now = Instant.parse("2024-05-01T00:00:00Z");
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneId.of("UTC");
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  };
+  private final ManualTime time = new ManualTime(Instant.parse("2024-05-01T00:00:00Z"));
   private final ConnectionRegistry registry = new ConnectionRegistry(sessions,
-      new PushConfig(Duration.ZERO, Duration.ofMinutes(3)), new PushMetrics(new SimpleMeterRegistry()), clock);
+      new PushConfig(Duration.ZERO, Duration.ofMinutes(3)), new PushMetrics(new SimpleMeterRegistry()), time);
 
   @AfterEach
   void close() {
@@ -97,10 +80,10 @@ class ConnectionRegistryTest {
   @Test
   void activityRefreshesTheEntryAtMostOncePerRefreshInterval() {
     register("s1", "phone", new RecordingTransport(channel.eventLoop()));
-    now = now.plus(Duration.ofSeconds(59));
+    time.advance(Duration.ofSeconds(59));
     registry.touch(UID);
     assertThat(sessions.calls).containsExactly("add 5");
-    now = now.plus(Duration.ofSeconds(1));
+    time.advance(Duration.ofSeconds(1));
     registry.touch(UID);
     registry.touch(UID);
     assertThat(sessions.calls).containsExactly("add 5", "add 5");

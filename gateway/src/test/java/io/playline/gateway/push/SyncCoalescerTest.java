@@ -8,20 +8,21 @@ import io.playline.node.push.PushMetrics;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.testing.ManualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The per-connection sync window, driven by an embedded event loop whose clock the test moves. */
+/** The per-connection sync window on a manual time, its timers run on an embedded event loop. */
 class SyncCoalescerTest {
   private final EmbeddedChannel channel = new EmbeddedChannel();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final PushMetrics metrics = new PushMetrics(registry);
   private final RecordingTransport transport = new RecordingTransport(channel.eventLoop());
-  private final SyncCoalescer syncs = new SyncCoalescer(transport, Duration.ofSeconds(1), metrics);
+  private final ManualTime time = new ManualTime();
+  private final SyncCoalescer syncs = new SyncCoalescer(transport, Duration.ofSeconds(1), metrics, time);
 
   @AfterEach
   void close() {
@@ -34,8 +35,8 @@ class SyncCoalescerTest {
   }
 
   private void advance(long millis) {
-    channel.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
-    channel.runScheduledPendingTasks();
+    time.advance(Duration.ofMillis(millis));
+    channel.runPendingTasks();
   }
 
   private List<Long> sentProgress() {
@@ -53,7 +54,6 @@ class SyncCoalescerTest {
 
   @Test
   void firstChangeIsSentAtOnceAndTheBurstAfterItAtTheWindowEnd() {
-    channel.freezeTime();
     syncs.offer(record(1, 100, 1));
     assertThat(sentProgress()).containsExactly(100L);
     syncs.offer(record(1, 200, 2));
@@ -69,7 +69,6 @@ class SyncCoalescerTest {
 
   @Test
   void latestByViewTimeWinsEvenWhenItArrivesFirst() {
-    channel.freezeTime();
     syncs.offer(record(1, 100, 1));
     syncs.offer(record(1, 500, 50));
     syncs.offer(record(1, 300, 30));
@@ -79,7 +78,6 @@ class SyncCoalescerTest {
 
   @Test
   void itemsHaveTheirOwnWindowsAndAQuietWindowIsForgotten() {
-    channel.freezeTime();
     syncs.offer(record(1, 100, 1));
     syncs.offer(record(2, 700, 1));
     assertThat(sentProgress()).containsExactly(100L, 700L);
@@ -92,7 +90,6 @@ class SyncCoalescerTest {
 
   @Test
   void unwritableTransportDropsAndCountsSyncs() {
-    channel.freezeTime();
     transport.writable = false;
     syncs.offer(record(1, 100, 1));
     syncs.offer(record(1, 200, 2));
@@ -107,7 +104,6 @@ class SyncCoalescerTest {
 
   @Test
   void closingCancelsPendingSyncs() {
-    channel.freezeTime();
     syncs.offer(record(1, 100, 1));
     syncs.offer(record(1, 200, 2));
     syncs.close();
@@ -118,7 +114,7 @@ class SyncCoalescerTest {
 
   @Test
   void zeroWindowSendsEveryChange() {
-    SyncCoalescer eager = new SyncCoalescer(transport, Duration.ZERO, metrics);
+    SyncCoalescer eager = new SyncCoalescer(transport, Duration.ZERO, metrics, time);
     eager.offer(record(1, 100, 1));
     eager.offer(record(1, 200, 2));
     assertThat(sentProgress()).containsExactly(100L, 200L);

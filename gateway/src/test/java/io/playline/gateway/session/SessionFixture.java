@@ -51,10 +51,10 @@ public final class SessionFixture {
     budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
         config.maxUserAuthsPerMinute(), registry, time::nanoTime, uid -> CompletableFuture.completedFuture(0));
     ConnectionRegistry connections = new ConnectionRegistry(SessionRegistry.LOCAL, PushConfig.from(ConfigSource.empty()),
-        new PushMetrics(registry), time.clock());
+        new PushMetrics(registry), time);
     services = new SessionServices(config, WriteLimits.from(ConfigSource.empty()),
         new JwtAuthenticator(TestGateway.SECRET, Duration.ZERO, time.clock()), new MapSessionStore(),
-        null, new FlagCalendar(ZoneOffset.UTC), new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), metrics,
+        null, new FlagCalendar(ZoneOffset.UTC, time), new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), metrics,
         time, connections, null, limiter, budgets);
   }
 

@@ -2,6 +2,7 @@ package io.playline.core.kafka;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.store.RetriableStoreException;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,33 +50,36 @@ public final class KafkaTopics {
   private final Admin admin;
   private final String bootstrapServers;
   private final Duration timeout;
+  private final Time time;
   private final long deadlineNanos;
 
-  private KafkaTopics(Admin admin, String bootstrapServers, Duration timeout) {
+  private KafkaTopics(Admin admin, String bootstrapServers, Duration timeout, Time time) {
     this.admin = admin;
     this.bootstrapServers = bootstrapServers;
     this.timeout = timeout;
-    this.deadlineNanos = System.nanoTime() + timeout.toNanos();
+    this.time = time;
+    this.deadlineNanos = time.nanoTime() + timeout.toNanos();
   }
 
   /**
    * Ensures each of {@code topics} exists on the Kafka at {@code bootstrapServers} (an admin client
-   * built with {@code clients}' pass-through) and has the expected partitions, within {@code timeout};
-   * returns each topic's id by name (Kafka gives a recreated topic a new id, and its offsets restart).
+   * built with {@code clients}' pass-through) and has the expected partitions, within {@code timeout}
+   * by {@code time}; returns each topic's id by name (Kafka gives a recreated topic a new id, and its
+   * offsets restart).
    *
    * @throws RetriableStoreException when Kafka does not answer within {@code timeout}
    * @throws ConfigException when a key-ordered topic's partition count differs from the configured
    *     one, or the cluster cannot give the configured replication factor
    */
   public static Map<String, String> ensure(String bootstrapServers, KafkaClientProperties clients, Duration timeout,
-      List<KafkaTopic> topics) {
+      List<KafkaTopic> topics, Time time) {
     int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     Map<String, Object> properties = clients.build(KafkaClient.ADMIN, bootstrapServers, Map.of(
         AdminClientConfig.CLIENT_ID_CONFIG, "playline-topics",
         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs));
     try (Admin admin = Admin.create(properties)) {
-      KafkaTopics run = new KafkaTopics(admin, bootstrapServers, timeout);
+      KafkaTopics run = new KafkaTopics(admin, bootstrapServers, timeout, time);
       Map<String, String> ids = new LinkedHashMap<>();
       for (KafkaTopic topic : topics) {
         ids.put(topic.name(), run.ensure(topic));
@@ -84,10 +88,10 @@ public final class KafkaTopics {
     }
   }
 
-  /** As {@link #ensure(String, KafkaClientProperties, Duration, List)} with {@code config}'s timeout. */
+  /** As {@link #ensure(String, KafkaClientProperties, Duration, List, Time)} with {@code config}'s timeout. */
   public static Map<String, String> ensure(String bootstrapServers, KafkaClientProperties clients,
-      KafkaTopicConfig config, List<KafkaTopic> topics) {
-    return ensure(bootstrapServers, clients, config.adminTimeout(), topics);
+      KafkaTopicConfig config, List<KafkaTopic> topics, Time time) {
+    return ensure(bootstrapServers, clients, config.adminTimeout(), topics, time);
   }
 
   /** Makes sure {@code topic} exists and fits; returns its topic id (a recreated topic gets a new one). */
@@ -104,8 +108,8 @@ public final class KafkaTopics {
         requested = true;
       }
       // Created here or by another process meanwhile: checked once the brokers' metadata shows it,
-      // so a producer or consumer started next finds it.
-      LockSupport.parkNanos(Math.min(RECHECK_PAUSE.toNanos(), Math.max(0, deadlineNanos - System.nanoTime())));
+      // so a producer or consumer started next finds it. The pause only paces the look at the brokers.
+      LockSupport.parkNanos(Math.min(RECHECK_PAUSE.toNanos(), Math.max(0, deadlineNanos - time.nanoTime())));
     }
   }
 
@@ -168,7 +172,7 @@ public final class KafkaTopics {
   /** Waits for {@code future} until the deadline; unwraps Kafka's failure, mapping transient ones. */
   private <T> T await(KafkaFuture<T> future, KafkaTopic topic, String doing) {
     try {
-      return future.get(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return future.get(Math.max(1, deadlineNanos - time.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       throw unanswered(topic, doing, e);
     } catch (InterruptedException e) {
@@ -197,7 +201,7 @@ public final class KafkaTopics {
   }
 
   private int remainingMs(KafkaTopic topic, String doing) {
-    long ms = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    long ms = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - time.nanoTime());
     if (ms <= 0) {
       throw unanswered(topic, doing, null);
     }

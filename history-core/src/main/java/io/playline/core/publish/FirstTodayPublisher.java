@@ -7,6 +7,7 @@ import io.playline.core.CoreConfig;
 import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.proto.v1.FirstTodayEvent;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -46,15 +47,19 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   private final long sweepEveryNanos;
   private final BlockingQueue<FirstTodayEvent> queue;
   private final Thread thread;
-  private final AtomicLong lastWarnNanos = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+  private final Time time;
+  private final AtomicLong lastWarnNanos;
   private volatile boolean closed;
 
   /**
    * Starts the publisher thread, which sweeps at once (a restarted node sends what it left) and then
-   * every {@code first.today.outbox.sweep.interval}; events go to {@link CoreConfig#firstTodayTopic()}.
+   * every {@code first.today.outbox.sweep.interval} by {@code time}; events go to {@link
+   * CoreConfig#firstTodayTopic()}.
    */
   public FirstTodayPublisher(CoreConfig config, Producer<byte[], byte[]> producer, FirstTodayOutbox outbox,
-      FirstTodayMetrics metrics) {
+      FirstTodayMetrics metrics, Time time) {
+    this.time = time;
+    this.lastWarnNanos = new AtomicLong(time.nanoTime() - WARN_EVERY_NANOS);
     this.topic = config.firstTodayTopic();
     this.producer = producer;
     this.outbox = outbox;
@@ -90,13 +95,13 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   }
 
   private void run() {
-    long nextSweep = System.nanoTime();
+    long nextSweep = time.nanoTime();
     try {
       while (true) {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         if (now - nextSweep >= 0 && !closed) {
           sweep();
-          nextSweep = System.nanoTime() + sweepEveryNanos;
+          nextSweep = time.nanoTime() + sweepEveryNanos;
           continue;
         }
         FirstTodayEvent event = queue.poll(Math.min(POLL_NANOS, nextSweep - now), TimeUnit.NANOSECONDS);
@@ -179,7 +184,7 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   }
 
   private void warnThrottled(String format, @Nullable Object... args) {
-    long now = System.nanoTime();
+    long now = time.nanoTime();
     long last = lastWarnNanos.get();
     if (now - last >= WARN_EVERY_NANOS && lastWarnNanos.compareAndSet(last, now)) {
       log.warn(format, args);

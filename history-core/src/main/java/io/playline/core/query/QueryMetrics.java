@@ -79,8 +79,8 @@ final class QueryMetrics {
     (plain ? plainPageReads : scriptPageReads).increment();
   }
 
-  /** One finished query of {@code kind} (progress, list, delete, clear, set_paused, paused). */
-  void finished(String kind, String outcome, long startNanos) {
+  /** One finished query of {@code kind} (progress, list, delete, clear, set_paused, paused) that took {@code nanos}. */
+  void finished(String kind, String outcome, long nanos) {
     counter(requests, kind, outcome, () -> Counter.builder("playline.query.requests").tag("kind", kind)
         .tag("outcome", outcome).description("History queries and controls by kind and outcome")).increment();
     Timer timer = latency.get(kind);
@@ -88,7 +88,7 @@ final class QueryMetrics {
       timer = latency.computeIfAbsent(kind, k -> Timer.builder("playline.query.latency").tag("kind", k)
           .description("From call to completion of a history query or control").register(registry));
     }
-    timer.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    timer.record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** A {@code kind} query was answered with help of {@code tier} (redis alone, or hbase too). */

@@ -2,7 +2,6 @@ package io.playline.core.query;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.CoreConfig;
-import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.stats.ItemStatsLayout;
 import io.playline.core.stats.ItemStatsReader;
 import io.playline.core.store.HBaseClient;
@@ -14,6 +13,7 @@ import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ItemStats;
+import io.playline.time.Time;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -44,16 +44,16 @@ public final class TieredHistoryService implements HistoryService {
   private final HistoryControl control;
   private final ItemStatsReader stats;
   private final QueryMetrics metrics;
+  private final Time time;
 
-  /** Deletes and clears go to {@code aggregator}; server time is the system clock. */
-  public TieredHistoryService(CoreConfig config, RedisConnections redis, HBaseClient hbase,
-      WriteBackAggregator aggregator, MeterRegistry registry) {
-    this(config, redis, hbase, TombstoneSink.of(aggregator), registry, System::currentTimeMillis);
-  }
-
-  /** As above, with the sink of deletes and clears and the server clock (epoch ms) given. */
+  /**
+   * Deletes and clears go to {@code sink}; the server time (epoch ms) is {@code time}'s wall clock,
+   * and each request is timed by it.
+   */
   public TieredHistoryService(CoreConfig config, RedisConnections redis, HBaseClient hbase, TombstoneSink sink,
-      MeterRegistry registry, LongSupplier clock) {
+      MeterRegistry registry, Time time) {
+    this.time = time;
+    LongSupplier clock = time::millis;
     this.validator = new RequestValidator(config.query());
     this.metrics = new QueryMetrics(registry);
     RedisTimeline redisTier = new RedisTimeline(config, redis, metrics);
@@ -124,7 +124,7 @@ public final class TieredHistoryService implements HistoryService {
 
   /** Runs {@code body}, turning a synchronous throw into a failed stage; counts, times and sorts the outcome. */
   private <T> CompletionStage<T> call(String kind, Supplier<CompletionStage<T>> body) {
-    long start = System.nanoTime();
+    long start = time.nanoTime();
     CompletionStage<T> stage;
     try {
       stage = body.get();
@@ -134,12 +134,12 @@ public final class TieredHistoryService implements HistoryService {
     CompletableFuture<T> result = new CompletableFuture<>();
     stage.whenComplete((value, error) -> {
       if (error == null) {
-        metrics.finished(kind, "ok", start);
+        metrics.finished(kind, "ok", time.nanoTime() - start);
         result.complete(value);
         return;
       }
       Throwable mapped = StoreFailures.map(kind, error);
-      metrics.finished(kind, outcome(mapped), start);
+      metrics.finished(kind, outcome(mapped), time.nanoTime() - start);
       if (mapped instanceof RetriableStoreException) {
         log.debug("History {} failed, retriable: {}", kind, mapped.toString());
       } else if (!(mapped instanceof InvalidRequestException) && !(mapped instanceof RateLimitedException)) {

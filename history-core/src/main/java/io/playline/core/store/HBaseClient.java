@@ -3,6 +3,7 @@ package io.playline.core.store;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -58,6 +59,7 @@ public final class HBaseClient implements AutoCloseable {
   private final boolean owned;
   private final @Nullable Counter connectsOk;
   private final @Nullable Counter connectsFailed;
+  private final Time time;
   private final Object lock = new Object();
   private State state = State.IDLE;
   private @Nullable CompletableFuture<AsyncConnection> attempt;
@@ -67,22 +69,23 @@ public final class HBaseClient implements AutoCloseable {
   /**
    * A client that opens its connection with {@code opener} (called on the attempt's thread; a
    * connection an attempt brings is closed by {@link #close()}), waiting at most {@code
-   * openTimeout} for it; meters to {@code registry}. {@link #lazy} is the production one; tests
-   * wrap the real factory here to inject faults.
+   * openTimeout} for it; meters to {@code registry}, and how long opening took, by {@code time}, to
+   * the log. {@link #lazy} is the production one; tests wrap the real factory here to inject faults.
    */
   public HBaseClient(Supplier<CompletableFuture<AsyncConnection>> opener, Duration openTimeout,
-      MeterRegistry registry) {
-    this(opener, openTimeout, true, registry);
+      MeterRegistry registry, Time time) {
+    this(opener, openTimeout, true, registry, time);
   }
 
   private HBaseClient(Supplier<CompletableFuture<AsyncConnection>> opener, Duration openTimeout, boolean owned,
-      @Nullable MeterRegistry registry) {
+      @Nullable MeterRegistry registry, Time time) {
     if (openTimeout.isNegative() || openTimeout.isZero()) {
       throw new IllegalArgumentException("openTimeout: " + openTimeout + " (expected: > 0)");
     }
     this.opener = opener;
     this.openTimeout = openTimeout;
     this.owned = owned;
+    this.time = time;
     if (registry == null) {
       connectsOk = null;
       connectsFailed = null;
@@ -101,14 +104,16 @@ public final class HBaseClient implements AutoCloseable {
   }
 
   /** The production client: connects to the HBase {@code configuration} names on first need. */
-  public static HBaseClient lazy(Configuration configuration, Duration openTimeout, MeterRegistry registry) {
-    return new HBaseClient(() -> ConnectionFactory.createAsyncConnection(configuration), openTimeout, registry);
+  public static HBaseClient lazy(Configuration configuration, Duration openTimeout, MeterRegistry registry,
+      Time time) {
+    return new HBaseClient(() -> ConnectionFactory.createAsyncConnection(configuration), openTimeout, registry, time);
   }
 
   /** A client already open over {@code connection}, which stays the caller's (tools, tests); no meters. */
   public static HBaseClient borrowing(AsyncConnection connection) {
+    // Never connects, so never reads the time it is given.
     HBaseClient client = new HBaseClient(() -> CompletableFuture.completedFuture(connection), Duration.ofDays(1), false,
-        null);
+        null, Time.SYSTEM);
     synchronized (client.lock) {
       client.state = State.RUNNING;
       client.ready = CompletableFuture.completedFuture(connection);
@@ -169,7 +174,7 @@ public final class HBaseClient implements AutoCloseable {
   }
 
   private void connect(CompletableFuture<AsyncConnection> shared) {
-    long t0 = System.nanoTime();
+    long t0 = time.nanoTime();
     CompletableFuture<AsyncConnection> opening = null;
     try {
       opening = opener.get();
@@ -208,7 +213,7 @@ public final class HBaseClient implements AutoCloseable {
       return;
     }
     increment(connectsOk);
-    log.info("HBase read client open in {} ms (first need)", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    log.info("HBase read client open in {} ms (first need)", TimeUnit.NANOSECONDS.toMillis(time.nanoTime() - t0));
     shared.complete(opened);
   }
 

@@ -24,11 +24,12 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.time.FixedDelay;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -65,10 +66,12 @@ public final class RedisConnections implements AutoCloseable {
   private final @Nullable EventLoopGroup ownLoop;
   /** Cluster pipelines the sweep flushes; empty in standalone mode. */
   private final List<StatefulConnection<byte[], byte[]>> clusterPipelines = new CopyOnWriteArrayList<>();
-  private @Nullable ScheduledFuture<?> sweep;
+  private final Time time;
+  private @Nullable FixedDelay sweep;
 
   private RedisConnections(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
-      ClusterTopologyConfig topology) {
+      ClusterTopologyConfig topology, Time time) {
+    this.time = time;
     // Lettuce's own per-command latency histograms cost CPU on every reply and nothing reads them
     // (Playline meters its batches itself).
     // One I/O thread: Redis traffic is a few large pipelined writes, and writers that batch on
@@ -139,6 +142,7 @@ public final class RedisConnections implements AutoCloseable {
   /**
    * Connects to {@code uri} ({@code redis://host:port}); with {@code cluster} the URI is one
    * seed node of a Redis Cluster. Blocks until connected: call at start-up, not on an event loop.
+   * For tools and tests: a cluster's pipeline sweep runs on {@link Time#SYSTEM}.
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout) {
     return connect(uri, cluster, timeout, null);
@@ -150,16 +154,17 @@ public final class RedisConnections implements AutoCloseable {
    * I/O thread of its own.
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop) {
-    return connect(uri, cluster, timeout, loop, ClusterTopologyConfig.defaults());
+    return connect(uri, cluster, timeout, loop, ClusterTopologyConfig.defaults(), Time.SYSTEM);
   }
 
   /**
    * As {@link #connect(String, boolean, Duration, EventLoop)}, following the cluster's topology
-   * as {@code topology} says (ignored without {@code cluster}).
+   * as {@code topology} says (ignored without {@code cluster}), sweeping a cluster's pipelines by
+   * the process's {@code time}: how a node or job connects.
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
-      ClusterTopologyConfig topology) {
-    RedisConnections c = new RedisConnections(uri, cluster, timeout, loop, topology);
+      ClusterTopologyConfig topology, Time time) {
+    RedisConnections c = new RedisConnections(uri, cluster, timeout, loop, topology, time);
     c.loadScripts();
     log.info("Connected to Redis {}{}", uri, cluster ? " (cluster)" : "");
     return c;
@@ -195,7 +200,7 @@ public final class RedisConnections implements AutoCloseable {
     if (clusterClient != null) {
       clusterPipelines.add(c);
       if (sweep == null) {
-        sweep = ioLoop.scheduleWithFixedDelay(this::flushClusterPipelines, PIPELINE_SWEEP_MS, PIPELINE_SWEEP_MS,
+        sweep = FixedDelay.start(time, ioLoop, this::flushClusterPipelines, PIPELINE_SWEEP_MS, PIPELINE_SWEEP_MS,
             TimeUnit.MILLISECONDS);
       }
     }
@@ -244,7 +249,7 @@ public final class RedisConnections implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (sweep != null) {
-      sweep.cancel(false);
+      sweep.cancel();
       sweep = null;
     }
     clusterPipelines.clear();

@@ -3,6 +3,7 @@ package io.playline.core.write;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.time.Time;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -22,9 +23,13 @@ public final class WriteMetrics {
   private final Counter firstTodayCommands;
   private final DistributionSummary commandsPerRoundTrip;
   private final Counter firstTodayOutboxFull;
-  private final AtomicLong lastOutboxWarnNanos = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+  private final Time time;
+  private final AtomicLong lastOutboxWarnNanos;
 
-  public WriteMetrics(MeterRegistry registry) {
+  /** Meters on {@code registry}; warnings throttled by {@code time}. */
+  public WriteMetrics(MeterRegistry registry, Time time) {
+    this.time = time;
+    this.lastOutboxWarnNanos = new AtomicLong(time.nanoTime() - WARN_EVERY_NANOS);
     roundTrips = Counter.builder("playline.redis.round.trips").description("Pipelined write round trips to Redis")
         .register(registry);
     failedRoundTrips = Counter.builder("playline.redis.round.trips.failed").register(registry);
@@ -41,7 +46,7 @@ public final class WriteMetrics {
   /** Counts (and logs, at most every 10 s) a first-today event its full outbox did not take. */
   void firstTodayOutboxFull(long uid) {
     firstTodayOutboxFull.increment();
-    long now = System.nanoTime();
+    long now = time.nanoTime();
     long last = lastOutboxWarnNanos.get();
     if (now - last >= WARN_EVERY_NANOS && lastOutboxWarnNanos.compareAndSet(last, now)) {
       log.warn("First-today outbox full (first.today.outbox.capacity): the event of uid {} is published from memory "

@@ -8,6 +8,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RealKafkaExtension;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -38,7 +39,8 @@ class KafkaTopicsTest {
   }
 
   private static Map<String, String> ensure(KafkaNamespace kafka, KafkaTopicConfig config) {
-    return KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all());
+    return KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all(),
+        Time.SYSTEM);
   }
 
   private static TopicDescription describe(KafkaNamespace kafka, String topic) throws Exception {
@@ -153,7 +155,7 @@ class KafkaTopicsTest {
     long start = System.nanoTime();
 
     assertThatThrownBy(() -> KafkaTopics.ensure("127.0.0.1:" + closedPort, KafkaClientProperties.none(), config,
-        config.all()))
+        config.all(), Time.SYSTEM))
         .isInstanceOf(RetriableStoreException.class)
         .hasMessageContaining("127.0.0.1:" + closedPort)
         .hasMessageContaining("did not answer within 1000 ms (kafka.admin.timeout)")
@@ -169,9 +171,9 @@ class KafkaTopicsTest {
     KafkaTopicConfig config = config(Map.of("kafka.topic.history", freshName("history"),
         "kafka.topic.first.today", freshName("first-today"), "kafka.admin.timeout", "2s"));
 
-    assertThatThrownBy(() -> KafkaTopics.ensure(kafka.bootstrapServers(), tls, config, config.all()))
+    assertThatThrownBy(() -> KafkaTopics.ensure(kafka.bootstrapServers(), tls, config, config.all(), Time.SYSTEM))
         .isInstanceOf(RetriableStoreException.class);
-    KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all());
+    KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all(), Time.SYSTEM);
   }
 
   private static void await(CyclicBarrier barrier) {

@@ -12,6 +12,7 @@ import io.playline.core.write.UserWrite;
 import io.playline.core.write.WriteBackSink;
 import io.playline.core.write.WriteBatch;
 import io.playline.core.write.WriteMetrics;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,14 +40,14 @@ final class FirstTodayFixture implements AutoCloseable {
         .with(Map.of("redis.key.prefix", keyPrefix, "kafka.topic.first.today", topic)).with(settings));
     this.redis = redis;
     this.keys = new RedisKeys(config.redisKeyPrefix());
-    this.writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(registry));
+    this.writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(registry, Time.SYSTEM));
   }
 
   /** A publisher as a node starts it, with meters of its own. */
   FirstTodayPublisher publisher(Producer<byte[], byte[]> producer, FirstTodayMetrics metrics) {
     FirstTodayOutbox outbox = new FirstTodayOutbox(redis.shared(), keys, config.firstTodayShards(),
         config.firstTodayOutbox(), Duration.ofSeconds(5));
-    return new FirstTodayPublisher(config, producer, outbox, metrics);
+    return new FirstTodayPublisher(config, producer, outbox, metrics, Time.SYSTEM);
   }
 
   /** One batch of {@code writes} with a first-today check of {@code uid} from {@code device}; waits for it. */

@@ -23,6 +23,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -74,9 +75,9 @@ final class QueryTestEnv implements AutoCloseable {
     this.keys = new RedisKeys(config.redisKeyPrefix());
     createTable();
     this.redis = RedisConnections.connect(redisNs.redisUri(), false, Duration.ofSeconds(5));
-    this.hbaseClient = HBaseClient.lazy(hbase.configuration(), Duration.ofSeconds(60), registry);
-    this.writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(registry));
-    this.service = new TieredHistoryService(config, redis, hbaseClient, sink, registry, System::currentTimeMillis);
+    this.hbaseClient = HBaseClient.lazy(hbase.configuration(), Duration.ofSeconds(60), registry, Time.SYSTEM);
+    this.writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(registry, Time.SYSTEM));
+    this.service = new TieredHistoryService(config, redis, hbaseClient, sink, registry, Time.SYSTEM);
   }
 
   private void createTable() {

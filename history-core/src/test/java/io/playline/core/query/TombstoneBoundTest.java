@@ -9,17 +9,19 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ItemKey;
 import io.playline.testing.HBaseNamespace;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,14 +33,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * acked delete is lost to the cap: only tombstones older than the eviction age (their delete is in
  * HBase by then) are evicted, a delete that would need a younger one is refused with nothing
  * applied, and the eviction floor keeps refusing late events of the evicted items. The service runs
- * on a test clock that starts hours in the past, so heartbeats (on the real clock) are never clamped.
+ * on a manual time that starts hours in the past, so heartbeats (on the real clock) are never clamped.
  */
 @ExtendWith({RealRedisExtension.class, RealHBaseExtension.class})
 class TombstoneBoundTest {
   private static final long UID = 2828;
   private static final int CAP = 32;
   private QueryTestEnv env;
-  private final AtomicLong clock = new AtomicLong();
+  private ManualTime time;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private TieredHistoryService service;
   private long evictionAge;
@@ -56,8 +58,13 @@ class TombstoneBoundTest {
     }
     env = new QueryTestEnv(redis, hbase, settings);
     evictionAge = env.config.tombstoneEvictionAge().toMillis();
-    clock.set(env.now - TimeUnit.HOURS.toMillis(6));
-    service = new TieredHistoryService(env.config, env.redis, env.hbaseClient, env.sink, registry, clock::get);
+    time = new ManualTime(Instant.ofEpochMilli(env.now - TimeUnit.HOURS.toMillis(6)));
+    service = new TieredHistoryService(env.config, env.redis, env.hbaseClient, env.sink, registry, time);
+  }
+
+  /** Moves the service's time forward to {@code ms} (epoch). */
+  private void advanceTo(long ms) {
+    time.advance(Duration.ofMillis(ms - time.millis()));
   }
 
   @AfterEach
@@ -70,15 +77,15 @@ class TombstoneBoundTest {
       HBaseNamespace hbase) {
     start(redis, hbase, Map.of("history.tombstones.max.per.user", Integer.toString(CAP)));
     assertThat(env.config.tombstoneEvictionAge()).isEqualTo(env.config.tombstoneTtl());
-    long first = clock.get();
+    long first = time.millis();
     join(service.delete(UID, items(0, CAP)));
-    clock.addAndGet(TimeUnit.HOURS.toMillis(1));
+    time.advance(Duration.ofHours(1));
 
     Throwable refused = failure(service.delete(UID, List.of(item(Business.VIDEO, 500))));
 
     assertThat(refused).isInstanceOf(RateLimitedException.class);
     assertThat(((RateLimitedException) refused).retryAfterMs())
-        .isEqualTo(first + env.config.tombstoneTtl().toMillis() - clock.get() + 1);
+        .isEqualTo(first + env.config.tombstoneTtl().toMillis() - time.millis() + 1);
     assertThat(join(env.redis.shared().hlen(env.keys.tombstones(UID)))).isEqualTo(CAP);
     assertThat(registry.get("playline.query.tombstones.evicted").counter().count()).isZero();
   }
@@ -88,7 +95,7 @@ class TombstoneBoundTest {
     join(env.redis.shared().configResetstat());
     for (int call = 0; call < 50; call++) {
       join(service.delete(UID, items(call * 10, 10)));
-      clock.addAndGet(evictionAge + 1);
+      time.advance(Duration.ofMillis(evictionAge + 1));
     }
 
     assertThat(join(env.redis.shared().hlen(env.keys.tombstones(UID)))).isEqualTo(CAP + 1); // + the floor
@@ -100,16 +107,16 @@ class TombstoneBoundTest {
 
   @Test
   void aDeleteOverTheCapWhileEveryTombstoneIsYoungIsRefusedWithNothingApplied() {
-    long first = clock.get();
+    long first = time.millis();
     join(service.delete(UID, items(0, CAP)));
-    clock.addAndGet(1000);
+    time.advance(Duration.ofMillis(1000));
     env.heartbeat(record(UID, Business.VIDEO, 500, 1, env.now - 1000));
     int sent = env.sink.ops().size();
 
     Throwable refused = failure(service.delete(UID, List.of(item(Business.VIDEO, 500))));
 
     assertThat(refused).isInstanceOf(RateLimitedException.class).hasMessageContaining("retry after");
-    assertThat(((RateLimitedException) refused).retryAfterMs()).isEqualTo(first + evictionAge - clock.get() + 1);
+    assertThat(((RateLimitedException) refused).retryAfterMs()).isEqualTo(first + evictionAge - time.millis() + 1);
     assertThat(join(env.redis.shared().hlen(env.keys.tombstones(UID)))).isEqualTo(CAP);
     assertThat(join(env.redis.shared().hexists(env.keys.tombstones(UID), bytes("1:500")))).isFalse();
     assertThat(join(env.redis.shared().zscore(env.keys.timeline(UID), bytes("1:500")))).isNotNull();
@@ -119,7 +126,7 @@ class TombstoneBoundTest {
     assertThat(env.heartbeat(record(UID, Business.VIDEO, 1, 1, first - 1)).writes().get(0).applied(0)).isFalse();
 
     // Once the oldest is old enough, the same delete goes through and evicts exactly one.
-    clock.set(first + evictionAge + 1);
+    advanceTo(first + evictionAge + 1);
     join(service.delete(UID, List.of(item(Business.VIDEO, 500))));
     assertThat(join(env.redis.shared().zscore(env.keys.timeline(UID), bytes("1:500")))).isNull();
     assertThat(registry.get("playline.query.tombstones.evicted").counter().count()).isEqualTo(1);
@@ -127,10 +134,10 @@ class TombstoneBoundTest {
 
   @Test
   void anEvictedTombstoneLeavesAFloorThatStillRefusesLateEventsOfItsItem() {
-    long deleted = clock.get();
+    long deleted = time.millis();
     join(service.delete(UID, items(0, CAP)));
     env.heartbeat(record(UID, Business.VIDEO, 3000, 1, deleted - 120_000));
-    clock.addAndGet(evictionAge + 1);
+    time.advance(Duration.ofMillis(evictionAge + 1));
     join(service.delete(UID, items(1000, 10)));
 
     assertThat(join(env.redis.shared().hexists(env.keys.tombstones(UID), bytes("1:1")))).isFalse();
@@ -161,7 +168,7 @@ class TombstoneBoundTest {
         "history.tombstone.eviction.age", "330s"));
     byte[] tombstones = env.keys.tombstones(UID);
     byte[] order = env.keys.tombstoneOrder(UID);
-    long expired = clock.get() - env.config.tombstoneTtl().toMillis() - 1;
+    long expired = time.millis() - env.config.tombstoneTtl().toMillis() - 1;
     Map<byte[], byte[]> fields = new java.util.HashMap<>();
     Map<byte[], Double> scores = new java.util.HashMap<>();
     for (int oid = 0; oid < n; oid++) {
@@ -186,7 +193,7 @@ class TombstoneBoundTest {
   @Test
   void aHashFromBeforeTheIndexIsIndexedOnceAndCapped() {
     byte[] tombstones = env.keys.tombstones(UID);
-    long old = clock.get() - evictionAge - 1000;
+    long old = time.millis() - evictionAge - 1000;
     for (int oid = 0; oid < 200; oid++) {
       join(env.redis.shared().hset(tombstones, bytes("1:" + (oid + 1)), bytes(Long.toString(old - 1000 + oid))));
     }
@@ -206,7 +213,7 @@ class TombstoneBoundTest {
     // millisecond (a tie is ordered by member, as Redis orders the index).
     byte[] tombstones = env.keys.tombstones(UID);
     int held = 2_000;
-    long base = clock.get() - 5_000;
+    long base = time.millis() - 5_000;
     Map<byte[], byte[]> fields = new java.util.HashMap<>();
     List<String> byAge = new ArrayList<>();
     Map<String, Long> times = new java.util.HashMap<>();
@@ -235,14 +242,15 @@ class TombstoneBoundTest {
     for (int attempt = 0; attempt < 2; attempt++) {
       Throwable refused = failure(service.delete(UID, named));
       assertThat(refused).isInstanceOf(RateLimitedException.class);
-      assertThat(((RateLimitedException) refused).retryAfterMs()).isEqualTo(newestVictim + evictionAge - clock.get() + 1);
+      assertThat(((RateLimitedException) refused).retryAfterMs())
+          .isEqualTo(newestVictim + evictionAge - time.millis() + 1);
     }
     assertThat(join(env.redis.shared().hlen(tombstones))).isEqualTo(held);
     // The index made for the refused deletes expires with the hash it indexes.
     assertThat(join(env.redis.shared().pttl(env.keys.tombstoneOrder(UID)))).isPositive()
         .isLessThanOrEqualTo(env.config.tombstoneTtl().toMillis());
 
-    clock.set(newestVictim + evictionAge + 1);
+    advanceTo(newestVictim + evictionAge + 1);
     join(service.delete(UID, named));
 
     assertThat(registry.get("playline.query.tombstones.evicted").counter().count()).isEqualTo(excess);
@@ -252,14 +260,14 @@ class TombstoneBoundTest {
         .map(k -> new String(k, StandardCharsets.US_ASCII)).toList();
     assertThat(kept).doesNotContainAnyElementsOf(victims).containsAll(namedMembers).contains("1:9999", "~e");
     for (String m : namedMembers) {
-      assertThat(join(env.redis.shared().hget(tombstones, bytes(m)))).isEqualTo(bytes(Long.toString(clock.get())));
+      assertThat(join(env.redis.shared().hget(tombstones, bytes(m)))).isEqualTo(bytes(Long.toString(time.millis())));
     }
   }
 
   @Test
   void aClearOfEverythingDropsTheItemTombstonesTheirIndexAndTheFloor() {
     join(service.delete(UID, items(0, CAP)));
-    clock.addAndGet(evictionAge + 1);
+    time.advance(Duration.ofMillis(evictionAge + 1));
     join(service.delete(UID, items(100, 1)));
     assertThat(join(env.redis.shared().hexists(env.keys.tombstones(UID), bytes("~e")))).isTrue();
 

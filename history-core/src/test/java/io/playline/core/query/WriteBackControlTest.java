@@ -25,6 +25,7 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,8 @@ class WriteBackControlTest {
     env = new QueryTestEnv(redis, hbase, Map.of("kafka.topic.history", topic, "writeback.flush.interval", "1s"));
     producer = KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerConfig.defaults());
     aggregator = new WriteBackAggregator(env.config, producer, new WriteBackMetrics(new SimpleMeterRegistry()), "t");
-    service = new TieredHistoryService(env.config, env.redis, env.hbaseClient, aggregator, env.registry);
+    service = new TieredHistoryService(env.config, env.redis, env.hbaseClient, TombstoneSink.of(aggregator),
+        env.registry, Time.SYSTEM);
     reader = new TopicReader(kafka, topic);
   }
 

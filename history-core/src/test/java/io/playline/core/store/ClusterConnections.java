@@ -3,6 +3,7 @@ package io.playline.core.store;
 import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.testing.RedisClusterNamespace;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.Map;
 
@@ -12,7 +13,7 @@ public final class ClusterConnections {
 
   /** Cluster connections on {@code ns}'s cluster, topology followed as {@code topology} says. */
   public static RedisConnections connect(RedisClusterNamespace ns, Duration timeout, ClusterTopologyConfig topology) {
-    return RedisConnections.connect(ns.seedUri(), true, timeout, null, topology);
+    return RedisConnections.connect(ns.seedUri(), true, timeout, null, topology, Time.SYSTEM);
   }
 
   /** Default config under {@code ns}'s key prefix, with {@code overrides}. */

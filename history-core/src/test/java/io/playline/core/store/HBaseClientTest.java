@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RealHBaseExtension;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,7 @@ class HBaseClientTest {
   @Test
   void opensNothingUntilTheFirstNeedThenOpensOnItsOwnThread(HBaseNamespace hbase) throws Exception {
     CountingOpener opener = new CountingOpener(hbase.configuration(), open());
-    try (HBaseClient client = new HBaseClient(opener, Duration.ofSeconds(WAIT_SECONDS), registry)) {
+    try (HBaseClient client = new HBaseClient(opener, Duration.ofSeconds(WAIT_SECONDS), registry, Time.SYSTEM)) {
       assertThat(client.state()).isEqualTo(HBaseClient.State.IDLE);
       assertThat(client.ifOpen()).isNull();
       assertThat(opener.attempts).hasValue(0);
@@ -118,7 +119,7 @@ class HBaseClientTest {
     CountingOpener opener = new CountingOpener(hbase.configuration(), gate);
     int needs = 8;
     ExecutorService callers = Executors.newFixedThreadPool(needs);
-    try (HBaseClient client = new HBaseClient(opener, Duration.ofSeconds(WAIT_SECONDS), registry)) {
+    try (HBaseClient client = new HBaseClient(opener, Duration.ofSeconds(WAIT_SECONDS), registry, Time.SYSTEM)) {
       CountDownLatch start = new CountDownLatch(1);
       List<Future<CompletionStage<AsyncConnection>>> asked = new ArrayList<>();
       for (int i = 0; i < needs; i++) {
@@ -154,7 +155,7 @@ class HBaseClientTest {
     nowhere.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, 1);
     nowhere.setInt("zookeeper.recovery.retry", 0);
     CountingOpener opener = new CountingOpener(nowhere, open());
-    try (HBaseClient client = new HBaseClient(opener, Duration.ofSeconds(2), registry)) {
+    try (HBaseClient client = new HBaseClient(opener, Duration.ofSeconds(2), registry, Time.SYSTEM)) {
       CompletionStage<AsyncConnection> failing = client.connection();
       assertThatThrownBy(() -> join(failing)).isInstanceOf(ExecutionException.class)
           .hasCauseInstanceOf(RetriableStoreException.class);
@@ -175,7 +176,7 @@ class HBaseClientTest {
   @Test
   void closesWhetherOrNotItWasOpened(HBaseNamespace hbase) throws Exception {
     CountingOpener never = new CountingOpener(hbase.configuration(), open());
-    HBaseClient unused = new HBaseClient(never, Duration.ofSeconds(WAIT_SECONDS), registry);
+    HBaseClient unused = new HBaseClient(never, Duration.ofSeconds(WAIT_SECONDS), registry, Time.SYSTEM);
     unused.close();
     unused.close();
     assertThat(unused.state()).isEqualTo(HBaseClient.State.CLOSED);
@@ -183,7 +184,8 @@ class HBaseClientTest {
     assertThatThrownBy(() -> join(unused.connection())).hasCauseInstanceOf(IllegalStateException.class);
 
     CountingOpener opener = new CountingOpener(hbase.configuration(), open());
-    HBaseClient used = new HBaseClient(opener, Duration.ofSeconds(WAIT_SECONDS), new SimpleMeterRegistry());
+    HBaseClient used = new HBaseClient(opener, Duration.ofSeconds(WAIT_SECONDS), new SimpleMeterRegistry(),
+        Time.SYSTEM);
     AsyncConnection connection = join(used.connection());
     used.close();
     assertThat(connection.isClosed()).isTrue();
@@ -192,7 +194,8 @@ class HBaseClientTest {
     // Closed while an attempt waits: the connection it brings is closed and its waiters fail.
     CountDownLatch gate = new CountDownLatch(1);
     CountingOpener late = new CountingOpener(hbase.configuration(), gate);
-    HBaseClient closing = new HBaseClient(late, Duration.ofSeconds(WAIT_SECONDS), new SimpleMeterRegistry());
+    HBaseClient closing = new HBaseClient(late, Duration.ofSeconds(WAIT_SECONDS), new SimpleMeterRegistry(),
+        Time.SYSTEM);
     CompletionStage<AsyncConnection> waiting = closing.connection();
     closing.close();
     gate.countDown();

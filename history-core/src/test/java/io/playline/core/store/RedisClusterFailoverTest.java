@@ -18,6 +18,7 @@ import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisClusterExtension;
 import io.playline.testing.RedisClusterNamespace;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +51,8 @@ class RedisClusterFailoverTest {
     keys = new RedisKeys(config.redisKeyPrefix());
     redis = ClusterConnections.connect(ns, COMMAND_TIMEOUT,
         new ClusterTopologyConfig(Duration.ofHours(1), Duration.ofSeconds(2)));
-    writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(new SimpleMeterRegistry()));
+    writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE,
+        new WriteMetrics(new SimpleMeterRegistry(), Time.SYSTEM));
   }
 
   @AfterEach

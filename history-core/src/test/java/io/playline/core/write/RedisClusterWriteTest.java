@@ -17,6 +17,7 @@ import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisClusterExtension;
 import io.playline.testing.RedisClusterNamespace;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +48,8 @@ class RedisClusterWriteTest {
     config = ClusterConnections.config(ns, Map.of("redis.write.users.per.script", "8", "recovery.shards", "16"));
     keys = new RedisKeys(config.redisKeyPrefix());
     redis = ClusterConnections.connect(ns, Duration.ofSeconds(10), ClusterTopologyConfig.defaults());
-    writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE, new WriteMetrics(new SimpleMeterRegistry()));
+    writer = new RedisHistoryWriter(config, redis, WriteBackSink.NONE,
+        new WriteMetrics(new SimpleMeterRegistry(), Time.SYSTEM));
   }
 
   @AfterEach

@@ -12,6 +12,7 @@ import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ class RedisHistoryWriterTest {
       public synchronized void batchFinished(List<AppliedRecord> applied) {
         sunk.addAll(applied);
       }
-    }, new WriteMetrics(registry));
+    }, new WriteMetrics(registry, Time.SYSTEM));
   }
 
   @AfterEach

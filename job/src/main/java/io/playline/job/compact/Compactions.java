@@ -3,6 +3,7 @@ package io.playline.job.compact;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.job.JobConfig;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -37,6 +38,7 @@ public final class Compactions implements AutoCloseable {
   private final HistoryCompactor compactor;
   private final JobConfig.Compaction config;
   private final CompactionMetrics metrics;
+  private final Time time;
   // Guarded by this.
   private final Map<Long, int[]> counts = new HashMap<>();
   private final BlockingQueue<Long> queue;
@@ -44,8 +46,10 @@ public final class Compactions implements AutoCloseable {
   private final Thread worker;
   private volatile boolean stopping;
 
-  public Compactions(HistoryCompactor compactor, JobConfig.Compaction config, MeterRegistry registry) {
+  /** Roll-ups are timed by {@code time}. */
+  public Compactions(HistoryCompactor compactor, JobConfig.Compaction config, MeterRegistry registry, Time time) {
     this.compactor = compactor;
+    this.time = time;
     this.config = config;
     this.metrics = new CompactionMetrics(registry);
     this.queue = new ArrayBlockingQueue<>(config.queue());
@@ -116,14 +120,14 @@ public final class Compactions implements AutoCloseable {
         continue;
       }
       queued.remove(uid);
-      long start = System.nanoTime();
+      long start = time.nanoTime();
       try {
         HistoryCompactor.Result r = compactor.compact(uid, false);
-        metrics.done(r, System.nanoTime() - start);
+        metrics.done(r, time.nanoTime() - start);
         if (r.outcome() == HistoryCompactor.Outcome.ROLLED_UP) {
           log.info("Rolled up uid {}: {} of {} live records moved, {} dropped; version {} has {} records in {} "
               + "chunks ({} bytes, {} raw) in {} ms", uid, r.moved(), r.live(), r.dropped(), r.version(), r.chunked(),
-              r.chunks(), r.storedBytes(), r.rawBytes(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+              r.chunks(), r.storedBytes(), r.rawBytes(), TimeUnit.NANOSECONDS.toMillis(time.nanoTime() - start));
         }
       } catch (IOException | RuntimeException e) {
         metrics.failed();

@@ -10,6 +10,7 @@ import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.job.sink.HistorySink;
 import io.playline.job.stats.ItemCounters;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * attempt that failed transiently. Used by the loop's thread only.
  */
 record ConsumerStartup(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
-    @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics) {
+    @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics, Time time) {
   /**
    * The consumer settings: the job's group, manual commits, cooperative rebalancing, bounded polls,
    * plus the pass-through of {@code kafka.common.*} and {@code kafka.consumer.*} ({@link
@@ -63,7 +64,7 @@ record ConsumerStartup(JobConfig config, CoreConfig core, String bootstrapServer
       }
     }
     String topicId = KafkaTopics.ensure(bootstrapServers, core.kafkaClients(), core.kafkaTopics(),
-        List.of(core.kafkaTopics().history())).get(core.historyTopic());
-    return new PollPersister(redis, core, config, sink, counters, topicId, metrics);
+        List.of(core.kafkaTopics().history()), time).get(core.historyTopic());
+    return new PollPersister(redis, core, config, sink, counters, topicId, metrics, time);
   }
 }

@@ -7,6 +7,7 @@ import io.playline.job.JobConfig;
 import io.playline.job.JobMetrics;
 import io.playline.job.sink.HistorySink;
 import io.playline.job.stats.ItemCounters;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   private final Map<String, Object> consumerProperties;
   private final JobMetrics metrics;
   private final OffsetCommits commits;
+  private final Time time;
   private final Thread thread;
   private final java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
@@ -66,34 +68,35 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   private boolean pausedForRetry;
 
   public HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
-      RedisConnections redis, JobMetrics metrics) {
-    this(config, core, bootstrapServers, sink, null, redis, metrics);
+      RedisConnections redis, JobMetrics metrics, Time time) {
+    this(config, core, bootstrapServers, sink, null, redis, metrics, time);
   }
 
   /** As above, also counting each persisted poll's records into {@code counters} (null: no counters). */
   public HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
-      @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics) {
-    this(config, core, bootstrapServers, sink, counters, redis, metrics,
+      @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics, Time time) {
+    this(config, core, bootstrapServers, sink, counters, redis, metrics, time,
         p -> new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
   }
 
   /** As above, with the consumers created by {@code consumers} (tests wrap the real one to inject failures). */
   HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
-      RedisConnections redis, JobMetrics metrics,
+      RedisConnections redis, JobMetrics metrics, Time time,
       java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers) {
-    this(config, core, bootstrapServers, sink, null, redis, metrics, consumers);
+    this(config, core, bootstrapServers, sink, null, redis, metrics, time, consumers);
   }
 
   private HistoryConsumerLoop(JobConfig config, CoreConfig core, String bootstrapServers, HistorySink sink,
-      @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics,
+      @Nullable ItemCounters counters, RedisConnections redis, JobMetrics metrics, Time time,
       java.util.function.Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers) {
     this.consumers = consumers;
+    this.time = time;
     this.config = config;
     this.core = core;
-    this.startup = new ConsumerStartup(config, core, bootstrapServers, sink, counters, redis, metrics);
+    this.startup = new ConsumerStartup(config, core, bootstrapServers, sink, counters, redis, metrics, time);
     this.consumerProperties = startup.consumerProperties();
     this.metrics = metrics;
-    this.commits = new OffsetCommits(metrics);
+    this.commits = new OffsetCommits(metrics, time);
     this.thread = new Thread(this::run, "playline-job-consumer");
   }
 
@@ -225,7 +228,7 @@ public final class HistoryConsumerLoop implements AutoCloseable {
   }
 
   private void pollLoop(Consumer<byte[], byte[]> c, PollPersister persister, RetryBackoff reconnects) {
-    ProgressLog progress = new ProgressLog(PROGRESS_INTERVAL);
+    ProgressLog progress = new ProgressLog(PROGRESS_INTERVAL, time);
     while (running) {
       ConsumerRecords<byte[], byte[]> polled = c.poll(config.pollTimeout());
       if (reconnects.attempts() > 0) {

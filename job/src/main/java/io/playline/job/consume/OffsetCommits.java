@@ -1,6 +1,7 @@
 package io.playline.job.consume;
 
 import io.playline.job.JobMetrics;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -21,9 +22,12 @@ final class OffsetCommits {
   private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(10);
 
   private final JobMetrics metrics;
+  private final Time time;
 
-  OffsetCommits(JobMetrics metrics) {
+  /** Commits are timed by {@code time}. */
+  OffsetCommits(JobMetrics metrics, Time time) {
     this.metrics = metrics;
+    this.time = time;
   }
 
   /**
@@ -35,10 +39,10 @@ final class OffsetCommits {
     if (offsets.isEmpty()) {
       return true;
     }
-    long start = System.nanoTime();
+    long start = time.nanoTime();
     try {
       c.commitSync(offsets, COMMIT_TIMEOUT);
-      metrics.commit(System.nanoTime() - start);
+      metrics.commit(time.nanoTime() - start);
     } catch (WakeupException e) {
       // close() raced with a poll that is already persisted: record that once more, then stop.
       log.info("Stopping right after a persisted poll; committing its offsets first");

@@ -15,6 +15,7 @@ import io.playline.job.sink.HistorySink;
 import io.playline.job.stats.ItemCounters;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +50,7 @@ final class PollPersister implements AutoCloseable {
    * @throws RetriableStoreException when Redis cannot be reached now
    */
   PollPersister(RedisConnections redis, CoreConfig core, JobConfig config, HistorySink sink,
-      @Nullable ItemCounters counters, String topicId, JobMetrics metrics) {
+      @Nullable ItemCounters counters, String topicId, JobMetrics metrics, Time time) {
     this.sink = sink;
     this.counters = counters;
     this.topicId = topicId;
@@ -60,8 +61,9 @@ final class PollPersister implements AutoCloseable {
     } catch (RedisException e) {
       throw new RetriableStoreException("Redis connect for the consumer loop failed", e);
     }
-    this.readBack = new RedisReadBack(pipeline, keys, config.redisTimeout());
-    this.marks = new RecoveryMarks(pipeline, redis.shared(), keys, core.recoveryShards(), config.redisTimeout());
+    this.readBack = new RedisReadBack(pipeline, keys, config.redisTimeout(), time);
+    this.marks = new RecoveryMarks(pipeline, redis.shared(), keys, core.recoveryShards(), config.redisTimeout(),
+        time);
   }
 
   /**

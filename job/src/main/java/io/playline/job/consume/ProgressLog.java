@@ -1,5 +1,6 @@
 package io.playline.job.consume;
 
+import io.playline.time.Time;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +15,8 @@ final class ProgressLog {
   private static final Logger log = LoggerFactory.getLogger(HistoryConsumerLoop.class);
 
   private final long intervalNanos;
-  private long windowStart = System.nanoTime();
+  private final Time time;
+  private long windowStart;
   private long records;
   private long users;
   private long upserts;
@@ -22,8 +24,11 @@ final class ProgressLog {
   private long clears;
   private long retries;
 
-  ProgressLog(Duration interval) {
+  /** Every {@code interval} by {@code time}. */
+  ProgressLog(Duration interval, Time time) {
     this.intervalNanos = interval.toNanos();
+    this.time = time;
+    this.windowStart = time.nanoTime();
   }
 
   void persisted(int polledRecords, PollPersister.Persisted p) {
@@ -41,7 +46,7 @@ final class ProgressLog {
 
   /** Logs and starts a new window if the current one is over. */
   void maybeLog() {
-    long now = System.nanoTime();
+    long now = time.nanoTime();
     long elapsed = now - windowStart;
     if (elapsed < intervalNanos) {
       return;

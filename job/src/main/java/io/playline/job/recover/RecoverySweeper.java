@@ -15,6 +15,8 @@ import io.playline.job.sink.HistorySink;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
+import io.playline.time.FixedDelay;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -67,15 +69,21 @@ public final class RecoverySweeper implements AutoCloseable {
   private final JobMetrics metrics;
   private final BooleanSupplier sinkReady;
   private final ScheduledExecutorService scheduler;
+  private final Time time;
+  private @Nullable FixedDelay sweeps;
   private final ShardLeases leases;
   private @Nullable StatefulConnection<byte[], byte[]> pipeline;
   private @Nullable RedisReadBack readBack;
   private @Nullable RecoveryMarks marks;
   private @Nullable RedisShardLeases leaseStore;
 
-  /** {@code sinkReady} gates scheduled sweeps until the sink is prepared (e.g. the table exists). */
+  /**
+   * {@code sinkReady} gates scheduled sweeps until the sink is prepared (e.g. the table exists);
+   * sweeps, leases and Redis round trips are timed by {@code time}.
+   */
   public RecoverySweeper(JobConfig config, CoreConfig core, RedisConnections redis, HistorySink sink,
-      JobMetrics metrics, BooleanSupplier sinkReady) {
+      JobMetrics metrics, BooleanSupplier sinkReady, Time time) {
+    this.time = time;
     this.config = config;
     this.core = core;
     this.redis = redis;
@@ -83,13 +91,14 @@ public final class RecoverySweeper implements AutoCloseable {
     this.metrics = metrics;
     this.sinkReady = sinkReady;
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "playline-job-recovery"));
-    this.leases = new ShardLeases(config.instanceId(), core.recoveryShards(), config.recoveryLeaseTtl(), metrics);
+    this.leases = new ShardLeases(config.instanceId(), core.recoveryShards(), config.recoveryLeaseTtl(), metrics,
+        time);
   }
 
   /** Schedules a sweep every {@code recovery.interval}, the first one interval from now. */
   public void start() {
     long periodMs = config.recoveryInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(this::scheduledSweep, periodMs, periodMs, TimeUnit.MILLISECONDS);
+    sweeps = FixedDelay.start(time, scheduler, this::scheduledSweep, periodMs, periodMs, TimeUnit.MILLISECONDS);
     log.info("Recovery sweep every {} of marks older than {} over this instance's share of {} shards (lease owner "
         + "{}, lease TTL {})", config.recoveryInterval(), config.recoveryAge(), core.recoveryShards(), leases.owner(),
         config.recoveryLeaseTtl());
@@ -236,9 +245,9 @@ public final class RecoverySweeper implements AutoCloseable {
     }
     RedisKeys keys = new RedisKeys(core.redisKeyPrefix());
     pipeline = p;
-    readBack = new RedisReadBack(p, keys, config.redisTimeout());
-    marks = new RecoveryMarks(p, redis.shared(), keys, core.recoveryShards(), config.redisTimeout());
-    opened = new RedisShardLeases(p, redis.shared(), keys, config.redisTimeout());
+    readBack = new RedisReadBack(p, keys, config.redisTimeout(), time);
+    marks = new RecoveryMarks(p, redis.shared(), keys, core.recoveryShards(), config.redisTimeout(), time);
+    opened = new RedisShardLeases(p, redis.shared(), keys, config.redisTimeout(), time);
     leaseStore = opened;
     return opened;
   }
@@ -250,6 +259,10 @@ public final class RecoverySweeper implements AutoCloseable {
    */
   @Override
   public void close() {
+    FixedDelay s = sweeps;
+    if (s != null) {
+      s.cancel(); // first: a shut-down scheduler still runs the delayed tasks it holds
+    }
     scheduler.shutdown();
     boolean stopped = false;
     try {

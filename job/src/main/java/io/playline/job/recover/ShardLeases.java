@@ -3,6 +3,7 @@ package io.playline.job.recover;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.job.JobMetrics;
 import io.playline.job.redis.RedisShardLeases;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -39,20 +40,25 @@ final class ShardLeases {
   private final long ttlMs;
   private final long renewAllEveryNanos;
   private final JobMetrics metrics;
+  private final Time time;
   private final TreeSet<Integer> held = new TreeSet<>();
   private volatile Set<Integer> owned = Set.of();
   private List<String> live = List.of();
   private long renewedAllAt;
 
-  /** An owner id unique to this object: {@code instanceId} plus a random suffix. */
-  ShardLeases(String instanceId, int shards, Duration ttl, JobMetrics metrics) {
+  /**
+   * An owner id unique to this object: {@code instanceId} plus a random suffix; renewals are paced
+   * by {@code time}.
+   */
+  ShardLeases(String instanceId, int shards, Duration ttl, JobMetrics metrics, Time time) {
     this.owner = instanceId + "-" + UUID.randomUUID().toString().substring(0, 8);
     this.shards = shards;
     this.ttlMs = ttl.toMillis();
     // Leases of shards a long sweep has not reached yet are renewed well before they lapse.
     this.renewAllEveryNanos = ttl.toNanos() / 3;
     this.metrics = metrics;
-    this.renewedAllAt = System.nanoTime() - renewAllEveryNanos;
+    this.time = time;
+    this.renewedAllAt = time.nanoTime() - renewAllEveryNanos;
   }
 
   /** The id this instance's leases hold in Redis. */
@@ -99,7 +105,7 @@ final class ShardLeases {
     if (!held.contains(shard)) {
       return false;
     }
-    if (System.nanoTime() - renewedAllAt >= renewAllEveryNanos) {
+    if (time.nanoTime() - renewedAllAt >= renewAllEveryNanos) {
       renewAll(redis);
     } else {
       keep(List.of(shard), redis.renew(List.of(shard), owner, ttlMs));
@@ -126,7 +132,7 @@ final class ShardLeases {
   }
 
   private void renewAll(RedisShardLeases redis) {
-    long start = System.nanoTime();
+    long start = time.nanoTime();
     live = redis.heartbeat(owner, ttlMs);
     keep(List.copyOf(held), redis.renew(held, owner, ttlMs));
     renewedAllAt = start;

@@ -10,6 +10,7 @@ import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.Scripts;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ItemKey;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,13 +40,16 @@ public final class RecoveryMarks {
   private final RedisKeys keys;
   private final int shards;
   private final Duration timeout;
+  private final Time time;
 
   /**
    * Queues on {@code pipeline} (auto flush off, owned by the caller); {@code fallback} is an
-   * auto-flushing connection for reloading a script Redis forgot.
+   * auto-flushing connection for reloading a script Redis forgot; each round trip may take {@code
+   * timeout} by {@code time}.
    */
   public RecoveryMarks(StatefulConnection<byte[], byte[]> pipeline, RedisClusterAsyncCommands<byte[], byte[]> fallback,
-      RedisKeys keys, int shards, Duration timeout) {
+      RedisKeys keys, int shards, Duration timeout, Time time) {
+    this.time = time;
     this.pipeline = pipeline;
     this.commands = RedisConnections.commands(pipeline);
     this.fallback = fallback;
@@ -115,7 +119,7 @@ public final class RecoveryMarks {
         Scripts.num(TimeUnit.NANOSECONDS.toMicros(age.toNanos())), Scripts.num(limit));
     pipeline.flushCommands();
     List<Object> answer =
-        RedisFailures.await(reply, System.nanoTime() + timeout.toNanos(), "recovery_due of shard " + shard);
+        RedisFailures.await(reply, RoundTripDeadline.after(time, timeout), "recovery_due of shard " + shard);
     long threshold = Long.parseLong(new String((byte[]) answer.get(0), StandardCharsets.US_ASCII));
     List<byte[]> members = new ArrayList<>(answer.size() - 1);
     for (int i = 1; i < answer.size(); i++) {
@@ -151,7 +155,7 @@ public final class RecoveryMarks {
       return 0;
     }
     pipeline.flushCommands();
-    long deadline = System.nanoTime() + timeout.toNanos();
+    RoundTripDeadline deadline = RoundTripDeadline.after(time, timeout);
     long removed = 0;
     for (CompletionStage<Long> reply : replies) {
       removed += RedisFailures.await(reply, deadline, "clear_recovery of " + total + " marks");

@@ -24,10 +24,10 @@ final class RedisFailures {
 
   private RedisFailures() {}
 
-  /** The reply of {@code reply}, waiting until {@code deadlineNanos} ({@link System#nanoTime()} based). */
-  static <T> T await(CompletionStage<T> reply, long deadlineNanos, String what) {
+  /** The reply of {@code reply}, waiting until {@code deadline}. */
+  static <T> T await(CompletionStage<T> reply, RoundTripDeadline deadline, String what) {
     try {
-      return reply.toCompletableFuture().get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      return reply.toCompletableFuture().get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RetriableStoreException("Redis " + what + " interrupted", e);

@@ -12,6 +12,7 @@ import io.playline.proto.v1.HistoryClear;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemDelete;
 import io.playline.proto.v1.ItemKey;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -37,9 +38,14 @@ public final class RedisReadBack {
   private final RedisClusterAsyncCommands<byte[], byte[]> commands;
   private final RedisKeys keys;
   private final Duration timeout;
+  private final Time time;
 
-  /** Queues on {@code pipeline} (auto flush off, owned by the caller), waiting up to {@code timeout} per round trip. */
-  public RedisReadBack(StatefulConnection<byte[], byte[]> pipeline, RedisKeys keys, Duration timeout) {
+  /**
+   * Queues on {@code pipeline} (auto flush off, owned by the caller), waiting up to {@code timeout}
+   * by {@code time} per round trip.
+   */
+  public RedisReadBack(StatefulConnection<byte[], byte[]> pipeline, RedisKeys keys, Duration timeout, Time time) {
+    this.time = time;
     this.pipeline = pipeline;
     this.commands = RedisConnections.commands(pipeline);
     this.keys = keys;
@@ -71,7 +77,7 @@ public final class RedisReadBack {
       return Map.of();
     }
     pipeline.flushCommands();
-    long deadline = System.nanoTime() + timeout.toNanos();
+    RoundTripDeadline deadline = RoundTripDeadline.after(time, timeout);
     Map<Long, Map<ItemKey, HistoryRecord>> found = new HashMap<>();
     for (Map.Entry<Long, CompletionStage<List<KeyValue<byte[], byte[]>>>> e : replies.entrySet()) {
       long uid = e.getKey();
@@ -129,7 +135,7 @@ public final class RedisReadBack {
     if (tombReplies.isEmpty()) {
       return new Current(records, Map.of(), Map.of());
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
+    RoundTripDeadline deadline = RoundTripDeadline.after(time, timeout);
     Map<Long, Map<ItemKey, Long>> tombstones = new HashMap<>();
     Map<Long, Long> floors = new HashMap<>();
     for (Map.Entry<Long, CompletionStage<List<KeyValue<byte[], byte[]>>>> e : tombReplies.entrySet()) {
@@ -202,7 +208,7 @@ public final class RedisReadBack {
       return List.of();
     }
     pipeline.flushCommands();
-    long deadline = System.nanoTime() + timeout.toNanos();
+    RoundTripDeadline deadline = RoundTripDeadline.after(time, timeout);
     List<HistoryChange> changes = new ArrayList<>();
     for (Map.Entry<Long, CompletionStage<Map<byte[], byte[]>>> e : replies.entrySet()) {
       Map<byte[], byte[]> fields;

@@ -9,6 +9,7 @@ import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.Scripts;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,13 +42,16 @@ public final class RedisShardLeases {
   private final RedisClusterAsyncCommands<byte[], byte[]> fallback;
   private final RedisKeys keys;
   private final Duration timeout;
+  private final Time time;
 
   /**
    * Queues on {@code pipeline} (auto flush off, owned by the caller); {@code fallback} is an
-   * auto-flushing connection for loading a script Redis forgot.
+   * auto-flushing connection for loading a script Redis forgot; each round trip may take {@code
+   * timeout} by {@code time}.
    */
   public RedisShardLeases(StatefulConnection<byte[], byte[]> pipeline,
-      RedisClusterAsyncCommands<byte[], byte[]> fallback, RedisKeys keys, Duration timeout) {
+      RedisClusterAsyncCommands<byte[], byte[]> fallback, RedisKeys keys, Duration timeout, Time time) {
+    this.time = time;
     this.pipeline = pipeline;
     this.commands = RedisConnections.commands(pipeline);
     this.fallback = fallback;
@@ -129,7 +133,7 @@ public final class RedisShardLeases {
       return passed;
     }
     pipeline.flushCommands();
-    long deadline = deadline();
+    RoundTripDeadline deadline = deadline();
     for (Map.Entry<Integer, CompletionStage<?>> e : replies.entrySet()) {
       Object reply = RedisFailures.await(e.getValue(), deadline, what + " of shard " + e.getKey());
       if (reply != null && ok.test(reply)) {
@@ -139,8 +143,8 @@ public final class RedisShardLeases {
     return passed;
   }
 
-  private long deadline() {
-    return System.nanoTime() + timeout.toNanos();
+  private RoundTripDeadline deadline() {
+    return RoundTripDeadline.after(time, timeout);
   }
 
   private static byte[] bytes(String s) {

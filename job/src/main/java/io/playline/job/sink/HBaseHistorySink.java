@@ -9,6 +9,7 @@ import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryClear;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemDelete;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -69,15 +70,20 @@ public final class HBaseHistorySink implements HistorySink {
   }
 
   private final Listener listener;
+  private final Time time;
 
-  /** Does not take ownership of {@code connection}: {@link #close()} leaves it open. */
-  public HBaseHistorySink(Connection connection, JobConfig config, JobMetrics metrics) {
-    this(connection, config, metrics, Listener.NONE);
+  /**
+   * Does not take ownership of {@code connection}: {@link #close()} leaves it open. HBase calls are
+   * timed by {@code time}.
+   */
+  public HBaseHistorySink(Connection connection, JobConfig config, JobMetrics metrics, Time time) {
+    this(connection, config, metrics, Listener.NONE, time);
   }
 
   /** As above; {@code listener} hears of every write once HBase accepted it. */
-  public HBaseHistorySink(Connection connection, JobConfig config, JobMetrics metrics, Listener listener) {
+  public HBaseHistorySink(Connection connection, JobConfig config, JobMetrics metrics, Listener listener, Time time) {
     this.listener = listener;
+    this.time = time;
     this.connection = connection;
     this.config = config;
     this.metrics = metrics;
@@ -232,13 +238,13 @@ public final class HBaseHistorySink implements HistorySink {
         deletes += m.size();
       }
     }
-    long start = System.nanoTime();
+    long start = time.nanoTime();
     try {
       table.batch(batch, new Object[batch.size()]);
     } catch (InterruptedException e) {
       throw HBaseFailures.interrupted("batch of " + batch.size() + " mutations", e);
     }
-    metrics.hbaseCall(puts, deletes, System.nanoTime() - start);
+    metrics.hbaseCall(puts, deletes, time.nanoTime() - start);
   }
 
   private Table table(TableName name) {

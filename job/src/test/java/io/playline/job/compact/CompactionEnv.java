@@ -17,6 +17,7 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -64,7 +65,7 @@ final class CompactionEnv implements AutoCloseable {
     ConfigSource source = ConfigSource.empty().with(settings);
     CoreConfig core = CoreConfig.from(source);
     config = JobConfig.from(source, core);
-    sink = new HBaseHistorySink(hbase.connection(), config, new JobMetrics(registry));
+    sink = new HBaseHistorySink(hbase.connection(), config, new JobMetrics(registry, Time.SYSTEM), Time.SYSTEM);
     sink.prepare();
     compactor = new HistoryCompactor(hbase.connection(), config.layout(), config.compaction().rollup(),
         System::currentTimeMillis);
@@ -72,7 +73,7 @@ final class CompactionEnv implements AutoCloseable {
     redis = RedisConnections.connect(redisNs.redisUri(), false, Duration.ofSeconds(5));
     async = ConnectionFactory.createAsyncConnection(hbase.configuration()).get(60, TimeUnit.SECONDS);
     service = new TieredHistoryService(core, redis, HBaseClient.borrowing(wrap.apply(async)), NO_TOMBSTONES, registry,
-        System::currentTimeMillis);
+        Time.SYSTEM);
   }
 
   /** Writes {@code records} of {@code uid} as the job persists a poll. */

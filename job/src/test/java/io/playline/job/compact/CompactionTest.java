@@ -25,6 +25,7 @@ import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -405,10 +406,10 @@ class CompactionTest {
       throws Exception {
     setUp(redis, hbase, Map.of("history.compact.threshold", "50", "history.compact.keep", "10",
         "history.compact.check.every", "20"));
-    Compactions compactions = new Compactions(compactor, config.compaction(), registry);
+    Compactions compactions = new Compactions(compactor, config.compaction(), registry, Time.SYSTEM);
     closeables.add(compactions);
-    HBaseHistorySink listening = new HBaseHistorySink(hbase.connection(), config, new JobMetrics(registry),
-        compactions::persisted);
+    HBaseHistorySink listening = new HBaseHistorySink(hbase.connection(), config,
+        new JobMetrics(registry, Time.SYSTEM), compactions::persisted, Time.SYSTEM);
     compactions.start();
     long uid = 7300;
     AtomicLong oid = new AtomicLong();
@@ -440,7 +441,7 @@ class CompactionTest {
   @Test
   void countsStayBoundedAndKeepTheHeavyUsers(RedisNamespace redis, HBaseNamespace hbase) throws Exception {
     setUp(redis, hbase, Map.of("history.compact.check.every", "1000", "history.compact.tracked.users", "100"));
-    Compactions compactions = new Compactions(compactor, config.compaction(), registry);
+    Compactions compactions = new Compactions(compactor, config.compaction(), registry, Time.SYSTEM);
     compactions.persisted(1, 900);
     for (long uid = 2; uid < 1000; uid++) {
       compactions.persisted(uid, 1);

@@ -12,6 +12,7 @@ import io.playline.proto.v1.HistoryClear;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemDelete;
 import io.playline.proto.v1.ItemKey;
+import io.playline.time.Time;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class ChangeResolverTest {
   private static final long UID = 7;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final ChangeResolver resolver = new ChangeResolver(new JobMetrics(registry));
+  private final ChangeResolver resolver = new ChangeResolver(new JobMetrics(registry, Time.SYSTEM));
 
   private static ItemKey item(Business business, long oid) {
     return ItemKey.newBuilder().setBusiness(business).setOid(oid).build();

@@ -16,6 +16,7 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -60,9 +61,10 @@ class HistoryConsumerLoopReconnectTest {
   @BeforeEach
   void setUp(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
     env = JobTestEnv.create(redis, kafka, hbase);
-    JobMetrics metrics = new JobMetrics(env.registry);
-    sink = new HBaseHistorySink(hbase.connection(), env.config, metrics);
-    loop = new HistoryConsumerLoop(env.config, env.core, kafka.bootstrapServers(), sink, env.redis, metrics, p -> {
+    JobMetrics metrics = new JobMetrics(env.registry, Time.SYSTEM);
+    sink = new HBaseHistorySink(hbase.connection(), env.config, metrics, Time.SYSTEM);
+    loop = new HistoryConsumerLoop(env.config, env.core, kafka.bootstrapServers(), sink, env.redis, metrics,
+        Time.SYSTEM, p -> {
       consumersOpened.incrementAndGet();
       return new FailingConsumer(p);
     });

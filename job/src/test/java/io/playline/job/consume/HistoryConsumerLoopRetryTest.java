@@ -19,6 +19,7 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,9 +67,10 @@ class HistoryConsumerLoopRetryTest {
   @BeforeEach
   void setUp(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
     env = JobTestEnv.create(redis, kafka, hbase);
-    JobMetrics metrics = new JobMetrics(env.registry);
-    sink = new FlakySink(new HBaseHistorySink(hbase.connection(), env.config, metrics));
-    loop = new HistoryConsumerLoop(env.config, env.core, kafka.bootstrapServers(), sink, env.redis, metrics);
+    JobMetrics metrics = new JobMetrics(env.registry, Time.SYSTEM);
+    sink = new FlakySink(new HBaseHistorySink(hbase.connection(), env.config, metrics, Time.SYSTEM));
+    loop = new HistoryConsumerLoop(env.config, env.core, kafka.bootstrapServers(), sink, env.redis, metrics,
+        Time.SYSTEM);
     loop.start();
     await().atMost(Duration.ofSeconds(60)).until(loop::ready);
   }

@@ -18,6 +18,7 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -55,10 +56,11 @@ class HistoryTopicSetupTest {
       HBaseNamespace hbase) {
     // The env's topic has KafkaNamespace.PARTITIONS (4) partitions.
     try (JobTestEnv env = JobTestEnv.create(redis, kafka, hbase, Map.of("kafka.topic.history.partitions", "6"))) {
-      JobMetrics metrics = new JobMetrics(env.registry);
-      try (HBaseHistorySink sink = new HBaseHistorySink(hbase.connection(), env.config, metrics);
+      JobMetrics metrics = new JobMetrics(env.registry, Time.SYSTEM);
+      try (HBaseHistorySink sink = new HBaseHistorySink(hbase.connection(), env.config, metrics, Time.SYSTEM);
           HistoryConsumerLoop loop =
-              new HistoryConsumerLoop(env.config, env.core, kafka.bootstrapServers(), sink, env.redis, metrics)) {
+              new HistoryConsumerLoop(env.config, env.core, kafka.bootstrapServers(), sink, env.redis, metrics,
+                  Time.SYSTEM)) {
         loop.start();
 
         await().atMost(Duration.ofSeconds(60)).until(loop::failed);

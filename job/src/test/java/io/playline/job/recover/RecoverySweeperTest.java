@@ -19,6 +19,7 @@ import io.playline.testing.RealHBaseExtension;
 import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -116,7 +117,8 @@ class RecoverySweeperTest {
   }
 
   private HBaseHistorySink preparedSink() {
-    HBaseHistorySink sink = new HBaseHistorySink(env.hbase.connection(), env.config, new JobMetrics(env.registry));
+    HBaseHistorySink sink = new HBaseHistorySink(env.hbase.connection(), env.config,
+        new JobMetrics(env.registry, Time.SYSTEM), Time.SYSTEM);
     sink.prepare();
     return sink;
   }
@@ -124,7 +126,7 @@ class RecoverySweeperTest {
   /** One sweep by a fresh sweeper, closed afterwards. */
   private RecoverySweeper.SweepResult sweepOnce(HBaseHistorySink sink) {
     try (RecoverySweeper sweeper = new RecoverySweeper(env.config, env.core, env.redis, sink,
-        new JobMetrics(env.registry), () -> true)) {
+        new JobMetrics(env.registry, Time.SYSTEM), () -> true, Time.SYSTEM)) {
       return sweeper.sweep();
     }
   }

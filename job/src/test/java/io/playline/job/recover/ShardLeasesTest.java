@@ -17,6 +17,7 @@ import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -210,7 +211,7 @@ class ShardLeasesTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     RecordingSink sink = new RecordingSink();
     RecoverySweeper sweeper = new RecoverySweeper(JobConfig.from(source, core), core, redis(), sink,
-        new JobMetrics(registry), () -> true);
+        new JobMetrics(registry, Time.SYSTEM), () -> true, Time.SYSTEM);
     Instance i = new Instance(sweeper, sink, registry);
     instances.add(i);
     return i;

@@ -30,6 +30,7 @@ import io.playline.testing.RealKafkaExtension;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.SkewedTime;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,7 +85,7 @@ class SkewedNodeClocksTest {
     WriteBackAggregator aggregator = new WriteBackAggregator(env.core, producer,
         new WriteBackMetrics(new SimpleMeterRegistry()), id, new SkewedTime(Duration.ofMillis(offsetMs)));
     RedisHistoryWriter writer = new RedisHistoryWriter(env.core, env.redis, aggregator,
-        new WriteMetrics(new SimpleMeterRegistry()));
+        new WriteMetrics(new SimpleMeterRegistry(), Time.SYSTEM));
     closeables.add(producer::close);
     closeables.add(aggregator::abandon);
     closeables.add(writer);
@@ -115,9 +116,10 @@ class SkewedNodeClocksTest {
         "redis.key.prefix", env.core.redisKeyPrefix()));
     CoreConfig sweepCore = CoreConfig.from(sweepSettings);
     JobConfig sweepNow = JobConfig.from(sweepSettings, sweepCore);
-    HBaseHistorySink sink = new HBaseHistorySink(env.hbase.connection(), sweepNow, new JobMetrics(env.registry));
+    HBaseHistorySink sink = new HBaseHistorySink(env.hbase.connection(), sweepNow,
+        new JobMetrics(env.registry, Time.SYSTEM), Time.SYSTEM);
     try (RecoverySweeper sweeper = new RecoverySweeper(sweepNow, sweepCore, env.redis, sink,
-        new JobMetrics(env.registry), () -> true)) {
+        new JobMetrics(env.registry, Time.SYSTEM), () -> true, Time.SYSTEM)) {
       AtomicInteger recovered = new AtomicInteger();
       await().atMost(Duration.ofSeconds(30)).until(() -> recovered.addAndGet(sweeper.sweep().recovered()) > 0);
       assertThat(recovered).hasValue(1);

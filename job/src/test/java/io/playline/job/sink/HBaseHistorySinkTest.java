@@ -18,6 +18,7 @@ import io.playline.proto.v1.ItemDelete;
 import io.playline.proto.v1.ItemKey;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.RealHBaseExtension;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +57,7 @@ class HBaseHistorySinkTest {
         "history.retention", "30d",
         "history.retention.video", "120d",
         "history.retention.live", "7d")), CoreConfig.defaults());
-    sink = new HBaseHistorySink(ns.connection(), config, new JobMetrics(registry));
+    sink = new HBaseHistorySink(ns.connection(), config, new JobMetrics(registry, Time.SYSTEM), Time.SYSTEM);
     sink.prepare();
   }
 

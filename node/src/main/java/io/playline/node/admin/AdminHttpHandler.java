@@ -18,11 +18,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,10 +49,13 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
   private final Readiness readiness;
   private final EventLoopGroup watched;
   private final AdminAccess access;
+  private final Time time;
 
-  /** {@code watched}: the loops {@code /livez} checks (the node's I/O loops). */
-  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness, EventLoopGroup watched, AdminAccess access) {
+  /** {@code watched}: the loops {@code /livez} checks (the node's I/O loops); its timeout passes by {@code time}. */
+  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness, EventLoopGroup watched, AdminAccess access,
+      Time time) {
     this.registry = registry;
+    this.time = time;
     this.readiness = readiness;
     this.watched = watched;
     this.access = access;
@@ -109,7 +113,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     AtomicInteger left = new AtomicInteger(loops.size());
     AtomicBoolean answered = new AtomicBoolean();
     AtomicIntegerArray ran = new AtomicIntegerArray(loops.size());
-    ScheduledFuture<?> timeout = ctx.executor().schedule(() -> {
+    ScheduledFuture<?> timeout = time.schedule(ctx.executor(), () -> {
       if (answered.compareAndSet(false, true)) {
         StringBuilder stuck = new StringBuilder("not live: event loops not answering within "
             + LIVENESS_TIMEOUT_MS + " ms:");

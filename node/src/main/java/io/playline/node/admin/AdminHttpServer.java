@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.playline.node.loops.EventLoops;
+import io.playline.time.Time;
 import java.net.InetSocketAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,19 +31,19 @@ public final class AdminHttpServer implements AutoCloseable {
 
   /**
    * Binds and starts serving on {@code loops}' admin loop; {@code /livez} checks their worker loops.
-   * Fails with a bind exception when the address is in use.
+   * Its timeouts pass by {@code time}. Fails with a bind exception when the address is in use.
    */
   public static AdminHttpServer start(EventLoops loops, AdminAccess access, int port, PrometheusMeterRegistry registry,
-      Readiness readiness) throws InterruptedException {
-    return start(loops, loops.workers(), access, port, registry, readiness);
+      Readiness readiness, Time time) throws InterruptedException {
+    return start(loops, loops.workers(), access, port, registry, readiness, time);
   }
 
   /** As above, with {@code /livez} checking {@code watched} instead. */
   static AdminHttpServer start(EventLoops loops, EventLoopGroup watched, AdminAccess access, int port,
-      PrometheusMeterRegistry registry, Readiness readiness) throws InterruptedException {
+      PrometheusMeterRegistry registry, Readiness readiness, Time time) throws InterruptedException {
     InetSocketAddress address = new InetSocketAddress(access.bindHost(), port);
-    AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched, access);
-    HttpBudget budget = HttpBudget.admin(access, registry);
+    AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched, access, time);
+    HttpBudget budget = HttpBudget.admin(access, registry, time);
     readiness.bindTo(registry);
     Channel channel = new ServerBootstrap()
         .group(loops.boss(), loops.admin())

@@ -10,16 +10,17 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.AttributeKey;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.node.edge.AddressPrefixes;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.Deadlines;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -56,6 +57,7 @@ public final class HttpBudget {
   private final @Nullable AddressCap perAddress;
   private final String timeoutKey;
   private final Duration requestTimeout;
+  private final Time time;
   private final AtomicInteger open = new AtomicInteger();
   private final Counter overCap;
   private final Counter timedOut;
@@ -100,10 +102,12 @@ public final class HttpBudget {
    * @param connections open connections on the port at most
    * @param perAddress of those, from one remote address at most (null: no such cap)
    * @param timeoutKey the setting {@code requestTimeout} comes from
+   * @param time what {@code requestTimeout} passes by
    */
   public HttpBudget(String port, String metric, Cap connections, @Nullable Cap perAddress, String timeoutKey,
-      Duration requestTimeout, MeterRegistry registry) {
+      Duration requestTimeout, MeterRegistry registry, Time time) {
     this.port = port;
+    this.time = time;
     this.connections = connections;
     this.timeoutKey = timeoutKey;
     this.requestTimeout = requestTimeout;
@@ -119,10 +123,10 @@ public final class HttpBudget {
   }
 
   /** The admin port's budget: {@code playline.admin.refused}. */
-  static HttpBudget admin(AdminAccess access, MeterRegistry registry) {
+  static HttpBudget admin(AdminAccess access, MeterRegistry registry, Time time) {
     return new HttpBudget("admin", "playline.admin.refused", new Cap("admin.max.connections", access.maxConnections()),
         new Cap("admin.max.connections.per.address", access.maxConnectionsPerAddress()), "admin.request.timeout",
-        access.requestTimeout(), registry);
+        access.requestTimeout(), registry, time);
   }
 
   /**
@@ -256,7 +260,7 @@ public final class HttpBudget {
 
     private void arm(ChannelHandlerContext ctx) {
       cancel();
-      timer = ctx.executor().schedule(() -> {
+      timer = time.schedule(ctx.executor(), () -> {
         if (ctx.channel().isActive()) {
           timedOut.increment();
           log.debug("Closing {} connection {}: no whole request within {} {}", port, ctx.channel().remoteAddress(),

@@ -1,5 +1,6 @@
 package io.playline.node.edge;
 
+import io.playline.time.Time;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -25,9 +26,12 @@ public final class IntervalLog {
     this.nextLogNanos = new AtomicLong(nanoClock.getAsLong());
   }
 
-  /** Every {@value #DEFAULT_INTERVAL_SECONDS} s on the system clock. */
+  /**
+   * Every {@value #DEFAULT_INTERVAL_SECONDS} s of {@link Time#SYSTEM}: for a process-wide static
+   * summary (one for all nodes of a JVM, made before any node), which no node's time can drive.
+   */
   public IntervalLog() {
-    this(DEFAULT_INTERVAL_SECONDS, System::nanoTime);
+    this(DEFAULT_INTERVAL_SECONDS, Time.SYSTEM::nanoTime);
   }
 
   /**

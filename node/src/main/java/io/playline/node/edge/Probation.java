@@ -2,9 +2,10 @@ package io.playline.node.edge;
 
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
-import io.netty.util.concurrent.ScheduledFuture;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -31,15 +32,15 @@ public final class Probation {
 
   /**
    * Starts tracking {@code channel} (admitted from {@code address} as {@code admission} says); when
-   * it was admitted on probation, arms the deadline.
+   * it was admitted on probation, arms the deadline, which passes by {@code time}.
    */
   public static void track(Channel channel, AddressBudgets budgets, InetAddress address,
-      AddressBudgets.Transport transport, AddressBudgets.Admission admission) {
+      AddressBudgets.Transport transport, AddressBudgets.Admission admission, Time time) {
     Probation p = new Probation();
     Duration timeout = budgets.probationTimeout();
     channel.attr(KEY).set(p);
     if (admission != AddressBudgets.Admission.FREE) {
-      p.deadline = channel.eventLoop().schedule(() -> {
+      p.deadline = time.schedule(channel.eventLoop(), () -> {
         if (!p.player && channel.isOpen()) {
           budgets.probationFailed(address, transport, admission);
           log.debug("Closing {}: on probation ({}) and not authenticated within connection.abuse.probation.timeout {}",

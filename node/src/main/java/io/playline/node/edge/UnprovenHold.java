@@ -2,6 +2,7 @@ package io.playline.node.edge;
 
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import org.jspecify.annotations.Nullable;
 
@@ -31,16 +32,16 @@ public final class UnprovenHold implements AddressBudgets.Evictable {
    * Admits a new player connection of {@code address}: takes one from its new-connection budget
    * ({@link AddressBudgets#admit}) and counts it unproven, held until it proves itself or closes.
    * Null when admitted (and, when admitted on probation, given its deadline to authenticate: {@link
-   * Probation}), else the refusal (nothing held; the caller closes it).
+   * Probation}, by {@code time}), else the refusal (nothing held; the caller closes it).
    */
   public static AddressBudgets.@Nullable Refusal admit(Channel channel, AddressBudgets budgets, InetAddress address,
-      AddressBudgets.Transport transport) {
+      AddressBudgets.Transport transport, Time time) {
     UnprovenHold hold = new UnprovenHold(budgets, address, channel);
     AddressBudgets.Refusal refusal = budgets.admitUnproven(address, transport, hold);
     if (refusal == null) {
       channel.attr(KEY).set(hold);
       channel.closeFuture().addListener(f -> hold.giveBack());
-      Probation.track(channel, budgets, address, transport, budgets.admit(address, transport));
+      Probation.track(channel, budgets, address, transport, budgets.admit(address, transport), time);
     }
     return refusal;
   }

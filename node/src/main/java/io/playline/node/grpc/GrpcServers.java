@@ -9,6 +9,7 @@ import io.netty.handler.ssl.SslContext;
 import io.playline.node.loops.EventLoops;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
+import io.playline.time.Time;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -43,10 +44,10 @@ public final class GrpcServers {
    * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}, letting
    * connections in by {@code admission}; over TLS when {@code tls} is given (from {@link
    * io.playline.node.tls.ServerTls}); what it refuses and cuts is counted on {@code registry}
-   * tagged {@code server}.
+   * tagged {@code server}; its own deadlines (first stream, probation) pass by {@code time}.
    */
   public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GrpcServerConfig config,
-      @Nullable SslContext tls, MeterRegistry registry, String server, Admission admission) {
+      @Nullable SslContext tls, MeterRegistry registry, String server, Admission admission, Time time) {
     GrpcLimits limits = config.limits();
     StreamErrorLog.install(registry);
     ClientErrorLog.install(registry);
@@ -72,7 +73,7 @@ public final class GrpcServers {
         ? InternalProtocolNegotiators.serverPlaintext() : InternalProtocolNegotiators.serverTls(tls);
     Http2ConnectionGuard guard = new Http2ConnectionGuard(limits.firstStreamTimeout(), admission.connections(),
         admission.addresses(), admission.proxyProtocol(), admission.strangersGiveWay(),
-        new GrpcEdgeMetrics(registry, server));
+        new GrpcEdgeMetrics(registry, server), time);
     negotiation = guard.wrap(negotiation);
     b.addTransportFilter(guard.channelFilter()); // before the PROXY protocol's, which replaces the remote address
     if (admission.proxyProtocol()) {

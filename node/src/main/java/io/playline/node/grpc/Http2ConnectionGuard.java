@@ -16,7 +16,6 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameListenerDecorator;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AttributeKey;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.Deadlines;
@@ -24,11 +23,13 @@ import io.playline.node.edge.AdmitOnFirstRead;
 import io.playline.node.edge.Probation;
 import io.playline.node.edge.ProxyProtocolHandler;
 import io.playline.node.edge.UnprovenHold;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +72,7 @@ public final class Http2ConnectionGuard {
   private final @Nullable AddressBudgets addresses;
   private final boolean addressFromProxyHeader;
   private final GrpcEdgeMetrics metrics;
+  private final Time time;
   /** With {@code connections}: the connections not yet {@link #proven}, which give way to newcomers. */
   private final @Nullable StrangersGiveWay strangers;
   /** A counted connection's place in {@code connections}: given back once, on close or when it gives way. */
@@ -81,12 +83,14 @@ public final class Http2ConnectionGuard {
    * per-address new-connection budgets and penalties (null: none); with {@code
    * addressFromProxyHeader} a connection is counted once its PROXY header named its address; with
    * {@code strangersGiveWay} a connection over {@code connections}' caps takes the place of one on
-   * which no call proved a credential ({@link #proven}; {@link StrangersGiveWay}).
+   * which no call proved a credential ({@link #proven}; {@link StrangersGiveWay}). Its deadlines pass
+   * by {@code time}.
    */
   public Http2ConnectionGuard(Duration firstStreamTimeout, @Nullable ConnectionLimiter connections,
       @Nullable AddressBudgets addresses, boolean addressFromProxyHeader, boolean strangersGiveWay,
-      GrpcEdgeMetrics metrics) {
+      GrpcEdgeMetrics metrics, Time time) {
     this.firstStreamTimeout = firstStreamTimeout;
+    this.time = time;
     this.connections = connections;
     this.addresses = addresses;
     this.addressFromProxyHeader = addressFromProxyHeader;
@@ -136,7 +140,7 @@ public final class Http2ConnectionGuard {
 
   private void watch(ChannelHandlerContext front, GrpcHttp2ConnectionHandler grpcHandler) {
     Channel channel = front.channel();
-    ScheduledFuture<?> deadline = channel.eventLoop().schedule(() -> {
+    ScheduledFuture<?> deadline = time.schedule(channel.eventLoop(), () -> {
       if (channel.isActive()) {
         metrics.noStream();
         log.debug("Closing {}: no stream within grpc.first.stream.timeout {}", channel.remoteAddress(),
@@ -230,7 +234,7 @@ public final class Http2ConnectionGuard {
       }
     }
     AddressBudgets.Refusal overBudget = addresses == null || address == null ? null
-        : UnprovenHold.admit(channel, addresses, address, AddressBudgets.Transport.GRPC);
+        : UnprovenHold.admit(channel, addresses, address, AddressBudgets.Transport.GRPC, time);
     if (overBudget != null) {
       log.debug("Closing {}: {} of its address", remote, overBudget);
       front.close();

@@ -3,6 +3,7 @@ package io.playline.node.grpc;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.node.edge.IntervalLog;
+import io.playline.time.Time;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Filter;
 import java.util.logging.LogRecord;
@@ -26,7 +27,8 @@ public final class StreamErrorLog implements Filter {
   private static final StreamErrorLog INSTANCE = new StreamErrorLog();
 
   private final LongAdder errors = new LongAdder();
-  private final IntervalLog lines = new IntervalLog(INTERVAL_SECONDS, System::nanoTime);
+  /** On the machine's time: the filter is process-wide, as java.util.logging is, not any node's. */
+  private final IntervalLog lines = new IntervalLog(INTERVAL_SECONDS, Time.SYSTEM::nanoTime);
 
   private StreamErrorLog() {}
 

@@ -12,6 +12,8 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import io.playline.core.config.ConfigException;
+import io.playline.time.FixedDelay;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +61,8 @@ public final class ServerTls implements AutoCloseable {
   private byte @Nullable [] caDigest;
   private volatile long notAfterSeconds;
 
-  private ServerTls(TlsConfig settings, MeterRegistry registry) throws IOException, GeneralSecurityException {
+  private ServerTls(TlsConfig settings, MeterRegistry registry, Time time) throws IOException,
+      GeneralSecurityException {
     this.settings = settings;
     this.provider = provider(settings.provider());
     Path cert = required(settings.cert());
@@ -94,16 +97,19 @@ public final class ServerTls implements AutoCloseable {
       return t;
     });
     long every = settings.reloadInterval().toMillis();
-    reloader.scheduleWithFixedDelay(this::reloadIfChanged, every, every, TimeUnit.MILLISECONDS);
+    FixedDelay.start(time, reloader, this::reloadIfChanged, every, every, TimeUnit.MILLISECONDS);
   }
 
-  /** TLS for the node's listeners, or null when {@code settings} leave them in plain text. */
-  public static @Nullable ServerTls start(TlsConfig settings, MeterRegistry registry) {
+  /**
+   * TLS for the node's listeners, or null when {@code settings} leave them in plain text; the files
+   * are checked every {@code tls.reload.interval} by {@code time}.
+   */
+  public static @Nullable ServerTls start(TlsConfig settings, MeterRegistry registry, Time time) {
     if (!settings.enabled()) {
       return null;
     }
     try {
-      ServerTls tls = new ServerTls(settings, registry);
+      ServerTls tls = new ServerTls(settings, registry, time);
       log.info("TLS on ({}): certificate {} (expires {}), key {}{}", tls.providerName(), settings.cert(),
           java.time.Instant.ofEpochSecond(tls.notAfterSeconds), settings.key(),
           settings.clientCa() == null ? "" : ", internal API requires client certificates from " + settings.clientCa());

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
@@ -30,11 +31,11 @@ public final class BatchMetrics {
   final Counter firstTodayLocalSkips;
   final Counter firstTodayRedisChecks;
   final Counter firstTodayTrue;
-  private final BatchClock clock;
+  private final Time time;
   private volatile Queue<?> queue;
 
-  BatchMetrics(MeterRegistry registry, BatchClock clock) {
-    this.clock = clock;
+  BatchMetrics(MeterRegistry registry, Time time) {
+    this.time = time;
     heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats received with events").register(registry);
     events = Counter.builder("playline.heartbeat.events").register(registry);
     acks = Counter.builder("playline.heartbeat.acks").register(registry);
@@ -77,7 +78,7 @@ public final class BatchMetrics {
 
   /** A heartbeat received at {@code receivedNanos} (the batcher's clock) was answered now. */
   public void answered(long receivedNanos) {
-    stageNode.record(clock.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
+    stageNode.record(time.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
   }
 
   void bindQueue(MeterRegistry registry, Queue<?> queue) {

@@ -1,5 +1,6 @@
 package io.playline.node.write;
 
+import io.playline.time.Time;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -12,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class CompanyWait {
   private final AckBudget budget;
-  private final BatchClock clock;
+  private final Time time;
   /** A long quiet spell counts as a few budgets, so the average recovers within a few heartbeats. */
   private final long maxGapNanos;
   /** Moving average of the gap between heartbeats; MAX_VALUE until known. */
@@ -21,9 +22,9 @@ final class CompanyWait {
   /** When the waiting batch's oldest heartbeat was read. */
   private long startNanos;
 
-  CompanyWait(Duration ackBudget, BatchClock clock) {
+  CompanyWait(Duration ackBudget, Time time) {
     this.budget = new AckBudget(ackBudget);
-    this.clock = clock;
+    this.time = time;
     this.maxGapNanos = 4 * ackBudget.toNanos();
   }
 
@@ -48,7 +49,7 @@ final class CompanyWait {
       return 0;
     }
     startNanos = oldest.receivedNanos();
-    return startNanos + wait - clock.nanoTime();
+    return startNanos + wait - time.nanoTime();
   }
 
   /** When the batch that waited last had its oldest heartbeat read. */
@@ -61,7 +62,7 @@ final class CompanyWait {
     if (!budget.enabled()) {
       return; // the gap only decides waiting
     }
-    long now = clock.nanoTime();
+    long now = time.nanoTime();
     long last = lastArrivalsNanos;
     lastArrivalsNanos = now;
     if (last == Long.MIN_VALUE) {

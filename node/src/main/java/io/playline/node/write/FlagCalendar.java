@@ -1,5 +1,6 @@
 package io.playline.node.write;
 
+import io.playline.time.Time;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -27,9 +28,10 @@ public final class FlagCalendar {
   private final ZoneId zone;
   private volatile Day current;
 
-  public FlagCalendar(ZoneId zone) {
+  /** Starts with the day {@code time}'s wall clock is in. */
+  public FlagCalendar(ZoneId zone, Time time) {
     this.zone = zone;
-    this.current = compute(System.currentTimeMillis());
+    this.current = compute(time.millis());
   }
 
   public ZoneId zone() {

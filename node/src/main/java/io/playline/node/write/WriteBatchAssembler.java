@@ -3,7 +3,7 @@ package io.playline.node.write;
 import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.UserWrite;
 import io.playline.core.write.WriteBatch;
-import java.time.Clock;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,23 +15,20 @@ import java.util.concurrent.TimeUnit;
  */
 final class WriteBatchAssembler {
   private final FlagCalendar calendar;
-  private final Clock clock;
-  private final BatchClock batchClock;
+  private final Time time;
   private final KnownToday knownToday;
   private final BatchMetrics metrics;
 
-  WriteBatchAssembler(FlagCalendar calendar, Clock clock, BatchClock batchClock, KnownToday knownToday,
-      BatchMetrics metrics) {
+  WriteBatchAssembler(FlagCalendar calendar, Time time, KnownToday knownToday, BatchMetrics metrics) {
     this.calendar = calendar;
-    this.clock = clock;
-    this.batchClock = batchClock;
+    this.time = time;
     this.knownToday = knownToday;
     this.metrics = metrics;
   }
 
   /** The batch of {@code sent}, which hold {@code events} events, leaving now. */
   SentBatch assemble(List<PendingWrite> sent, int events) {
-    long nowMs = clock.millis();
+    long nowMs = time.millis();
     FlagCalendar.Day day = calendar.dayOf(nowMs);
     List<UserWrite> writes = new ArrayList<>(sent.size());
     List<FirstTodayCheck> checks = new ArrayList<>();
@@ -52,7 +49,7 @@ final class WriteBatchAssembler {
     }
     metrics.batchEvents.record(events);
     metrics.batchHeartbeats.record(sent.size());
-    long start = batchClock.nanoTime();
+    long start = time.nanoTime();
     long oldestRead = start;
     for (PendingWrite h : sent) {
       metrics.stageWait.record(start - h.receivedNanos(), TimeUnit.NANOSECONDS);

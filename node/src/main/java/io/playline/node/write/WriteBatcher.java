@@ -7,7 +7,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.BatchOutcome;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.HistoryWriter;
-import java.time.Clock;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * <p>The data flow, one class a step: {@link WriteIntake} (the queue) → {@link CompanyWait} (whether
  * a lone batch waits) → this class (cutting batches, in-flight slots, timers) → {@link
  * WriteBatchAssembler} (the write Redis gets) → {@link BatchAnswers} (acks). All batching time comes
- * from one {@link BatchClock}.
+ * from the node's {@link Time}: when a heartbeat was read, how long a batch waited, when its next
+ * drain is due, and the server time a batch is written at.
  *
  * <p>{@link #submit} is thread-safe and never blocks (event loops call it); a full queue refuses
  * the heartbeat. Batching runs on one event loop: the writer's own I/O loop when it has one
@@ -62,7 +62,7 @@ public final class WriteBatcher implements AutoCloseable {
   private final BatchMetrics metrics;
   private final EventExecutor loop;
   private final @Nullable DefaultEventLoop ownLoop;
-  private final BatchClock clock;
+  private final Time time;
   private final WriteIntake intake;
   /** Written on the loop (its wait is read by the metrics too). */
   private final CompanyWait companyWait;
@@ -78,33 +78,26 @@ public final class WriteBatcher implements AutoCloseable {
   private int waitGeneration;
 
   public WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
-      FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry) {
-    this(config, writer, calendar, firstTodayListener, clock, registry, AppliedListener.NONE);
+      FirstTodayListener firstTodayListener, Time time, MeterRegistry registry) {
+    this(config, writer, calendar, firstTodayListener, time, registry, AppliedListener.NONE);
   }
 
   /** As above; {@code appliedListener} is told, after each ack, which of the heartbeat's records were applied. */
   public WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
-      FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener) {
-    this(config, writer, calendar, firstTodayListener, clock, registry, appliedListener, BatchClock::on);
-  }
-
-  /** As above, taking batching time from the clock {@code clockOnLoop} makes for the batching loop. */
-  WriteBatcher(BatcherConfig config, HistoryWriter writer, FlagCalendar calendar,
-      FirstTodayListener firstTodayListener, Clock clock, MeterRegistry registry, AppliedListener appliedListener,
-      Function<EventExecutor, BatchClock> clockOnLoop) {
+      FirstTodayListener firstTodayListener, Time time, MeterRegistry registry, AppliedListener appliedListener) {
     this.config = config;
     this.writer = writer;
     EventExecutor writerLoop = writer.eventLoop();
     this.ownLoop = writerLoop == null ? new DefaultEventLoop(new DefaultThreadFactory("playline-heartbeat-batcher", true))
         : null;
     this.loop = writerLoop != null ? writerLoop : ownLoop;
-    this.clock = clockOnLoop.apply(loop);
-    this.metrics = new BatchMetrics(registry, this.clock);
+    this.time = time;
+    this.metrics = new BatchMetrics(registry, time);
     this.intake = new WriteIntake(config, loop, this::drain, metrics, registry);
-    this.companyWait = new CompanyWait(config.ackBudget(), this.clock);
+    this.companyWait = new CompanyWait(config.ackBudget(), time);
     KnownToday knownToday = new KnownToday();
-    this.assembler = new WriteBatchAssembler(calendar, clock, this.clock, knownToday, metrics);
-    this.answers = new BatchAnswers(calendar, clock, knownToday, firstTodayListener, appliedListener, metrics);
+    this.assembler = new WriteBatchAssembler(calendar, time, knownToday, metrics);
+    this.answers = new BatchAnswers(calendar, time.clock(), knownToday, firstTodayListener, appliedListener, metrics);
     metrics.bindWait(registry, config.ackBudget(), companyWait, CompanyWait::waitNanos);
   }
 
@@ -114,7 +107,12 @@ public final class WriteBatcher implements AutoCloseable {
 
   /** Now on the batcher's clock: what {@link PendingWrite#receivedNanos()} is read from. Any thread. */
   public long nanoTime() {
-    return clock.nanoTime();
+    return time.nanoTime();
+  }
+
+  /** The loop batching runs on (tests wait for it to settle). */
+  EventExecutor loop() {
+    return loop;
   }
 
   /** Queues a heartbeat; false when the queue is full (the caller answers with an error). */
@@ -138,12 +136,12 @@ public final class WriteBatcher implements AutoCloseable {
         intake.waiting(true);
         metrics.waited.increment();
         int generation = ++waitGeneration;
-        clock.schedule(() -> {
+        time.schedule(loop, () -> {
           if (intake.waiting() && waitGeneration == generation) {
             intake.waiting(false);
             drain(true);
           }
-        }, wait);
+        }, wait, TimeUnit.NANOSECONDS);
         return;
       }
     }
@@ -179,7 +177,7 @@ public final class WriteBatcher implements AutoCloseable {
         break;
       }
       if (batch.isEmpty()) {
-        batchStartNanos = waited ? companyWait.startNanos() : clock.nanoTime();
+        batchStartNanos = waited ? companyWait.startNanos() : time.nanoTime();
       }
       polled++;
       polledEvents += next.records().size();
@@ -193,7 +191,7 @@ public final class WriteBatcher implements AutoCloseable {
     if (batch.isEmpty()) {
       return;
     }
-    long age = clock.nanoTime() - batchStartNanos;
+    long age = time.nanoTime() - batchStartNanos;
     if (inFlight < config.maxInFlight()) {
       // A batch that waited for company leaves when its wait ends (or company enough joined), round
       // trip out or not; one that did not wait leaves when Redis is idle or after the max delay.
@@ -213,17 +211,17 @@ public final class WriteBatcher implements AutoCloseable {
 
   /** Drains again in {@code delayNanos} unless an earlier drain is already scheduled. */
   private void timer(long delayNanos) {
-    long at = clock.nanoTime() + delayNanos;
+    long at = time.nanoTime() + delayNanos;
     if (timerAtNanos != Long.MAX_VALUE && timerAtNanos - at <= 0) {
       return;
     }
     timerAtNanos = at;
-    clock.schedule(() -> {
+    time.schedule(loop, () -> {
       if (timerAtNanos == at) {
         timerAtNanos = Long.MAX_VALUE;
       }
       drain();
-    }, Math.max(delayNanos, 0));
+    }, Math.max(delayNanos, 0), TimeUnit.NANOSECONDS);
   }
 
   private List<PendingWrite> takeBatch() {
@@ -259,7 +257,7 @@ public final class WriteBatcher implements AutoCloseable {
 
   private void finished(SentBatch out, @Nullable BatchOutcome outcome, @Nullable Throwable error) {
     inFlight--;
-    long end = clock.nanoTime();
+    long end = time.nanoTime();
     companyWait.answered(out.oldestReadNanos(), end);
     answers.answered(out, outcome, error, end);
     // More may have queued (or a full batch waited for this slot) meanwhile.
@@ -269,16 +267,16 @@ public final class WriteBatcher implements AutoCloseable {
   }
 
   /**
-   * Stops taking heartbeats, sends what is queued at once, and waits (bounded, in real time: this
-   * blocks the caller, not the batching) until Redis answered every batch, so connections get
-   * their acks before the writer goes away.
+   * Stops taking heartbeats, sends what is queued at once, and waits (bounded by 10 s of the node's
+   * time, polling the loop: this blocks the caller, not the batching) until Redis answered every
+   * batch, so connections get their acks before the writer goes away.
    */
   @Override
   public void close() {
     intake.stop();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = time.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     try {
-      while (System.nanoTime() - deadline < 0 && !loop.isShuttingDown()) {
+      while (time.nanoTime() - deadline < 0 && !loop.isShuttingDown()) {
         intake.wake();
         if (loop.submit(() -> inFlight == 0 && batch.isEmpty() && intake.isEmpty()).get(1, TimeUnit.SECONDS)) {
           break;

@@ -9,6 +9,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.node.loops.EventLoops;
+import io.playline.time.Time;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,7 @@ class AdminBindWarningTest {
     logger.addAppender(lines);
     try (EventLoops loops = EventLoops.create(1);
         AdminHttpServer admin = AdminHttpServer.start(loops, access, 0,
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness())) {
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness(), Time.SYSTEM)) {
       List<String> warnings = lines.list.stream().filter(e -> e.getLevel() == Level.WARN)
           .map(ILoggingEvent::getFormattedMessage).toList();
       return new Started(admin.address().getPort(), warnings);

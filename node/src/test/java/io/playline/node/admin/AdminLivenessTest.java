@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.channel.DefaultEventLoopGroup;
 import io.playline.node.loops.EventLoops;
+import io.playline.time.Time;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,7 +23,7 @@ class AdminLivenessTest {
     CountDownLatch release = new CountDownLatch(1);
     try (EventLoops loops = EventLoops.create(1);
         AdminHttpServer admin = AdminHttpServer.start(loops, watched, AdminAccess.open("127.0.0.1"), 0,
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness())) {
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness(), Time.SYSTEM)) {
       HttpClient http = HttpClient.newHttpClient();
       HttpRequest livez = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.address().getPort() + "/livez"))
           .timeout(Duration.ofSeconds(30)).build();
@@ -53,7 +54,7 @@ class AdminLivenessTest {
     CountDownLatch release = new CountDownLatch(1);
     try (EventLoops loops = EventLoops.create(1);
         AdminHttpServer admin = AdminHttpServer.start(loops, AdminAccess.open("127.0.0.1"), 0,
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness())) {
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness(), Time.SYSTEM)) {
       loops.workers().next().execute(() -> {
         try {
           release.await(60, TimeUnit.SECONDS);

@@ -10,7 +10,10 @@ import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.playline.testing.ManualTime;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -27,15 +30,18 @@ class AdminRequestTest {
     }
   };
   private final DefaultEventLoopGroup watched = new DefaultEventLoopGroup(1);
+  private final ManualTime time = new ManualTime();
+  private final CountDownLatch release = new CountDownLatch(1);
 
   @AfterEach
   void stop() {
+    release.countDown();
     watched.shutdownGracefully(0, 1, TimeUnit.SECONDS);
   }
 
   private EmbeddedChannel channel() {
     return new EmbeddedChannel(new HttpServerCodec(), new HttpObjectAggregator(16 * 1024),
-        new AdminHttpHandler(registry, new Readiness(), watched, AdminAccess.open("127.0.0.1")));
+        new AdminHttpHandler(registry, new Readiness(), watched, AdminAccess.open("127.0.0.1"), time));
   }
 
   private static void send(EmbeddedChannel ch, String text) {
@@ -50,6 +56,27 @@ class AdminRequestTest {
       b.release();
     }
     return text.toString();
+  }
+
+  @Test
+  void livezNamesAStuckLoopWhenItsTimeoutPassesAndNotBefore() {
+    // A task that never returns wedges the watched loop, as a blocking call on an event loop would.
+    watched.next().execute(() -> {
+      try {
+        release.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    EmbeddedChannel ch = channel();
+    send(ch, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
+    time.advance(Duration.ofMillis(AdminHttpHandler.LIVENESS_TIMEOUT_MS).minusNanos(1));
+    ch.runPendingTasks();
+    assertThat(written(ch)).isEmpty();
+    time.advance(Duration.ofNanos(1));
+    ch.runPendingTasks();
+    assertThat(written(ch)).startsWith("HTTP/1.1 503 Service Unavailable").contains("not live").endsWith(" 0\n");
+    ch.finishAndReleaseAll();
   }
 
   @Test

@@ -3,10 +3,11 @@ package io.playline.node.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
-import java.time.Clock;
+import io.playline.testing.ManualTime;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -14,9 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A batcher on a {@link ManualClock} in front of a {@link HeldWriter}, and the heartbeats the tests
- * submit to it. Each submission and each advance of the clock returns once the batcher's loop has
- * acted on it, so the tests assert what happened without waiting. Used from the test thread.
+ * A batcher on a {@link ManualTime} in front of a {@link HeldWriter}, and the heartbeats the tests
+ * submit to it. Each submission and each advance of the time returns once the batcher's loop has
+ * acted on it (and on what that handed on), so the tests assert what happened without waiting. The
+ * tests move time to one timer's deadline at a time, so each timer runs at its own time. Used from
+ * the test thread.
  */
 final class BatcherHarness implements AutoCloseable {
   static final Duration LONG = Duration.ofSeconds(30);
@@ -27,7 +30,7 @@ final class BatcherHarness implements AutoCloseable {
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   /** Told which records each written heartbeat applied; set before {@code start}. */
   AppliedListener applied = AppliedListener.NONE;
-  private ManualClock clock;
+  private final ManualTime time = new ManualTime();
   private WriteBatcher batcher;
 
   WriteBatcher start(int maxEvents, Duration maxDelay, boolean eager) {
@@ -40,19 +43,33 @@ final class BatcherHarness implements AutoCloseable {
   }
 
   WriteBatcher start(BatcherConfig config) {
-    batcher = new WriteBatcher(config, writer, new FlagCalendar(ZoneOffset.UTC), FirstTodayListener.NONE,
-        Clock.systemUTC(), registry, applied, loop -> clock = new ManualClock(loop));
+    batcher = new WriteBatcher(config, writer, new FlagCalendar(ZoneOffset.UTC, time), FirstTodayListener.NONE,
+        time, registry, applied);
     return batcher;
   }
 
-  /** Moves the batcher's clock, running the timers that fall due meanwhile. */
+  /** Moves the batcher's time, running the timers that fall due meanwhile. */
   void advance(Duration by) {
-    clock.advance(by);
+    time.advance(by);
+    settle();
   }
 
-  /** Waits for the batcher's loop to act on what happened off it (an answered round trip, say). */
+  /**
+   * Waits for the batcher's loop to act on what happened off it (an answered round trip, say, or a
+   * timer that fell due): until it has run everything handed to it so far, and everything that
+   * handed on.
+   */
   void settle() {
-    clock.settle();
+    SingleThreadEventExecutor loop = (SingleThreadEventExecutor) batcher.loop();
+    try {
+      // Asked on the loop: from the test thread, a task just taken off the queue would look done.
+      boolean idle;
+      do {
+        idle = loop.submit(() -> loop.pendingTasks() == 0).get(10, TimeUnit.SECONDS);
+      } while (!idle);
+    } catch (Exception e) {
+      throw new AssertionError("the batcher's loop did not settle", e);
+    }
   }
 
   /** Submits a heartbeat of {@code uid} read now. */
@@ -63,9 +80,9 @@ final class BatcherHarness implements AutoCloseable {
   /** Submits a heartbeat of {@code uid} that the node read {@code ago}; its answer is timed as a connection does. */
   void submitRead(long uid, Duration ago) {
     HistoryRecord r = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(7)
-        .setProgressMs(1_000).setViewTimeMs(System.currentTimeMillis()).build();
+        .setProgressMs(1_000).setViewTimeMs(time.millis()).build();
     WriteBatcher b = batcher;
-    long read = clock.nanoTime() - ago.toNanos();
+    long read = time.nanoTime() - ago.toNanos();
     assertThat(b.submit(new PendingWrite(uid, List.of(r), false, "s", "d", "test",
         (outcome, firstToday, day, error) -> {
           b.metrics().answered(read);

@@ -5,6 +5,7 @@ import io.playline.roles.ApiRole;
 import io.playline.roles.Role;
 import io.playline.roles.RoleBackends;
 import io.playline.roles.RoleBackends.Need;
+import io.playline.time.Time;
 import java.util.List;
 import picocli.CommandLine.Command;
 
@@ -25,6 +26,6 @@ public final class ApiCommand extends RoleCommand {
 
   @Override
   public Role start(ConfigSource config, RoleBackends backends) {
-    return ApiRole.start(config, backends);
+    return ApiRole.start(config, backends, Time.SYSTEM);
   }
 }

@@ -5,6 +5,7 @@ import io.playline.roles.GatewayRole;
 import io.playline.roles.Role;
 import io.playline.roles.RoleBackends;
 import io.playline.roles.RoleBackends.Need;
+import io.playline.time.Time;
 import java.util.List;
 import picocli.CommandLine.Command;
 
@@ -27,6 +28,6 @@ public final class GatewayCommand extends RoleCommand {
 
   @Override
   public Role start(ConfigSource config, RoleBackends backends) {
-    return GatewayRole.start(config, backends);
+    return GatewayRole.start(config, backends, Time.SYSTEM);
   }
 }

@@ -11,10 +11,10 @@ import io.playline.api.ApiSettings;
 import io.playline.api.ServiceTokens;
 import io.playline.core.config.ConfigSource;
 import io.playline.standalone.PlaylineCli;
+import io.playline.time.Time;
 import java.io.File;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
 import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Mixin;
@@ -73,7 +73,7 @@ final class ApiOptions {
       return given.trim();
     }
     String secret = ApiSettings.SECRET.read(target.config()).orElse(PlaylineCli.DEV_API_SECRET);
-    return ServiceTokens.mint(secret, SERVICE, OWN_TOKEN_TTL, Instant.now());
+    return ServiceTokens.mint(secret, SERVICE, OWN_TOKEN_TTL, Time.SYSTEM.instant());
   }
 
   /** The API's {@code host:port} ({@link TargetNode}); the first call says on {@code err} which node that is. */

@@ -10,9 +10,9 @@ import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.lite.v1.Business;
 import io.playline.roles.Secrets;
 import io.playline.standalone.PlaylineCli;
+import io.playline.time.Time;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -153,7 +153,7 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
       spec.commandLine().getErr().println("playline: PLAYLINE_AUTH_SECRET is not set; signing with the standalone "
           + "development secret");
     }
-    return JwtTokens.mint(resolved.secret(), uid, Duration.ofMinutes(10), Instant.now());
+    return JwtTokens.mint(resolved.secret(), uid, Duration.ofMinutes(10), Time.SYSTEM.instant());
   }
 
   private static Duration duration(String option, String text, boolean zeroOk) {

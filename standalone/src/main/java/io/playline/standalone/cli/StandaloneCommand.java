@@ -4,6 +4,7 @@ import io.playline.roles.cli.ConfigOptions;
 import io.playline.roles.cli.NodeLogs;
 import io.playline.roles.cli.StopSignals;
 import io.playline.standalone.StandaloneLauncher;
+import io.playline.time.Time;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,7 +37,7 @@ public final class StandaloneCommand implements Callable<Integer> {
     // Both before the start, so that Ctrl-C during start-up also stops what has started, in order:
     // the start ends at its next step. The signals stop it before the JVM shuts down; the hook covers
     // the other ways out (SIGHUP, a JVM without the signal API).
-    StandaloneLauncher launcher = new StandaloneLauncher();
+    StandaloneLauncher launcher = new StandaloneLauncher(Time.SYSTEM);
     AtomicReference<@Nullable String> signal = new AtomicReference<>();
     StopSignals.install(name -> {
       signal.set(name);

@@ -1,5 +1,6 @@
 package io.playline.standalone.cli;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -58,10 +59,10 @@ public final class StatusCommand implements Callable<Integer> {
     try {
       HttpResponse<String> ready = get(http, base + "/readyz");
       Scrape first = scrape(http, base);
-      long t0 = System.nanoTime();
+      long t0 = Time.SYSTEM.nanoTime();
       Thread.sleep(between.toMillis());
       Scrape second = scrape(http, base);
-      double seconds = (System.nanoTime() - t0) / 1e9;
+      double seconds = (Time.SYSTEM.nanoTime() - t0) / 1e9;
       print(out, base, ready, first, second, seconds);
       return ready.statusCode() == 200 ? 0 : 1;
     } catch (IOException | IllegalStateException e) {

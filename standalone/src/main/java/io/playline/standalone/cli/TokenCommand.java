@@ -5,8 +5,8 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.roles.Secrets;
 import io.playline.roles.cli.ConfigOptions;
+import io.playline.time.Time;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -54,7 +54,7 @@ public final class TokenCommand implements Callable<Integer> {
     String service = subject.service;
     if (service != null) {
       String secret = secret(Secrets.resolveApi(config, true), "PLAYLINE_API_SECRET", "development API key");
-      spec.commandLine().getOut().println(ServiceTokens.mint(secret, service, lifetime, Instant.now()));
+      spec.commandLine().getOut().println(ServiceTokens.mint(secret, service, lifetime, Time.SYSTEM.instant()));
       return 0;
     }
     long uid = subject.uid == null ? 0 : subject.uid;
@@ -62,7 +62,7 @@ public final class TokenCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--uid: " + uid + " (expected: > 0)");
     }
     String secret = secret(Secrets.resolve(config, true), "PLAYLINE_AUTH_SECRET", "development secret");
-    spec.commandLine().getOut().println(JwtTokens.mint(secret, uid, lifetime, Instant.now()));
+    spec.commandLine().getOut().println(JwtTokens.mint(secret, uid, lifetime, Time.SYSTEM.instant()));
     return 0;
   }
 
