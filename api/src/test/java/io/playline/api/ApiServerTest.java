@@ -19,6 +19,8 @@ import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.playline.api.config.ApiAccess;
+import io.playline.api.config.HttpAccess;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;

@@ -24,6 +24,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.core.config.ClusterTopologyConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

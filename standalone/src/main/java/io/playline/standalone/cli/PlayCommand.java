@@ -9,7 +9,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.lite.v1.Business;
 import io.playline.roles.Secrets;
-import io.playline.standalone.PlaylineCli;
+import io.playline.roles.cli.RolesCli;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -141,7 +141,7 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
           + "`bin/playline standalone` (or the gateway role), or point at one with --gateway HOST:PORT");
       err.println("playline: " + (unreachable != null ? unreachable
           : "no ack from " + gateway + " within " + timeout + (cause == null ? "" : ": " + cause.getMessage())));
-      return PlaylineCli.EXIT_RUNTIME;
+      return RolesCli.EXIT_RUNTIME;
     } finally {
       client.close();
     }
