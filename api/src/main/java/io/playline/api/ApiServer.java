@@ -7,6 +7,7 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.playline.api.config.ApiAccess;
 import io.playline.api.connect.ConnectServer;
 import io.playline.core.query.HistoryService;
 import io.playline.node.Node;

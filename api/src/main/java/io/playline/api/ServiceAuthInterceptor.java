@@ -1,6 +1,7 @@
 package io.playline.api;
 
 import io.grpc.Grpc;
+import io.playline.api.config.ApiAccess;
 import java.security.cert.X509Certificate;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;

@@ -1,6 +1,7 @@
 package io.playline.api;
 
 import com.nimbusds.jwt.JWTClaimsSet;
+import io.playline.api.config.ApiAccess;
 import io.playline.node.auth.Hs256;
 import java.time.Duration;
 import java.time.Instant;

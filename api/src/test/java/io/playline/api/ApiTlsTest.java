@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class ApiTlsTest {
-  static final String API_SECRET = ApiServerTest.API_SECRET;
+  static final String API_SECRET = TestApi.API_SECRET;
 
   private static TestApi start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase,
       Map<String, String> tls) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.api.config.ApiAccess;
 import io.playline.node.auth.AuthenticationException;
 import io.playline.node.auth.Hs256;
 import java.time.Clock;

@@ -1,7 +1,8 @@
 package io.playline.api;
 
+import io.playline.api.config.ApiAccess;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.store.HBaseLayout;
+import io.playline.core.config.HBaseLayout;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.testing.HBaseNamespace;

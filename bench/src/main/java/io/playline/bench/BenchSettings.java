@@ -1,6 +1,6 @@
 package io.playline.bench;
 
-import io.playline.api.ApiSettings;
+import io.playline.api.config.ApiSettings;
 import io.playline.core.config.ConfigSource;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.roles.cli.ConfigOptions;

@@ -2,9 +2,11 @@ package io.playline.gateway;
 
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.budget.UserBudgets;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.push.PushRuntime;
 import io.playline.gateway.budget.AuthRefusalHold;
+import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.session.JwksAuthenticator;
 import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;

@@ -6,6 +6,7 @@ import io.grpc.netty.NettyServerBuilder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.grpc.GatewayGrpcService;
 import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.node.errors.Errors;

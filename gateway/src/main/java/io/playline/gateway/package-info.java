@@ -4,7 +4,10 @@
  * io.playline.node.write}) and answers with acks, and pushes progress to a user's other devices.
  * {@link io.playline.gateway.GatewayNode} attaches it to an {@code io.playline.node.Node} (loops,
  * core, write path, admin port), whose batcher tells its push ({@code push/PushPlug}) what moved;
- * the internal API ({@code io.playline.api}) attaches to the same kind of node as a sibling.
+ * the internal API ({@code io.playline.api}) attaches to the same kind of node as a sibling. This
+ * package is the assembly ({@code GatewayNode}, {@code GatewayServer}) and uses its subpackages;
+ * none uses it back: the typed config ({@code GatewayConfig}) is in {@code config/}, the meters
+ * ({@code GatewayMetrics}) in {@code session/}.
  */
 @NullMarked
 package io.playline.gateway;

@@ -19,6 +19,7 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;

@@ -2,6 +2,7 @@ package io.playline.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.ServerFrame;
 import java.io.BufferedOutputStream;

@@ -1,13 +1,14 @@
 package io.playline.gateway;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteBackSink;
 import io.playline.core.write.WriteMetrics;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.node.Node;

@@ -5,6 +5,7 @@ import io.netty.channel.EventLoop;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.publish.FirstTodayMetrics;
 import io.playline.core.publish.FirstTodayOutbox;

@@ -1,13 +1,15 @@
 package io.playline.job;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
-import io.playline.core.store.ClusterTopologyConfig;
-import io.playline.core.store.HBaseLayout;
+import io.playline.core.config.ClusterTopologyConfig;
+import io.playline.core.config.CoreConfig;
+import io.playline.core.config.HBaseLayout;
 import io.playline.core.store.RedisConnections;
 import io.playline.job.compact.Compactions;
+import io.playline.job.config.JobConfig;
 import io.playline.job.consume.HistoryConsumerLoop;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.recover.RecoverySweeper;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.job.sink.HistorySink;

@@ -2,8 +2,8 @@ package io.playline.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.core.write.RedisHistoryWriter;

@@ -1,7 +1,7 @@
 package io.playline.roles;
 
-import io.playline.api.ApiAccess;
 import io.playline.api.ApiServer;
+import io.playline.api.config.ApiAccess;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;

@@ -1,8 +1,8 @@
 package io.playline.roles;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.playline.core.kafka.KafkaClient;
-import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.core.config.KafkaClient;
+import io.playline.core.config.KafkaClientProperties;
 import io.playline.core.store.HBaseClient;
 import io.playline.node.Node;
 import io.playline.node.admin.Readiness;

@@ -1,7 +1,7 @@
 package io.playline.roles;
 
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.time.Time;

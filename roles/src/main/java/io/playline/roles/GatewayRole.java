@@ -1,9 +1,9 @@
 package io.playline.roles;
 
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.GatewayConfig;
 import io.playline.gateway.GatewayNode;
 import io.playline.gateway.config.AuthSettings;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.node.Node;

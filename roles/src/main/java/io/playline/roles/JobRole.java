@@ -1,13 +1,13 @@
 package io.playline.roles;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
-import io.playline.job.JobConfig;
 import io.playline.job.PlaylineJob;
+import io.playline.job.config.JobConfig;
 import io.playline.node.admin.AdminAccess;
 import io.playline.node.admin.AdminHttpServer;
 import io.playline.node.admin.Readiness;

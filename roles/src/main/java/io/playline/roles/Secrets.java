@@ -1,6 +1,6 @@
 package io.playline.roles;
 
-import io.playline.api.ApiSettings;
+import io.playline.api.config.ApiSettings;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.Setting;
 import io.playline.node.auth.TokenKeySettings;

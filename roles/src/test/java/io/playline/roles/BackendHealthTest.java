@@ -3,7 +3,7 @@ package io.playline.roles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.core.config.KafkaClientProperties;
 import io.playline.core.store.RedisConnections;
 import io.playline.embedded.EmbeddedRedis;
 import io.playline.node.admin.Readiness;

@@ -1,6 +1,6 @@
 package io.playline.standalone;
 
-import io.playline.api.ApiSettings;
+import io.playline.api.config.ApiSettings;
 import io.playline.core.config.CoreSettings;
 import io.playline.core.config.FirstTodaySettings;
 import io.playline.core.config.KafkaSettings;
@@ -11,7 +11,7 @@ import io.playline.core.config.WriteBackSettings;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewaySettings;
 import io.playline.gateway.config.LimitSettings;
-import io.playline.job.JobSettings;
+import io.playline.job.config.JobSettings;
 import io.playline.node.RequestSettings;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.push.PushSettings;

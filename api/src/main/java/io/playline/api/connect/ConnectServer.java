@@ -17,7 +17,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.playline.api.HttpAccess;
+import io.playline.api.config.HttpAccess;
 import io.playline.node.loops.EventLoops;
 import io.playline.node.admin.HttpBudget;
 import io.playline.time.Time;

@@ -11,7 +11,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.api.HttpAccess;
+import io.playline.api.config.HttpAccess;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.loops.EventLoops;
 import io.playline.proto.v1.GetPausedRequest;

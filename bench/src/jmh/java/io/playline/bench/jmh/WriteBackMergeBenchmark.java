@@ -1,10 +1,10 @@
 package io.playline.bench.jmh;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.write.AppliedRecord;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;

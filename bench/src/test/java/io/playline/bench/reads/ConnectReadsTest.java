@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.api.HttpAccess;
+import io.playline.api.config.HttpAccess;
 import io.playline.api.connect.ConnectServer;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.loops.EventLoops;

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The player edge's ports and how a gateway drains; node-wide keys are in {@code
- * io.playline.node.settings.NodeSettings}, the internal API's port in {@code io.playline.api.ApiSettings}.
+ * io.playline.node.settings.NodeSettings}, the internal API's port in {@code io.playline.api.config.ApiSettings}.
  */
 public final class GatewaySettings {
   public static final Setting<Integer> WS_PORT = Setting.port("ws.port", 8080, true,

@@ -1,7 +1,9 @@
 /**
- * The gateway's configuration keys ({@link io.playline.core.config.Setting} definitions, one
- * catalogue per area): what the gateway's config records read, and what docs/configuration.md
- * lists. Depends on nothing of the gateway, so every package may read them.
+ * The gateway's configuration: its keys ({@link io.playline.core.config.Setting} definitions, one
+ * catalogue per area: {@code GatewaySettings}, {@code AuthSettings}, {@code LimitSettings}), what
+ * docs/configuration.md lists, and the typed records read from them, {@link
+ * io.playline.gateway.config.GatewayConfig} and its {@link io.playline.gateway.config.JwksConfig}.
+ * Depends on nothing of the gateway, so every package may read it.
  */
 @NullMarked
 package io.playline.gateway.config;

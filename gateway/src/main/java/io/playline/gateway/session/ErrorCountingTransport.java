@@ -1,7 +1,6 @@
 package io.playline.gateway.session;
 
 import io.netty.util.concurrent.EventExecutor;
-import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;

@@ -14,6 +14,7 @@ import com.nimbusds.jose.util.ResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import io.playline.gateway.config.JwksConfig;
 import io.playline.node.auth.AuthenticationException;
 import java.io.IOException;
 import java.net.URISyntaxException;

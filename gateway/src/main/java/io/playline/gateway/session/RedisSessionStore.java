@@ -5,7 +5,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
 import io.playline.core.store.Scripts;
-import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.stream.ConnectionIdentity;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -2,9 +2,8 @@ package io.playline.gateway.session;
 
 import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
-import io.playline.gateway.GatewayConfig;
-import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.budget.UserBudgets;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.heartbeat.HeartbeatPath;
 import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.node.WriteLimits;

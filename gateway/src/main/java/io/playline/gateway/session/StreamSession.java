@@ -1,6 +1,7 @@
 package io.playline.gateway.session;
 
 import io.playline.gateway.budget.AuthRefusalHold;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.heartbeat.HeartbeatHandler;
 import io.playline.gateway.push.ConnectionRegistry;

@@ -1,4 +1,7 @@
-/** Connection sessions: authentication once per connection and the server-side session store. */
+/**
+ * Connection sessions: authentication once per connection, the server-side session store, and
+ * the edge's per-connection meters ({@link io.playline.gateway.session.GatewayMetrics}).
+ */
 @NullMarked
 package io.playline.gateway.session;
 

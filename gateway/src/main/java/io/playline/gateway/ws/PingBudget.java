@@ -4,7 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
-import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.session.DecodedFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.time.Time;

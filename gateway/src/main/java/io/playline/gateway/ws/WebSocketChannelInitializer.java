@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler;
 import io.netty.handler.ssl.SslContext;
-import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.session.DecodedFrame;
 import io.playline.gateway.session.FrameDecoder;

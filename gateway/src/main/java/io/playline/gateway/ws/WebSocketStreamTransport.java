@@ -15,7 +15,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
-import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.edge.IntervalLog;
 import io.playline.node.edge.Probation;

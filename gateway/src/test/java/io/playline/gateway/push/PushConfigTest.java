@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.GatewayConfig;
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.node.push.PushConfig;
 import java.time.Duration;
 import java.util.Map;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.gateway.GatewayMetrics;
 import io.playline.gateway.TestGateway;
 import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.proto.v1.Error.Code;

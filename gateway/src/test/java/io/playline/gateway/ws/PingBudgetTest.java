@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
-import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.session.DecodedFrame;
 import io.playline.proto.v1.Error.Code;
 import io.playline.testing.ManualTime;

@@ -11,7 +11,7 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
-import io.playline.gateway.GatewayMetrics;
+import io.playline.gateway.session.GatewayMetrics;
 import io.playline.node.errors.Errors;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;

@@ -1,7 +1,7 @@
 package io.playline.core.aggregate;
 
 import com.google.protobuf.ByteString;
-import io.playline.core.CoreConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.write.AppliedRecord;
 import io.playline.core.write.WriteBackSink;
 import io.playline.proto.v1.Business;

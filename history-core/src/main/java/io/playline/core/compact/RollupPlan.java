@@ -1,7 +1,7 @@
 package io.playline.core.compact;
 
+import io.playline.core.config.HBaseLayout;
 import io.playline.core.store.CompactedIndex;
-import io.playline.core.store.HBaseLayout;
 import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.TimelineOrder;
 import io.playline.proto.v1.Business;

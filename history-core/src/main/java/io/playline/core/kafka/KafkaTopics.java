@@ -1,6 +1,10 @@
 package io.playline.core.kafka;
 
 import io.playline.core.config.ConfigException;
+import io.playline.core.config.KafkaClient;
+import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaTopic;
+import io.playline.core.config.KafkaTopicConfig;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.time.Time;
 import java.time.Duration;

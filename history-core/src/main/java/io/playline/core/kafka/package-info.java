@@ -1,7 +1,7 @@
 /**
- * Kafka plumbing every role shares: the properties each Kafka client is built with (Playline's own
- * settings plus the operator's pass-through, e.g. TLS and SASL), and the topics the roles create
- * or check at start-up.
+ * The topics the roles create or check at start-up ({@link io.playline.core.kafka.KafkaTopics});
+ * what each topic and each Kafka client is configured with (Playline's own settings plus the
+ * operator's pass-through, e.g. TLS and SASL) is read in {@code io.playline.core.config}.
  */
 @NullMarked
 package io.playline.core.kafka;

@@ -2,11 +2,11 @@ package io.playline.core.publish;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.playline.core.config.FirstTodayOutboxConfig;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.core.store.Scripts;
-import io.playline.core.write.FirstTodayOutboxConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.playline.core.publish;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.playline.core.CoreConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.proto.v1.FirstTodayEvent;

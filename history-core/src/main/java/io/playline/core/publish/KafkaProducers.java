@@ -1,7 +1,8 @@
 package io.playline.core.publish;
 
-import io.playline.core.kafka.KafkaClient;
-import io.playline.core.kafka.KafkaClientProperties;
+import io.playline.core.config.KafkaClient;
+import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaProducerConfig;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;

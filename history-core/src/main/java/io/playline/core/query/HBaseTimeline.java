@@ -1,8 +1,9 @@
 package io.playline.core.query;
 
+import io.playline.core.config.HBaseLayout;
+import io.playline.core.config.QueryConfig;
 import io.playline.core.store.CompactedIndex;
 import io.playline.core.store.HBaseClient;
-import io.playline.core.store.HBaseLayout;
 import io.playline.core.store.HistoryChunks;
 import io.playline.core.store.HistoryRowKeys;
 import java.io.IOException;

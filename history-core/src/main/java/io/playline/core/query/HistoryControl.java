@@ -2,8 +2,8 @@ package io.playline.core.query;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.playline.core.CoreConfig;
 import io.playline.core.aggregate.WriteBackFullException;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;

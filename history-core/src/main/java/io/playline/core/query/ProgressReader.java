@@ -1,6 +1,6 @@
 package io.playline.core.query;
 
-import io.playline.core.CoreConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.playline.core.query;
 
+import io.playline.core.config.QueryConfig;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.ItemKey;

@@ -1,6 +1,6 @@
 package io.playline.core.query;
 
-import io.playline.core.store.HBaseLayout;
+import io.playline.core.config.HBaseLayout;
 import io.playline.proto.v1.Business;
 import java.util.Arrays;
 import java.util.Collection;

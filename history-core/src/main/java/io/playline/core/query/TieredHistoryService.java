@@ -1,7 +1,8 @@
 package io.playline.core.query;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.playline.core.CoreConfig;
+import io.playline.core.aggregate.WriteBackAggregator;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.stats.ItemStatsLayout;
 import io.playline.core.stats.ItemStatsReader;
 import io.playline.core.store.HBaseClient;

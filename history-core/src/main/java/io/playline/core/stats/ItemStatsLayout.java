@@ -1,6 +1,6 @@
 package io.playline.core.stats;
 
-import io.playline.core.store.HBaseLayout;
+import io.playline.core.config.HBaseLayout;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ItemStats;

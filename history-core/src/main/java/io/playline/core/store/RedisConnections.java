@@ -24,6 +24,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.core.config.ClusterTopologyConfig;
 import io.playline.time.FixedDelay;
 import io.playline.time.Time;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.playline.core.aggregate;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.publish.KafkaProducerConfig;
+import io.playline.core.config.CoreConfig;
+import io.playline.core.config.KafkaProducerConfig;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.publish.TopicReader;
 import io.playline.core.write.AppliedRecord;

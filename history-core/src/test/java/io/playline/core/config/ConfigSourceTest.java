@@ -3,7 +3,6 @@ package io.playline.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.playline.core.CoreConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaTopicConfig;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.testing.KafkaNamespace;
 import io.playline.testing.RealKafkaExtension;

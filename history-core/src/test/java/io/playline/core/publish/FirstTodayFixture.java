@@ -1,8 +1,8 @@
 package io.playline.core.publish;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.write.BatchOutcome;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.KafkaProducerConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.embedded.EmbeddedKafka;
 import io.playline.embedded.FreePorts;

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.core.config.ClusterTopologyConfig;
+import io.playline.core.config.KafkaProducerConfig;
 import io.playline.core.store.ClusterConnections;
-import io.playline.core.store.ClusterTopologyConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.embedded.EmbeddedRedisCluster;

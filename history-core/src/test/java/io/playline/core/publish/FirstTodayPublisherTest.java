@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.core.config.KafkaProducerConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.write.UserWrite;
 import io.playline.proto.v1.Business;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.KafkaProducerConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;

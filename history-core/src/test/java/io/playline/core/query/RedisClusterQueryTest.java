@@ -3,9 +3,9 @@ package io.playline.core.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
+import io.playline.core.config.ClusterTopologyConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.ClusterConnections;
-import io.playline.core.store.ClusterTopologyConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.embedded.EmbeddedRedisCluster;

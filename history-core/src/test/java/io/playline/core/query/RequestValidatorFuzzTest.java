@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.playline.core.config.QueryConfig;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.Cursor;

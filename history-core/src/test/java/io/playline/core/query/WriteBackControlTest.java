@@ -9,7 +9,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.aggregate.WriteBackAggregator;
 import io.playline.core.aggregate.WriteBackMetrics;
-import io.playline.core.publish.KafkaProducerConfig;
+import io.playline.core.config.KafkaProducerConfig;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.publish.TopicReader;
 import io.playline.core.store.RedisKeys;

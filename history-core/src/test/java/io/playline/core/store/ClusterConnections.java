@@ -1,7 +1,8 @@
 package io.playline.core.store;
 
-import io.playline.core.CoreConfig;
+import io.playline.core.config.ClusterTopologyConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.testing.RedisClusterNamespace;
 import io.playline.time.Time;
 import java.time.Duration;

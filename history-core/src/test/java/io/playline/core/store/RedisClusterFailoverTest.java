@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
+import io.playline.core.config.ClusterTopologyConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.write.BatchOutcome;
 import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.RedisHistoryWriter;

@@ -2,6 +2,7 @@ package io.playline.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.playline.core.config.ClusterTopologyConfig;
 import io.playline.testing.RealRedisClusterExtension;
 import io.playline.testing.RedisClusterNamespace;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.playline.core.config.ClusterTopologyConfig;
 import io.playline.testing.RealRedisClusterExtension;
 import io.playline.testing.RedisClusterNamespace;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,8 @@ package io.playline.core.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;

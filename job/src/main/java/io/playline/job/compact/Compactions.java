@@ -2,7 +2,7 @@ package io.playline.job.compact;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.compact.HistoryCompactor;
-import io.playline.job.JobConfig;
+import io.playline.job.config.JobConfig;
 import io.playline.time.Time;
 import java.io.IOException;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.playline.job.consume;
 
 import com.google.protobuf.ByteString;
-import io.playline.job.JobMetrics;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.redis.RecoveryMarks;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;

@@ -1,10 +1,10 @@
 package io.playline.job.consume;
 
-import io.playline.core.CoreConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
-import io.playline.job.JobConfig;
-import io.playline.job.JobMetrics;
+import io.playline.job.config.JobConfig;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.sink.HistorySink;
 import io.playline.job.stats.ItemCounters;
 import io.playline.time.Time;

@@ -1,7 +1,7 @@
 package io.playline.job.consume;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.playline.job.JobMetrics;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.proto.v1.HistoryChangeBatch;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package io.playline.job.consume;
 
-import io.playline.job.JobMetrics;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.time.Time;
 import java.time.Duration;
 import java.util.Map;

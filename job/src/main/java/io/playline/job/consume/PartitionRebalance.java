@@ -1,6 +1,6 @@
 package io.playline.job.consume;
 
-import io.playline.job.JobMetrics;
+import io.playline.job.metrics.JobMetrics;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;

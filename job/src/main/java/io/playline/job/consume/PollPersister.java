@@ -2,13 +2,13 @@ package io.playline.job.consume;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
-import io.playline.core.CoreConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.stats.ItemStatsLayout;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RetriableStoreException;
-import io.playline.job.JobConfig;
-import io.playline.job.JobMetrics;
+import io.playline.job.config.JobConfig;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.redis.RecoveryMarks;
 import io.playline.job.redis.RedisReadBack;
 import io.playline.job.sink.HistorySink;
@@ -92,7 +92,9 @@ final class PollPersister implements AutoCloseable {
           }
         }
       }
-      metrics.itemCounters(counters.apply(inputs));
+      ItemCounters.Applied applied = counters.apply(inputs);
+      metrics.itemCounters(applied.items(), applied.viewers(), applied.finishes(), applied.conflicts(),
+          applied.skipped());
     }
     int upserts = 0;
     int deletes = 0;

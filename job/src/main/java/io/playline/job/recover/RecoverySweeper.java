@@ -2,12 +2,12 @@ package io.playline.job.recover;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
-import io.playline.core.CoreConfig;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RetriableStoreException;
-import io.playline.job.JobConfig;
-import io.playline.job.JobMetrics;
+import io.playline.job.config.JobConfig;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.redis.RecoveryMarks;
 import io.playline.job.redis.RedisReadBack;
 import io.playline.job.redis.RedisShardLeases;

@@ -1,7 +1,7 @@
 package io.playline.job.recover;
 
 import io.playline.core.store.RetriableStoreException;
-import io.playline.job.JobMetrics;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.redis.RedisShardLeases;
 import io.playline.time.Time;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.playline.job.sink;
 
 import io.playline.core.store.HistoryChunks;
-import io.playline.job.JobConfig;
+import io.playline.job.config.JobConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;

@@ -1,7 +1,7 @@
 package io.playline.job.stats;
 
+import io.playline.core.config.HBaseLayout;
 import io.playline.core.stats.ItemStatsLayout;
-import io.playline.core.store.HBaseLayout;
 import io.playline.core.store.HistoryRowKeys;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.job.sink.HBaseFailures;

@@ -1,15 +1,15 @@
 package io.playline.job.compact;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.query.TieredHistoryService;
 import io.playline.core.query.TombstoneSink;
 import io.playline.core.store.HBaseClient;
 import io.playline.core.store.RedisConnections;
-import io.playline.job.JobConfig;
-import io.playline.job.JobMetrics;
+import io.playline.job.config.JobConfig;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;

@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.query.TieredHistoryService;
 import io.playline.core.store.HistoryChunks;
-import io.playline.job.JobConfig;
+import io.playline.job.config.JobConfig;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryPage;

@@ -5,7 +5,7 @@ import static io.playline.job.JobTestEnv.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.job.JobMetrics;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryClear;

@@ -5,8 +5,8 @@ import static io.playline.job.JobTestEnv.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.playline.job.JobMetrics;
 import io.playline.job.JobTestEnv;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.playline.core.store.RetriableStoreException;
-import io.playline.job.JobMetrics;
 import io.playline.job.JobTestEnv;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.job.sink.HistorySink;
 import io.playline.proto.v1.Business;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.job.JobConfig;
-import io.playline.job.JobMetrics;
+import io.playline.core.config.CoreConfig;
 import io.playline.job.JobTestEnv;
 import io.playline.job.PlaylineJob;
+import io.playline.job.config.JobConfig;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;

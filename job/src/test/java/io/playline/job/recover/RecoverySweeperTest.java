@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.Range;
 import io.playline.core.store.RedisKeys;
-import io.playline.job.JobMetrics;
 import io.playline.job.JobTestEnv;
 import io.playline.job.PlaylineJob;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.core.CoreConfig;
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
-import io.playline.job.JobConfig;
-import io.playline.job.JobMetrics;
+import io.playline.job.config.JobConfig;
+import io.playline.job.metrics.JobMetrics;
 import io.playline.job.sink.HistorySink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;

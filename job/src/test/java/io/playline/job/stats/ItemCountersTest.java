@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigSource;
+import io.playline.core.config.HBaseLayout;
 import io.playline.core.stats.ItemStatsLayout;
-import io.playline.core.store.HBaseLayout;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;

@@ -13,16 +13,17 @@ import io.netty.util.AttributeKey;
 import io.playline.node.edge.AddressPrefixes;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.edge.Deadlines;
+import io.playline.node.edge.GiveWayLine;
 import io.playline.time.Time;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,20 +63,33 @@ public final class HttpBudget {
   private final Counter overCap;
   private final Counter timedOut;
   private final Counter evicted;
-  /** The open connections (guarded by itself), least recently active first. */
-  private final LinkedHashMap<Channel, Conn> conns = new LinkedHashMap<>(64, 0.75f, true);
+  /** The open connections; the lock of everything below and of each {@link Conn}'s state. */
+  private final Map<Channel, Conn> conns = new HashMap<>();
+  /** The open connections by address, and those that may give way (idle, unproven) by when each was last active. */
+  private final GiveWayLine<Channel> line = new GiveWayLine<>();
+  /** When a connection was last active: a count of admissions and requests read. */
+  private long activity;
   private static final AttributeKey<Conn> CONN = AttributeKey.valueOf(HttpBudget.class, "conn");
 
-  /** One open connection's state: written on its event loop, read under the map's lock by an admitting loop. */
+  /** One open connection's state: changed on its event loop under {@link #conns}' lock. */
   private static final class Conn {
+    final HttpBudget budget;
     /** The remote address's prefix ({@link AddressPrefixes#DEFAULT}), null when it has none. */
     final @Nullable InetAddress address;
+    /** When it was admitted or last read a request (see {@link #activity}). */
+    long lastActive;
     /** Requests read and not yet answered in full. */
-    volatile int answering;
+    int answering;
     volatile boolean proven;
 
-    Conn(@Nullable InetAddress address) {
+    Conn(HttpBudget budget, @Nullable InetAddress address) {
+      this.budget = budget;
       this.address = address;
+    }
+
+    /** Whether it may give way to a newcomer: idle (no request being answered) and not proven. */
+    boolean mayGiveWay() {
+      return !proven && answering == 0;
     }
   }
 
@@ -157,14 +171,19 @@ public final class HttpBudget {
     if (countedAddress) {
       channel.closeFuture().addListener(f -> a.counts().release(address));
     }
-    Conn conn = new Conn(address == null ? null : AddressPrefixes.DEFAULT.key(address));
+    Conn conn = new Conn(this, address == null ? null : AddressPrefixes.DEFAULT.key(address));
     channel.attr(CONN).set(conn);
     synchronized (conns) {
       conns.put(channel, conn);
+      conn.lastActive = ++activity;
+      line.opened(conn.address);
+      line.mayGiveWay(conn.address, conn.lastActive, channel);
     }
     channel.closeFuture().addListener(f -> {
       synchronized (conns) {
-        conns.remove(channel);
+        if (conns.remove(channel) != null) { // else it gave way, and left the line then
+          line.closed(conn.address, conn.lastActive);
+        }
       }
       open.decrementAndGet();
     });
@@ -176,36 +195,51 @@ public final class HttpBudget {
    * most open connections on this port, the least recently active of that address's. So strangers
    * that fill the port from a few addresses give way to each other, and a probe or a backend that
    * holds one connection — even one just opened, before its first request — is taken only when every
-   * address holds as few.
+   * address holds as few. O(log n) in the connections open ({@link GiveWayLine}).
    */
   private @Nullable Channel evictable() {
     synchronized (conns) {
-      Map<@Nullable InetAddress, Integer> held = new HashMap<>();
-      for (Conn c : conns.values()) {
-        held.merge(c.address, 1, Integer::sum);
+      Channel victim = line.takeFromBusiest();
+      if (victim != null) {
+        conns.remove(victim);
       }
-      Map.@Nullable Entry<Channel, Conn> victim = null;
-      int most = 0;
-      for (Map.Entry<Channel, Conn> e : conns.entrySet()) {
-        Conn c = e.getValue();
-        int n = held.get(c.address);
-        if (!c.proven && c.answering == 0 && n > most) {
-          victim = e;
-          most = n;
-        }
-      }
-      if (victim == null) {
-        return null;
-      }
-      conns.remove(victim.getKey());
-      return victim.getKey();
+      return victim;
     }
   }
 
-  /** {@code channel} was active: it goes to the back of the line of connections that may give way. */
-  private void touch(Channel channel) {
+  /**
+   * {@code channel}'s state changes under the lock, and with it whether it may give way: {@code
+   * change} runs on its {@link Conn}, and the line follows (unless the connection gave way or closed).
+   */
+  private void update(Channel channel, Conn c, Consumer<Conn> change) {
     synchronized (conns) {
-      conns.get(channel);
+      if (conns.get(channel) != c) {
+        change.accept(c);
+        return;
+      }
+      if (c.mayGiveWay()) {
+        line.mayNotGiveWay(c.address, c.lastActive);
+      }
+      change.accept(c);
+      if (c.mayGiveWay()) {
+        line.mayGiveWay(c.address, c.lastActive, channel);
+      }
+    }
+  }
+
+  /**
+   * {@code channel} read a request ({@code read}: it goes to the back of the line of connections that
+   * may give way) or answered one; {@code answering} are now unanswered.
+   */
+  private void answering(Channel channel, int answering, boolean read) {
+    Conn c = channel.attr(CONN).get();
+    if (c != null) {
+      update(channel, c, conn -> {
+        conn.answering = answering;
+        if (read) {
+          conn.lastActive = ++activity;
+        }
+      });
     }
   }
 
@@ -215,8 +249,8 @@ public final class HttpBudget {
    */
   public static void proven(Channel channel) {
     Conn c = channel.attr(CONN).get();
-    if (c != null) {
-      c.proven = true;
+    if (c != null && !c.proven) {
+      c.budget.update(channel, c, conn -> conn.proven = true);
     }
   }
 
@@ -245,12 +279,9 @@ public final class HttpBudget {
     /** Requests read and not yet answered in full (mirrored in the connection's {@link Conn}). */
     private int answering;
 
-    private void answering(ChannelHandlerContext ctx, int n) {
+    private void answering(ChannelHandlerContext ctx, int n, boolean read) {
       answering = n;
-      Conn c = ctx.channel().attr(CONN).get();
-      if (c != null) {
-        c.answering = n;
-      }
+      HttpBudget.this.answering(ctx.channel(), n, read);
     }
 
     @Override
@@ -273,8 +304,7 @@ public final class HttpBudget {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       if (msg instanceof FullHttpRequest) {
-        answering(ctx, answering + 1);
-        touch(ctx.channel());
+        answering(ctx, answering + 1, true);
         cancel(); // the clock runs again once this request is answered
       }
       ctx.fireChannelRead(msg);
@@ -283,7 +313,7 @@ public final class HttpBudget {
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
       if (msg instanceof LastHttpContent && answering > 0) {
-        answering(ctx, answering - 1);
+        answering(ctx, answering - 1, false);
         if (answering == 0) {
           arm(ctx); // the next request on this connection gets a deadline of its own
         }

@@ -1,21 +1,15 @@
 package io.playline.node.edge;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What one client address ({@link AddressPrefixes}: an IPv4 /32, an IPv6 /64 by default) may make
@@ -59,11 +53,12 @@ import org.slf4j.LoggerFactory;
  * connection.max.tracked.addresses} of them: past that the least recently seen is forgotten, so an
  * attacker with many addresses costs memory up to the cap, not more.
  *
- * <p>Thread-safe: one lock, held for a map lookup and a little arithmetic per new connection.
+ * <p>The unproven connections are kept by {@link UnprovenConnections}, the counters and log lines by
+ * {@link AddressMeters}. Thread-safe: one lock for the addresses' budgets and one for the unproven
+ * connections, each held for a map lookup and a little arithmetic per new connection.
  */
 public final class AddressBudgets {
   static final long LOG_INTERVAL_SECONDS = 10;
-  private static final Logger log = LoggerFactory.getLogger(AddressBudgets.class);
   /** Idle addresses forgotten at most this many per call (each call adds at most one). */
   private static final int FORGET_PER_CALL = 4;
 
@@ -97,17 +92,8 @@ public final class AddressBudgets {
   private final LongSupplier nanoClock;
   /** In access order: the least recently seen address first. */
   private final LinkedHashMap<InetAddress, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
-  /** Unproven connections per address; an address is here only while it has some. */
-  private final HashMap<InetAddress, Unproven> unproven = new HashMap<>();
-  private int unprovenTotal;
-  private final Map<Transport, Counter[]> refused = new java.util.EnumMap<>(Transport.class);
-  private final Map<Transport, Counter> penalties = new java.util.EnumMap<>(Transport.class);
-  /** New connections admitted on probation, by transport, indexed by {@link Admission#ordinal()}. */
-  private final Map<Transport, Counter[]> onProbation = new java.util.EnumMap<>(Transport.class);
-  /** Connections cut for abuse, by transport: [stranger, player]. */
-  private final Map<Transport, Counter[]> cuts = new java.util.EnumMap<>(Transport.class);
-  private final IntervalLog refusals;
-  private final IntervalLog probations;
+  private final UnprovenConnections unproven;
+  private final AddressMeters meters;
 
   public AddressBudgets(AddressLimits limits, MeterRegistry registry, LongSupplier nanoClock) {
     this.limits = limits;
@@ -118,49 +104,10 @@ public final class AddressBudgets {
     this.prefixes = limits.prefixes();
     this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
     this.nanoClock = nanoClock;
-    this.refusals = new IntervalLog(LOG_INTERVAL_SECONDS, nanoClock);
-    this.probations = new IntervalLog(LOG_INTERVAL_SECONDS, nanoClock);
-    for (Transport t : Transport.values()) {
-      Counter[] byReason = new Counter[Refusal.values().length];
-      for (Refusal r : Refusal.values()) {
-        byReason[r.ordinal()] = Counter.builder("playline.connections.refused").tag("transport", tag(t))
-            .tag("reason", tag(r))
-            .description("New player connections closed: admitted on probation (over the address's new-connection "
-                + "rate: reason=rate; during its abuse penalty: reason=penalty) and not authenticated in time, or "
-                + "the oldest of an address's unproven connections, closed for a newer one (reason=unproven)")
-            .register(registry);
-      }
-      refused.put(t, byReason);
-      Counter[] byAdmission = new Counter[Admission.values().length];
-      for (Admission a : List.of(Admission.OVER_RATE, Admission.PENALTY)) {
-        byAdmission[a.ordinal()] = Counter.builder("playline.connections.probation").tag("transport", tag(t))
-            .tag("reason", a == Admission.OVER_RATE ? "rate" : "penalty")
-            .description("New player connections admitted on probation (closed unless they authenticate as a player "
-                + "within connection.abuse.probation.timeout): over their address's new-connection rate, or while "
-                + "its abuse penalty runs")
-            .register(registry);
-      }
-      onProbation.put(t, byAdmission);
-      penalties.put(t, Counter.builder("playline.connections.penalized").tag("transport", tag(t))
-          .description("Penalties begun: an address whose strangers' connections were cut for abuse "
-              + "connection.abuse.strikes times within connection.abuse.window was put on probation")
-          .register(registry));
-      Counter[] by = new Counter[2];
-      for (int i = 0; i < 2; i++) {
-        by[i] = Counter.builder("playline.connections.abuse.cuts").tag("transport", tag(t))
-            .tag("by", i == 0 ? "stranger" : "player")
-            .description("Connections closed for abuse (a malformed frame, invalid framing, a ping or reset flood): "
-                + "only that connection; a stranger's also counts a strike on its address")
-            .register(registry);
-      }
-      cuts.put(t, by);
-    }
+    this.meters = new AddressMeters(registry, nanoClock);
+    this.unproven = new UnprovenConnections(limits.maxUnproven(), meters);
     registry.gauge("playline.connections.addresses", List.of(), this, AddressBudgets::addresses);
     registry.gauge("playline.connections.unproven", List.of(), this, AddressBudgets::unproven);
-  }
-
-  private static String tag(Enum<?> e) {
-    return e.name().toLowerCase(Locale.ROOT);
   }
 
   /**
@@ -178,7 +125,7 @@ public final class AddressBudgets {
       admission = e.penalizedAt(now) ? Admission.PENALTY : overRate ? Admission.OVER_RATE : Admission.FREE;
     }
     if (admission != Admission.FREE) {
-      onProbation.get(transport)[admission.ordinal()].increment();
+      meters.onProbation(transport, admission);
     }
     return admission;
   }
@@ -187,12 +134,6 @@ public final class AddressBudgets {
   public interface Evictable {
     /** Closes the connection (any thread); its place is already given back. */
     void evict();
-  }
-
-  /** One address's unproven connections: how many, and those that may give way, oldest first. */
-  private static final class Unproven {
-    int count;
-    final LinkedHashSet<Evictable> holds = new LinkedHashSet<>();
   }
 
   /**
@@ -212,34 +153,7 @@ public final class AddressBudgets {
    * unproven places cannot keep its players out. {@link UnprovenHold} gives one.
    */
   public @Nullable Refusal admitUnproven(InetAddress address, Transport transport, @Nullable Evictable hold) {
-    address = prefixes.key(address);
-    Evictable evicted = null;
-    synchronized (this) {
-      Unproven u = unproven.computeIfAbsent(address, a -> new Unproven());
-      if (u.count >= limits.maxUnproven()) {
-        Iterator<Evictable> oldest = u.holds.iterator();
-        if (hold == null || !oldest.hasNext()) {
-          logRefusal(address, transport, Refusal.UNPROVEN);
-          refused.get(transport)[Refusal.UNPROVEN.ordinal()].increment();
-          return Refusal.UNPROVEN;
-        }
-        evicted = oldest.next();
-        oldest.remove();
-        u.count--;
-        unprovenTotal--;
-        logRefusal(address, transport, Refusal.UNPROVEN);
-      }
-      u.count++;
-      unprovenTotal++;
-      if (hold != null) {
-        u.holds.add(hold);
-      }
-    }
-    if (evicted != null) {
-      refused.get(transport)[Refusal.UNPROVEN.ordinal()].increment();
-      evicted.evict();
-    }
-    return null;
+    return unproven.admit(prefixes.key(address), transport, hold);
   }
 
   /** One of {@code address}'s unproven connections (admitted without a hold) proved itself or closed. */
@@ -251,21 +165,13 @@ public final class AddressBudgets {
    * The unproven connection of {@code address} that gave {@code hold} (null: none) proved itself or
    * closed; nothing when it was evicted (its place was given back then).
    */
-  public synchronized void proven(InetAddress address, @Nullable Evictable hold) {
-    address = prefixes.key(address);
-    Unproven u = unproven.get(address);
-    if (u == null || hold != null && !u.holds.remove(hold)) {
-      return;
-    }
-    unprovenTotal--;
-    if (--u.count == 0) {
-      unproven.remove(address);
-    }
+  public void proven(InetAddress address, @Nullable Evictable hold) {
+    unproven.proven(prefixes.key(address), hold);
   }
 
   /** Unproven connections now, every address together. */
-  public synchronized int unproven() {
-    return unprovenTotal;
+  public int unproven() {
+    return unproven.total();
   }
 
   /** {@code connection.abuse.probation.timeout} */
@@ -287,10 +193,8 @@ public final class AddressBudgets {
    * closed; {@code why} is how it was admitted ({@link Admission#OVER_RATE} or {@link Admission#PENALTY}).
    */
   public void probationFailed(InetAddress address, Transport transport, Admission why) {
-    synchronized (this) {
-      logRefusal(prefixes.key(address), transport, why.refusal());
-    }
-    refused.get(transport)[why.refusal().ordinal()].increment();
+    meters.logRefusal(prefixes.key(address), transport, why.refusal());
+    meters.refused(transport, why.refusal());
   }
 
   /**
@@ -302,7 +206,7 @@ public final class AddressBudgets {
    * ago, up to that. Strikes while a penalty runs do not lengthen it.
    */
   public void abused(InetAddress address, Transport transport, boolean player) {
-    cuts.get(transport)[player ? 1 : 0].increment();
+    meters.cut(transport, player);
     if (player || penaltyNanos == 0) {
       return;
     }
@@ -326,14 +230,7 @@ public final class AddressBudgets {
       }
     }
     if (began > 0) {
-      penalties.get(transport).increment();
-      long begun = probations.count();
-      if (begun > 0) {
-        log.info("{} address(es) put on probation since the last report (latest: {} for {} ms, {} of its strangers' "
-            + "connections cut for abuse within {}); their connections must authenticate within "
-            + "connection.abuse.probation.timeout meanwhile (counted in playline_connections_penalized_total)", begun,
-            prefixes.key(address), TimeUnit.NANOSECONDS.toMillis(began), limits.abuseStrikes(), limits.abuseWindow());
-      }
+      meters.penalized(prefixes.key(address), transport, began, limits.abuseStrikes(), limits.abuseWindow());
     }
   }
 
@@ -413,24 +310,6 @@ public final class AddressBudgets {
       }
     }
   }
-
-  private void logRefusal(InetAddress address, Transport transport, Refusal refusal) {
-    address = prefixes.key(address);
-    long refused = refusals.count();
-    if (refused > 0) {
-      log.info("{} new connection(s) refused at accept since the last report (latest: {} over {}, {}); counted in "
-          + "playline_connections_refused_total, reported at most every {} s", refused, address, tag(transport),
-          switch (refusal) {
-            case RATE -> "over connection.max.new.per.address.per.second and not authenticated within "
-                + "connection.abuse.probation.timeout";
-            case PENALTY -> "on probation (connection.abuse.penalty) and not authenticated within "
-                + "connection.abuse.probation.timeout";
-            case UNPROVEN -> "over connection.max.unproven.per.address: its oldest unproven connection closed";
-          },
-          LOG_INTERVAL_SECONDS);
-    }
-  }
-
 
   /** One address's budget (guarded by the enclosing instance). */
   private final class Entry {

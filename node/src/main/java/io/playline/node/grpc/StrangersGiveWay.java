@@ -4,11 +4,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.AttributeKey;
 import io.playline.node.edge.AddressPrefixes;
+import io.playline.node.edge.GiveWayLine;
 import java.net.InetAddress;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * service) cannot fill the port and keep the backends out. Over the address's cap the address's own
  * oldest stranger gives way; over the node's, the oldest stranger of the address holding the most
  * (so a health checker's one connection goes last). A connection that proved a credential is never
- * taken. Thread-safe (one short lock; a proven connection's later calls take no lock).
+ * taken. Each choice is O(log n) in the strangers held ({@link GiveWayLine}). Thread-safe (one short
+ * lock; a proven connection's later calls take no lock).
  */
 final class StrangersGiveWay {
   private static final AttributeKey<Stranger> KEY = AttributeKey.valueOf(StrangersGiveWay.class, "stranger");
@@ -28,17 +26,23 @@ final class StrangersGiveWay {
     final ChannelHandlerContext front;
     final @Nullable InetAddress prefix;
     final StrangersGiveWay owner;
+    /** Its place in the line: strangers admitted before it. */
+    final long admitted;
+    /** Whether it is still in the line (guarded by the owner's line). */
+    boolean waiting = true;
     volatile boolean proven;
 
-    Stranger(ChannelHandlerContext front, @Nullable InetAddress prefix, StrangersGiveWay owner) {
+    Stranger(ChannelHandlerContext front, @Nullable InetAddress prefix, StrangersGiveWay owner, long admitted) {
       this.front = front;
       this.prefix = prefix;
       this.owner = owner;
+      this.admitted = admitted;
     }
   }
 
-  /** Open connections not yet proven, oldest first. */
-  private final LinkedHashMap<Channel, Stranger> strangers = new LinkedHashMap<>();
+  /** Open connections not yet proven, by address, oldest first; the lock of everything here. */
+  private final GiveWayLine<Stranger> line = new GiveWayLine<>();
+  private long admissions;
 
   /**
    * Counts the connection of {@code front}, just admitted from {@code address}, as a stranger until
@@ -46,12 +50,15 @@ final class StrangersGiveWay {
    */
   void add(ChannelHandlerContext front, @Nullable InetAddress address) {
     Channel channel = front.channel();
-    Stranger s = new Stranger(front, address == null ? null : AddressPrefixes.DEFAULT.key(address), this);
-    channel.attr(KEY).set(s);
-    synchronized (strangers) {
-      strangers.put(channel, s);
+    InetAddress prefix = address == null ? null : AddressPrefixes.DEFAULT.key(address);
+    Stranger s;
+    synchronized (line) {
+      s = new Stranger(front, prefix, this, ++admissions);
+      line.opened(prefix);
+      line.mayGiveWay(prefix, s.admitted, s);
     }
-    channel.closeFuture().addListener(f -> forget(channel));
+    channel.attr(KEY).set(s);
+    channel.closeFuture().addListener(f -> forget(s));
   }
 
   /** A call on {@code channel} carried a valid credential: it is no longer a stranger. */
@@ -59,13 +66,16 @@ final class StrangersGiveWay {
     Stranger s = channel.attr(KEY).get();
     if (s != null && !s.proven) {
       s.proven = true;
-      s.owner.forget(channel);
+      s.owner.forget(s);
     }
   }
 
-  private void forget(Channel channel) {
-    synchronized (strangers) {
-      strangers.remove(channel);
+  private void forget(Stranger s) {
+    synchronized (line) {
+      if (s.waiting) {
+        s.waiting = false;
+        line.closed(s.prefix, s.admitted);
+      }
     }
   }
 
@@ -76,31 +86,10 @@ final class StrangersGiveWay {
    */
   @Nullable Stranger giveWay(@Nullable InetAddress address, boolean sameAddress) {
     InetAddress prefix = address == null ? null : AddressPrefixes.DEFAULT.key(address);
-    synchronized (strangers) {
-      @Nullable Stranger victim = null;
-      if (sameAddress) {
-        for (Stranger s : strangers.values()) {
-          if (Objects.equals(s.prefix, prefix)) {
-            victim = s;
-            break;
-          }
-        }
-      } else {
-        Map<@Nullable InetAddress, Integer> held = new HashMap<>();
-        for (Stranger s : strangers.values()) {
-          held.merge(s.prefix, 1, Integer::sum);
-        }
-        int most = 0;
-        for (Stranger s : strangers.values()) {
-          int n = held.get(s.prefix);
-          if (n > most) {
-            victim = s;
-            most = n;
-          }
-        }
-      }
+    synchronized (line) {
+      Stranger victim = sameAddress ? line.takeFrom(prefix) : line.takeFromBusiest();
       if (victim != null) {
-        strangers.remove(victim.front.channel());
+        victim.waiting = false;
       }
       return victim;
     }

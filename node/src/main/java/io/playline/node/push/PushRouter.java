@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes a push to every connection of the user but its origin: this node's connections directly
- * (the player edge's; a node without players has none, {@link io.playline.node.PublishingPush}), and every other
+ * (the player edge's; a node without players has none, {@code io.playline.node.PublishingPush}), and every other
  * node the {@link SessionRegistry} lists through that node's channel (one message per node,
  * encoded once); nodes that do not hold the user get nothing, and nothing is polled. Fed by the
  * write path ({@link AppliedListener}) and by backends ({@link PushService}).

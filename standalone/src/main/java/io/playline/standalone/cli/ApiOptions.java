@@ -7,10 +7,10 @@ import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.playline.api.ApiSettings;
 import io.playline.api.ServiceTokens;
+import io.playline.api.config.ApiSettings;
 import io.playline.core.config.ConfigSource;
-import io.playline.standalone.PlaylineCli;
+import io.playline.roles.Secrets;
 import io.playline.time.Time;
 import java.io.File;
 import java.io.PrintWriter;
@@ -72,7 +72,7 @@ final class ApiOptions {
     if (given != null && !given.isBlank()) {
       return given.trim();
     }
-    String secret = ApiSettings.SECRET.read(target.config()).orElse(PlaylineCli.DEV_API_SECRET);
+    String secret = ApiSettings.SECRET.read(target.config()).orElse(Secrets.DEV_API_SECRET);
     return ServiceTokens.mint(secret, SERVICE, OWN_TOKEN_TTL, Time.SYSTEM.instant());
   }
 

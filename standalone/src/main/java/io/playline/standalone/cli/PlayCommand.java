@@ -9,6 +9,7 @@ import io.playline.core.config.ConfigSource;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.lite.v1.Business;
 import io.playline.roles.Secrets;
+import io.playline.roles.cli.RolesCli;
 import io.playline.standalone.PlaylineCli;
 import io.playline.time.Time;
 import java.io.PrintWriter;
@@ -141,7 +142,7 @@ public final class PlayCommand implements java.util.concurrent.Callable<Integer>
           + "`bin/playline standalone` (or the gateway role), or point at one with --gateway HOST:PORT");
       err.println("playline: " + (unreachable != null ? unreachable
           : "no ack from " + gateway + " within " + timeout + (cause == null ? "" : ": " + cause.getMessage())));
-      return PlaylineCli.EXIT_RUNTIME;
+      return RolesCli.EXIT_RUNTIME;
     } finally {
       client.close();
     }
