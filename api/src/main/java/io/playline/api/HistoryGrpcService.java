@@ -33,6 +33,7 @@ import io.playline.proto.v1.SetPausedRequest;
 import io.playline.proto.v1.SetPausedResponse;
 import java.time.Clock;
 import java.util.concurrent.CompletionStage;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -176,8 +177,16 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
       return;
     }
     // The answer is built and encoded on the loop the call arrived on (the API's, with the server's
-    // direct executor), not on the thread that completed the query (Redis's may be a player loop).
-    Executor loop = ThreadExecutorMap.currentExecutor();
+    // direct executor), not on the thread that completed the query (Redis's may be a player loop);
+    // a query completed on that loop already is answered there at once, not queued behind itself.
+    EventExecutor loop = ThreadExecutorMap.currentExecutor();
+    Executor answering = loop == null ? Runnable::run : task -> {
+      if (loop.inEventLoop()) {
+        task.run();
+      } else {
+        loop.execute(task);
+      }
+    };
     ServiceErrors.call(call).whenCompleteAsync((value, error) -> {
       if (error != null) {
         response.onError(StatusMapper.toStatus(ServiceErrors.toError(error, operation)).asRuntimeException());
@@ -185,7 +194,7 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
         response.onNext(toResponse.apply(value));
         response.onCompleted();
       }
-    }, loop != null ? loop : Runnable::run);
+    }, answering);
   }
 
   private static io.grpc.StatusRuntimeException invalid(String message) {
