@@ -5,10 +5,10 @@ import static io.playline.api.connect.ConnectRequests.PROTO;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
-import com.google.protobuf.util.JsonFormat;
 import io.grpc.Attributes;
 import io.grpc.Grpc;
 import io.grpc.Status;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -50,7 +50,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ConnectHandler extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(ConnectHandler.class);
-  private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
   /** The media types a POST may carry, named in a 415 as {@code Accept} (RFC 9110 15.5.16) and {@code Accept-Post}. */
   private static final String ACCEPTED = JSON + ", " + PROTO;
 
@@ -206,8 +205,13 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
     p.deadline = time.schedule(ctx.executor(), () -> call.cancel(Status.DEADLINE_EXCEEDED.withDescription(
         "no answer within " + why)), limitMs, TimeUnit.MILLISECONDS);
     String name = route.name();
-    call.result().whenComplete((result, failure) -> ctx.executor().execute(() -> answered(ctx, p, result, failure,
-        codec, name)));
+    call.result().whenComplete((result, failure) -> {
+      if (ctx.executor().inEventLoop()) {
+        answered(ctx, p, result, failure, codec, name); // completed on this loop (a refusal, a deadline): no hop
+      } else {
+        ctx.executor().execute(() -> answered(ctx, p, result, failure, codec, name));
+      }
+    });
     if (!call.result().isDone()) {
       try {
         call.send(ConnectRequests.decode(route, codec, get ? ConnectRequests.getBody(query)
@@ -238,7 +242,7 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
     }
     try {
       p.response = failure != null || result == null ? error(Status.UNKNOWN.withDescription("the service failed"), name)
-          : answer(result, codec, name);
+          : answer(ctx, result, codec, name);
     } catch (RuntimeException e) {
       log.warn("Answering {} failed: {}", name, e.toString());
       p.response = error(Status.INTERNAL.withDescription("the answer could not be encoded"), name);
@@ -292,7 +296,7 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** A call's answer: its response (headers, then trailers as {@code trailer-*}), or its error with its metadata. */
-  private FullHttpResponse answer(UnaryCall.Result result, String codec, String method) {
+  private FullHttpResponse answer(ChannelHandlerContext ctx, UnaryCall.Result result, String codec, String method) {
     if (!result.status().isOk() || !(result.response() instanceof Message response)) {
       FullHttpResponse error = error(result.status().isOk() ? Status.INTERNAL.withDescription("no response")
           : result.status(), method);
@@ -300,11 +304,17 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
       ConnectMetadata.copy(result.trailers(), error.headers(), "");
       return error;
     }
-    byte[] body;
-    try {
-      body = codec.equals(JSON) ? PRINTER.print(response).getBytes(StandardCharsets.UTF_8) : response.toByteArray();
-    } catch (InvalidProtocolBufferException e) {
-      return error(Status.INTERNAL.withDescription("the response does not print as JSON"), method);
+    ByteBuf body;
+    if (codec.equals(JSON)) {
+      body = ctx.alloc().buffer(2 * response.getSerializedSize() + 16);
+      try {
+        JsonPrinter.print(response, body);
+      } catch (InvalidProtocolBufferException | RuntimeException e) {
+        body.release();
+        return error(Status.INTERNAL.withDescription("the response does not print as JSON"), method);
+      }
+    } else {
+      body = Unpooled.wrappedBuffer(response.toByteArray());
     }
     metrics.answered(method, Status.Code.OK);
     FullHttpResponse http = response(HttpResponseStatus.OK, codec, body);
@@ -327,7 +337,11 @@ final class ConnectHandler extends ChannelInboundHandlerAdapter {
   }
 
   private static FullHttpResponse response(HttpResponseStatus status, String contentType, byte[] body) {
-    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+    return response(status, contentType, Unpooled.wrappedBuffer(body));
+  }
+
+  private static FullHttpResponse response(HttpResponseStatus status, String contentType, ByteBuf body) {
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     return response;
   }

@@ -73,7 +73,7 @@ public final class ReadsCommand implements Callable<Integer> {
   @Mixin EndpointsOption endpoints = new EndpointsOption();
 
   @Option(names = "--kind", split = ",", defaultValue = "progress,page", description = "progress, page (over the "
-      + "internal API), list-connect (the page over the API's HTTP port as Connect JSON, HTTP/1.1 keep-alive), "
+      + "internal API), list-connect (the page over the API's HTTP port as Connect JSON, HTTP/1.1 keep-alive, one request in flight per connection), "
       + "stream-progress, stream-page (the same reads as ProgressQuery / HistoryQuery frames over "
       + "player WebSockets, one per seeded user, one query in flight and at most 15/s each), cold (a first page "
       + "of a user in HBase only), deep, deep-chunks (a page past Redis of users whose older records are live "
@@ -264,6 +264,9 @@ public final class ReadsCommand implements Callable<Integer> {
     } finally {
       if (heartbeats != null) {
         heartbeats.close();
+      }
+      if (connect != null) {
+        connect.close();
       }
       for (ManagedChannel ch : open) {
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
