@@ -29,7 +29,7 @@ public final class KnownEnums {
 
   /** The first unknown enum number in {@code message} as a client-safe problem naming the field, or null. */
   public static @Nullable String problem(MessageOrBuilder message) {
-    return problem(message, "");
+    return problemIn(message);
   }
 
   /** What a field of {@code type} takes, for messages: "a Business the API defines: VIDEO, ARTICLE, ...". */
@@ -38,35 +38,40 @@ public final class KnownEnums {
         .map(EnumValueDescriptor::getName).collect(Collectors.joining(", "));
   }
 
-  private static @Nullable String problem(MessageOrBuilder message, String prefix) {
+  /**
+   * The first unknown enum number below {@code message}, its field path relative to it. The path is
+   * put together only for a problem, on the way back up: a request without one (every request of
+   * an honest client) builds no string.
+   */
+  private static @Nullable String problemIn(MessageOrBuilder message) {
     for (FieldDescriptor field : bearing(message.getDescriptorForType())) {
-      String path = prefix + field.getName();
       if (field.isRepeated()) {
         int n = message.getRepeatedFieldCount(field);
         for (int i = 0; i < n; i++) {
-          String p = value(field, message.getRepeatedField(field, i), path + "[" + i + "]");
+          String p = value(field, message.getRepeatedField(field, i));
           if (p != null) {
-            return p;
+            return field.getName() + "[" + i + "]" + p;
           }
         }
       } else if (field.getJavaType() == FieldDescriptor.JavaType.ENUM || message.hasField(field)) {
-        String p = value(field, message.getField(field), path);
+        String p = value(field, message.getField(field));
         if (p != null) {
-          return p;
+          return field.getName() + p;
         }
       }
     }
     return null;
   }
 
-  private static @Nullable String value(FieldDescriptor field, Object value, String path) {
+  /** The rest of the problem's text after the field's name: {@code .nested.path: n (...)} or {@code : n (...)}. */
+  private static @Nullable String value(FieldDescriptor field, Object value) {
     if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
-      return problem((MessageOrBuilder) value, path + ".");
+      String p = problemIn((MessageOrBuilder) value);
+      return p == null ? null : "." + p;
     }
     int number = ((EnumValueDescriptor) value).getNumber();
     EnumDescriptor type = field.getEnumType();
-    return type.findValueByNumber(number) != null ? null
-        : path + ": " + number + " (expected: " + expected(type) + ")";
+    return type.findValueByNumber(number) != null ? null : ": " + number + " (expected: " + expected(type) + ")";
   }
 
   private static List<FieldDescriptor> bearing(Descriptor type) {
