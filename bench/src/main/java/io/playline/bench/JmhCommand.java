@@ -16,7 +16,7 @@ import picocli.CommandLine.Unmatched;
  * and 3 measured iterations of 2 s); any JMH option given overrides them. Runs on the calling thread.
  */
 @Command(name = "jmh", mixinStandardHelpOptions = true,
-    description = {"Run the JMH microbenchmarks (frame codec, heartbeat batcher, write-back merge).",
+    description = {"Run the JMH microbenchmarks (frame codec, heartbeat batcher, write-back merge, Connect JSON).",
         "Defaults: -f 1 -wi 2 -w 2s -i 3 -r 2s; any JMH option (e.g. -prof gc, -rf json) or benchmark regex",
         "after 'jmh' is passed to JMH unchanged."})
 public final class JmhCommand implements Callable<Integer> {

@@ -25,9 +25,10 @@ import org.jspecify.annotations.Nullable;
  * does not cover: map fields, groups and the {@code google.protobuf} types with a JSON form of
  * their own (Timestamp, Struct, wrappers…), and any binary form not in the canonical order
  * generated code writes (fields by number, a repeated field's values together), so the output
- * is always the mapping's. Thread-safe (plans are built once per type and shared).
+ * is always the mapping's. Public for its microbenchmark ({@code bin/playline bench jmh ConnectJson}).
+ * Thread-safe (plans are built once per type and shared).
  */
-final class JsonPrinter {
+public final class JsonPrinter {
   private static final JsonFormat.Printer FALLBACK = JsonFormat.printer().omittingInsignificantWhitespace();
   /** Plans by message type; {@link #UNSUPPORTED} for a type the fallback prints. Types are the schema's: finite. */
   private static final ConcurrentHashMap<Descriptor, Plan> PLANS = new ConcurrentHashMap<>();
@@ -79,7 +80,7 @@ final class JsonPrinter {
   }
 
   /** Appends {@code message} as JSON (UTF-8) to {@code out}. */
-  static void print(Message message, ByteBuf out) throws InvalidProtocolBufferException {
+  public static void print(Message message, ByteBuf out) throws InvalidProtocolBufferException {
     if (!transcribe(message, out)) {
       out.writeCharSequence(FALLBACK.print(message), StandardCharsets.UTF_8);
     }
