@@ -5,6 +5,7 @@ import io.playline.core.write.EventRules;
 import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.heartbeat.HeartbeatPath;
+import io.playline.gateway.heartbeat.WritePath;
 import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.node.WriteLimits;
 import io.playline.node.edge.ConnectionLimiter;
@@ -47,7 +48,7 @@ public record SessionServices(
 
   /** What the heartbeat step of one connection needs of these. */
   public HeartbeatPath heartbeatPath() {
-    return new HeartbeatPath(batcher, budgets, writes, eventRules, calendar, time, connections::touch,
+    return new HeartbeatPath(WritePath.of(batcher), budgets, writes, eventRules, calendar, time, connections::touch,
         config.maxUserRefusalsBeforeClose());
   }
 }
