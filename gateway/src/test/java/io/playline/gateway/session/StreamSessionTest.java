@@ -27,7 +27,7 @@ class StreamSessionTest {
   private final RecordingTransport transport = new RecordingTransport(channel.eventLoop());
   private final EventWait wait = new EventWait(fixture.budgets::nanoTime);
   private final FrameDecoder decoder = new FrameDecoder(wait);
-  private final StreamSession session = new StreamSession(transport, fixture.services, wait);
+  private final StreamSession session = new StreamSession(transport, fixture.parts, wait);
 
   @AfterEach
   void close() {
@@ -69,7 +69,7 @@ class StreamSessionTest {
     String sessionId = open().getAuthOk().getSessionId();
     session.onTransportClosed();
     RecordingTransport again = new RecordingTransport(channel.eventLoop());
-    StreamSession resumed = new StreamSession(again, fixture.services, new EventWait(fixture.budgets::nanoTime));
+    StreamSession resumed = new StreamSession(again, fixture.parts, new EventWait(fixture.budgets::nanoTime));
     resumed.start();
     resumed.onFrame(new DecodedFrame.Frame(Frames.resume(3, sessionId, Frames.DEVICE)));
     assertThat(again.sent).singleElement().satisfies(f -> {
