@@ -3,6 +3,9 @@ package io.playline.gateway;
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.config.GatewayConfig;
+import io.playline.gateway.heartbeat.HeartbeatPath;
+import io.playline.gateway.heartbeat.WritePath;
+import io.playline.gateway.push.ConnectionRegistry;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.push.PushRuntime;
 import io.playline.gateway.budget.AuthRefusalHold;
@@ -10,8 +13,9 @@ import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.session.JwksAuthenticator;
 import io.playline.gateway.session.JwtAuthenticator;
 import io.playline.gateway.session.RedisSessionStore;
-import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.session.SessionParts;
 import io.playline.gateway.session.TokenAuthenticator;
+import io.playline.gateway.session.UserLimits;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.node.Node;
 import io.playline.node.StartedParts;
@@ -92,14 +96,16 @@ public final class GatewayNode implements AutoCloseable {
         new AuthRefusalHold(config.authRefusalHold(), config.maxHeldAuthRefusals(), node.registry()));
     push.reportTo(budgets);
     String nodeId = node.config().nodeId();
-    SessionServices services = new SessionServices(config, node.config().writes(), tokens,
+    ConnectionRegistry connections = push.connections();
+    ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
+        config.maxConnectionsPerUser(), config.addresses().prefixes());
+    HeartbeatPath heartbeats = new HeartbeatPath(WritePath.of(node.batcher()), budgets, node.config().writes(),
+        node.eventRules(), node.calendar(), node.time(), connections::touch, config.maxUserRefusalsBeforeClose());
+    SessionParts parts = new SessionParts(config, node.time(), metrics, tokens,
         new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
-        node.batcher(), node.calendar(), node.eventRules(), metrics, node.time(), push.connections(),
-        core.history(), new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
-            config.maxConnectionsPerUser(), config.addresses().prefixes()),
-        budgets);
-    players = GatewayServer.start(node, config, services, demo);
+        UserLimits.of(budgets, limiter), connections, heartbeats, core.history());
+    players = GatewayServer.start(node, config, parts, connections, limiter, demo);
   }
 
   /** The node this edge runs on. */

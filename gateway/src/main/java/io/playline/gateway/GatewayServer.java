@@ -9,8 +9,8 @@ import io.netty.channel.ChannelOption;
 import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.grpc.GatewayGrpcService;
 import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.gateway.session.SessionParts;
 import io.playline.node.errors.Errors;
-import io.playline.gateway.session.SessionServices;
 import io.playline.gateway.ws.DemoPage;
 import io.playline.gateway.ws.WebSocketChannelInitializer;
 import io.playline.node.loops.EventLoops;
@@ -66,13 +66,18 @@ final class GatewayServer implements AutoCloseable {
     return java.util.Objects.requireNonNull(limiter, "not bound");
   }
 
-  /** Binds both player ports on {@code node}'s loops or fails, closing what it had bound. */
-  static GatewayServer start(Node node, GatewayConfig config, SessionServices services, @Nullable DemoPage demo) {
+  /**
+   * Binds both player ports on {@code node}'s loops or fails, closing what it had bound. Sessions stand
+   * on {@code sessions}; {@code connections} is where they register for push (drained on close),
+   * {@code limiter} the node's connection caps.
+   */
+  static GatewayServer start(Node node, GatewayConfig config, SessionParts sessions, ConnectionRegistry connections,
+      ConnectionLimiter limiter, @Nullable DemoPage demo) {
     Readiness readiness = node.readiness();
-    GatewayServer server = new GatewayServer(config, services.connections(), readiness, node.time());
+    GatewayServer server = new GatewayServer(config, connections, readiness, node.time());
     readiness.register(READINESS_COMPONENT);
     try {
-      server.bind(services, node.loops(), node.config(), node.tls(), demo);
+      server.bind(sessions, limiter, node.loops(), node.config(), node.tls(), demo);
     } catch (InterruptedException | RuntimeException e) {
       server.close();
       if (e instanceof InterruptedException) {
@@ -87,18 +92,17 @@ final class GatewayServer implements AutoCloseable {
     return server;
   }
 
-  private void bind(SessionServices services, EventLoops loops, NodeConfig nodeConfig, @Nullable ServerTls tls,
-      @Nullable DemoPage demo) throws IOException, InterruptedException {
+  private void bind(SessionParts sessions, ConnectionLimiter limiter, EventLoops loops, NodeConfig nodeConfig,
+      @Nullable ServerTls tls, @Nullable DemoPage demo) throws IOException, InterruptedException {
     String host = nodeConfig.bindHost();
-    ConnectionLimiter limiter = services.limiter();
     this.limiter = limiter;
     // One budget per address across both ports: a client cut on one must not reconnect on the other.
-    AddressBudgets addresses = new AddressBudgets(config.addresses(), services.metrics().registry(), time::nanoTime);
+    AddressBudgets addresses = new AddressBudgets(config.addresses(), sessions.metrics().registry(), time::nanoTime);
     Channel ws = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())
         .option(ChannelOption.SO_BACKLOG, 4096)
-        .childHandler(new WebSocketChannelInitializer(services, limiter, addresses,
+        .childHandler(new WebSocketChannelInitializer(sessions, limiter, addresses,
             tls == null ? null : tls.webSocket(), demo))
         .bind(new InetSocketAddress(host, config.wsPort()))
         .sync()
@@ -112,10 +116,10 @@ final class GatewayServer implements AutoCloseable {
     ConnectionLimiter tcp = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
         config.maxConnectionsPerUser(), config.addresses().prefixes());
     NettyServerBuilder players = GrpcServers.builder(loops, new InetSocketAddress(host, config.grpcPort()),
-        nodeConfig.grpcServer(), tls == null ? null : tls.grpc(), services.metrics().registry(), "player",
+        nodeConfig.grpcServer(), tls == null ? null : tls.grpc(), sessions.metrics().registry(), "player",
         new GrpcServers.Admission(tcp, addresses, config.proxyProtocol(), false), time);
     Server grpc = players
-        .addService(ServerInterceptors.intercept(new GatewayGrpcService(services, limiter, loops.workers()),
+        .addService(ServerInterceptors.intercept(new GatewayGrpcService(sessions, limiter, loops.workers()),
             GatewayGrpcService.remoteAddressInterceptor()))
         .build()
         .start();

@@ -15,7 +15,7 @@ import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.heartbeat.HeartbeatPeek;
 import io.playline.gateway.session.DecodedFrame;
 import io.playline.gateway.session.FrameDecoder;
-import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.session.SessionParts;
 import io.playline.gateway.session.StreamSession;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.Error.Code;
@@ -84,12 +84,12 @@ public final class GatewayGrpcService implements BindableService {
   private static final MethodDescriptor<RequestMessage, ServerFrame> CONNECT = GatewayGrpc.getConnectMethod()
       .toBuilder(FRAME_BYTES, GatewayGrpc.getConnectMethod().getResponseMarshaller()).build();
 
-  private final SessionServices services;
+  private final SessionParts parts;
   private final ConnectionLimiter limiter;
   private final EventLoopGroup loops;
 
-  public GatewayGrpcService(SessionServices services, ConnectionLimiter limiter, EventLoopGroup loops) {
-    this.services = services;
+  public GatewayGrpcService(SessionParts parts, ConnectionLimiter limiter, EventLoopGroup loops) {
+    this.parts = parts;
     this.limiter = limiter;
     this.loops = loops;
   }
@@ -114,18 +114,18 @@ public final class GatewayGrpcService implements BindableService {
     SocketAddress remote = RemoteAddressInterceptor.REMOTE_ADDRESS.get();
     InetAddress address = remote instanceof InetSocketAddress isa ? isa.getAddress() : null;
     GrpcStreamTransport transport = new GrpcStreamTransport(observer, executor, String.valueOf(remote),
-        services.config().maxUnsentBytes(), () -> {
-          services.metrics().error(Code.SLOW_CONSUMER);
+        parts.config().maxUnsentBytes(), () -> {
+          parts.metrics().error(Code.SLOW_CONSUMER);
           long ended = SLOW_CONSUMERS.count();
           if (ended > 0) {
             log.info("{} player stream(s) ended since the last report: the client stopped reading (latest: {}, "
                 + "connection.max.unsent.bytes {}); counted in playline_errors_total{code=\"SLOW_CONSUMER\"}, "
-                + "reported at most every {} s", ended, remote, services.config().maxUnsentBytes(),
+                + "reported at most every {} s", ended, remote, parts.config().maxUnsentBytes(),
                 SLOW_CONSUMERS.intervalSeconds());
           }
         }, RemoteAddressInterceptor.CONNECTION.get());
-    EventWait wait = new EventWait(services.budgets()::nanoTime);
-    StreamSession session = new StreamSession(transport, services, wait);
+    EventWait wait = parts.eventWait();
+    StreamSession session = new StreamSession(transport, parts, wait);
     FrameDecoder frames = new FrameDecoder(wait);
     observer.setOnReadyHandler(() -> executor.execute(transport::ready));
     String refused = limiter.admit(address);
@@ -196,7 +196,7 @@ public final class GatewayGrpcService implements BindableService {
       return frames.decode(ByteBuffer.wrap(message.bytes()));
     }
     return refused.getCode() == Status.Code.RESOURCE_EXHAUSTED
-        ? new DecodedFrame.Bad(Code.FRAME_TOO_LARGE, "frame larger than " + services.config().maxFrameBytes()
+        ? new DecodedFrame.Bad(Code.FRAME_TOO_LARGE, "frame larger than " + parts.config().maxFrameBytes()
             + " bytes once decompressed", false)
         : new DecodedFrame.Bad(Code.PROTOCOL_VIOLATION, "malformed frame: its compression is corrupt", false);
   }

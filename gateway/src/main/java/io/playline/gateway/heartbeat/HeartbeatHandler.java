@@ -8,7 +8,6 @@ import io.playline.node.errors.Errors;
 import io.playline.node.write.EventRecords;
 import io.playline.node.write.FlagCalendar;
 import io.playline.node.write.PendingWrite;
-import io.playline.node.write.WriteBatcher;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.HeartbeatAck;
@@ -21,12 +20,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * One authenticated connection's heartbeats: validates and clamps events, decides whether the
  * first-today flag needs Redis (not when the client echoes today's date, nor once this
- * connection was counted today), hands the heartbeat to the {@link WriteBatcher}, and sends
- * the {@code HeartbeatAck} once the batch is written. Events sent while the retry_after_ms of this
- * connection's last budget refusal runs ({@link EventWait}) are refused first thing, before they
- * are validated or the user's bucket is touched (when the decode step saw the wait, undecoded:
- * {@link #onWaitedEvents}); past {@code user.max.refusals.before.close} such refusals in one wait
- * the connection is closed RATE_LIMITED.
+ * connection was counted today), hands the heartbeat to its {@link WritePath} (the node's {@code
+ * WriteBatcher}), and sends the {@code HeartbeatAck} once the batch is written. Events sent while
+ * the retry_after_ms of this connection's last budget refusal runs ({@link EventWait}) are refused
+ * first thing, before they are validated or the user's bucket is touched (when the decode step saw
+ * the wait, undecoded: {@link #onWaitedEvents}); past {@code user.max.refusals.before.close} such
+ * refusals in one wait the connection is closed RATE_LIMITED.
  *
  * <p>Confined to the connection's executor; batch results hop back onto it.
  */
@@ -96,22 +95,22 @@ public final class HeartbeatHandler {
       transport.send(Errors.frame(seq, refused));
       return;
     }
-    // On the batcher's clock, as PendingWrite#receivedNanos must be: its latency metrics count from here.
-    long received = path.batcher().nanoTime();
+    // On the write path's clock, as PendingWrite#receivedNanos must be: its latency metrics count from here.
+    long received = path.writePath().nanoTime();
     if (known) {
-      path.batcher().metrics().echoSkip();
+      path.writePath().echoSkipped();
     }
     List<HistoryRecord> records = EventRecords.build(identity.uid(), identity.deviceId(), identity.platform(),
         heartbeat.getEventsList(), now, path.eventRules());
     PendingWrite pending = new PendingWrite(identity.uid(), records, !known, identity.sessionId(),
         identity.deviceId(), identity.platform(), new Written(seq, received), received);
-    if (!path.batcher().submit(pending)) {
+    if (!path.writePath().submit(pending)) {
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
     }
   }
 
   /**
-   * Heartbeat {@code seq}'s answer: the batcher gives it on this connection's loop (with the batch's
+   * Heartbeat {@code seq}'s answer: the write path gives it on this connection's loop (with the batch's
    * other answers for that loop, in one task); given elsewhere (a failed batch), it hops there.
    */
   private final class Written implements PendingWrite.Callback {
@@ -155,7 +154,7 @@ public final class HeartbeatHandler {
     if (closed) {
       return;
     }
-    path.batcher().metrics().answered(received);
+    path.writePath().answered(received);
     if (error != null || outcome == null) {
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "could not record this heartbeat; resend it")));
       return;

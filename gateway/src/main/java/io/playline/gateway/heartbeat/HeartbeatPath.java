@@ -4,7 +4,6 @@ import io.playline.core.write.EventRules;
 import io.playline.gateway.budget.UserBudgets;
 import io.playline.node.WriteLimits;
 import io.playline.node.write.FlagCalendar;
-import io.playline.node.write.WriteBatcher;
 import io.playline.time.Time;
 import java.util.function.LongConsumer;
 
@@ -12,7 +11,7 @@ import java.util.function.LongConsumer;
  * What the heartbeat step needs of its node, and nothing else: the step can be built (and tested)
  * without a session, an authenticator or a session store. Thread-safe collaborators only.
  *
- * @param batcher the write path a heartbeat's records are handed to
+ * @param writePath where a heartbeat's records are handed ({@link WritePath#of} the node's batcher)
  * @param budgets what one user may spend across its connections (events/s)
  * @param writes how much one heartbeat may carry
  * @param eventRules event validation and time clamping
@@ -23,7 +22,7 @@ import java.util.function.LongConsumer;
  *     before the connection is closed RATE_LIMITED
  */
 public record HeartbeatPath(
-    WriteBatcher batcher,
+    WritePath writePath,
     UserBudgets budgets,
     WriteLimits writes,
     EventRules eventRules,

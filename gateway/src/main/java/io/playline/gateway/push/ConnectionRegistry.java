@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe and non-blocking: {@link #register} is called on the connection's executor,
  * {@link #deliver} from any thread; delivery hops onto each receiving connection's executor.
  */
-public final class ConnectionRegistry {
+public final class ConnectionRegistry implements PushRegistrar {
   private static final Logger log = LoggerFactory.getLogger(ConnectionRegistry.class);
 
   /** One user's connections on this node (copy-on-write) and when its registry entry was refreshed. */
@@ -55,6 +55,7 @@ public final class ConnectionRegistry {
    * Makes an authenticated connection reachable by pushes for its user until the returned
    * registration is closed. Call on the connection's executor, once, when it is authenticated.
    */
+  @Override
   public Registration register(ConnectionIdentity identity, StreamTransport transport) {
     Registration r = new Registration(identity, transport,
         new SyncCoalescer(transport, config.coalesceWindow(), metrics, time));
@@ -76,6 +77,7 @@ public final class ConnectionRegistry {
    * A connection of {@code uid} is active (it sent a heartbeat): refreshes this node's registry
    * entry if it was last refreshed more than the refresh interval ago. Any thread; cheap when not due.
    */
+  @Override
   public void touch(long uid) {
     LocalUser user = users.get(uid);
     long now = time.millis();
@@ -198,7 +200,7 @@ public final class ConnectionRegistry {
   }
 
   /** One registered connection; {@link #close()} it when the connection ends. */
-  public final class Registration implements AutoCloseable {
+  public final class Registration implements PushRegistrar.Handle {
     private final ConnectionIdentity identity;
     private final StreamTransport transport;
     private final SyncCoalescer syncs;

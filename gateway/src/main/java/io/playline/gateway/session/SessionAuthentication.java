@@ -39,24 +39,24 @@ final class SessionAuthentication {
   record Refused(Error error) implements Outcome {}
 
   private final StreamTransport transport;
-  private final SessionServices services;
+  private final SessionParts parts;
   private final BooleanSupplier pending;
 
   /** @param pending whether the connection still waits for the answer */
-  SessionAuthentication(StreamTransport transport, SessionServices services, BooleanSupplier pending) {
+  SessionAuthentication(StreamTransport transport, SessionParts parts, BooleanSupplier pending) {
     this.transport = transport;
-    this.services = services;
+    this.parts = parts;
     this.pending = pending;
   }
 
   /** Checks {@code auth}; {@code then} gets the outcome on the connection's executor, at most once. */
   void check(Auth auth, Consumer<Outcome> then) {
     String labels = ClientLabels.authProblem(auth.getDeviceId(), auth.getPlatform(),
-        services.writes().maxDeviceIdBytes(), services.writes().maxPlatformBytes());
+        parts.heartbeats().writes().maxDeviceIdBytes(), parts.heartbeats().writes().maxPlatformBytes());
     if (labels != null) {
       then.accept(refused(Code.INVALID_ARGUMENT, labels));
     } else if (!auth.getSessionId().isEmpty()) {
-      services.sessions().find(auth.getSessionId())
+      parts.sessions().find(auth.getSessionId())
           .whenComplete((found, error) -> onLoop(() -> resume(auth, found, error, then)));
     } else if (auth.getToken().isEmpty()) {
       then.accept(refused(Code.UNAUTHENTICATED, "auth needs a token or a session_id"));
@@ -71,9 +71,9 @@ final class SessionAuthentication {
       return;
     }
     String refused = error != null || found == null ? null : StoredSession.resumeRefusal(found.orElse(null),
-        auth.getDeviceId(), services.time().millis(), services.config().sessionMaxAge().toMillis());
+        auth.getDeviceId(), parts.time().millis(), parts.config().sessionMaxAge().toMillis());
     if (error == null && found != null && refused == null) {
-      services.metrics().sessionResumed();
+      parts.metrics().sessionResumed();
       StoredSession session = found.orElseThrow();
       ConnectionIdentity stored = session.identity();
       then.accept(new Proven(new ConnectionIdentity(stored.uid(), stored.sessionId(), stored.deviceId(),
@@ -94,15 +94,15 @@ final class SessionAuthentication {
         return;
       }
       if (cause instanceof AuthenticationException) {
-        services.metrics().authRejected();
+        parts.metrics().authRejected();
         then.accept(refused(Code.UNAUTHENTICATED, cause.getMessage()));
       } else if (cause != null || principal == null) {
         log.warn("Identity check failed for {}: {}", transport.remoteAddress(), String.valueOf(cause));
         then.accept(refused(Code.UNAVAILABLE, "identity service unavailable; retry later"));
       } else {
-        services.metrics().authOk();
+        parts.metrics().authOk();
         then.accept(new Proven(new ConnectionIdentity(principal.uid(), UUID.randomUUID().toString(),
-            auth.getDeviceId(), auth.getPlatform()), principal.expiresAtMs(), services.time().millis(), true));
+            auth.getDeviceId(), auth.getPlatform()), principal.expiresAtMs(), parts.time().millis(), true));
       }
     });
   }
@@ -112,8 +112,8 @@ final class SessionAuthentication {
    * without its {@code CompletionException} wrapper, on the connection's executor.
    */
   void verify(String token, BiConsumer<@Nullable Principal, @Nullable Throwable> then) {
-    services.metrics().identityCheck();
-    services.authenticator().authenticate(token)
+    parts.metrics().identityCheck();
+    parts.tokens().authenticate(token)
         .whenComplete((principal, error) -> onLoop(() -> then.accept(principal, unwrap(error))));
   }
 

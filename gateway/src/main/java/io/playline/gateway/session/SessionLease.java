@@ -1,6 +1,8 @@
 package io.playline.gateway.session;
 
+import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.stream.StreamTransport;
+import io.playline.time.Time;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class SessionLease {
   private final StreamTransport transport;
-  private final SessionServices services;
+  private final SessionStore sessions;
+  private final Time time;
+  private final GatewayConfig config;
   private final Runnable onExpired;
   private StoredSession terms;
   private long lastStoreRefreshMs;
@@ -25,17 +29,19 @@ final class SessionLease {
    * Starts the lease of an authenticated connection: records a new session or extends the resumed
    * one, and arms the expiry check.
    */
-  SessionLease(StreamTransport transport, SessionServices services, StoredSession terms, boolean newSession,
-      Runnable onExpired) {
+  SessionLease(StreamTransport transport, SessionStore sessions, Time time, GatewayConfig config, StoredSession terms,
+      boolean newSession, Runnable onExpired) {
     this.transport = transport;
-    this.services = services;
+    this.sessions = sessions;
+    this.time = time;
+    this.config = config;
     this.terms = terms;
     this.onExpired = onExpired;
-    long now = services.time().millis();
+    long now = time.millis();
     if (newSession) {
-      services.sessions().create(terms, now);
+      sessions.create(terms, now);
     } else {
-      services.sessions().refresh(sessionId(), notAfterMs(), now);
+      sessions.refresh(sessionId(), notAfterMs(), now);
     }
     lastStoreRefreshMs = now;
     scheduleExpiryCheck();
@@ -48,18 +54,18 @@ final class SessionLease {
 
   /** A frame arrived: extends the stored session's idle life, at most every {@code session.ttl}/3. */
   void touch() {
-    long now = services.time().millis();
-    if (now - lastStoreRefreshMs > services.config().sessionTtl().toMillis() / 3) {
+    long now = time.millis();
+    if (now - lastStoreRefreshMs > config.sessionTtl().toMillis() / 3) {
       lastStoreRefreshMs = now;
-      services.sessions().refresh(sessionId(), notAfterMs(), now);
+      sessions.refresh(sessionId(), notAfterMs(), now);
     }
   }
 
   /** A Refresh verified a new token of the same user: the connection and the session expire with it. */
   void renewed(long tokenExpiresAtMs) {
-    long now = services.time().millis();
+    long now = time.millis();
     terms = new StoredSession(terms.identity(), tokenExpiresAtMs, terms.createdAtMs());
-    services.sessions().renew(sessionId(), tokenExpiresAtMs, notAfterMs(), now);
+    sessions.renew(sessionId(), tokenExpiresAtMs, notAfterMs(), now);
     lastStoreRefreshMs = now;
     scheduleExpiryCheck();
   }
@@ -83,7 +89,7 @@ final class SessionLease {
   }
 
   private long notAfterMs() {
-    return terms.notAfterMs(services.config().sessionMaxAge().toMillis());
+    return terms.notAfterMs(config.sessionMaxAge().toMillis());
   }
 
   private void scheduleExpiryCheck() {
@@ -92,12 +98,12 @@ final class SessionLease {
     if (expiresAtMs == Principal.NEVER) {
       return;
     }
-    long graceMs = services.config().authExpiryGrace().toMillis();
+    long graceMs = config.authExpiryGrace().toMillis();
     long closeAt = expiresAtMs > Long.MAX_VALUE - graceMs ? Long.MAX_VALUE : expiresAtMs + graceMs;
-    long delayMs = Math.max(0, closeAt - services.time().millis());
-    expiryTimer = services.time().schedule(transport.executor(), () -> {
+    long delayMs = Math.max(0, closeAt - time.millis());
+    expiryTimer = time.schedule(transport.executor(), () -> {
       expiryTimer = null;
-      if (services.time().millis() >= closeAt) {
+      if (time.millis() >= closeAt) {
         onExpired.run();
       } else {
         scheduleExpiryCheck(); // woke early (timer granularity): check again

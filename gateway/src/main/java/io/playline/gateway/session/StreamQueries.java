@@ -2,7 +2,6 @@ package io.playline.gateway.session;
 
 import com.google.protobuf.MessageOrBuilder;
 import io.playline.core.query.HistoryService;
-import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.errors.Errors;
 import io.playline.node.errors.KnownEnums;
@@ -23,21 +22,21 @@ import java.util.function.Supplier;
  * The queries a player may send over its stream — progress, history page, delete, clear — always
  * for the connection's authenticated user (the frames carry no uid). Answers carry the request's
  * seq; failures answer an Error and keep the connection open. Deletes and clears spend the
- * user's {@link UserBudgets} deletes budget first (an item each, a clear one): over it they are
- * answered RATE_LIMITED and never reach Redis. Confined to the connection's executor: results hop
+ * user's deletes budget first ({@link UserLimits#takeDeletes}: an item each, a clear one): over it
+ * they are answered RATE_LIMITED and never reach Redis. Confined to the connection's executor: results hop
  * back onto it.
  */
 final class StreamQueries {
   private final StreamTransport transport;
   private final HistoryService history;
   private final long uid;
-  private final UserBudgets budgets;
+  private final UserLimits limits;
 
-  StreamQueries(StreamTransport transport, HistoryService history, long uid, UserBudgets budgets) {
+  StreamQueries(StreamTransport transport, HistoryService history, long uid, UserLimits limits) {
     this.transport = transport;
     this.history = history;
     this.uid = uid;
-    this.budgets = budgets;
+    this.limits = limits;
   }
 
   void progress(long seq, ProgressQuery q) {
@@ -66,7 +65,7 @@ final class StreamQueries {
 
   /** Spends {@code deletes} of the user's budget; when over it, answers RATE_LIMITED and returns true. */
   private boolean overBudget(long seq, int deletes) {
-    Error refused = budgets.takeDeletes(uid, deletes);
+    Error refused = limits.takeDeletes(uid, deletes);
     if (refused == null) {
       return false;
     }

@@ -4,7 +4,7 @@ import io.playline.gateway.budget.AuthRefusalHold;
 import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.heartbeat.HeartbeatHandler;
-import io.playline.gateway.push.ConnectionRegistry;
+import io.playline.gateway.push.PushRegistrar;
 import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.auth.AuthenticationException;
@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * connection, then dispatches frames for the authenticated user; enforces the per-connection frame rate ({@link FrameRate}), the idle timeout and the
  * credential's expiry (a {@code Refresh} with a token of the same user moves it; without one the
  * connection is closed with TOKEN_EXPIRED). A resumed session keeps the expiry of the newest token
- * it was given and is refused to another device and past {@code session.max.age}.
+ * it was given and is refused to another device and past {@code session.max.age}. What it stands on
+ * are the narrow {@link SessionParts}: a test builds one with in-memory fakes of them.
  *
  * <p>Confined to {@link StreamTransport#executor()}: every method must be called on it, and
  * asynchronous completions hop back onto it.
@@ -41,7 +42,7 @@ public final class StreamSession {
   private enum State { AWAITING_AUTH, AUTHENTICATING, OPEN, CLOSED }
 
   private final ErrorCountingTransport transport;
-  private final SessionServices services;
+  private final SessionParts parts;
   private final EventWait eventWait;
   private final SessionAuthentication authentication;
   private State state = State.AWAITING_AUTH;
@@ -55,7 +56,7 @@ public final class StreamSession {
   private @Nullable SessionLease lease;
   private @Nullable HeartbeatHandler heartbeats;
   private @Nullable StreamQueries streamQueries;
-  private ConnectionRegistry.@Nullable Registration pushRegistration;
+  private PushRegistrar.@Nullable Handle pushRegistration;
   /** Holding the answer to an authentication over budget, until closed ({@link #refuseAuth}). */
   private @Nullable AuthRefusalHold heldRefusal;
 
@@ -63,21 +64,21 @@ public final class StreamSession {
    * @param eventWait the connection's wait after an events refusal: its heartbeat step starts it,
    *     its decode step ({@link FrameDecoder}) reads it
    */
-  public StreamSession(StreamTransport transport, SessionServices services, EventWait eventWait) {
-    this.transport = new ErrorCountingTransport(transport, services.metrics());
-    this.services = services;
+  public StreamSession(StreamTransport transport, SessionParts parts, EventWait eventWait) {
+    this.transport = new ErrorCountingTransport(transport, parts.metrics());
+    this.parts = parts;
     this.eventWait = eventWait;
-    this.frameRate = new FrameRate(services.config().maxFramesPerSecond());
-    this.authentication = new SessionAuthentication(this.transport, services, () -> state == State.AUTHENTICATING);
+    this.frameRate = new FrameRate(parts.config().maxFramesPerSecond());
+    this.authentication = new SessionAuthentication(this.transport, parts, () -> state == State.AUTHENTICATING);
   }
 
   /** Starts the auth timer; call once when the connection is established. */
   public void start() {
-    services.metrics().connectionOpened();
+    parts.metrics().connectionOpened();
     counted = true;
-    lastFrameNanos = services.time().nanoTime();
-    long authTimeoutMs = services.config().authTimeout().toMillis();
-    timer = services.time().schedule(transport.executor(), () -> {
+    lastFrameNanos = parts.time().nanoTime();
+    long authTimeoutMs = parts.config().authTimeout().toMillis();
+    timer = parts.time().schedule(transport.executor(), () -> {
       if (state == State.AWAITING_AUTH || state == State.AUTHENTICATING) {
         fail(0, Code.AUTH_TIMEOUT, "no successful auth within " + authTimeoutMs + " ms");
       }
@@ -134,8 +135,8 @@ public final class StreamSession {
     if (state == State.CLOSED) {
       return false;
     }
-    lastFrameNanos = services.time().nanoTime();
-    services.metrics().frame(type);
+    lastFrameNanos = parts.time().nanoTime();
+    parts.metrics().frame(type);
     FrameRate.Verdict rate = frameRate.count(lastFrameNanos);
     if (rate == FrameRate.Verdict.CLOSE) {
       fail(seq, Code.RATE_LIMITED, frameRate.message());
@@ -169,8 +170,7 @@ public final class StreamSession {
       lease.close();
     }
     if (countedUser != 0) {
-      services.limiter().releaseUser(countedUser);
-      services.budgets().leave(countedUser);
+      parts.limits().release(countedUser);
       countedUser = 0;
     }
     if (heartbeats != null) {
@@ -182,7 +182,7 @@ public final class StreamSession {
     }
     if (counted) {
       counted = false;
-      services.metrics().connectionClosed();
+      parts.metrics().connectionClosed();
     }
   }
 
@@ -209,42 +209,41 @@ public final class StreamSession {
 
   private void open(long seq, Auth auth, SessionAuthentication.Proven proven) {
     ConnectionIdentity id = proven.identity();
-    Error overBudget = services.budgets().takeAuth(id.uid());
+    Error overBudget = parts.limits().takeAuth(id.uid());
     if (overBudget != null) {
       refuseAuth(seq, overBudget);
       return;
     }
-    if (!services.limiter().admitUser(id.uid())) {
-      fail(seq, Code.TOO_MANY_CONNECTIONS, "more than " + services.limiter().maxPerUser()
-          + " connections of this user on this node");
+    String overCap = parts.limits().admit(id.uid());
+    if (overCap != null) {
+      fail(seq, Code.TOO_MANY_CONNECTIONS, overCap);
       return;
     }
     countedUser = id.uid();
-    services.budgets().join(id.uid());
     identity = id;
     state = State.OPEN;
     transport.authenticated();
     cancelTimer();
-    long now = services.time().millis();
-    SessionLease l = new SessionLease(transport, services, new StoredSession(id, proven.tokenExpiresAtMs(),
-        proven.createdAtMs()), proven.newSession(), () -> {
+    long now = parts.time().millis();
+    SessionLease l = new SessionLease(transport, parts.sessions(), parts.time(), parts.config(),
+        new StoredSession(id, proven.tokenExpiresAtMs(), proven.createdAtMs()), proven.newSession(), () -> {
           if (state == State.OPEN && lease != null) {
             fail(0, Code.TOKEN_EXPIRED, lease.expiredMessage());
           }
         });
     lease = l;
-    heartbeats = new HeartbeatHandler(transport, services.heartbeatPath(), id, eventWait, this::fail);
-    pushRegistration = services.connections().register(id, transport);
-    String today = services.calendar().dayOf(now).iso();
+    heartbeats = new HeartbeatHandler(transport, parts.heartbeats(), id, eventWait, this::fail);
+    pushRegistration = parts.push().register(id, transport);
+    String today = parts.heartbeats().calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());
     if (echoedToday) {
       heartbeats.markCounted(today);
     }
-    scheduleIdleCheck(services.config().idleTimeout().toNanos());
+    scheduleIdleCheck(parts.config().idleTimeout().toNanos());
     transport.send(ServerFrame.newBuilder().setSeq(seq).setAuthOk(AuthOk.newBuilder()
         .setUid(id.uid())
         .setSessionId(id.sessionId())
-        .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
+        .setHeartbeatIntervalMs((int) parts.config().heartbeatInterval().toMillis())
         .setServerTimeMs(now)
         .setFlagDate(echoedToday ? today : "")
         .setExpiresAtMs(l.wireExpiry()))
@@ -266,7 +265,7 @@ public final class StreamSession {
       return;
     }
     if (cause instanceof AuthenticationException) {
-      services.metrics().refreshRejected();
+      parts.metrics().refreshRejected();
       fail(seq, Code.UNAUTHENTICATED, "refresh refused: " + cause.getMessage());
       return;
     }
@@ -276,11 +275,11 @@ public final class StreamSession {
       return;
     }
     if (principal.uid() != id.uid()) {
-      services.metrics().refreshRejected();
+      parts.metrics().refreshRejected();
       fail(seq, Code.UNAUTHENTICATED, "refresh refused: the token is for another user");
       return;
     }
-    services.metrics().refreshed();
+    parts.metrics().refreshed();
     l.renewed(principal.expiresAtMs());
     transport.send(ServerFrame.newBuilder().setSeq(seq)
         .setRefreshOk(RefreshOk.newBuilder().setExpiresAtMs(l.wireExpiry())).build());
@@ -305,12 +304,12 @@ public final class StreamSession {
   }
 
   private void scheduleIdleCheck(long delayNanos) {
-    timer = services.time().schedule(transport.executor(), () -> {
+    timer = parts.time().schedule(transport.executor(), () -> {
       if (state != State.OPEN) {
         return;
       }
-      long idle = services.time().nanoTime() - lastFrameNanos;
-      long limit = services.config().idleTimeout().toNanos();
+      long idle = parts.time().nanoTime() - lastFrameNanos;
+      long limit = parts.config().idleTimeout().toNanos();
       if (idle >= limit) {
         fail(0, Code.IDLE_TIMEOUT, "no frame for " + TimeUnit.NANOSECONDS.toMillis(idle) + " ms");
       } else {
@@ -329,13 +328,13 @@ public final class StreamSession {
   /** The connection's query handler, or empty (after answering UNAVAILABLE) on a node without queries. */
   private java.util.Optional<StreamQueries> queries(long seq) {
     if (streamQueries == null) {
-      io.playline.core.query.HistoryService history = services.history();
+      io.playline.core.query.HistoryService history = parts.history();
       ConnectionIdentity id = identity;
       if (history == null || id == null) {
         reject(seq, Code.UNAVAILABLE, "history queries are not served by this node");
         return java.util.Optional.empty();
       }
-      streamQueries = new StreamQueries(transport, history, id.uid(), services.budgets());
+      streamQueries = new StreamQueries(transport, history, id.uid(), parts.limits());
     }
     return java.util.Optional.of(streamQueries);
   }
@@ -366,7 +365,7 @@ public final class StreamSession {
    * is a protocol violation) and the auth timeout no longer runs.
    */
   private void refuseAuth(long seq, Error refusal) {
-    AuthRefusalHold hold = services.budgets().authRefusalHold();
+    AuthRefusalHold hold = parts.limits().authRefusalHold();
     long holdNanos = hold.take(refusal);
     if (holdNanos == 0) {
       fail(seq, refusal);
@@ -374,7 +373,7 @@ public final class StreamSession {
     }
     heldRefusal = hold;
     cancelTimer();
-    timer = services.time().schedule(transport.executor(), () -> fail(seq, refusal), holdNanos, TimeUnit.NANOSECONDS);
+    timer = parts.time().schedule(transport.executor(), () -> fail(seq, refusal), holdNanos, TimeUnit.NANOSECONDS);
   }
 
   /** Sends a last error and closes the connection. */

@@ -14,7 +14,7 @@ import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.session.DecodedFrame;
 import io.playline.gateway.session.FrameDecoder;
-import io.playline.gateway.session.SessionServices;
+import io.playline.gateway.session.SessionParts;
 import io.playline.gateway.session.StreamSession;
 import io.playline.node.edge.AddressBudgets;
 import io.playline.node.edge.AdmitOnFirstRead;
@@ -46,7 +46,7 @@ import org.jspecify.annotations.Nullable;
 public final class WebSocketChannelInitializer extends ChannelInitializer<Channel> {
   private static final int MAX_UPGRADE_REQUEST_BYTES = 8 * 1024;
 
-  private final SessionServices services;
+  private final SessionParts parts;
   private final @Nullable SslContext tls;
   private final ConnectionLimiter limiter;
   private final AddressBudgets addresses;
@@ -55,15 +55,15 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
   private final Counter proxyRefused;
 
   /** With {@code demo} (null: off) the pipeline also serves the demo web player's files. */
-  public WebSocketChannelInitializer(SessionServices services, ConnectionLimiter limiter, AddressBudgets addresses,
+  public WebSocketChannelInitializer(SessionParts parts, ConnectionLimiter limiter, AddressBudgets addresses,
       @Nullable SslContext tls, @Nullable DemoPage demo) {
-    this.services = services;
+    this.parts = parts;
     this.limiter = limiter;
     this.addresses = addresses;
     this.tls = tls;
     this.demo = demo;
-    GatewayConfig config = services.config();
-    this.proxyRefused = ProxyProtocolHandler.refusedCounter(services.metrics().registry(), "ws");
+    GatewayConfig config = parts.config();
+    this.proxyRefused = ProxyProtocolHandler.refusedCounter(parts.metrics().registry(), "ws");
     this.protocolConfig = WebSocketServerProtocolConfig.newBuilder()
         .websocketPath(GatewayConfig.WS_PATH)
         .handshakeTimeoutMillis(config.authTimeout().toMillis())
@@ -83,8 +83,8 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
 
   @Override
   protected void initChannel(Channel ch) {
-    if (services.config().proxyProtocol()) {
-      if (!ProxyProtocolHandler.admits(ch, services.config().proxyTrusted(), proxyRefused)) {
+    if (parts.config().proxyProtocol()) {
+      if (!ProxyProtocolHandler.admits(ch, parts.config().proxyTrusted(), proxyRefused)) {
         return;
       }
       ProxyProtocolHandler.install(ch); // in front of TLS: the balancer's header comes first
@@ -102,22 +102,22 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
         .addLast(new HttpObjectAggregator(MAX_UPGRADE_REQUEST_BYTES))
         .addLast(new ControlFrameInterceptor()) // before Netty's protocol handler, which would answer pings itself
         .addLast(new WebSocketServerProtocolHandler(protocolConfig))
-        .addLast(new UpgradeDeadline(services.config().handshakeTimeout(), services.time(), services.metrics()::handshakeTimeout))
-        .addLast(new WebSocketFrameAggregator(services.config().maxFrameBytes()));
+        .addLast(new UpgradeDeadline(parts.config().handshakeTimeout(), parts.time(), parts.metrics()::handshakeTimeout))
+        .addLast(new WebSocketFrameAggregator(parts.config().maxFrameBytes()));
     if (demo != null) {
       ch.pipeline().addLast(new DemoHandler(demo));
     }
-    GatewayConfig config = services.config();
-    EventWait wait = new EventWait(services.budgets()::nanoTime);
+    GatewayConfig config = parts.config();
+    EventWait wait = parts.eventWait();
     ConnectionAdmission admission = new ConnectionAdmission(limiter);
-    WebSocketStreamTransport transport = new WebSocketStreamTransport(config.maxUnsentBytes(), services.metrics(),
-        services.time(), admission::admitted);
-    WebSocketSessionHandler session = new WebSocketSessionHandler(t -> new StreamSession(t, services, wait),
+    WebSocketStreamTransport transport = new WebSocketStreamTransport(config.maxUnsentBytes(), parts.metrics(),
+        parts.time(), admission::admitted);
+    WebSocketSessionHandler session = new WebSocketSessionHandler(t -> new StreamSession(t, parts, wait),
         transport, addresses);
     ch.pipeline()
         .addLast(new NotFoundHandler())
         .addLast(admission)
-        .addLast(new PingBudget(session::phase, transport, services.metrics(), services.time(),
+        .addLast(new PingBudget(session::phase, transport, parts.metrics(), parts.time(),
             config.maxPingsPerSecond()))
         .addLast(new WebSocketFrameDecoder(new FrameDecoder(wait), config.maxFrameBytes()))
         .addLast(session)
@@ -132,7 +132,7 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
     InetSocketAddress client = ProxyProtocolHandler.clientAddress(ch);
     if (client == null || client.getAddress() == null
         || UnprovenHold.admit(ch, addresses, client.getAddress(), AddressBudgets.Transport.WS,
-            services.time()) == null) {
+            parts.time()) == null) {
       return true;
     }
     ch.close();

@@ -31,8 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link HeartbeatHandler}'s wait after a budget refusal, on a budget clock the test moves: the wait
  * is measured on the clock the refusal's {@code retry_after_ms} was computed on. Only the refusal
- * path runs, so the session's write path (authenticator, session store, batcher, caps) is null here.
- * The heartbeat step is built from its {@link HeartbeatPath} alone: no session, no Redis.
+ * path runs, so the step's {@link WritePath} is null here. The heartbeat step is built from its {@link HeartbeatPath} alone: no session, no Redis.
  */
 class HeartbeatHandlerTest {
   private static final long UID = 11;
@@ -54,7 +53,7 @@ class HeartbeatHandlerTest {
   }
 
   private HeartbeatHandler handler() {
-    // Only the paths that stop before the batcher run here: it is left out.
+    // Only the paths that stop before the write path run here: it is left out.
     HeartbeatPath path = new HeartbeatPath(null, budgets, WriteLimits.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, touched::add,
         GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET).maxUserRefusalsBeforeClose());

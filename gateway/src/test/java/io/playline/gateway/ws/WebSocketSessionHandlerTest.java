@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.session.DecodedFrame;
 import io.playline.gateway.session.SessionFixture;
 import io.playline.gateway.session.StreamSession;
@@ -31,7 +30,7 @@ class WebSocketSessionHandlerTest {
   private final WebSocketStreamTransport transport = new WebSocketStreamTransport(1 << 20, fixture.metrics,
       fixture.time, () -> true);
   private final WebSocketSessionHandler handler = new WebSocketSessionHandler(
-      t -> new StreamSession(t, fixture.services, new EventWait(fixture.budgets::nanoTime)), transport, addresses);
+      t -> new StreamSession(t, fixture.parts, fixture.parts.eventWait()), transport, addresses);
   private final EmbeddedChannel channel = new EmbeddedChannel(handler, transport);
 
   @AfterEach
@@ -122,7 +121,7 @@ class WebSocketSessionHandlerTest {
     WebSocketStreamTransport otherTransport = new WebSocketStreamTransport(1 << 20, fixture.metrics, fixture.time,
         () -> true);
     EmbeddedChannel other = new EmbeddedChannel(new WebSocketSessionHandler(
-        t -> new StreamSession(t, fixture.services, new EventWait(fixture.budgets::nanoTime)), otherTransport,
+        t -> new StreamSession(t, fixture.parts, fixture.parts.eventWait()), otherTransport,
         addresses), otherTransport);
     other.pipeline().fireUserEventTriggered(ConnectionAdmissionTest.UPGRADED);
     other.pipeline().fireExceptionCaught(new IOException("connection reset"));
