@@ -1,7 +1,7 @@
 package io.playline.bench;
 
+import io.playline.bench.common.EndpointsOption;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -123,25 +123,4 @@ public final class BenchOptions {
 
   @Option(names = "--log-dir", paramLabel = "DIR", description = "Where child processes log (default: the temp dir).")
   @Nullable Path logDir;
-
-  public static Duration duration(@Nullable String value, Duration fallback, String flag) {
-    if (value == null) {
-      return fallback;
-    }
-    String v = value.trim().toLowerCase(java.util.Locale.ROOT);
-    try {
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-      }
-      if (v.endsWith("s")) {
-        return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
-      }
-      if (v.endsWith("m")) {
-        return Duration.ofSeconds(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 60));
-      }
-    } catch (NumberFormatException e) {
-      // Falls through to the message below.
-    }
-    throw new IllegalArgumentException(flag + ": '" + value + "' (expected: e.g. 500ms, 10s, 2m)");
-  }
 }

@@ -1,6 +1,8 @@
 package io.playline.bench;
 
 import io.playline.bench.baseline.RedisMixLoad;
+import io.playline.bench.common.BenchSettings;
+import io.playline.bench.common.Durations;
 import io.playline.bench.load.ChildFleet;
 import io.playline.bench.load.Fleet;
 import io.playline.bench.load.LoadGenerator;
@@ -59,9 +61,9 @@ public final class BenchRunner {
   private int run() throws IOException {
     int connections = o.connections != null ? o.connections : s.connections();
     int passes = o.passes != null ? o.passes : s.passes();
-    Duration warmup = BenchOptions.duration(o.warmup, s.warmup(), "--warmup");
-    Duration ramp = BenchOptions.duration(o.ramp, s.ramp(), "--ramp");
-    Duration measure = BenchOptions.duration(o.measure, s.measure(), "--measure");
+    Duration warmup = Durations.parse(o.warmup, s.warmup(), "--warmup");
+    Duration ramp = Durations.parse(o.ramp, s.ramp(), "--ramp");
+    Duration measure = Durations.parse(o.measure, s.measure(), "--measure");
     List<String> baselines = o.baselines != null ? o.baselines : s.baselines();
     boolean memory = o.memory != null ? o.memory : s.memory();
     List<FlagMode> modes = o.flagModes == null ? s.flagModes()
@@ -287,8 +289,8 @@ public final class BenchRunner {
       return new long[] {s.intervalMin().toMillis(), s.intervalMax().toMillis()};
     }
     String[] parts = flag.split("\\.\\.");
-    long min = BenchOptions.duration(parts[0], Duration.ZERO, "--interval").toMillis();
-    long max = parts.length > 1 ? BenchOptions.duration(parts[1], Duration.ZERO, "--interval").toMillis() : min;
+    long min = Durations.parse(parts[0], Duration.ZERO, "--interval").toMillis();
+    long max = parts.length > 1 ? Durations.parse(parts[1], Duration.ZERO, "--interval").toMillis() : min;
     if (min <= 0 || max < min) {
       throw new IllegalArgumentException("--interval: '" + flag + "' (expected: e.g. 15s or 15s..30s)");
     }

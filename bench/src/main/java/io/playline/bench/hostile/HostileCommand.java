@@ -1,8 +1,8 @@
 package io.playline.bench.hostile;
 
-import io.playline.bench.BenchOptions;
-import io.playline.bench.BenchSettings;
-import io.playline.bench.EndpointsOption;
+import io.playline.bench.common.BenchSettings;
+import io.playline.bench.common.Durations;
+import io.playline.bench.common.EndpointsOption;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
@@ -12,10 +12,10 @@ import io.playline.core.config.ConfigSource;
 import io.playline.standalone.PlaylineCli;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -150,12 +150,12 @@ public final class HostileCommand implements Callable<Integer> {
     String key = secret != null ? secret : BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
     List<AttackKind> kinds = attacks.stream().map(AttackKind::parse).toList();
     AttackTarget target = new AttackTarget(node.websocket(), address(node.grpc()), address(node.admin()), key,
-        uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, BenchOptions.duration(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
+        uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, Durations.parse(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
         maxOperations, 1, null);
     if (sharedAddress) {
       target = target.from(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) HONEST_ADDRESS}));
     }
-    Duration length = BenchOptions.duration(phase, Duration.ofSeconds(20), "--phase");
+    Duration length = Durations.parse(phase, Duration.ofSeconds(20), "--phase");
     AttackerProcess.Cpu cpu = AttackerProcess.Cpu.parse(attackerCpu);
     out.printf(Locale.ROOT, "hostile: node pid %d, %s, logs %s; %d honest players at %.0f/s; K=%d; phases of %ss; "
         + "attackers' CPU %s%n", node.pid(), node.websocket(), logs, connections, rate, attackers, length.toSeconds(),
@@ -166,7 +166,7 @@ public final class HostileCommand implements Callable<Integer> {
     try (AttackerProcess attackers = AttackerProcess.start(cpu); LoadGenerator honest = LoadGenerator.start(spec)) {
       awaitConnected(honest);
       honest.setRate(rate, Duration.ofSeconds(3));
-      Duration honestWarmup = BenchOptions.duration(warmup, Duration.ofSeconds(10), "--warmup");
+      Duration honestWarmup = Durations.parse(warmup, Duration.ofSeconds(10), "--warmup");
       hold(honest, honestWarmup);
       if (warmAttackPaths(kinds, target, attackers)) {
         hold(honest, honestWarmup); // the deoptimized methods compiled again, with the attack's paths in their profiles
@@ -201,7 +201,7 @@ public final class HostileCommand implements Callable<Integer> {
    * is none. A second honest warm-up lets the node settle.
    */
   private boolean warmAttackPaths(List<AttackKind> kinds, AttackTarget target, AttackerProcess attackers) {
-    Duration d = BenchOptions.duration(attackWarmup, Duration.ofSeconds(3), "--attack-warmup");
+    Duration d = Durations.parse(attackWarmup, Duration.ofSeconds(3), "--attack-warmup");
     if (d.isZero() || kinds.isEmpty()) {
       return false;
     }
@@ -300,9 +300,9 @@ public final class HostileCommand implements Callable<Integer> {
    */
   private void recover(LoadGenerator g, List<PhaseResult> results) {
     long begin = System.nanoTime();
-    hold(g, BenchOptions.duration(pause, Duration.ofSeconds(5), "--pause"));
+    hold(g, Durations.parse(pause, Duration.ofSeconds(5), "--pause"));
     double baseP99 = results.get(0).p99Millis();
-    long end = begin + BenchOptions.duration(recoverMax, Duration.ofSeconds(60), "--recover-max").toNanos();
+    long end = begin + Durations.parse(recoverMax, Duration.ofSeconds(60), "--recover-max").toNanos();
     LoadSnapshot prev = g.snapshot();
     boolean recovered = false;
     while (!recovered && System.nanoTime() < end) {

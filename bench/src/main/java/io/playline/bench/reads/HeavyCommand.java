@@ -1,8 +1,8 @@
 package io.playline.bench.reads;
 
-import io.playline.bench.BenchSettings;
-import io.playline.bench.EndpointsOption;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.bench.common.BenchSettings;
+import io.playline.bench.common.EndpointsOption;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreConfig;

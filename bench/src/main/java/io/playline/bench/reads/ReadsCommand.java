@@ -1,13 +1,13 @@
 package io.playline.bench.reads;
 
-import io.playline.bench.BenchOptions;
-import io.playline.bench.BenchSettings;
-import io.playline.bench.EndpointsOption;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.playline.api.ServiceTokens;
+import io.playline.bench.common.BenchSettings;
+import io.playline.bench.common.Durations;
+import io.playline.bench.common.EndpointsOption;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
@@ -187,8 +187,8 @@ public final class ReadsCommand implements Callable<Integer> {
     String secret = BenchSettings.apiSecret(config);
     authSecret = BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
     long base = uidBase != null ? uidBase : 50_000_000L + ThreadLocalRandom.current().nextInt(1000) * 100_000L;
-    Duration warm = BenchOptions.duration(warmup, Duration.ofSeconds(5), "--warmup");
-    Duration window = BenchOptions.duration(measure, Duration.ofSeconds(10), "--measure");
+    Duration warm = Durations.parse(warmup, Duration.ofSeconds(5), "--warmup");
+    Duration window = Durations.parse(measure, Duration.ofSeconds(10), "--measure");
     System.out.printf("Playline bench reads: %s, %d users x %d items, batch %d, page %d, %d in flight over %d "
         + "connections, %d pass(es), server pid %d, redis-server pid %d%n", kinds, users, items, batch, page, concurrency,
         channels, passes, serverPid, redisPid);
@@ -301,7 +301,7 @@ public final class ReadsCommand implements Callable<Integer> {
     if (heartbeatConnections <= 0) {
       return;
     }
-    long interval = BenchOptions.duration(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval").toMillis();
+    long interval = Durations.parse(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval").toMillis();
     heartbeats = players(root, heartbeatConnections, base + 10_000_000L, 1, 4, interval,
         LoadSpec.Query.NONE, null, Duration.ofMinutes(2));
     System.out.printf("  heartbeats: %d of %d connections open, one event every %d ms each%n",

@@ -18,7 +18,7 @@ public final class WriteBackSettings {
           + "this plus `writeback.max.pending` upserts plus `writeback.max.pending.tombstones` deletes and clears, "
           + "however long Kafka is down — also while a send to a hung Kafka blocks (then only the newest "
           + "`writeback.max.pending` new upserts wait beside the unsent ones; `WriteBackOutageTest`) "
-          + "(`TopologyTest`'s outage test samples it)")
+          + "(`TopologyFaultsTest`'s outage test samples it)")
       .rangeNote("≥ `writeback.max.pending`");
   public static final Setting<Integer> MAX_PENDING_TOMBSTONES = Setting.intValue("writeback.max.pending.tombstones",
       100_000, 1, 10_000_000, "unsent deletes and clears; past it a delete or clear fails as retriable — it is "

@@ -2,18 +2,12 @@ package io.playline.job.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.compact.HistoryCompactor;
-import io.playline.core.query.TieredHistoryService;
 import io.playline.core.store.HistoryChunks;
-import io.playline.job.config.JobConfig;
-import io.playline.job.sink.HBaseHistorySink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.HBaseNamespace;
-import io.playline.testing.RealHBaseExtension;
-import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -31,9 +25,7 @@ import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.AsyncTableBuilder;
 import org.apache.hadoop.hbase.client.Get;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A reader racing a roll-up, on real Redis and HBase: the interleavings are forced by holding back
@@ -41,17 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * hooks; also a check-and-mutate the client retried after its first attempt was applied, and a page
  * filtered to a business no chunk holds.
  */
-@ExtendWith({RealRedisExtension.class, RealHBaseExtension.class})
-class CompactionRaceTest {
-  private final long now = System.currentTimeMillis();
-  private CompactionEnv env;
-  private SimpleMeterRegistry registry;
-  private JobConfig config;
-  private HBaseHistorySink sink;
-  private HistoryCompactor compactor;
-  private TieredHistoryService service;
-  private HBaseNamespace hbase;
-
+class CompactionRaceTest extends AbstractCompactionTest {
   // Gates: the history table's first scan waits for scanGate; its gets wait for getGate.
   private volatile CompletableFuture<Void> scanGate = CompletableFuture.completedFuture(null);
   private final AtomicBoolean scanGateUsed = new AtomicBoolean();
@@ -61,21 +43,10 @@ class CompactionRaceTest {
   private volatile CompletableFuture<Void> chunksFetched = new CompletableFuture<>();
   private final CompletableFuture<Void> scanIssued = new CompletableFuture<>();
 
-  private void setUp(RedisNamespace redisNs, HBaseNamespace hbase, Map<String, String> overrides) throws Exception {
-    this.hbase = hbase;
-    env = new CompactionEnv(redisNs, hbase, overrides, this::gated);
-    registry = env.registry;
-    config = env.config;
-    sink = env.sink;
-    compactor = env.compactor;
-    service = env.service;
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (env != null) {
-      env.close();
-    }
+  /** The test's world, its reads going through {@link #gated}. */
+  @Override
+  void setUp(RedisNamespace redisNs, HBaseNamespace hbase, Map<String, String> overrides) throws Exception {
+    setUp(redisNs, hbase, overrides, this::gated);
   }
 
   /**
@@ -327,10 +298,6 @@ class CompactionRaceTest {
       more.add(record(uid, 1000 + i, now - i * 1000L));
     }
     upsert(uid, more);
-  }
-
-  private void upsert(long uid, List<HistoryRecord> records) {
-    env.upsert(uid, records);
   }
 
   private static HistoryRecord record(long uid, long oid, long viewTimeMs) {

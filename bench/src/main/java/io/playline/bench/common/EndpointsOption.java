@@ -1,4 +1,4 @@
-package io.playline.bench;
+package io.playline.bench.common;
 
 import io.playline.core.config.ConfigSource;
 import io.playline.roles.endpoints.Endpoints;
