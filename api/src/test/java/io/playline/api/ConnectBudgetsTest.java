@@ -44,12 +44,16 @@ class ConnectBudgetsTest extends AbstractConnectApiTest {
     // Two requests ahead of their answers are answered in order; a third ahead closes the connection.
     String getPaused = "POST /playline.v1.History/GetPaused HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         + "Authorization: " + TestApi.bearer() + "\r\nContent-Length: 12\r\n\r\n{\"uid\":\"42\"}";
+    // Each connection below waits for the last one's close to be seen, so that none is refused for the
+    // port's cap of 3 instead of for what it tests.
+    await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == 0);
     try (Socket two = new Socket("127.0.0.1", port())) {
       two.setSoTimeout(10_000);
       two.getOutputStream().write((getPaused + getPaused).getBytes(StandardCharsets.US_ASCII));
       String answers = readAtLeast(two.getInputStream(), 2);
       assertThat(answers).startsWith("HTTP/1.1 200 OK");
     }
+    await().atMost(Duration.ofSeconds(10)).until(() -> openConnections() == 0);
     try (Socket three = new Socket("127.0.0.1", port())) {
       three.setSoTimeout(10_000);
       three.getOutputStream().write((getPaused + getPaused + getPaused).getBytes(StandardCharsets.US_ASCII));
@@ -59,6 +63,7 @@ class ConnectBudgetsTest extends AbstractConnectApiTest {
       }
     }
     assertThat(refused("pipelined")).isEqualTo(1);
+    assertThat(refused("connections")).isZero();
 
     // More connections than api.http.max.connections, every one of them a backend's (a request with a
     // valid token answered): the extra one is closed at accept.
