@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,23 +37,23 @@ public final class StandaloneCommand implements Callable<Integer> {
     // the start ends at its next step. The signals stop it before the JVM shuts down; the hook covers
     // the other ways out (SIGHUP, a JVM without the signal API).
     StandaloneLauncher launcher = new StandaloneLauncher(Time.SYSTEM);
-    AtomicReference<@Nullable String> signal = new AtomicReference<>();
+    StartStop stop = new StartStop();
     StopSignals.install(name -> {
-      signal.set(name);
+      stop.received(name);
       launcher.close();
     });
     try {
       Runtime.getRuntime().addShutdownHook(new Thread(launcher::close, "playline-shutdown"));
       launcher.run(config);
-    } catch (StandaloneLauncher.StoppedDuringStartException | IllegalStateException e) {
-      if (e instanceof IllegalStateException && !String.valueOf(e.getMessage()).contains("Shutdown in progress")) {
+    } catch (RuntimeException e) {
+      if (!stop.explains(e, StartStop.SIGNAL_GRACE)) {
         throw e;
       }
       System.err.println("playline: stopped during start-up (Ctrl-C or SIGTERM)");
-      return exitCode(signal.get(), 130);
+      return exitCode(stop.signal(), 130);
     }
     launcher.awaitStopped();
-    return exitCode(signal.get(), 0);
+    return exitCode(stop.signal(), 0);
   }
 
   /** As a shell reports a process a signal ended: 128 + its number (SIGINT 130, SIGTERM 143). */
