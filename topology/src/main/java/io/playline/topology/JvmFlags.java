@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * The command line of a child JVM: this JVM's {@code java}, the given heap, and the module flags
  * this JVM runs with (the {@code --add-opens}/{@code --add-exports}/{@code --add-modules} HBase
- * and Netty want on JDK 17, as {@code bin/playline} and the test JVMs pass them), nothing else
- * (no test-only flags such as Netty's paranoid leak detection).
+ * and Netty want on JDK 17, as {@code bin/playline} and the test JVMs pass them) and bin/playline's
+ * sampling interval of performance counters, nothing else (no test-only flags such as Netty's
+ * paranoid leak detection).
  */
 final class JvmFlags {
   private JvmFlags() {}
@@ -38,6 +39,8 @@ final class JvmFlags {
       }
     }
     cmd.add("-Dio.netty.leakDetection.level=disabled");
+    // As bin/playline: performance counters sampled once a second, not every 50 ms.
+    cmd.add("-XX:PerfDataSamplingInterval=1000");
     cmd.add("-Dplayline.log.dir=" + logDir);
     return cmd;
   }

@@ -37,7 +37,12 @@ import org.slf4j.LoggerFactory;
 public final class FirstTodayPublisher implements FirstTodayListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FirstTodayPublisher.class);
   private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
-  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  /**
+   * Queued by {@link #close()} behind the events still to send: the thread waits for an event or
+   * its next sweep, never polling on a short period (a quiet node's wake-ups are CPU it pays every
+   * second), so a close wakes it this way.
+   */
+  private static final FirstTodayEvent STOP = FirstTodayEvent.newBuilder().setUid(Long.MIN_VALUE).build();
 
   private final String topic;
   private final Producer<byte[], byte[]> producer;
@@ -104,11 +109,13 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
           nextSweep = time.nanoTime() + sweepEveryNanos;
           continue;
         }
-        FirstTodayEvent event = queue.poll(Math.min(POLL_NANOS, nextSweep - now), TimeUnit.NANOSECONDS);
+        // Closed, the thread sends what is queued (up to the STOP marker) and no longer sweeps.
+        FirstTodayEvent event = closed ? queue.poll() : queue.poll(nextSweep - now, TimeUnit.NANOSECONDS);
+        if (event == STOP || (event == null && closed)) {
+          return;
+        }
         if (event != null) {
           send(outbox.shardOf(event.getUid()), event.getUid(), event.toByteArray(), false);
-        } else if (closed) {
-          return;
         }
       }
     } catch (InterruptedException e) {
@@ -201,13 +208,18 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   public void close() {
     closed = true;
     try {
-      thread.join(closeTimeout.toMillis());
+      // Behind the queued events; the queue has room for it within the timeout unless the thread is
+      // stuck in a send, which the join below bounds anyway.
+      long deadline = time.nanoTime() + closeTimeout.toNanos();
+      queue.offer(STOP, closeTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - time.nanoTime())));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     if (thread.isAlive()) {
       thread.interrupt();
     }
+    queue.remove(STOP);
     int left = queue.size();
     queue.clear();
     if (left > 0) {

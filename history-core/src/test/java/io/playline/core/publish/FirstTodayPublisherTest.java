@@ -99,6 +99,26 @@ class FirstTodayPublisherTest {
     }
   }
 
+  /**
+   * The thread waits for an event or its next sweep, not on a short period: a close must wake it.
+   * With sweeps an hour apart and a close timeout of two minutes, a close that did not wake the
+   * thread would take the whole timeout; this one returns at once, the event it queued sent.
+   */
+  @Test
+  void closeWakesTheWaitingThreadAndSendsWhatIsQueued() throws Exception {
+    fixture(Map.of("first.today.outbox.age", "1h", "first.today.outbox.sweep.interval", "1h",
+        "writeback.close.timeout", "2m"));
+    try (TopicReader reader = new TopicReader(kafka, topic)) {
+      FirstTodayPublisher publisher = f.publisher(producer, metrics);
+      // The first sweep runs at start; once it did, the thread waits for the next one, an hour on.
+      await().atMost(Duration.ofSeconds(20)).until(() -> metrics.sweeps() >= 1);
+      assertThat(f.countAndPublish(77, "phone", publisher)).isTrue();
+      assertTimeoutPreemptively(Duration.ofSeconds(30), publisher::close);
+      assertThat(metrics.deferred()).isZero();
+      assertThat(reader.readAtLeast(1)).extracting(r -> parse(r.value()).getUid()).containsExactly(77L);
+    }
+  }
+
   @Test
   void eventOfANodeKilledBeforeSendingIsSentByAnotherNodesSweep() throws Exception {
     fixture(FAST_SWEEP);
