@@ -17,6 +17,7 @@ import io.playline.core.query.TombstoneSink;
 import io.playline.core.store.HBaseClient;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
+import io.playline.core.write.RecoveryLog;
 import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteMetrics;
 import io.playline.time.Time;
@@ -97,7 +98,8 @@ public final class HistoryCore implements AutoCloseable {
     WriteBackAggregator aggregator = null;
     try {
       producer = KafkaProducers.create(kafkaBootstrapServers, config.kafkaProducer(), config.kafkaClients());
-      aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId, time);
+      RecoveryLog recoveryLog = new RecoveryLog(redis.shared(), new RedisKeys(config.redisKeyPrefix()), registry, time);
+      aggregator = new WriteBackAggregator(config, producer, new WriteBackMetrics(registry), nodeId, recoveryLog, time);
       FirstTodayOutbox outbox = new FirstTodayOutbox(redis.shared(), new RedisKeys(config.redisKeyPrefix()),
           config.firstTodayShards(), config.firstTodayOutbox(), config.redisTimeout());
       FirstTodayPublisher firstToday = new FirstTodayPublisher(config, producer, outbox,

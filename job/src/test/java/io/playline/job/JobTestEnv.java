@@ -22,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -210,6 +211,30 @@ public final class JobTestEnv implements AutoCloseable {
   public @Nullable Double markScoreRaw(long uid, byte[] member) {
     return redis.shared().zscore(keys.recovery(RedisKeys.recoveryShard(uid, core.recoveryShards())), member)
         .toCompletableFuture().join();
+  }
+
+  /**
+   * Appends an entry listing {@code items} (each {@code uid:business:oid}, or anything else to play a
+   * malformed one) to recovery log {@code shard}, with the id {@code <atMs>-<seq>} as if Redis had
+   * added it at {@code atMs}; returns the id. Ids must rise within a shard.
+   */
+  public String logEntry(int shard, long atMs, int seq, String... items) {
+    return redis.shared().xadd(keys.recoveryLog(shard), new io.lettuce.core.XAddArgs().id(atMs + "-" + seq),
+        Map.of("m".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+            String.join(" ", items).getBytes(java.nio.charset.StandardCharsets.US_ASCII))).toCompletableFuture().join();
+  }
+
+  /** The ids of every recovery log's entries, by shard, oldest first (shards without entries left out). */
+  public Map<Integer, List<String>> logEntryIds() {
+    Map<Integer, List<String>> ids = new java.util.TreeMap<>();
+    for (int shard = 0; shard < core.recoveryShards(); shard++) {
+      List<String> shardIds = redis.shared().xrange(keys.recoveryLog(shard), io.lettuce.core.Range.create("-", "+"))
+          .toCompletableFuture().join().stream().map(io.lettuce.core.StreamMessage::getId).toList();
+      if (!shardIds.isEmpty()) {
+        ids.put(shard, shardIds);
+      }
+    }
+    return ids;
   }
 
   public double counter(String name) {

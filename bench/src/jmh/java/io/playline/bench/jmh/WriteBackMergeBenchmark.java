@@ -6,6 +6,7 @@ import io.playline.core.aggregate.WriteBackMetrics;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreConfig;
 import io.playline.core.write.AppliedRecord;
+import io.playline.core.write.RecoveryEntry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ public class WriteBackMergeBenchmark {
         long uid = 1 + (long) (b * BATCH + i) % users;
         batch.add(new AppliedRecord(HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(uid * 7)
             .setProgressMs(60_000).setDurationMs(2_700_000).setViewTimeMs(now + b).setDeviceId("d")
-            .setPlatform("bench").build(), now * 1_000 + b));
+            .setPlatform("bench").build(), new RecoveryEntry(b % 16, now + "-" + b)));
       }
       batches.add(batch);
     }

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The storage ceiling: Redis alone absorbing the commands Playline sends it per heartbeat,
  * pipelined in batches of the same size, with nothing else in the way. Each batch of {@code
  * batchSize} heartbeats (one user each) goes through Playline's own {@link RedisHistoryWriter} —
- * the same {@code write_history} calls, recovery marks and {@code first_today} checks (for the
+ * the same {@code write_history} calls, recovery-log entries and {@code first_today} checks (for the
  * given fraction of heartbeats) the gateway sends — plus {@code HGETALL}s of the users' push
  * registries (the push router's lookups) for the given fraction, flushed with the batch; at most
  * {@code maxInFlight} batches await Redis (the batcher's {@code heartbeat.max.inflight}). Playline's
@@ -112,7 +112,7 @@ public final class RedisMixLoad {
       Result result = new Result(driver.heartbeats.get() - h0, driver.roundTrips.get() - r0, nanos);
       driver.drain();
       for (int s = 0; s < core.recoveryShards(); s++) {
-        redis.shared().del(keys.recovery(s), keys.recoveryClock(s)).get(10, TimeUnit.SECONDS);
+        redis.shared().del(keys.recovery(s), keys.recoveryClock(s), keys.recoveryLog(s)).get(10, TimeUnit.SECONDS);
       }
       return result;
     } catch (ExecutionException | TimeoutException e) {

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
  * The writers' side of the write-back swap protocol: the pending changes and the number of
  * write-through batches in flight, behind one lock. Writers merge under the lock; {@link #swap}
  * replaces the whole map under the same lock, so every write lands in exactly one snapshot. Each
- * upsert carries its recovery-mark stamp, so a snapshot needs no time of its own to say which
- * marks it covers.
+ * upsert brings the recovery-log entry listing it, and a batch's records merge under one lock, so
+ * a snapshot holds every entry whose items it carries.
  *
  * <p>Thread-safe; every critical section is short and never blocks. {@code wakeFlusher} runs outside
  * the lock.
@@ -73,7 +73,7 @@ final class PendingBuffer {
     synchronized (lock) {
       if (accepting) {
         for (AppliedRecord r : applied) {
-          pending.upsert(r.record(), r.markStampUs());
+          pending.upsert(r.record(), r.entry());
         }
         int room = Math.max(maxPending, hardCap - carriedUpserts);
         if (pending.upserts() > room) {

@@ -1,13 +1,17 @@
 package io.playline.core.aggregate;
 
 import com.google.protobuf.ByteString;
+import io.playline.core.write.RecoveryEntry;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongPredicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every user's changes not yet acked by Kafka, with running counts. Users are kept least recently
@@ -21,6 +25,10 @@ final class PendingChanges {
   private final LinkedHashMap<Long, UserChanges> users = new LinkedHashMap<>(64, 0.75f, true);
   private int upserts;
   private int tombstones;
+  // The recovery-log entries of the upserts merged here: once Kafka acknowledged all of these
+  // changes, every entry may go. Emptied when any upsert is dropped (their entries must stay for
+  // the job's sweep, and which entry listed which dropped upsert is not kept).
+  private final Set<RecoveryEntry> entries = new LinkedHashSet<>();
 
   int upserts() {
     return upserts;
@@ -44,11 +52,23 @@ final class PendingChanges {
     return users.values();
   }
 
-  void upsert(HistoryRecord record, long markStampUs) {
+  /** Upserts {@code record}, which the recovery log's {@code entry} lists (null: none). */
+  void upsert(HistoryRecord record, @Nullable RecoveryEntry entry) {
     UserChanges u = user(record.getUid());
     int before = u.upsertCount();
-    u.upsert(record, markStampUs);
+    u.upsert(record);
     upserts += u.upsertCount() - before;
+    if (entry != null) {
+      entries.add(entry);
+    }
+  }
+
+  /**
+   * The recovery-log entries that may go once Kafka acknowledged every change here: every item
+   * they list is here, or was covered by a later change that is.
+   */
+  Set<RecoveryEntry> entries() {
+    return entries;
   }
 
   /** Deletes {@code items} at {@code timeMs}, one call whose recovery mark is {@code mark}. */
@@ -78,6 +98,7 @@ final class PendingChanges {
 
   /** Merges {@code newer} (changes that arrived later) into this; its users become the newest. */
   void mergeNewer(PendingChanges newer) {
+    entries.addAll(newer.entries);
     for (UserChanges n : newer.users.values()) {
       UserChanges u = users.get(n.uid());
       if (u == null) {
@@ -109,6 +130,9 @@ final class PendingChanges {
       if (u.tombstoneCount() == 0) {
         it.remove();
       }
+    }
+    if (dropped > 0) {
+      entries.clear();
     }
     return dropped;
   }

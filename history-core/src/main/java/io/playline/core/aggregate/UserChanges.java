@@ -32,8 +32,6 @@ final class UserChanges {
   private final Map<ItemId, Long> deletes = new HashMap<>();
   private final Map<Integer, Long> clears = new HashMap<>();
   private final List<ByteString> controlMarks = new ArrayList<>(0);
-  // The highest recovery-mark stamp of the upserts merged here (0 when none carried one).
-  private long markStampUs;
 
   UserChanges(long uid) {
     this.uid = uid;
@@ -51,18 +49,13 @@ final class UserChanges {
     return deletes.size() + clears.size();
   }
 
-  /** Upserts {@code record}, whose write's recovery mark got {@code markStampUs}. */
-  void upsert(HistoryRecord record, long markStampUs) {
-    this.markStampUs = Math.max(this.markStampUs, markStampUs);
-    upsert(record);
-  }
-
   /** Carries the recovery mark of a delete or clear call, for the job to remove once persisted. */
   void controlMark(ByteString mark) {
     controlMarks.add(mark);
   }
 
-  private void upsert(HistoryRecord record) {
+  /** Upserts {@code record}, unless a tombstone here covers it; the latest view time wins. */
+  void upsert(HistoryRecord record) {
     ItemId item = ItemId.of(record);
     if (!covered(item, record.getViewTimeMs())) {
       // Ties go to the later arrival: Redis applied it after the earlier one.
@@ -88,7 +81,6 @@ final class UserChanges {
     newer.deletes.forEach(this::delete);
     newer.clears.forEach(this::clear);
     newer.upserts.values().forEach(this::upsert);
-    markStampUs = Math.max(markStampUs, newer.markStampUs);
     controlMarks.addAll(newer.controlMarks);
   }
 
@@ -132,10 +124,12 @@ final class UserChanges {
    * This user's changes as messages of at most {@code maxBytes} serialized each (one entry larger
    * than that travels alone): usually one, more only for a user with very many changes.
    * Tombstones come first and the control marks last, so a mark is removed only once everything
-   * before it is persisted; every piece carries the upserts' mark stamp.
+   * before it is persisted. No piece carries an upserts' mark stamp: the recovery log's entries of
+   * these upserts go once Kafka acknowledged them ({@link PendingChanges#entries()}), not once the
+   * job persisted them.
    */
   List<HistoryChange> pieces(int maxBytes) {
-    Pieces p = new Pieces(uid, markStampUs, maxBytes);
+    Pieces p = new Pieces(uid, maxBytes);
     clears.forEach((mask, time) -> {
       HistoryClear c = toClear(mask, time);
       p.add(4, c, b -> b.addClears(c));
@@ -162,24 +156,22 @@ final class UserChanges {
   /** Packs entries into HistoryChange messages greedily by serialized size. */
   private static final class Pieces {
     private final long uid;
-    private final long markStampUs;
     private final int maxBytes;
     private final List<HistoryChange> out = new ArrayList<>(1);
     private HistoryChange.Builder builder;
     private int size;
     private int entries;
 
-    Pieces(long uid, long markStampUs, int maxBytes) {
+    Pieces(long uid, int maxBytes) {
       this.uid = uid;
-      this.markStampUs = markStampUs;
       this.maxBytes = maxBytes;
       this.builder = fresh();
     }
 
     private HistoryChange.Builder fresh() {
-      size = CodedOutputStream.computeInt64Size(1, uid) + CodedOutputStream.computeInt64Size(5, markStampUs);
+      size = CodedOutputStream.computeInt64Size(1, uid);
       entries = 0;
-      return HistoryChange.newBuilder().setUid(uid).setUpsertsMarkStampUs(markStampUs);
+      return HistoryChange.newBuilder().setUid(uid);
     }
 
     void add(int field, MessageLite entry, Consumer<HistoryChange.Builder> adder) {

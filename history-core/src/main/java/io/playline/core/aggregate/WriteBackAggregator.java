@@ -3,6 +3,8 @@ package io.playline.core.aggregate;
 import com.google.protobuf.ByteString;
 import io.playline.core.config.CoreConfig;
 import io.playline.core.write.AppliedRecord;
+import io.playline.core.write.RecoveryEntry;
+import io.playline.core.write.RecoveryTrim;
 import io.playline.core.write.WriteBackSink;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ItemKey;
@@ -31,15 +33,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Swap protocol</b> ({@link PendingBuffer}). Writers merge into the pending map under one
  * lock; the flush thread swaps the map for an empty one under the same lock, so every write lands
- * in exactly one snapshot. {@link #batchFinished} merges a batch's records with their recovery-mark
- * stamps; each user's change carries the highest of them ({@code upserts_mark_stamp_us}) and every
- * delete or clear its own mark ({@code control_marks}), so the job clears exactly the marks of what
- * it persisted, whatever any node's clock says.
+ * in exactly one snapshot. {@link #batchFinished} merges a batch's records with the recovery-log
+ * entries listing them; once Kafka acknowledged everything sent (the snapshot, and what earlier
+ * failed sends carried into it), those entries go ({@link RecoveryTrim}): Kafka, written with
+ * {@code acks=all}, is the log of record from then on. Every delete or clear carries its own mark
+ * ({@code control_marks}), which the job clears once it persisted the tombstones.
  *
  * <p><b>Failures.</b> Records Kafka did not ack stay (as the users of their partitions) and are
- * retried with exponential backoff, merged with newer writes, latest winning. Upserts beyond {@code
- * writeback.max.pending.hard} are dropped oldest user first, counted and logged: each has a Redis
- * recovery mark the job's sweep persists. Deletes and clears are never dropped; past {@code
+ * retried with exponential backoff, merged with newer writes, latest winning; their log entries stay
+ * until they are acknowledged. Upserts beyond {@code writeback.max.pending.hard} are dropped oldest
+ * user first, counted and logged, and the log entries held with them are kept in Redis: the job's
+ * sweep persists their items. Deletes and clears are never dropped; past {@code
  * writeback.max.pending.tombstones} new ones are refused with {@link WriteBackFullException} (their
  * recovery marks still bring them to HBase through the sweep).
  */
@@ -54,6 +58,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   private final WriteBackSender sender;
   private final WriteBackMetrics metrics;
   private final String nodeId;
+  private final RecoveryTrim trim;
   private final Time time;
   private final Semaphore wakeup = new Semaphore(0);
   private final PendingBuffer buffer;
@@ -73,16 +78,18 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
   /** Starts the flush thread; flushes to {@link CoreConfig#historyTopic()} through {@code producer}. */
   public WriteBackAggregator(CoreConfig config, Producer<byte[], byte[]> producer, WriteBackMetrics metrics,
       String nodeId) {
-    this(config, producer, metrics, nodeId, Time.SYSTEM);
+    this(config, producer, metrics, nodeId, RecoveryTrim.NONE, Time.SYSTEM);
   }
 
   /**
-   * As above, on {@code time}: the flush interval, the retry backoff and the close timeout pass by
-   * it, and snapshots' {@code flushed_at_ms} is read from it (epoch ms; logs and lag only).
+   * As above, telling {@code trim} which recovery-log entries Kafka acknowledged, on {@code time}:
+   * the flush interval, the retry backoff and the close timeout pass by it, and snapshots' {@code
+   * flushed_at_ms} is read from it (epoch ms; logs and lag only).
    */
   public WriteBackAggregator(CoreConfig config, Producer<byte[], byte[]> producer, WriteBackMetrics metrics,
-      String nodeId, Time time) {
+      String nodeId, RecoveryTrim trim, Time time) {
     this.config = config;
+    this.trim = trim;
     this.time = time;
     this.sender = new WriteBackSender(producer, config.historyTopic(), metrics, time);
     this.metrics = metrics;
@@ -255,9 +262,13 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
       publishCarry();
       return failed(start, "partitions " + failed + " not acked");
     }
+    Set<RecoveryEntry> acked = carry.entries();
     carry = new PendingChanges();
     publishCarry();
     backoffMs = 0;
+    if (!acked.isEmpty()) {
+      trim.acked(acked);
+    }
     long nanos = time.nanoTime() - start;
     metrics.flushed(nanos);
     log.debug("Write-back flush: {} users, {} upserts, {} deletes/clears in {} records over {} partitions, "

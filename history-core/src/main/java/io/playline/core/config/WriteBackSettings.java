@@ -29,10 +29,12 @@ public final class WriteBackSettings {
       Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5), "longest pause between failed sends");
   public static final Setting<Duration> CLOSE_TIMEOUT = Setting.duration("writeback.close.timeout",
       Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10),
-      "how long a stop keeps flushing (and draining the first-today queue) before leaving the rest to the marks");
+      "how long a stop keeps flushing (and draining the first-today queue) before leaving the rest to the "
+          + "recovery sweep");
   public static final Setting<Integer> RECOVERY_SHARDS = Setting.intValue("recovery.shards", 16, 1, 4096,
-      "Redis keys holding write-back recovery marks (`<prefix>wb:{shard}`, with the shard's last stamp in "
-          + "`<prefix>wb:{shard}:c`); the same on every node");
+      "recovery shards, each a Redis stream of write calls' entries (`<prefix>wb:{shard}:log`, deleted once "
+          + "Kafka acknowledged their items) and a sorted set of delete and clear marks (`<prefix>wb:{shard}`, "
+          + "the shard's last stamp in `<prefix>wb:{shard}:c`); the same on every node");
 
   // The job's sweep settings (listed in its catalogue), here because CoreConfig derives the tombstone
   // eviction age from them.
@@ -41,8 +43,9 @@ public final class WriteBackSettings {
       "how often each job instance sweeps the recovery shards it leases");
   public static final Setting<Duration> RECOVERY_AGE = Setting.duration("recovery.age",
       derived("3 × `writeback.flush.interval`"), Duration.ofSeconds(1), Duration.ofDays(1),
-      "a mark older than this by the shard's Redis clock is persisted by the job's sweep (its write-back is "
-          + "taken as lost). Node clocks play no part: marks are stamped and aged by Redis").rangeNote("≥ `writeback.flush.interval`");
+      "a recovery-log entry or mark older than this by the shard's Redis clock is persisted by the job's sweep "
+          + "(its write-back is taken as lost). Node clocks play no part: entries and marks are stamped and aged "
+          + "by Redis").rangeNote("≥ `writeback.flush.interval`");
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Write-back", List.of(
       FLUSH_INTERVAL, MAX_PENDING, MAX_PENDING_HARD, MAX_PENDING_TOMBSTONES, MAX_RECORD_BYTES, RETRY_BACKOFF_MAX,

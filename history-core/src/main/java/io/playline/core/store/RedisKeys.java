@@ -29,9 +29,10 @@ import java.util.Arrays;
  * first.today.shards} and {@code o = s mod first.today.outbox.shards}, each next to its first-today outbox
  * {@code <p>ft:{ft<o>}:outbox} (sorted set of serialized {@code FirstTodayEvent}s scored by Redis
  * time; the shared hash tag lets one script set the bit and append the event in Redis Cluster),
- * and write-back recovery marks
- * {@code <p>wb:{<shard>}} (sorted set by mark stamp: {@code uid:business:oid} for a write-through
- * of an item, {@code uid:~<nonce>} for a delete or clear) with the shard's last stamp in {@code
+ * write-back recovery logs {@code <p>wb:{<shard>}:log} (streams: one entry per write call, listing
+ * the items it applied; see {@link #recoveryLog}) and recovery marks
+ * {@code <p>wb:{<shard>}} (sorted set by mark stamp: {@code uid:~<nonce>} for a delete or clear,
+ * and {@code uid:business:oid} for a write-through of an item by releases before the log) with the shard's last stamp in {@code
  * <p>wb:{<shard>}:c} (microseconds by Redis's clock, strictly increasing, see {@code
  * mark_recovery.lua}; on a single server {@code write_history.lua} stamps them the same way). The job
  * instances split the recovery sweep with a lease per shard, {@code <p>wb:{<shard>}:lease} (string:
@@ -136,6 +137,15 @@ public final class RedisKeys {
   /** The recovery-mark key of {@code shard}. */
   public byte[] recovery(int shard) {
     return bytes(prefix + "wb:{" + shard + "}");
+  }
+
+  /**
+   * The recovery log of shard {@code shard}: a stream, one entry per write call listing the items
+   * it applied ({@code m}: {@code uid:business:oid} separated by spaces). Same hash tag as the
+   * shard's marks and lease, so one sweep's keys share a slot.
+   */
+  public byte[] recoveryLog(int shard) {
+    return bytes(prefix + "wb:{" + shard + "}:log");
   }
 
   /** The last mark stamp issued by recovery shard {@code shard} (microseconds, strictly increasing). */

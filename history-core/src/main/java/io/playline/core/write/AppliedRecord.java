@@ -1,11 +1,11 @@
 package io.playline.core.write;
 
 import io.playline.proto.v1.HistoryRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A record the write-through applied in Redis, with the stamp its recovery mark got ({@code
- * write_history.lua} on a single server, {@code mark_recovery.lua} in Redis Cluster: microseconds by
- * the shard's Redis clock, strictly increasing per shard). The job may clear the item's mark up to
- * that stamp once the item is persisted.
+ * A record the write-through applied in Redis, with the recovery-log entry that lists it ({@code
+ * write_history.lua} appends one per call on a single server; in Redis Cluster the writer appends
+ * one per batch after the writes answered). Null only for writers that keep no log (tests).
  */
-public record AppliedRecord(HistoryRecord record, long markStampUs) {}
+public record AppliedRecord(HistoryRecord record, @Nullable RecoveryEntry entry) {}

@@ -13,9 +13,8 @@ import io.playline.core.store.RedisKeys;
 import io.playline.core.store.RedisScript;
 import io.playline.core.store.Scripts;
 import io.playline.proto.v1.HistoryRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,12 +29,13 @@ import org.jspecify.annotations.Nullable;
  * tombstones, pause, trim, TTL; each user atomically) and one {@code first_today} script per check
  * (which also leaves the day's event in an outbox).
  *
- * <p>Every written event is marked in its user's recovery shard, stamped after the write (see
- * {@code mark_recovery.lua} and the job's mark clears). On a single server each {@code write_history}
- * call stamps its own users' shards in the same atomic script, so a batch of up to
- * {@code usersPerScript} users is one script call. In Redis Cluster the recovery shards' keys have
- * slots of their own: the writes go one call per slot, and {@code mark_recovery} one call per touched
- * shard once the writes answered.
+ * <p>What a batch applied is listed in a recovery log ({@link RecoveryEntry}): one stream entry per
+ * call, not a mark per event, in a log shard the writer takes in turn. On a single server each
+ * {@code write_history} call appends its entry in the same atomic script, so a batch of up to
+ * {@code usersPerScript} users is one script call. In Redis Cluster the log shards have slots of
+ * their own: the writes go one call per slot, and one {@code XADD} of everything the batch applied
+ * once the writes answered. The write-back deletes an entry once Kafka acknowledged its items;
+ * the job's recovery sweep persists the items of entries older than {@code recovery.age}.
  *
  * <p>Not thread-safe: owns a pipelining connection and must be called from one thread at a time,
  * best from {@link #eventLoop()} (the Redis I/O loop), where the write goes straight to the
@@ -47,7 +47,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   /** first_today.lua's ARGV[5]: the spot is a set member, or a bit. */
   private static final byte[] MEMBER = {'m'};
   private static final byte[] BIT = {'b'};
-  private static final int[] NO_SHARDS = {};
+  private static final byte[] LOG_FIELD = {'m'};
   private final CoreConfig config;
   private final RedisKeys keys;
   private final StatefulConnection<byte[], byte[]> pipeline;
@@ -57,6 +57,8 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   private final WriteMetrics metrics;
   private final EventExecutor loop;
   private final boolean cluster;
+  /** The log shard the next call appends to: each call takes the next, so the sweep's shards share the load. */
+  private int nextLogShard;
 
   public RedisHistoryWriter(CoreConfig config, RedisConnections redis, WriteBackSink sink, WriteMetrics metrics) {
     this.config = config;
@@ -81,57 +83,52 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     List<UserWrite> userWrites = batch.writes();
     List<int[]> calls = plan(userWrites, config.usersPerScript(), cluster ? uid -> SlotHash.getSlot(keys.timeline(uid)) : null);
     List<CompletableFuture<List<Object>>> writes = new ArrayList<>(calls.size());
-    List<int[]> callShards = new ArrayList<>(calls.size());
-    for (int[] call : calls) {
-      int[] shards = cluster ? NO_SHARDS : shardsOf(userWrites, call);
-      callShards.add(shards);
+    int[] logShards = new int[calls.size()];
+    for (int c = 0; c < calls.size(); c++) {
+      int[] call = calls.get(c);
+      logShards[c] = cluster || !hasEvents(userWrites, call) ? -1 : takeLogShard();
       writes.add(Scripts.eval(commands, fallback, RedisScript.WRITE_HISTORY, ScriptOutputType.MULTI,
-          writeKeys(userWrites, call, shards), writeArgs(userWrites, call, shards)));
+          writeKeys(userWrites, call, logShards[c]), writeArgs(userWrites, call, logShards[c])));
     }
     List<CompletableFuture<Long>> checks = firstTodayChecks(batch);
     List<CompletableFuture<?>> all = new ArrayList<>(writes);
     all.addAll(checks);
-    // In a cluster the marks' shards live on other nodes: they go once the writes answered, on the
-    // auto-flushing connection, so each is still stamped after its write.
-    Map<Integer, List<byte[]>> clusterMarks = cluster ? marks(userWrites) : Map.of();
-    CompletableFuture<Map<Integer, Long>> clusterStamps = clusterMarks.isEmpty()
-        ? CompletableFuture.completedFuture(Map.of())
-        : CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).thenCompose(v -> mark(clusterMarks));
-    all.add(clusterStamps);
     pipeline.flushCommands();
-    metrics.roundTrip(writes.size() + checks.size() + clusterMarks.size(), checks.size());
-    return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
-        .thenApply(v -> assemble(batch, calls, callShards, writes, checks, clusterStamps.join()))
-        .whenComplete((answer, error) -> {
+    metrics.roundTrip(writes.size() + checks.size(), checks.size());
+    CompletableFuture<Answer> answer = CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
+        .thenApply(v -> assemble(batch, calls, logShards, writes, checks));
+    // In a cluster the log's shard lives on another node: its entry goes once the writes answered,
+    // on the auto-flushing connection, listing what they applied.
+    if (cluster) {
+      answer = answer.thenCompose(this::logInCluster);
+    }
+    return answer
+        .whenComplete((done, error) -> {
           if (error != null) {
             metrics.failedRoundTrip();
           }
-          sink.batchFinished(answer == null ? List.of() : applied(batch, answer));
+          sink.batchFinished(done == null ? List.of() : done.applied());
         })
         .thenApply(Answer::outcome);
   }
 
-  private int shard(long uid) {
-    return RedisKeys.recoveryShard(uid, config.recoveryShards());
+  private int takeLogShard() {
+    int shard = nextLogShard;
+    nextLogShard = (shard + 1) % config.recoveryShards();
+    return shard;
   }
 
-  /** The distinct recovery shards a single-server call marks: those of its users with events, in call order. */
-  private int[] shardsOf(List<UserWrite> userWrites, int[] call) {
-    return Arrays.stream(call).filter(w -> !userWrites.get(w).records().isEmpty())
-        .map(w -> shard(userWrites.get(w).uid())).distinct().toArray();
-  }
-
-  private static int indexOf(int[] shards, int shard) {
-    for (int s = 0; s < shards.length; s++) {
-      if (shards[s] == shard) {
-        return s;
+  private static boolean hasEvents(List<UserWrite> userWrites, int[] call) {
+    for (int w : call) {
+      if (!userWrites.get(w).records().isEmpty()) {
+        return true;
       }
     }
-    return -1;
+    return false;
   }
 
-  private byte[][] writeKeys(List<UserWrite> userWrites, int[] call, int[] shards) {
-    byte[][] callKeys = new byte[4 * call.length + 2 * shards.length][];
+  private byte[][] writeKeys(List<UserWrite> userWrites, int[] call, int logShard) {
+    byte[][] callKeys = new byte[4 * call.length + (logShard >= 0 ? 1 : 0)][];
     int k = 0;
     for (int w : call) {
       long uid = userWrites.get(w).uid();
@@ -140,28 +137,26 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
       callKeys[k++] = keys.tombstones(uid);
       callKeys[k++] = keys.paused(uid);
     }
-    for (int shard : shards) {
-      callKeys[k++] = keys.recovery(shard);
-      callKeys[k++] = keys.recoveryClock(shard);
+    if (logShard >= 0) {
+      callKeys[k] = keys.recoveryLog(logShard);
     }
     return callKeys;
   }
 
-  /** write_history.lua's ARGV; a user is marked in the call's shard at its 1-based index, 0 for none. */
-  private byte[][] writeArgs(List<UserWrite> userWrites, int[] call, int[] shards) {
+  /** write_history.lua's ARGV: the call logs what it applied when it has a log shard. */
+  private byte[][] writeArgs(List<UserWrite> userWrites, int[] call, int logShard) {
     int argc = 3;
     for (int w : call) {
-      argc += 3 + 3 * userWrites.get(w).records().size();
+      argc += 2 + 3 * userWrites.get(w).records().size();
     }
     byte[][] args = new byte[argc][];
     args[0] = Scripts.num(config.maxItemsPerUser());
     args[1] = Scripts.num(config.redisHistoryTtl().toMillis());
-    args[2] = Scripts.num(shards.length);
+    args[2] = Scripts.num(logShard >= 0 ? 1 : 0);
     int i = 3;
     for (int w : call) {
       UserWrite write = userWrites.get(w);
       args[i++] = Scripts.num(write.records().size());
-      args[i++] = Scripts.num(indexOf(shards, shard(write.uid())) + 1);
       args[i++] = Scripts.num(write.uid());
       for (HistoryRecord r : write.records()) {
         args[i++] = RedisKeys.member(r.getBusiness(), r.getOid());
@@ -172,42 +167,33 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     return args;
   }
 
-  /** Per recovery shard, the marks of every event of the batch (Redis Cluster). */
-  private Map<Integer, List<byte[]>> marks(List<UserWrite> userWrites) {
-    Map<Integer, List<byte[]>> marks = new HashMap<>();
-    for (UserWrite write : userWrites) {
-      for (HistoryRecord r : write.records()) {
-        marks.computeIfAbsent(shard(write.uid()), s -> new ArrayList<>())
-            .add(RedisKeys.recoveryMember(write.uid(), RedisKeys.member(r.getBusiness(), r.getOid())));
-      }
-    }
-    return marks;
-  }
-
   /**
-   * Queues {@code mark_recovery} on the auto-flushing connection, one call per shard (in a cluster
-   * each shard's keys have a slot of their own); completes with each shard's stamp.
+   * Redis Cluster: appends one entry listing everything the batch applied to the next log shard,
+   * on the auto-flushing connection; the answer's records then carry that entry.
    */
-  private CompletableFuture<Map<Integer, Long>> mark(Map<Integer, List<byte[]>> marks) {
-    List<Integer> shards = List.copyOf(marks.keySet());
-    List<CompletableFuture<List<Object>>> answers = new ArrayList<>(shards.size());
-    for (int shard : shards) {
-      List<byte[]> members = marks.get(shard);
-      byte[][] args = new byte[1 + members.size()][];
-      args[0] = Scripts.num(members.size());
-      for (int i = 0; i < members.size(); i++) {
-        args[1 + i] = members.get(i);
-      }
-      answers.add(Scripts.eval(fallback, fallback, RedisScript.MARK_RECOVERY, ScriptOutputType.MULTI,
-          new byte[][] {keys.recovery(shard), keys.recoveryClock(shard)}, args));
+  private CompletableFuture<Answer> logInCluster(Answer answer) {
+    List<AppliedRecord> applied = answer.applied();
+    if (applied.isEmpty()) {
+      return CompletableFuture.completedFuture(answer);
     }
-    return CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
-      Map<Integer, Long> stamps = new HashMap<>();
-      for (int c = 0; c < shards.size(); c++) {
-        stamps.put(shards.get(c), (Long) answers.get(c).join().get(0));
+    StringBuilder members = new StringBuilder(applied.size() * 24);
+    for (AppliedRecord a : applied) {
+      HistoryRecord r = a.record();
+      if (members.length() > 0) {
+        members.append(' ');
       }
-      return stamps;
-    });
+      members.append(r.getUid()).append(':').append(r.getBusinessValue()).append(':').append(r.getOid());
+    }
+    int shard = takeLogShard();
+    return fallback.xadd(keys.recoveryLog(shard), LOG_FIELD, RedisKeys.bytes(members.toString()))
+        .toCompletableFuture().thenApply(id -> {
+          RecoveryEntry entry = new RecoveryEntry(shard, id);
+          List<AppliedRecord> logged = new ArrayList<>(applied.size());
+          for (AppliedRecord a : applied) {
+            logged.add(new AppliedRecord(a.record(), entry));
+          }
+          return new Answer(answer.outcome(), logged);
+        });
   }
 
   /**
@@ -271,17 +257,15 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
     return calls;
   }
 
-  /** A batch's outcome with, per user write, the stamp its events' recovery marks got. */
-  private record Answer(BatchOutcome outcome, long[] stamps) {}
+  /** A batch's outcome with the records Redis applied, each with its recovery-log entry. */
+  private record Answer(BatchOutcome outcome, List<AppliedRecord> applied) {}
 
-  private Answer assemble(WriteBatch batch, List<int[]> calls, List<int[]> callShards,
-      List<CompletableFuture<List<Object>>> writes, List<CompletableFuture<Long>> checks,
-      Map<Integer, Long> clusterStamps) {
+  private Answer assemble(WriteBatch batch, List<int[]> calls, int[] logShards,
+      List<CompletableFuture<List<Object>>> writes, List<CompletableFuture<Long>> checks) {
     WriteOutcome[] outcomes = new WriteOutcome[batch.writes().size()];
-    long[] stamps = new long[outcomes.length];
+    List<AppliedRecord> applied = new ArrayList<>();
     for (int c = 0; c < calls.size(); c++) {
       List<Object> reply = writes.get(c).join();
-      int[] shards = callShards.get(c);
       int p = 0;
       for (int w : calls.get(c)) {
         int n = batch.writes().get(w).records().size();
@@ -296,36 +280,28 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
         outcomes[w] = new WriteOutcome(((Long) reply.get(p)) == 1L, codes);
         p += 1 + n;
       }
-      if (p + shards.length != reply.size()) {
-        throw new IllegalStateException("write_history answered " + reply.size() + " values, expected "
-            + (p + shards.length));
+      int logged = logShards[c] >= 0 ? 1 : 0;
+      if (p + logged != reply.size()) {
+        throw new IllegalStateException("write_history answered " + reply.size() + " values, expected " + (p + logged));
       }
+      // The entry's id, or 0 when the call applied nothing (and logged nothing).
+      RecoveryEntry entry = logged == 1 && reply.get(p) instanceof byte[] id
+          ? new RecoveryEntry(logShards[c], new String(id, StandardCharsets.US_ASCII)) : null;
       for (int w : calls.get(c)) {
-        int shard = shard(batch.writes().get(w).uid());
-        int s = indexOf(shards, shard);
-        stamps[w] = s >= 0 ? (Long) reply.get(p + s) : clusterStamps.getOrDefault(shard, 0L);
+        WriteOutcome o = outcomes[w];
+        List<HistoryRecord> records = batch.writes().get(w).records();
+        for (int i = 0; i < records.size(); i++) {
+          if (o.applied(i)) {
+            applied.add(new AppliedRecord(records.get(i), entry));
+          }
+        }
       }
     }
     boolean[] firstToday = new boolean[checks.size()];
     for (int i = 0; i < checks.size(); i++) {
       firstToday[i] = checks.get(i).join() != NOT_FIRST;
     }
-    return new Answer(new BatchOutcome(List.of(outcomes), firstToday), stamps);
-  }
-
-  /** The records Redis applied, each with the stamp of its recovery mark. */
-  private static List<AppliedRecord> applied(WriteBatch batch, Answer answer) {
-    List<AppliedRecord> applied = new ArrayList<>();
-    for (int w = 0; w < batch.writes().size(); w++) {
-      WriteOutcome o = answer.outcome().writes().get(w);
-      List<HistoryRecord> records = batch.writes().get(w).records();
-      for (int i = 0; i < records.size(); i++) {
-        if (o.applied(i)) {
-          applied.add(new AppliedRecord(records.get(i), answer.stamps()[w]));
-        }
-      }
-    }
-    return applied;
+    return new Answer(new BatchOutcome(List.of(outcomes), firstToday), applied);
   }
 
   @Override

@@ -1,29 +1,31 @@
 -- Applies the events of one or more users; each user's events are applied atomically (the whole
 -- call is). Redis 6.2 compatible (ZADD GT). In Redis Cluster all the users of one call share a hash slot.
--- On a single server the call also marks every event of its users in their recovery shards, after
--- the write and in the same atomic step (as mark_recovery.lua does, which a cluster calls apart:
--- recovery shards have slots of their own), so a batch is one script call.
--- KEYS: per user 4 keys: timeline zset, records hash, tombstones hash, paused flag; then per
--- recovery shard it marks, its marks (sorted set) and its last stamp (string)
+-- On a single server the call also appends one entry to a recovery log (a stream) listing every
+-- item it applied, after the writes and in the same atomic step: the node deletes the entry once
+-- Kafka acknowledged the write-back records carrying those items, and the job's recovery sweep
+-- persists the items of entries older than recovery.age. In a cluster the log has a slot of its own
+-- and the writer appends the entry with a plain XADD instead.
+-- KEYS: per user 4 keys: timeline zset, records hash, tombstones hash, paused flag; then, when
+-- ARGV[3] is 1, the recovery log (stream)
 -- ARGV: 1 max items kept, 2 ttl ms (both keys expire between 0.9 x ttl and ttl after the user's
--- last write), 3 the number of recovery shards S it marks, then per user: its event count n, its
--- recovery shard's index among the S (0: not marked here), its uid, then per event: member, view
--- time ms, serialized record
+-- last write), 3 whether to log (1) or not (0), then per user: its event count n, its uid, then per
+-- event: member, view time ms, serialized record
 -- Returns, per user in KEYS order, {paused, code_1 .. code_n} flattened into one array: paused is 1
 -- when the user paused recording (nothing written); code is 0 when the event lost (older than the
 -- stored record, or not after a delete/clear tombstone of its item, or, for an item with no record,
 -- not after the user's eviction floor '~e' of delete_history.lua), 1 when it replaced the stored
--- record, 2 when it created it; then the S shards' stamps in KEYS order (mark_recovery.lua's: every
--- event of the shard's users, won or lost, is now scored with it as uid:member).
+-- record, 2 when it created it; then, when logging, the log entry's id, or 0 when no event applied
+-- (nothing logged). The entry has one field, 'm': the applied items as 'uid:business:oid',
+-- separated by spaces.
 local maxItems = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
-local shards = tonumber(ARGV[3])
+local logging = tonumber(ARGV[3])
 local out = {}
--- Per shard index, the recovery members this call marks.
-local marks = {}
+-- The items this call applied, as recovery-log members.
+local logged = {}
 
--- One user's n events from ARGV[a]; appends the user's answer to out.
-local function apply(timeline, records, tombstones, paused, n, a)
+-- One user's n events from ARGV[a]; appends the user's answer to out and what it applied to logged.
+local function apply(timeline, records, tombstones, paused, uid, n, a)
   -- Most users are neither paused nor have tombstones: one EXISTS answers both for them.
   local special = redis.call('EXISTS', paused, tombstones) > 0
   if special and redis.call('EXISTS', paused) == 1 then
@@ -92,6 +94,9 @@ local function apply(timeline, records, tombstones, paused, n, a)
       end
     end
     out[#out + 1] = code
+    if code > 0 then
+      logged[#logged + 1] = uid .. ':' .. member
+    end
   end
   if changed then
     local size = grew and redis.call('ZCARD', timeline) or 0
@@ -112,74 +117,33 @@ local function apply(timeline, records, tombstones, paused, n, a)
   end
 end
 
--- Marks the collected members of each shard with a stamp from this server's clock, strictly above
--- every stamp the shard issued before (see mark_recovery.lua); appends the stamps to out.
-local function mark(first)
-  local time = redis.call('TIME')
-  local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-  local clocks = {}
-  for s = 1, shards do
-    clocks[s] = KEYS[first + 2 * s]
-  end
-  -- One MGET and one MSET for every shard's clock (all on this server), not a GET and a SET each;
-  -- a call holds at most redis.write.users.per.script (<= 1000) shards, well within unpack's limit.
-  local lasts = redis.call('MGET', unpack(clocks))
-  local stamped = {}
-  for s = 1, shards do
-    local stamp = math.max(now, tonumber(lasts[s] or '0') + 1)
-    -- Numbers passed to redis.call become text with 14 significant digits: format them whole.
-    local score = string.format('%.0f', stamp)
-    stamped[#stamped + 1] = clocks[s]
-    stamped[#stamped + 1] = score
-    local members = marks[s]
-    for i = 1, #members, 500 do
-      local scored = {}
-      for j = i, math.min(i + 499, #members) do
-        scored[#scored + 1] = score
-        scored[#scored + 1] = members[j]
-      end
-      redis.call('ZADD', KEYS[first + 2 * s - 1], unpack(scored))
-    end
-    out[#out + 1] = stamp
-  end
-  redis.call('MSET', unpack(stamped))
-end
-
 -- Check the shape before touching anything: a malformed call writes nothing.
-if shards == nil or shards < 0 or shards ~= math.floor(shards) then
-  return redis.error_reply('write_history: no recovery shard count at ARGV[3]')
+if logging ~= 0 and logging ~= 1 then
+  return redis.error_reply('write_history: no logging flag (0 or 1) at ARGV[3]')
 end
-local users = (#KEYS - 2 * shards) / 4
+local users = (#KEYS - logging) / 4
 local a = 4
 for u = 1, users do
-  local n, s = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  local n = tonumber(ARGV[a])
   if n == nil or n < 0 or n ~= math.floor(n) then
     return redis.error_reply('write_history: user ' .. u .. ' has no event count at ARGV[' .. a .. ']')
   end
-  if s == nil or s < 0 or s > shards or s ~= math.floor(s) then
-    return redis.error_reply('write_history: user ' .. u .. ' has no recovery shard index at ARGV[' .. (a + 1) .. ']')
-  end
-  a = a + 3 + 3 * n
+  a = a + 2 + 3 * n
 end
 if users < 0 or users ~= math.floor(users) or a ~= #ARGV + 1 then
   return redis.error_reply('write_history: ' .. #KEYS .. ' keys and ' .. #ARGV .. ' arguments do not match')
 end
-for s = 1, shards do
-  marks[s] = {}
-end
 a = 4
 for u = 0, users - 1 do
-  local n, s, uid = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
-  apply(KEYS[4 * u + 1], KEYS[4 * u + 2], KEYS[4 * u + 3], KEYS[4 * u + 4], n, a + 3)
-  if s > 0 then
-    local shardMarks = marks[s]
-    for i = 0, n - 1 do
-      shardMarks[#shardMarks + 1] = uid .. ':' .. ARGV[a + 3 + 3 * i]
-    end
-  end
-  a = a + 3 + 3 * n
+  local n, uid = tonumber(ARGV[a]), ARGV[a + 1]
+  apply(KEYS[4 * u + 1], KEYS[4 * u + 2], KEYS[4 * u + 3], KEYS[4 * u + 4], uid, n, a + 2)
+  a = a + 2 + 3 * n
 end
-if shards > 0 then
-  mark(4 * users)
+if logging == 1 then
+  if #logged > 0 then
+    out[#out + 1] = redis.call('XADD', KEYS[4 * users + 1], '*', 'm', table.concat(logged, ' '))
+  else
+    out[#out + 1] = 0
+  end
 end
 return out

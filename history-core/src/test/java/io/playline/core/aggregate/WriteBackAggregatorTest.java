@@ -127,25 +127,33 @@ class WriteBackAggregatorTest {
     assertThat(upserts(records)).hasSize(100 * 10);
   }
 
+  /**
+   * Kafka's acknowledgement is what releases a write's recovery-log entry: once everything a flush
+   * sent is acked, every entry of its upserts goes, also that of a write a later one replaced. The
+   * changes carry no mark stamp for the job; deletes and clears carry their own marks.
+   */
   @Test
-  void eachChangeCarriesTheHighestMarkStampOfItsUpsertsAndTheMarksOfItsControls() throws Exception {
+  void kafkasAckReleasesTheLogEntriesOfTheFlushAndControlsCarryTheirMarks() throws Exception {
     WriteBackAggregator agg = f.aggregator(ON_CLOSE_ONLY);
     write(agg, 700, video(1, 1, 1, now));
     write(agg, 900, video(1, 2, 1, now));
-    write(agg, 800, video(1, 1, 2, now + 1)); // a lower stamp later (another shard clock) keeps the highest
+    write(agg, 800, video(1, 1, 2, now + 1)); // replaces the 700 write of item 1: both entries go on its ack
     write(agg, 500, video(2, 1, 1, now));
     agg.delete(3, List.of(item(Business.VIDEO, 1), item(Business.VIDEO, 2)), now, bytes("3:~a"));
     agg.clear(3, List.of(), now + 1, bytes("3:~b"));
+    assertThat(f.trimmed).isEmpty();
     agg.close();
 
     Map<Long, HistoryChange> byUser = new HashMap<>();
     changes(f.reader().readUpToSentinels()).forEach(c -> byUser.put(c.getUid(), c));
-    assertThat(byUser.get(1L).getUpsertsMarkStampUs()).isEqualTo(900);
-    assertThat(byUser.get(2L).getUpsertsMarkStampUs()).isEqualTo(500);
+    assertThat(byUser.get(1L).getUpsertsMarkStampUs()).isZero();
+    assertThat(byUser.get(2L).getUpsertsMarkStampUs()).isZero();
     assertThat(byUser.get(1L).getControlMarksList()).isEmpty();
     assertThat(byUser.get(3L).getControlMarksList()).extracting(com.google.protobuf.ByteString::toStringUtf8)
         .containsExactlyInAnyOrder("3:~a", "3:~b");
     assertThat(byUser.get(3L).getDeletesCount()).isEqualTo(2);
+    assertThat(f.trimmed).containsExactlyInAnyOrder(WriteBackFixture.entry(700), WriteBackFixture.entry(900),
+        WriteBackFixture.entry(800), WriteBackFixture.entry(500));
   }
 
   private static byte[] bytes(String s) {

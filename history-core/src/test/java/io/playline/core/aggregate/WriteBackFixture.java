@@ -7,6 +7,7 @@ import io.playline.core.config.KafkaProducerConfig;
 import io.playline.core.publish.KafkaProducers;
 import io.playline.core.publish.TopicReader;
 import io.playline.core.write.AppliedRecord;
+import io.playline.core.write.RecoveryEntry;
 import io.playline.core.write.WriteBackSink;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.KafkaNamespace;
@@ -17,6 +18,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 
@@ -27,6 +29,8 @@ final class WriteBackFixture implements AutoCloseable {
   final KafkaProducer<byte[], byte[]> producer;
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   final WriteBackMetrics metrics = new WriteBackMetrics(registry);
+  /** The recovery-log entries the aggregators said Kafka acknowledged, in order. */
+  final List<RecoveryEntry> trimmed = new CopyOnWriteArrayList<>();
   private final List<WriteBackAggregator> aggregators = new ArrayList<>();
   private final List<TopicReader> readers = new ArrayList<>();
 
@@ -51,7 +55,8 @@ final class WriteBackFixture implements AutoCloseable {
   }
 
   WriteBackAggregator aggregator(Producer<byte[], byte[]> through, Map<String, String> overrides, Time time) {
-    WriteBackAggregator a = new WriteBackAggregator(config(overrides), through, metrics, "test-node", time);
+    WriteBackAggregator a = new WriteBackAggregator(config(overrides), through, metrics, "test-node", trimmed::addAll,
+        time);
     aggregators.add(a);
     return a;
   }
@@ -62,10 +67,15 @@ final class WriteBackFixture implements AutoCloseable {
     return r;
   }
 
-  /** One write-through batch that applied {@code records}, whose recovery marks got {@code markStamp}. */
-  static void write(WriteBackSink sink, long markStamp, HistoryRecord... records) {
+  /** One write-through batch that applied {@code records}, listed by the recovery-log entry {@link #entry}. */
+  static void write(WriteBackSink sink, long entryMs, HistoryRecord... records) {
     sink.batchStarted();
-    sink.batchFinished(Arrays.stream(records).map(r -> new AppliedRecord(r, markStamp)).toList());
+    sink.batchFinished(Arrays.stream(records).map(r -> new AppliedRecord(r, entry(entryMs))).toList());
+  }
+
+  /** The recovery-log entry of shard 0 whose id is {@code <entryMs>-0}. */
+  static RecoveryEntry entry(long entryMs) {
+    return new RecoveryEntry(0, entryMs + "-0");
   }
 
   @Override

@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.playline.core.publish.FlakyProducer;
 import io.playline.core.publish.TopicReader;
+import io.playline.core.write.RecoveryEntry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
@@ -55,9 +56,13 @@ class WriteBackOutageTest {
     write(agg, now, video(1, 10, 1_000, now - 100), video(2, 10, 1, now - 100));
     await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.sendFailureCount() >= 2);
     assertThat(agg.pendingItems()).isEqualTo(2);
+    // Not acknowledged: the recovery-log entry stays in Redis.
+    assertThat(f.trimmed).isEmpty();
 
     write(agg, now + 1, video(1, 10, 2_000, now - 50), video(3, 10, 1, now - 50));
     flaky.down(false);
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.trimmed.size() == 2);
+    assertThat(f.trimmed).containsExactlyInAnyOrder(WriteBackFixture.entry(now), WriteBackFixture.entry(now + 1));
 
     List<ConsumerRecord<byte[], byte[]>> records = f.reader().readUntil(r -> upserts(r).size() >= 3);
     assertThat(upserts(records)).extracting(HistoryRecord::getUid, HistoryRecord::getProgressMs)
@@ -90,6 +95,14 @@ class WriteBackOutageTest {
     // depends on when the first flush ran; the drop order itself is PendingChangesTest's).
     assertThat(arrived).hasSizeLessThanOrEqualTo(40 + 10);
     assertThat(arrived).containsAll(LongStream.rangeClosed(191, 200).boxed().toList());
+    // A dropped upsert's entry stays for the job's recovery sweep: no entry of a dropped user's
+    // write is released (uid u was written with entry now + u).
+    Set<RecoveryEntry> released = Set.copyOf(f.trimmed);
+    for (long uid = 1; uid <= 200; uid++) {
+      if (!arrived.contains(uid)) {
+        assertThat(released).as("entry of dropped uid %s", uid).doesNotContain(WriteBackFixture.entry(now + uid));
+      }
+    }
   }
 
   @Test

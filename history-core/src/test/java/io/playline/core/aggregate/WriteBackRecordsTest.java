@@ -4,6 +4,7 @@ import static io.playline.core.aggregate.TestRecords.video;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import io.playline.core.write.RecoveryEntry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryChange;
 import io.playline.proto.v1.HistoryRecord;
@@ -16,13 +17,14 @@ import org.junit.jupiter.api.Test;
 
 class WriteBackRecordsTest {
   private static final ByteString MARK = ByteString.copyFromUtf8("1:~1");
+  private static final RecoveryEntry ENTRY = new RecoveryEntry(0, "1-0");
 
 
   @Test
   void oneRecordPerPartitionWhenEverythingFits() {
     PendingChanges p = new PendingChanges();
     for (long uid = 1; uid <= 500; uid++) {
-      p.upsert(video(uid, 1, 1, 100), 7);
+      p.upsert(video(uid, 1, 1, 100), ENTRY);
     }
 
     List<PartitionRecord> records = WriteBackRecords.assemble(p.users(), 4, 99, "node-a", 512 * 1024);
@@ -42,10 +44,10 @@ class WriteBackRecordsTest {
   void splitsAtMaxRecordBytesWithAtMostOneEntryPerUserPerRecord() {
     PendingChanges p = new PendingChanges();
     for (long uid = 1; uid <= 200; uid++) {
-      p.upsert(video(uid, 1, 1, 100), 7);
+      p.upsert(video(uid, 1, 1, 100), ENTRY);
     }
     // One user whose changes alone are far larger than a record.
-    IntStream.rangeClosed(1, 300).forEach(oid -> p.upsert(video(1_000, oid, oid, 100 + oid), 7));
+    IntStream.rangeClosed(1, 300).forEach(oid -> p.upsert(video(1_000, oid, oid, 100 + oid), ENTRY));
     p.delete(1_000, List.of(new ItemId(Business.VIDEO_VALUE, 5_000)), 50, MARK);
 
     List<PartitionRecord> records = WriteBackRecords.assemble(p.users(), 4, 99, "node-a", 1024);

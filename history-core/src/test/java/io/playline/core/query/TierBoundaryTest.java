@@ -116,9 +116,9 @@ class TierBoundaryTest {
         .containsExactlyElementsOf(expected);
     assertThat(env.listAll(UID, List.of(Business.ARTICLE), 5)).hasSize(6);
     assertThat(env.counter("playline.query.hbase.reads")).isEqualTo(hbaseReads);
-    // Warming is no write: no recovery marks, nothing for the write-back.
+    // Warming is no write: no recovery log entries or marks, nothing for the write-back.
     for (int shard = 0; shard < env.config.recoveryShards(); shard++) {
-      assertThat(join(env.redis.shared().exists(env.keys.recovery(shard)))).isZero();
+      assertThat(join(env.redis.shared().exists(env.keys.recovery(shard), env.keys.recoveryLog(shard)))).isZero();
     }
     assertThat(env.sink.ops()).isEmpty();
   }

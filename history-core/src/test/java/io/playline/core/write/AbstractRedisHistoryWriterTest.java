@@ -1,5 +1,8 @@
 package io.playline.core.write;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreConfig;
@@ -75,12 +78,26 @@ abstract class AbstractRedisHistoryWriterTest {
     return bytes == null ? null : HistoryRecord.parseFrom(bytes);
   }
 
-  @Nullable Double markScore(int shard, long oid) throws Exception {
-    return markScore(shard, 8, oid);
+  /** The entries of {@code shard}'s recovery log, oldest first: id and the items listed ({@code uid:business:oid}). */
+  Map<String, List<String>> logEntries(int shard) throws Exception {
+    Map<String, List<String>> entries = new java.util.LinkedHashMap<>();
+    for (var m : redis.shared().xrange(keys.recoveryLog(shard), io.lettuce.core.Range.create("-", "+")).get()) {
+      assertThat(m.getBody()).hasSize(1);
+      byte[] items = m.getBody().values().iterator().next();
+      entries.put(m.getId(), List.of(new String(items, java.nio.charset.StandardCharsets.US_ASCII).split(" ")));
+    }
+    return entries;
   }
 
-  @Nullable Double markScore(int shard, long uid, long oid) throws Exception {
-    return redis.shared().zscore(keys.recovery(shard), RedisKeys.recoveryMember(uid, RedisKeys.member(Business.VIDEO, oid)))
-        .get();
+  /** The entries of every log shard, by shard (shards without entries left out). */
+  Map<Integer, Map<String, List<String>>> allLogEntries() throws Exception {
+    Map<Integer, Map<String, List<String>>> all = new java.util.TreeMap<>();
+    for (int shard = 0; shard < config.recoveryShards(); shard++) {
+      Map<String, List<String>> entries = logEntries(shard);
+      if (!entries.isEmpty()) {
+        all.put(shard, entries);
+      }
+    }
+    return all;
   }
 }

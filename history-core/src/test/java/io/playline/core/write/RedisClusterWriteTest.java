@@ -2,7 +2,6 @@ package io.playline.core.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.SlotHash;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.core.config.ClusterTopologyConfig;
@@ -10,8 +9,6 @@ import io.playline.core.config.CoreConfig;
 import io.playline.core.store.ClusterConnections;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
-import io.playline.core.store.RedisScript;
-import io.playline.core.store.Scripts;
 import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
@@ -107,39 +104,49 @@ class RedisClusterWriteTest {
     }
   }
 
+  /**
+   * In a cluster the log shard has a slot of its own: once the writes answered, one entry lists what
+   * the whole batch applied, and the records carry it; acknowledged, it is deleted through the cluster.
+   */
   @Test
-  void recoveryMarksAreWrittenPerShardAndClearedByTheScript(RedisClusterNamespace ns) throws Exception {
-    List<UserWrite> writes = new ArrayList<>();
-    for (long uid = 1; uid <= 40; uid++) {
-      writes.add(new UserWrite(uid, List.of(RedisHistoryWriterTest.record(uid, 10, 1, now))));
-    }
-    write(writes, List.of());
+  void aBatchIsLoggedInOneEntryAfterItsWritesAndDeletedOnceAcked(RedisClusterNamespace ns) throws Exception {
+    List<AppliedRecord> sunk = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RedisHistoryWriter logging = new RedisHistoryWriter(config, redis, new WriteBackSink() {
+      @Override
+      public void batchStarted() {}
 
-    long removed = 0;
-    long marks = 0;
-    for (int shard = 0; shard < config.recoveryShards(); shard++) {
-      byte[] key = keys.recovery(shard);
-      List<byte[]> members = redis.shared().zrange(key, 0, -1).get(5, TimeUnit.SECONDS);
-      marks += members.size();
-      byte[][] args = new byte[members.size() + 1][];
-      args[0] = Scripts.num(TimeUnit.MILLISECONDS.toMicros(now + 60_000));
-      for (int i = 0; i < members.size(); i++) {
-        args[i + 1] = members.get(i);
+      @Override
+      public void batchFinished(List<AppliedRecord> applied) {
+        sunk.addAll(applied);
       }
-      // As the job's RecoveryMarks does: one clear_recovery call per shard key, on a pipeline.
-      var pipeline = redis.newPipeline();
-      try {
-        var reply = Scripts.<Long>eval(RedisConnections.commands(pipeline), redis.shared(), RedisScript.CLEAR_RECOVERY,
-            ScriptOutputType.INTEGER, new byte[][] {key}, args);
-        pipeline.flushCommands();
-        removed += reply.get(10, TimeUnit.SECONDS);
-      } finally {
-        pipeline.close();
+    }, new WriteMetrics(new SimpleMeterRegistry(), Time.SYSTEM));
+    try {
+      List<UserWrite> writes = new ArrayList<>();
+      for (long uid = 1; uid <= 40; uid++) {
+        writes.add(new UserWrite(uid, List.of(RedisHistoryWriterTest.record(uid, 10, 1, now))));
       }
-      assertThat(redis.shared().exists(key).get(5, TimeUnit.SECONDS)).isZero();
+      logging.write(new WriteBatch(now, "20261121", 172_800_000L, writes, List.of())).toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
+
+      assertThat(sunk).hasSize(40);
+      RecoveryEntry entry = sunk.get(0).entry();
+      assertThat(entry).isNotNull();
+      assertThat(sunk).extracting(AppliedRecord::entry).containsOnly(entry);
+      var stored = redis.shared().xrange(keys.recoveryLog(entry.shard()), io.lettuce.core.Range.create("-", "+"))
+          .get(5, TimeUnit.SECONDS);
+      assertThat(stored).singleElement().satisfies(m -> {
+        assertThat(m.getId()).isEqualTo(entry.id());
+        String items = new String(m.getBody().values().iterator().next(), StandardCharsets.US_ASCII);
+        assertThat(items.split(" ")).hasSize(40).contains("1:1:10", "40:1:10");
+      });
+
+      RecoveryLog log = new RecoveryLog(redis.shared(), keys, new SimpleMeterRegistry(), Time.SYSTEM);
+      log.acked(List.of(entry));
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.deleted() == 1);
+      assertThat(redis.shared().xlen(keys.recoveryLog(entry.shard())).get(5, TimeUnit.SECONDS)).isZero();
+    } finally {
+      logging.close();
     }
-    assertThat(marks).isEqualTo(40);
-    assertThat(removed).isEqualTo(40);
   }
 
   /** Users 1..120, then the first three users above them whose keys share a hash slot. */

@@ -8,11 +8,12 @@ import io.playline.proto.v1.Business;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * How the writer calls Redis: batches split into {@code write_history} calls in order (by hash
- * slot in cluster mode), one call per server batch that writes and marks, a flushed script cache.
+ * slot in cluster mode), one call per server batch that writes and logs, a flushed script cache.
  */
 class WriteScriptCallsTest extends AbstractRedisHistoryWriterTest {
   @Test
@@ -81,13 +82,8 @@ class WriteScriptCallsTest extends AbstractRedisHistoryWriterTest {
   }
 
   @Test
-  void aBatchOnOneServerIsOneScriptCallThatWritesAndMarks() throws Exception {
-    // Two users (users.per.script) in two recovery shards.
-    long second = 41;
-    while (RedisKeys.recoveryShard(second, config.recoveryShards()) == RedisKeys.recoveryShard(40, config.recoveryShards())) {
-      second++;
-    }
-    long other = second;
+  void aBatchOnOneServerIsOneScriptCallThatWritesAndLogs() throws Exception {
+    long other = 41;
     double commandsBefore = registry.get("playline.redis.commands").counter().count();
 
     List<List<?>> calls = ownCommandsOf(() -> write(List.of(new UserWrite(40, List.of(record(40, 10, 5, now))),
@@ -97,42 +93,30 @@ class WriteScriptCallsTest extends AbstractRedisHistoryWriterTest {
     List<String> call = scriptCalls(calls).get(0);
     assertThat(call.get(0)).isEqualToIgnoringCase("EVALSHA");
     assertThat(call.get(1)).isEqualTo(RedisScript.WRITE_HISTORY.sha());
-    assertThat(call).contains(key(keys.timeline(40)), key(keys.timeline(other)));
+    assertThat(call).contains(key(keys.timeline(40)), key(keys.timeline(other)), key(keys.recoveryLog(0)));
     assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(1);
     assertThat(sunk).hasSize(3);
-    for (AppliedRecord a : sunk) {
-      long uid = a.record().getUid();
-      int shard = RedisKeys.recoveryShard(uid, config.recoveryShards());
-      assertThat(call).as("the call stamps uid %s's shard", uid)
-          .contains(key(keys.recovery(shard)), key(keys.recoveryClock(shard)));
-      assertThat(markScore(shard, uid, a.record().getOid())).isEqualTo((double) a.markStampUs());
-    }
+    assertThat(sunk).extracting(AppliedRecord::entry).containsOnly(sunk.get(0).entry());
+    assertThat(logEntries(0)).containsExactly(Map.entry(sunk.get(0).entry().id(), List.of("40:1:10", "41:1:10", "41:1:11")));
   }
 
   @Test
-  void aWriteSentAgainAfterNoscriptIsMarkedInItsOwnCallNoEarlierThanItRan() throws Exception {
+  void aWriteSentAgainAfterNoscriptIsLoggedInItsOwnCallAfterItRan() throws Exception {
     // A flushed script cache (a restarted Redis): write_history meets NOSCRIPT and runs again with
-    // its body, which carries its own marks.
+    // its body, which logs in the same call.
     redis.shared().scriptFlush().get();
-    List<byte[]> time = redis.shared().time().get();
-    long before = Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1_000_000L
-        + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII));
-    int shard = RedisKeys.recoveryShard(31, config.recoveryShards());
 
     List<List<?>> calls = ownCommandsOf(() -> write(List.of(new UserWrite(31, List.of(record(31, 10, 5, now)))), List.of()));
 
     assertThat(scriptCalls(calls)).extracting(c -> c.get(0).toUpperCase(java.util.Locale.ROOT))
         .as("the refused EVALSHA, then the write with its body").containsExactly("EVALSHA", "EVAL");
-    // The call that wrote the item also stamped its mark, after writing it.
-    assertThat(scriptCalls(calls).get(1)).contains(key(keys.timeline(31)), key(keys.recovery(shard)));
+    assertThat(scriptCalls(calls).get(1)).contains(key(keys.timeline(31)), key(keys.recoveryLog(0)));
     int written = indexOf(calls, "HSET", key(keys.records(31)));
     assertThat(written).as("the write").isNotNegative();
-    assertThat(indexOf(calls, "ZADD", key(keys.recovery(shard)))).as("the mark").isGreaterThan(written);
+    assertThat(indexOf(calls, "XADD", key(keys.recoveryLog(0)))).as("the log entry").isGreaterThan(written);
     assertThat(stored(31, 10).getProgressMs()).isEqualTo(5);
     assertThat(sunk).hasSize(1);
-    assertThat(sunk.get(0).markStampUs()).isGreaterThanOrEqualTo(before);
-    assertThat(markScore(shard, 31, 10)).as("the write-back holds the mark's stamp")
-        .isEqualTo((double) sunk.get(0).markStampUs());
+    assertThat(logEntries(0)).containsOnlyKeys(sunk.get(0).entry().id());
   }
 
   @Test
@@ -149,9 +133,7 @@ class WriteScriptCallsTest extends AbstractRedisHistoryWriterTest {
         new UserWrite(23, List.of(record(23, 10, 6, now - 1), record(23, 10, 7, now + 1), record(23, 12, 8, now))),
         new UserWrite(24, List.of(record(24, 10, 9, now)))), List.of());
 
-    // 5 users, 2 per call: 3 write_history calls, each marking its own users' shards (one server).
-    assertThat(java.util.stream.LongStream.of(20, 21, 22, 23, 24)
-        .map(uid -> RedisKeys.recoveryShard(uid, config.recoveryShards())).distinct().count()).isGreaterThan(1);
+    // 5 users, 2 per call: 3 write_history calls, each logging what it applied (one server).
     assertThat(registry.get("playline.redis.commands").counter().count() - commandsBefore).isEqualTo(3);
     List<WriteOutcome> w = outcome.writes();
     assertThat(w).hasSize(5);
@@ -185,8 +167,8 @@ class WriteScriptCallsTest extends AbstractRedisHistoryWriterTest {
     // The second user claims two events but carries one.
     var call = redis.shared().evalsha(io.playline.core.store.RedisScript.WRITE_HISTORY.sha(),
         io.lettuce.core.ScriptOutputType.MULTI, userKeys, "1000".getBytes(), "60000".getBytes(), "0".getBytes(),
-        "1".getBytes(), "0".getBytes(), "30".getBytes(), member, Long.toString(now).getBytes(), rec,
-        "2".getBytes(), "0".getBytes(), "31".getBytes(), member, Long.toString(now).getBytes(), rec).toCompletableFuture();
+        "1".getBytes(), "30".getBytes(), member, Long.toString(now).getBytes(), rec,
+        "2".getBytes(), "31".getBytes(), member, Long.toString(now).getBytes(), rec).toCompletableFuture();
     org.assertj.core.api.Assertions.assertThatThrownBy(call::join).hasMessageContaining("do not match");
     assertThat(stored(30, 10)).isNull();
     assertThat(redis.shared().exists(keys.timeline(30)).get()).isZero();

@@ -33,15 +33,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Persists what a crash left unpersisted. Every write-through leaves a recovery mark per item, and
- * every delete or clear one per call, scored by the shard's Redis-issued stamp, that the consumer
- * loop clears once the write-back carrying it is in HBase; a mark older than {@code recovery.age}
- * (by Redis's clock) therefore means the write-back never made it (the node holding it in memory
- * died, or gave up while Kafka was down). Every {@code recovery.interval}, for each shard, the
- * sweep reads such marks a page at a time, reads the items' current records (and, for a delete's
- * or clear's mark, all of the user's tombstones) from Redis, writes them to the sink and clears
- * the marks up to the page's threshold, so a mark rescored by a newer write survives for the
- * regular write-back. A mark whose record is gone from Redis is just cleared.
+ * Persists what a crash left unpersisted. Every write-through call leaves an entry in a recovery
+ * log listing the items it applied, which the writing node deletes once Kafka acknowledged the
+ * write-back records carrying them; every delete or clear leaves a recovery mark, scored by the
+ * shard's Redis-issued stamp, that the consumer loop clears once its tombstones are in HBase. An
+ * entry or mark older than {@code recovery.age} (by Redis's clock) therefore means the write-back
+ * never made it (the node holding it in memory died, or gave up while Kafka was down). Every {@code
+ * recovery.interval}, for each shard, the sweep reads such marks, then such log entries, a page at
+ * a time, reads the items' current records (and, for a delete's or clear's mark, all of the user's
+ * tombstones) from Redis, writes them to the sink and removes what it persisted: marks up to the
+ * page's threshold (a mark rescored by a newer call survives), log entries by id (a newer write has
+ * an entry of its own). An item whose record is gone from Redis is just dropped. (Item marks in the
+ * sorted sets are what releases before the log wrote; the sweep drains them the same way.)
  *
  * <p>Job instances split the shards with leases in Redis ({@link ShardLeases}): each sweep first
  * advertises this instance, renews its leases and evens out its share with the other live
@@ -173,6 +176,17 @@ public final class RecoverySweeper implements AutoCloseable {
         break;
       }
     }
+    while (m != null && leases.hold(store, shard)) {
+      List<RecoveryMarks.LogEntry> page = m.dueLog(shard, config.recoveryAge(), config.recoveryBatchSize());
+      if (page.isEmpty()) {
+        break;
+      }
+      SweepResult done = persistLogPage(m, shard, page);
+      total = total.plus(done);
+      if (page.size() < config.recoveryBatchSize() || done.cleared() == 0) {
+        break;
+      }
+    }
     return total;
   }
 
@@ -182,18 +196,57 @@ public final class RecoverySweeper implements AutoCloseable {
     RecoveryMarks.Clears clears = m.newClears();
     for (byte[] member : page) {
       clears.addRaw(shard, member, threshold);
-      try {
-        RecoveryMarks.Mark mark = RecoveryMarks.parse(member);
-        if (mark.control()) {
-          controlled.add(mark.uid());
-        } else {
-          RedisReadBack.add(items, mark.uid(), mark.item());
-        }
-      } catch (IllegalArgumentException e) {
+      addMark(shard, member, items, controlled);
+    }
+    int[] recoveredMissing = persist(items, controlled);
+    long cleared = m.clear(clears);
+    metrics.marksClearedBySweep(cleared);
+    return new SweepResult(page.size(), recoveredMissing[0], recoveredMissing[1], cleared);
+  }
+
+  /** Persists the items a page of recovery-log entries lists, then deletes those entries. */
+  private SweepResult persistLogPage(RecoveryMarks m, int shard, List<RecoveryMarks.LogEntry> page) {
+    Map<Long, List<ItemKey>> items = new LinkedHashMap<>();
+    Set<Long> controlled = new LinkedHashSet<>();
+    List<String> ids = new ArrayList<>(page.size());
+    int marked = 0;
+    for (RecoveryMarks.LogEntry entry : page) {
+      ids.add(entry.id());
+      if (entry.malformed() != null) {
         metrics.invalidEntry();
-        log.warn("Clearing malformed recovery mark in shard {}: {}", shard, e.getMessage());
+        log.warn("Deleting malformed recovery-log entry {} of shard {}: {}", entry.id(), shard, entry.malformed());
+      }
+      for (byte[] member : entry.members()) {
+        marked++;
+        addMark(shard, member, items, controlled);
       }
     }
+    int[] recoveredMissing = persist(items, controlled);
+    long cleared = m.deleteLog(shard, ids);
+    metrics.marksClearedBySweep(cleared);
+    return new SweepResult(marked, recoveredMissing[0], recoveredMissing[1], cleared);
+  }
+
+  /** Adds one mark to what a page persists: an item of {@code items}, or a user whose tombstones go. */
+  private void addMark(int shard, byte[] member, Map<Long, List<ItemKey>> items, Set<Long> controlled) {
+    try {
+      RecoveryMarks.Mark mark = RecoveryMarks.parse(member);
+      if (mark.control()) {
+        controlled.add(mark.uid());
+      } else {
+        RedisReadBack.add(items, mark.uid(), mark.item());
+      }
+    } catch (IllegalArgumentException e) {
+      metrics.invalidEntry();
+      log.warn("Clearing malformed recovery mark in shard {}: {}", shard, e.getMessage());
+    }
+  }
+
+  /**
+   * Writes the current records of {@code items} and all tombstones of {@code controlled} users to the
+   * sink; returns {recovered, missing}: what it wrote, and the items whose record left Redis.
+   */
+  private int[] persist(Map<Long, List<ItemKey>> items, Set<Long> controlled) {
     // Tombstones first: the sink applies a change's deletes before its upserts, and HBase by time.
     List<HistoryChange> writes = new ArrayList<>(readBack().tombstones(controlled));
     int recovered = writes.stream().mapToInt(c -> c.getDeletesCount() + c.getClearsCount()).sum();
@@ -218,9 +271,7 @@ public final class RecoverySweeper implements AutoCloseable {
       sink.write(writes);
       metrics.recovered(recovered);
     }
-    long cleared = m.clear(clears);
-    metrics.marksClearedBySweep(cleared);
-    return new SweepResult(page.size(), recovered, missing, cleared);
+    return new int[] {recovered, missing};
   }
 
   private RedisReadBack readBack() {

@@ -14,6 +14,7 @@ import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,13 +27,16 @@ import org.jspecify.annotations.Nullable;
  * uid:business:oid} for write-throughs and {@code uid:~<nonce>} for deletes and clears, scored by
  * the shard's stamps, {@code mark_recovery.lua}): finds marks older than an age by Redis's clock
  * ({@code recovery_due.lua}), and clears persisted ones with {@code clear_recovery.lua}, which
- * keeps a mark rescored by a newer write.
+ * keeps a mark rescored by a newer write. And the recovery logs ({@link RedisKeys#recoveryLog}: per
+ * shard a stream, one entry per write call listing the items it applied): finds entries older than
+ * an age by Redis's clock ({@code recovery_log_due.lua}) and deletes them once persisted.
  *
  * <p>Confined to one thread: it queues on a pipelining connection its owner opened for that thread.
  */
 public final class RecoveryMarks {
   /** Members per {@code clear_recovery} call, so one script never holds Redis for long. */
   static final int MEMBERS_PER_SCRIPT = 500;
+  private static final RedisScript LOG_DUE = RedisScript.load(RecoveryMarks.class, "recovery_log_due.lua");
 
   private final StatefulConnection<byte[], byte[]> pipeline;
   private final RedisClusterAsyncCommands<byte[], byte[]> commands;
@@ -126,6 +130,69 @@ public final class RecoveryMarks {
       members.add((byte[]) answer.get(i));
     }
     return new Due(threshold, members);
+  }
+
+  /**
+   * One entry of a recovery log: its id and the item marks it lists ({@code uid:business:oid}, as
+   * {@link #parse} reads them); a malformed entry has no members and {@code malformed} says why.
+   */
+  public record LogEntry(String id, List<byte[]> members, @Nullable String malformed) {}
+
+  /**
+   * Up to {@code limit} entries of {@code shard}'s recovery log older than {@code age} by the log's
+   * Redis clock, oldest first.
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time
+   */
+  public List<LogEntry> dueLog(int shard, Duration age, int limit) {
+    CompletionStage<List<Object>> reply = Scripts.eval(commands, fallback, LOG_DUE, ScriptOutputType.MULTI,
+        new byte[][] {keys.recoveryLog(shard)}, Scripts.num(age.toMillis()), Scripts.num(limit));
+    pipeline.flushCommands();
+    List<Object> answer =
+        RedisFailures.await(reply, RoundTripDeadline.after(time, timeout), "recovery_log_due of shard " + shard);
+    List<LogEntry> entries = new ArrayList<>(answer.size());
+    for (Object e : answer) {
+      entries.add(logEntry(e));
+    }
+    return entries;
+  }
+
+  /** An XRANGE entry, {@code {id, {field, value, ...}}}, whose field {@code m} lists its items. */
+  static LogEntry logEntry(Object raw) {
+    if (!(raw instanceof List<?> entry) || entry.size() != 2 || !(entry.get(0) instanceof byte[] id)) {
+      throw new IllegalStateException("recovery_log_due answered an entry that is not {id, fields}: " + raw);
+    }
+    String entryId = new String(id, StandardCharsets.US_ASCII);
+    if (!(entry.get(1) instanceof List<?> fields) || fields.size() != 2 || !(fields.get(0) instanceof byte[] f)
+        || !"m".equals(new String(f, StandardCharsets.US_ASCII)) || !(fields.get(1) instanceof byte[] value)) {
+      return new LogEntry(entryId, List.of(), "fields are not {m, items}");
+    }
+    List<byte[]> members = new ArrayList<>();
+    int from = 0;
+    for (int i = 0; i <= value.length; i++) {
+      if (i == value.length || value[i] == ' ') {
+        if (i > from) {
+          members.add(Arrays.copyOfRange(value, from, i));
+        }
+        from = i + 1;
+      }
+    }
+    return new LogEntry(entryId, members, null);
+  }
+
+  /**
+   * Deletes {@code ids} from {@code shard}'s recovery log; returns how many were there.
+   *
+   * @throws RetriableStoreException when Redis is unreachable or does not answer in time
+   */
+  public long deleteLog(int shard, List<String> ids) {
+    if (ids.isEmpty()) {
+      return 0;
+    }
+    CompletionStage<Long> reply = commands.xdel(keys.recoveryLog(shard), ids.toArray(new String[0]));
+    pipeline.flushCommands();
+    return RedisFailures.await(reply, RoundTripDeadline.after(time, timeout), "XDEL of " + ids.size()
+        + " recovery-log entries of shard " + shard);
   }
 
   /**

@@ -86,6 +86,48 @@ class RecoverySweeperTest {
     assertThat(env.counter("playline.job.recovery.sweeps")).isEqualTo(1);
   }
 
+  /**
+   * The recovery log: entries older than recovery.age (by their Redis-issued ids) are persisted a
+   * page at a time and deleted; a recent entry is left to its node's write-back; a malformed one is
+   * deleted and counted.
+   */
+  @Test
+  void sweepPersistsTheItemsOfOldLogEntriesAndDeletesThoseEntriesOnly(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) {
+    env = JobTestEnv.create(redis, kafka, hbase, Map.of("recovery.batch.size", "2", "recovery.shards", "4"));
+    long old = System.currentTimeMillis() - Duration.ofMinutes(10).toMillis();
+    HistoryRecord a = record(11, Business.VIDEO, 1, 1_000, env.base + 1);
+    HistoryRecord b = record(11, Business.ARTICLE, 2, 2_000, env.base + 2);
+    HistoryRecord c = record(16, Business.VIDEO, 3, 3_000, env.base + 3);
+    HistoryRecord fresh = record(12, Business.VIDEO, 4, 4_000, env.base + 4);
+    for (HistoryRecord r : new HistoryRecord[] {a, b, c, fresh}) {
+      env.putRedisRecord(r);
+    }
+    // One call's entry may list several users, whatever their uid (the writer takes shards in turn).
+    env.logEntry(1, old, 0, item(11, Business.VIDEO, 1), item(11, Business.ARTICLE, 2), item(16, Business.VIDEO, 3));
+    env.logEntry(1, old, 1, item(13, Business.COMIC, 5)); // its record is gone from Redis
+    env.logEntry(1, old + 1, 0, "garbage");
+    String recent = env.logEntry(1, System.currentTimeMillis(), 0, item(12, Business.VIDEO, 4));
+    env.logEntry(3, old, 0, item(11, Business.VIDEO, 1)); // a later write of the same item, in another shard
+
+    RecoverySweeper.SweepResult result = sweepOnce(preparedSink());
+
+    assertThat(result.recovered()).isEqualTo(4);
+    assertThat(result.missing()).isEqualTo(1);
+    assertThat(result.cleared()).isEqualTo(4);
+    assertThat(env.stored(11, Business.VIDEO, 1)).isEqualTo(a);
+    assertThat(env.stored(11, Business.ARTICLE, 2)).isEqualTo(b);
+    assertThat(env.stored(16, Business.VIDEO, 3)).isEqualTo(c);
+    assertThat(env.stored(12, Business.VIDEO, 4)).as("recent entry: left to the write-back").isNull();
+    assertThat(env.logEntryIds()).isEqualTo(Map.of(1, List.of(recent)));
+    assertThat(env.counter("playline.job.invalid.entries")).isEqualTo(1);
+    assertThat(env.counter("playline.job.recovery.missing")).isEqualTo(1);
+  }
+
+  private static String item(long uid, Business business, long oid) {
+    return new String(RedisKeys.recoveryMember(uid, RedisKeys.member(business, oid)), StandardCharsets.US_ASCII);
+  }
+
   @Test
   void sweepPersistsTheTombstonesBehindOldDeleteAndClearMarks(RedisNamespace redis, KafkaNamespace kafka,
       HBaseNamespace hbase) {
