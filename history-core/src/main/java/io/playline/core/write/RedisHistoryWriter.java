@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongToIntFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -58,7 +59,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   private final EventExecutor loop;
   private final boolean cluster;
   /** The log shard the next call appends to: each call takes the next, so the sweep's shards share the load. */
-  private int nextLogShard;
+  private final AtomicInteger nextLogShard = new AtomicInteger();
 
   public RedisHistoryWriter(CoreConfig config, RedisConnections redis, WriteBackSink sink, WriteMetrics metrics) {
     this.config = config;
@@ -113,9 +114,8 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   }
 
   private int takeLogShard() {
-    int shard = nextLogShard;
-    nextLogShard = (shard + 1) % config.recoveryShards();
-    return shard;
+    // Atomic although the writer is confined: in a cluster the entry is taken in the writes' callback.
+    return nextLogShard.getAndUpdate(s -> (s + 1) % config.recoveryShards());
   }
 
   private static boolean hasEvents(List<UserWrite> userWrites, int[] call) {

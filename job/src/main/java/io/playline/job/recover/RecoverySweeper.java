@@ -17,7 +17,9 @@ import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.time.FixedDelay;
 import io.playline.time.Time;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -209,6 +211,7 @@ public final class RecoverySweeper implements AutoCloseable {
     Map<Long, List<ItemKey>> items = new LinkedHashMap<>();
     Set<Long> controlled = new LinkedHashSet<>();
     List<String> ids = new ArrayList<>(page.size());
+    Set<ByteBuffer> seen = new HashSet<>();
     int marked = 0;
     for (RecoveryMarks.LogEntry entry : page) {
       ids.add(entry.id());
@@ -218,7 +221,10 @@ public final class RecoverySweeper implements AutoCloseable {
       }
       for (byte[] member : entry.members()) {
         marked++;
-        addMark(shard, member, items, controlled);
+        // An item written every few seconds is listed by many entries: read and persist it once.
+        if (seen.add(ByteBuffer.wrap(member))) {
+          addMark(shard, member, items, controlled);
+        }
       }
     }
     int[] recoveredMissing = persist(items, controlled);
