@@ -2,7 +2,7 @@ package io.playline.gateway.heartbeat;
 
 import io.playline.core.write.EventRules;
 import io.playline.gateway.budget.UserBudgets;
-import io.playline.node.WriteLimits;
+import io.playline.node.WriteLimitsConfig;
 import io.playline.node.write.FlagCalendar;
 import io.playline.time.Time;
 import java.util.function.LongConsumer;
@@ -24,7 +24,7 @@ import java.util.function.LongConsumer;
 public record HeartbeatPath(
     WritePath writePath,
     UserBudgets budgets,
-    WriteLimits writes,
+    WriteLimitsConfig writes,
     EventRules eventRules,
     FlagCalendar calendar,
     Time time,

@@ -11,7 +11,7 @@ import io.playline.gateway.heartbeat.WritePath;
 import io.playline.gateway.push.PushRegistrar;
 import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.gateway.stream.StreamTransport;
-import io.playline.node.WriteLimits;
+import io.playline.node.WriteLimitsConfig;
 import io.playline.node.auth.AuthenticationException;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.write.FlagCalendar;
@@ -60,7 +60,7 @@ public final class SessionFixture {
     budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
         config.maxUserAuthsPerMinute(), registry, time::nanoTime, uid -> CompletableFuture.completedFuture(0));
     limiter = new ConnectionLimiter(100, 100, config.maxConnectionsPerUser());
-    HeartbeatPath heartbeats = new HeartbeatPath(writes, budgets, WriteLimits.from(ConfigSource.empty()),
+    HeartbeatPath heartbeats = new HeartbeatPath(writes, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, push::touch,
         config.maxUserRefusalsBeforeClose());
     parts = new SessionParts(config, time, metrics, tokens, new MapSessionStore(), UserLimits.of(budgets, limiter), push,
