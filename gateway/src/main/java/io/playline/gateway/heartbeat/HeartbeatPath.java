@@ -9,7 +9,7 @@ import java.util.function.LongConsumer;
 
 /**
  * What the heartbeat step needs of its node, and nothing else: the step can be built (and tested)
- * without a session, an authenticator or a session store. Thread-safe collaborators only.
+ * without a session, an authenticator or a resume store. Thread-safe collaborators only.
  *
  * @param writePath where a heartbeat's records are handed ({@link WritePath#of} the node's batcher)
  * @param budgets what one user may spend across its connections (events/s)

@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param time the node's clock: server time, deadlines and every timer of a session
  * @param metrics gateway meters
  * @param tokens verifies a token, once per connection and on each {@code Refresh}
- * @param sessions server-side sessions: recorded on a token, found on a resume, kept fresh
+ * @param resumeStore the sessions a reconnecting client can resume: recorded on a token, found on a
+ *     resume, kept fresh
  * @param limits what one user may do through this node: authenticate, keep connections open, delete
  * @param push where an authenticated connection registers for its user's progress pushes
  * @param heartbeats the heartbeat step's part: the write path, the events budget and the limits of what
@@ -28,7 +29,7 @@ public record SessionParts(
     Time time,
     GatewayMetrics metrics,
     Authenticator tokens,
-    SessionStore sessions,
+    ResumeStore resumeStore,
     UserLimits limits,
     PushRegistrar push,
     HeartbeatPath heartbeats,

@@ -225,7 +225,7 @@ public final class StreamSession {
     transport.authenticated();
     cancelTimer();
     long now = parts.time().millis();
-    SessionLease l = new SessionLease(transport, parts.sessions(), parts.time(), parts.config(),
+    SessionLease l = new SessionLease(transport, parts.resumeStore(), parts.time(), parts.config(),
         new StoredSession(id, proven.tokenExpiresAtMs(), proven.createdAtMs()), proven.newSession(), () -> {
           if (state == State.OPEN && lease != null) {
             fail(0, Code.TOKEN_EXPIRED, lease.expiredMessage());

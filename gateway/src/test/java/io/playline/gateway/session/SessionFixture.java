@@ -63,7 +63,7 @@ public final class SessionFixture {
     HeartbeatPath heartbeats = new HeartbeatPath(writes, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, push::touch,
         config.maxUserRefusalsBeforeClose());
-    parts = new SessionParts(config, time, metrics, tokens, new MapSessionStore(), UserLimits.of(budgets, limiter), push,
+    parts = new SessionParts(config, time, metrics, tokens, new MapResumeStore(), UserLimits.of(budgets, limiter), push,
         heartbeats, null);
   }
 
@@ -175,8 +175,8 @@ public final class SessionFixture {
     }
   }
 
-  /** A session store that keeps its sessions in {@link #stored}; answers at once. */
-  private final class MapSessionStore implements SessionStore {
+  /** A resume store that keeps its sessions in {@link #stored}; answers at once. */
+  private final class MapResumeStore implements ResumeStore {
     @Override
     public void create(StoredSession session, long nowMs) {
       stored.put(session.identity().sessionId(), session);
