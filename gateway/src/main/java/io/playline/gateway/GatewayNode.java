@@ -12,6 +12,7 @@ import io.playline.gateway.budget.AuthRefusalHold;
 import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.session.JwksAuthenticator;
 import io.playline.gateway.session.JwtAuthenticator;
+import io.playline.gateway.session.PlayerHistory;
 import io.playline.gateway.session.RedisResumeStore;
 import io.playline.gateway.session.SessionParts;
 import io.playline.gateway.session.TokenAuthenticator;
@@ -104,7 +105,8 @@ public final class GatewayNode implements AutoCloseable {
     SessionParts parts = new SessionParts(config, node.time(), metrics, tokens,
         new RedisResumeStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
-        UserLimits.of(budgets, limiter), connections, heartbeats, core.history());
+        UserLimits.of(budgets, limiter), connections, heartbeats,
+        PlayerHistory.of(core.history()));
     players = GatewayServer.start(node, config, parts, connections, limiter, demo);
   }
 

@@ -1,6 +1,5 @@
 package io.playline.gateway.session;
 
-import io.playline.core.query.HistoryService;
 import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.heartbeat.EventWait;
 import io.playline.gateway.heartbeat.HeartbeatPath;
@@ -22,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param push where an authenticated connection registers for its user's progress pushes
  * @param heartbeats the heartbeat step's part: the write path, the events budget and the limits of what
  *     a heartbeat carries (the {@code Auth} frame's device and platform labels are held to them too)
- * @param history the stream's queries; null when this node serves none (answered UNAVAILABLE)
+ * @param history what the stream's queries read and delete; null when this node serves none (answered
+ *     UNAVAILABLE)
  */
 public record SessionParts(
     GatewayConfig config,
@@ -33,7 +33,7 @@ public record SessionParts(
     UserLimits limits,
     PushRegistrar push,
     HeartbeatPath heartbeats,
-    @Nullable HistoryService history) {
+    @Nullable PlayerHistory history) {
 
   /** A new connection's wait after an events refusal, on the clock the refusals are measured on. */
   public EventWait eventWait() {

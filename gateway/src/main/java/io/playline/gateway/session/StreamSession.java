@@ -328,7 +328,7 @@ public final class StreamSession {
   /** The connection's query handler, or empty (after answering UNAVAILABLE) on a node without queries. */
   private java.util.Optional<StreamQueries> queries(long seq) {
     if (streamQueries == null) {
-      io.playline.core.query.HistoryService history = parts.history();
+      PlayerHistory history = parts.history();
       ConnectionIdentity id = identity;
       if (history == null || id == null) {
         reject(seq, Code.UNAVAILABLE, "history queries are not served by this node");
