@@ -7,7 +7,7 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.api.connect.ConnectServer;
 import io.playline.core.query.HistoryService;
 import io.playline.node.Node;
@@ -45,10 +45,10 @@ public final class ApiServer implements AutoCloseable {
   private final @Nullable ConnectServer http;
   private final HealthStatusManager health;
   private final Node node;
-  private final ApiAccess access;
+  private final ApiConfig access;
 
   private ApiServer(Server server, @Nullable ConnectServer http, HealthStatusManager health, Node node,
-      ApiAccess access) {
+      ApiConfig access) {
     this.server = server;
     this.http = http;
     this.health = health;
@@ -62,7 +62,7 @@ public final class ApiServer implements AutoCloseable {
    * @throws IllegalStateException when the node serves no queries (it was started without HBase)
    *     or the port cannot be bound
    */
-  public static ApiServer attach(Node node, ApiAccess access) {
+  public static ApiServer attach(Node node, ApiConfig access) {
     HistoryService history = node.core().history();
     if (history == null) {
       throw new IllegalStateException("the internal API needs a node with queries (HBase)");

@@ -6,7 +6,7 @@ import io.grpc.stub.StreamObserver;
 import io.playline.core.query.HistoryService;
 import io.playline.core.write.EventRules;
 import io.playline.core.write.WriteOutcome;
-import io.playline.node.WriteLimits;
+import io.playline.node.WriteLimitsConfig;
 import io.playline.node.errors.StatusMapper;
 import io.playline.node.write.EventRecords;
 import io.playline.node.write.WriteBatcher;
@@ -49,11 +49,11 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
   private final HistoryService history;
   private final WriteBatcher batcher;
   private final EventRules rules;
-  private final WriteLimits limits;
+  private final WriteLimitsConfig limits;
   private final Clock clock;
 
   /** The service with the node's {@code limits} ({@code heartbeat.max.events}, {@code device.id.max.bytes}, ...). */
-  public HistoryGrpcService(HistoryService history, WriteBatcher batcher, EventRules rules, WriteLimits limits,
+  public HistoryGrpcService(HistoryService history, WriteBatcher batcher, EventRules rules, WriteLimitsConfig limits,
       Clock clock) {
     this.history = history;
     this.batcher = batcher;

@@ -1,7 +1,7 @@
 package io.playline.api;
 
 import io.grpc.Grpc;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import java.security.cert.X509Certificate;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
@@ -76,7 +76,7 @@ public final class ServiceAuthInterceptor implements ServerInterceptor {
    */
   public ServiceAuthInterceptor(String apiSecret, Duration clockSkew, Clock clock, MeterRegistry registry,
       boolean certificates) {
-    this.jwt = new Hs256(ApiAccess.SECRET_KEY, apiSecret, clockSkew, clock);
+    this.jwt = new Hs256(ApiConfig.SECRET_KEY, apiSecret, clockSkew, clock);
     this.registry = registry;
     this.certificates = certificates;
     this.clock = clock;

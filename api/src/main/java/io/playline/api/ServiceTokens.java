@@ -1,7 +1,7 @@
 package io.playline.api;
 
 import com.nimbusds.jwt.JWTClaimsSet;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.node.auth.Hs256;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +32,7 @@ public final class ServiceTokens {
         .issueTime(Date.from(now))
         .expirationTime(Date.from(now.plus(ttl)))
         .build();
-    return Hs256.sign(ApiAccess.SECRET_KEY, apiSecret, claims);
+    return Hs256.sign(ApiConfig.SECRET_KEY, apiSecret, claims);
   }
 
   /** Rejects a blank or overlong service name. */

@@ -4,7 +4,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
@@ -38,7 +38,7 @@ abstract class AbstractApiNodeTest {
 
   @BeforeEach
   void start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"));
+    api = apiNode(redis, kafka, hbase, new ApiConfig(API_SECRET, "127.0.0.1"));
     channel = channel(bearer());
     bare = NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext().build();
   }
@@ -51,18 +51,18 @@ abstract class AbstractApiNodeTest {
   }
 
   /** Starts {@link #node} (it accepts no players) and the internal API on it with {@code access}. */
-  ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access) {
+  ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiConfig access) {
     return apiNode(redis, kafka, hbase, access, Map.of());
   }
 
-  /** {@link #apiNode(RedisNamespace, KafkaNamespace, HBaseNamespace, ApiAccess)} with {@code settings} added. */
-  ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access,
+  /** {@link #apiNode(RedisNamespace, KafkaNamespace, HBaseNamespace, ApiConfig)} with {@code settings} added. */
+  ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiConfig access,
       Map<String, String> settings) {
     return apiNode(redis, kafka, hbase, access, settings, Time.SYSTEM);
   }
 
   /** As above, the node reading the time and scheduling by {@code time}. */
-  ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiAccess access,
+  ApiServer apiNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, ApiConfig access,
       Map<String, String> settings, Time time) {
     ConfigSource source = source(redis, kafka, hbase).with(settings);
     node = Node.builder(NodeConfig.from(source)).time(time)

@@ -8,8 +8,8 @@ import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.playline.api.config.ApiAccess;
-import io.playline.api.config.HttpAccess;
+import io.playline.api.config.ApiConfig;
+import io.playline.api.config.ApiHttpConfig;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.HistoryGrpc;
@@ -89,7 +89,7 @@ class ApiPortBudgetsTest extends AbstractApiNodeTest {
   void tcpConnectionsOverTheApiCapsAreClosedAtAcceptWhenEveryConnectionProvedAToken(RedisNamespace redis,
       KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
     node.close();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 3, 2, 10_000, HttpAccess.anyPort()));
+    api = apiNode(redis, kafka, hbase, new ApiConfig(API_SECRET, "127.0.0.1", 0, 3, 2, 10_000, ApiHttpConfig.anyPort()));
     List<ManagedChannel> backends = new java.util.ArrayList<>();
     try {
       backends.add(provenBackend("127.0.0.1"));
@@ -121,7 +121,7 @@ class ApiPortBudgetsTest extends AbstractApiNodeTest {
   void strangersHoldingEveryApiConnectionGiveWayToABackendWithAToken(RedisNamespace redis, KafkaNamespace kafka,
       HBaseNamespace hbase) throws Exception {
     node.close();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 4, 2, 10_000, HttpAccess.anyPort()));
+    api = apiNode(redis, kafka, hbase, new ApiConfig(API_SECRET, "127.0.0.1", 0, 4, 2, 10_000, ApiHttpConfig.anyPort()));
     List<Socket> strangers = new java.util.ArrayList<>();
     ManagedChannel backend = null;
     try {
@@ -175,8 +175,8 @@ class ApiPortBudgetsTest extends AbstractApiNodeTest {
     assertThat(apiCut("rapid_reset")).isZero();
 
     node.close();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1", 0, 4_096, 1_024, 50,
-        HttpAccess.anyPort()));
+    api = apiNode(redis, kafka, hbase, new ApiConfig(API_SECRET, "127.0.0.1", 0, 4_096, 1_024, 50,
+        ApiHttpConfig.anyPort()));
     try (RawHttp2Client attacker = RawHttp2Client.connect(api.address().getPort())) {
       attacker.streams(authorized, 1_000, true);
       await().atMost(Duration.ofSeconds(10)).until(attacker::closed);
@@ -189,7 +189,7 @@ class ApiPortBudgetsTest extends AbstractApiNodeTest {
       KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
     node.close();
     ManualTime time = new ManualTime();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"),
+    api = apiNode(redis, kafka, hbase, new ApiConfig(API_SECRET, "127.0.0.1"),
         Map.of("grpc.first.stream.timeout", "3s"), time);
     channel.shutdownNow();
     channel = channel(bearer());
@@ -213,7 +213,7 @@ class ApiPortBudgetsTest extends AbstractApiNodeTest {
   void anOldApiConnectionIsSentAwayAndClosedAfterTheGraceThoughItsCallNeverEnds(RedisNamespace redis,
       KafkaNamespace kafka, HBaseNamespace hbase) throws Exception {
     node.close();
-    api = apiNode(redis, kafka, hbase, new ApiAccess(API_SECRET, "127.0.0.1"),
+    api = apiNode(redis, kafka, hbase, new ApiConfig(API_SECRET, "127.0.0.1"),
         Map.of("grpc.max.connection.age", "1s", "grpc.max.connection.age.grace", "300ms"));
     String path = "/" + HistoryGrpc.getGetProgressMethod().getFullMethodName();
     try (RawHttp2Client backend = RawHttp2Client.connect(api.address().getPort())) {

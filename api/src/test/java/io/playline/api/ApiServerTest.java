@@ -14,7 +14,7 @@ import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.StreamObserver;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
@@ -124,7 +124,7 @@ class ApiServerTest extends AbstractApiNodeTest {
             + "the internal API takes service tokens");
     assertThat(callWith("Bearer " + playerToken(API_SECRET, 42, now)))
         .as("a player-shaped token, even signed with the API key").startsWith("UNAUTHENTICATED: not a service token");
-    assertThat(callWith("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, API_SECRET, otherAudience)))
+    assertThat(callWith("Bearer " + Hs256.sign(ApiConfig.SECRET_KEY, API_SECRET, otherAudience)))
         .startsWith("UNAUTHENTICATED: not a service token");
     assertThat(callWith("Bearer " + ServiceTokens.mint(other, "svc", Duration.ofMinutes(1), now)))
         .startsWith("UNAUTHENTICATED: bad token signature");
@@ -192,7 +192,7 @@ class ApiServerTest extends AbstractApiNodeTest {
     ConfigSource source = source(redis, kafka, hbase);
     try (Node withoutHBase = Node.builder(NodeConfig.from(source))
         .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", null)).start()) {
-      assertThatThrownBy(() -> ApiServer.attach(withoutHBase, new ApiAccess(API_SECRET, "127.0.0.1")))
+      assertThatThrownBy(() -> ApiServer.attach(withoutHBase, new ApiConfig(API_SECRET, "127.0.0.1")))
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a node with queries");
     }
   }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.node.auth.AuthenticationException;
 import io.playline.node.auth.Hs256;
 import java.time.Clock;
@@ -62,7 +62,7 @@ class ServiceAuthInterceptorTest {
     JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("later").audience(ServiceTokens.AUDIENCE)
         .notBeforeTime(Date.from(start.plus(Duration.ofMinutes(5))))
         .expirationTime(Date.from(start.plus(Duration.ofMinutes(20)))).build();
-    String token = Hs256.sign(ApiAccess.SECRET_KEY, SECRET, claims);
+    String token = Hs256.sign(ApiConfig.SECRET_KEY, SECRET, claims);
     assertThatThrownBy(() -> auth.authenticate("Bearer " + token)).hasMessage("token not yet valid");
 
     clock.now = start.plus(Duration.ofMinutes(5));
@@ -80,11 +80,11 @@ class ServiceAuthInterceptorTest {
     assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign("auth.secret",
         "the-player-token-key-0123456789abcdefgh", player))).isInstanceOf(AuthenticationException.class)
         .hasMessage(expected);
-    assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, SECRET, player)))
+    assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign(ApiConfig.SECRET_KEY, SECRET, player)))
         .hasMessage(expected);
     JWTClaimsSet otherService = new JWTClaimsSet.Builder().subject("recs").audience("elsewhere")
         .expirationTime(Date.from(start.plusSeconds(60))).build();
-    assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign(ApiAccess.SECRET_KEY, SECRET, otherService)))
+    assertThatThrownBy(() -> auth.authenticate("Bearer " + Hs256.sign(ApiConfig.SECRET_KEY, SECRET, otherService)))
         .hasMessage("not a service token (aud must name playline-api)");
     String forged = ServiceTokens.mint("another-key-of-32-bytes-at-least-0123456789", "recs", Duration.ofMinutes(1),
         start);

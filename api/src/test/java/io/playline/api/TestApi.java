@@ -1,6 +1,6 @@
 package io.playline.api;
 
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.HBaseLayout;
 import io.playline.node.Node;
@@ -20,7 +20,7 @@ import java.util.Map;
 
 /**
  * A node that serves only the internal API, as the api role runs it (settings read through {@link
- * NodeConfig#from} and {@link ApiAccess#from}; no progress push, which is the player edge's), on
+ * NodeConfig#from} and {@link ApiConfig#from}; no progress push, which is the player edge's), on
  * real Redis, Kafka and HBase (its history table created as the job would);
  * every port on a free one.
  */
@@ -51,7 +51,7 @@ record TestApi(Node node, ApiServer api) implements AutoCloseable {
         .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.configuration()))
         .start();
     try {
-      return new TestApi(node, ApiServer.attach(node, ApiAccess.from(source, API_SECRET, PLAYER_SECRET)));
+      return new TestApi(node, ApiServer.attach(node, ApiConfig.from(source, API_SECRET, PLAYER_SECRET)));
     } catch (RuntimeException e) {
       node.close();
       throw e;

@@ -12,7 +12,8 @@ import io.playline.gateway.budget.AuthRefusalHold;
 import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.session.JwksAuthenticator;
 import io.playline.gateway.session.JwtAuthenticator;
-import io.playline.gateway.session.RedisSessionStore;
+import io.playline.gateway.session.PlayerHistory;
+import io.playline.gateway.session.RedisResumeStore;
 import io.playline.gateway.session.SessionParts;
 import io.playline.gateway.session.TokenAuthenticator;
 import io.playline.gateway.session.UserLimits;
@@ -102,9 +103,10 @@ public final class GatewayNode implements AutoCloseable {
     HeartbeatPath heartbeats = new HeartbeatPath(WritePath.of(node.batcher()), budgets, node.config().writes(),
         node.eventRules(), node.calendar(), node.time(), connections::touch, config.maxUserRefusalsBeforeClose());
     SessionParts parts = new SessionParts(config, node.time(), metrics, tokens,
-        new RedisSessionStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
+        new RedisResumeStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
-        UserLimits.of(budgets, limiter), connections, heartbeats, core.history());
+        UserLimits.of(budgets, limiter), connections, heartbeats,
+        PlayerHistory.of(core.history()));
     players = GatewayServer.start(node, config, parts, connections, limiter, demo);
   }
 

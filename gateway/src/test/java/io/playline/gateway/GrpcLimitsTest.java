@@ -7,7 +7,7 @@ import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
-import io.playline.node.grpc.GrpcLimits;
+import io.playline.node.grpc.GrpcLimitsConfig;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;
 import io.playline.testing.GrpcPlayerClient;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The per-connection limits of the gRPC servers ({@link GrpcLimits}) on the player port. */
+/** The per-connection limits of the gRPC servers ({@link GrpcLimitsConfig}) on the player port. */
 @ExtendWith(RealRedisExtension.class)
 class GrpcLimitsTest {
   private TestGateway gateway;

@@ -199,7 +199,7 @@ class TokenExpiryTest {
       c.send(Frames.refresh(2, second));
       assertThat(c.next().getRefreshOk().getExpiresAtMs()).isEqualTo(expiryOf(second));
     }
-    // The session store is renewed asynchronously: a later resume carries the newer token's expiry.
+    // The resume store is renewed asynchronously: a later resume carries the newer token's expiry.
     await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
       try (WsPlayerClient c = ws(gateway)) {
         c.send(Frames.resume(1, sessionId, "phone"));

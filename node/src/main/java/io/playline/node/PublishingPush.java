@@ -6,7 +6,7 @@ import io.playline.node.push.PushConfig;
 import io.playline.node.push.PushKeys;
 import io.playline.node.push.PushMetrics;
 import io.playline.node.push.PushRouter;
-import io.playline.node.push.RedisSessionRegistry;
+import io.playline.node.push.RedisUserNodesRegistry;
 import io.playline.time.Time;
 
 /**
@@ -29,10 +29,10 @@ public final class PublishingPush implements Node.AppliedStarter {
   public Node.Applied start(Node.Core core, MeterRegistry registry, Time time) {
     PushMetrics metrics = new PushMetrics(registry);
     PushKeys keys = new PushKeys(core.config().redisKeyPrefix());
-    RedisSessionRegistry sessions = new RedisSessionRegistry(core.redis().shared(), keys, nodeId,
+    RedisUserNodesRegistry userNodes = new RedisUserNodesRegistry(core.redis().shared(), keys, nodeId,
         config.registryTtl(), config.lookupCache(), config.aloneCache(), time.clock(), metrics);
-    sessions.holdersFrom(uid -> false);
-    PushRouter router = new PushRouter(push -> { }, sessions, NodeChannels.redis(core.redis().shared(), keys),
+    userNodes.holdersFrom(uid -> false);
+    PushRouter router = new PushRouter(push -> { }, userNodes, NodeChannels.redis(core.redis().shared(), keys),
         metrics);
     return new Node.Applied(router, () -> { });
   }

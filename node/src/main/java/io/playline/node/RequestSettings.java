@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * What the player edge and the internal API both check in a request: the clock skew tolerated in a
- * token, and how much one heartbeat or {@code Report} may carry ({@link WriteLimits}).
+ * token, and how much one heartbeat or {@code Report} may carry ({@link WriteLimitsConfig}).
  */
 public final class RequestSettings {
   public static final Setting<Duration> CLOCK_SKEW = Setting.duration("auth.clock.skew", Duration.ofSeconds(30),

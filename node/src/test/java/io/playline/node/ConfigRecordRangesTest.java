@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.node.admin.AdminAccess;
-import io.playline.node.edge.AddressLimits;
-import io.playline.node.grpc.GrpcLimits;
+import io.playline.node.admin.AdminConfig;
+import io.playline.node.edge.AddressLimitsConfig;
+import io.playline.node.grpc.GrpcLimitsConfig;
 import io.playline.node.push.PushConfig;
 import java.time.Duration;
 import java.util.Map;
@@ -26,8 +26,8 @@ class ConfigRecordRangesTest {
     assertThatThrownBy(build).isInstanceOf(ConfigException.class).hasMessageStartingWith(key + ": ");
   }
 
-  private static AdminAccess admin(int max, int perAddress, Duration timeout) {
-    return new AdminAccess("127.0.0.1", null, max, perAddress, timeout);
+  private static AdminConfig admin(int max, int perAddress, Duration timeout) {
+    return new AdminConfig("127.0.0.1", null, max, perAddress, timeout);
   }
 
   @Test
@@ -42,29 +42,30 @@ class ConfigRecordRangesTest {
   @Test
   void addressLimitsHoldEachKeysRange() {
     Duration day = Duration.ofHours(24);
-    assertThatCode(() -> new AddressLimits(1, 1, Duration.ofHours(1), day, 1, 1, 1, S)).doesNotThrowAnyException();
-    refused("connection.max.new.per.address.per.second", () -> new AddressLimits(1_000_001, 1, S, S, 1, 1, 1, S));
-    refused("connection.max.new.per.address.burst", () -> new AddressLimits(1, 10_000_001, S, S, 1, 1, 1, S));
+    assertThatCode(() -> new AddressLimitsConfig(1, 1, Duration.ofHours(1), day, 1, 1, 1, S)).doesNotThrowAnyException();
+    refused("connection.max.new.per.address.per.second", () -> new AddressLimitsConfig(1_000_001, 1, S, S, 1, 1, 1, S));
+    refused("connection.max.new.per.address.burst", () -> new AddressLimitsConfig(1, 10_000_001, S, S, 1, 1, 1, S));
     refused("connection.abuse.penalty",
-        () -> new AddressLimits(1, 1, Duration.ofHours(1).plusMillis(1), day, 1, 1, 1, S));
-    refused("connection.abuse.penalty", () -> new AddressLimits(1, 1, Duration.ofMillis(-1), S, 1, 1, 1, S));
-    refused("connection.abuse.penalty.max", () -> new AddressLimits(1, 1, S, day.plusMillis(1), 1, 1, 1, S));
-    refused("connection.abuse.penalty.max", () -> new AddressLimits(1, 1, S, S.minusMillis(1), 1, 1, 1, S));
-    refused("connection.max.tracked.addresses", () -> new AddressLimits(1, 1, S, S, 10_000_001, 1, 1, S));
-    refused("connection.max.unproven.per.address", () -> new AddressLimits(1, 1, S, S, 1, 0, 1, S));
-    refused("grpc.max.early.resets.per.address", () -> new AddressLimits(1, 1, S, S, 1, 1, 0, S));
-    refused("grpc.rst.window", () -> new AddressLimits(1, 1, S, S, 1, 1, 1, Duration.ofMillis(999)));
+        () -> new AddressLimitsConfig(1, 1, Duration.ofHours(1).plusMillis(1), day, 1, 1, 1, S));
+    refused("connection.abuse.penalty", () -> new AddressLimitsConfig(1, 1, Duration.ofMillis(-1), S, 1, 1, 1, S));
+    refused("connection.abuse.penalty.max", () -> new AddressLimitsConfig(1, 1, S, day.plusMillis(1), 1, 1, 1, S));
+    refused("connection.abuse.penalty.max", () -> new AddressLimitsConfig(1, 1, S, S.minusMillis(1), 1, 1, 1, S));
+    refused("connection.max.tracked.addresses", () -> new AddressLimitsConfig(1, 1, S, S, 10_000_001, 1, 1, S));
+    refused("connection.max.unproven.per.address", () -> new AddressLimitsConfig(1, 1, S, S, 1, 0, 1, S));
+    refused("grpc.max.early.resets.per.address", () -> new AddressLimitsConfig(1, 1, S, S, 1, 1, 0, S));
+    refused("grpc.rst.window", () -> new AddressLimitsConfig(1, 1, S, S, 1, 1, 1, Duration.ofMillis(999)));
   }
 
   @Test
   void theLongestPenaltyDefaultsToThePenaltyWhenThatIsLonger() {
-    assertThat(AddressLimits.from(ConfigSource.load(null, Map.of())).abusePenaltyMax()).isEqualTo(Duration.ofMinutes(5));
-    AddressLimits longPenalty = AddressLimits.from(ConfigSource.load(null, Map.of("connection.abuse.penalty", "10m")));
+    assertThat(AddressLimitsConfig.from(ConfigSource.load(null, Map.of())).abusePenaltyMax()).isEqualTo(Duration.ofMinutes(5));
+    AddressLimitsConfig longPenalty =
+        AddressLimitsConfig.from(ConfigSource.load(null, Map.of("connection.abuse.penalty", "10m")));
     assertThat(longPenalty.abusePenaltyMax()).isEqualTo(Duration.ofMinutes(10));
   }
 
-  private static GrpcLimits grpc(int maxRst, Duration rstWindow, Duration firstStream) {
-    return new GrpcLimits(100, Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO, Duration.ZERO, maxRst,
+  private static GrpcLimitsConfig grpc(int maxRst, Duration rstWindow, Duration firstStream) {
+    return new GrpcLimitsConfig(100, Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO, Duration.ZERO, maxRst,
         rstWindow, firstStream);
   }
 
@@ -75,7 +76,7 @@ class ConfigRecordRangesTest {
     refused("grpc.rst.window", () -> grpc(1, Duration.ofHours(1).plusSeconds(1), S));
     refused("grpc.rst.window", () -> grpc(1, Duration.ofMillis(1500), S));
     refused("grpc.first.stream.timeout", () -> grpc(1, S, Duration.ofMillis(99)));
-    refused("grpc.keepalive.permit.time", () -> new GrpcLimits(100, Duration.ofMillis(999), Duration.ZERO,
+    refused("grpc.keepalive.permit.time", () -> new GrpcLimitsConfig(100, Duration.ofMillis(999), Duration.ZERO,
         Duration.ZERO, Duration.ZERO, 1, S, S));
   }
 

@@ -1,7 +1,7 @@
 package io.playline.roles;
 
 import io.playline.api.ApiServer;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
@@ -30,7 +30,7 @@ public final class ApiRole implements Role {
 
   private ApiRole(ConfigSource config, RoleBackends backends, Time time) {
     // Checked before anything connects: a role without its key must not start at all.
-    ApiAccess access = ApiAccess.from(config, Secrets.resolveApi(config, false).secret(),
+    ApiConfig access = ApiConfig.from(config, Secrets.resolveApi(config, false).secret(),
         TokenKeySettings.PLAYER_SECRET.read(config).orElse(""));
     try {
       NodeConfig nodeConfig = NodeConfig.from(config);

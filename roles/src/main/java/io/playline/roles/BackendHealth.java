@@ -2,7 +2,7 @@ package io.playline.roles;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.config.KafkaClient;
-import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaClientConfig;
 import io.playline.core.store.HBaseClient;
 import io.playline.node.Node;
 import io.playline.node.admin.Readiness;
@@ -79,7 +79,7 @@ public final class BackendHealth implements AutoCloseable {
    * probes every period by {@code time}.
    */
   public BackendHealth(RedisClusterAsyncCommands<byte[], byte[]> redis, String kafkaBootstrapServers,
-      KafkaClientProperties kafkaClients, Probe hbase, Readiness readiness, Time time) {
+      KafkaClientConfig kafkaClients, Probe hbase, Readiness readiness, Time time) {
     this.readiness = readiness;
     this.time = time;
     readiness.register("redis");

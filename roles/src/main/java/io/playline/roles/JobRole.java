@@ -8,7 +8,7 @@ import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.job.PlaylineJob;
 import io.playline.job.config.JobConfig;
-import io.playline.node.admin.AdminAccess;
+import io.playline.node.admin.AdminConfig;
 import io.playline.node.admin.AdminHttpServer;
 import io.playline.node.admin.Readiness;
 import io.playline.node.loops.EventLoops;
@@ -40,7 +40,7 @@ public final class JobRole implements Role {
     try {
       CoreConfig core = CoreConfig.from(source);
       JobConfig jobConfig = JobConfig.from(source, core);
-      AdminAccess adminAccess = AdminAccess.from(source);
+      AdminConfig adminConfig = AdminConfig.from(source);
       int adminPort = NodeSettings.ADMIN_PORT.read(source);
       // A history topic with another partition count refuses the process here, as it does a gateway's:
       // a job that started anyway would sit unready forever. Kafka down is retried in the background.
@@ -58,7 +58,7 @@ public final class JobRole implements Role {
       job.start();
       health.watch("job", job::readiness, true);
       health.start(BackendHealth.PERIOD);
-      admin = parts.add(AdminHttpServer.start(loops, adminAccess, adminPort, registry, readiness, time));
+      admin = parts.add(AdminHttpServer.start(loops, adminConfig, adminPort, registry, readiness, time));
     } catch (InterruptedException e) {
       parts.close();
       Thread.currentThread().interrupt();

@@ -3,7 +3,7 @@ package io.playline.roles;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaClientConfig;
 import io.playline.core.store.RedisConnections;
 import io.playline.embedded.EmbeddedRedis;
 import io.playline.node.admin.Readiness;
@@ -31,7 +31,7 @@ class BackendHealthTest {
     Readiness readiness = new Readiness();
     try (RedisConnections redis = RedisConnections.connect(redisServer.redisUri(), false, Duration.ofSeconds(2));
         // Nothing listens on port 1: Kafka is down for the whole test.
-        BackendHealth health = new BackendHealth(redis.shared(), "127.0.0.1:1", KafkaClientProperties.none(),
+        BackendHealth health = new BackendHealth(redis.shared(), "127.0.0.1:1", KafkaClientConfig.none(),
             BackendHealth.hbase(hbase.connection()), readiness, Time.SYSTEM)) {
       health.watch("job", () -> false, false);
       health.start(Duration.ofMillis(200));

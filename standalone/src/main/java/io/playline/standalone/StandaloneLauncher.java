@@ -3,7 +3,7 @@ package io.playline.standalone;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.util.NetUtil;
 import io.playline.api.ApiServer;
-import io.playline.api.config.ApiAccess;
+import io.playline.api.config.ApiConfig;
 import io.playline.api.config.ApiSettings;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
@@ -134,7 +134,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     NodeConfig nodeConfig = NodeConfig.from(config);
     GatewayConfig gateway = GatewayConfig.from(config, secret.secret());
     Secrets.Resolved apiSecret = Secrets.resolveApi(config, true);
-    ApiAccess access = ApiAccess.from(config, apiSecret.secret(), secret.secret());
+    ApiConfig access = ApiConfig.from(config, apiSecret.secret(), secret.secret());
     shutdownTimeout = standalone.shutdownTimeout();
 
     checkNotStopped();

@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** Who may call the internal API and where it listens ({@link ApiAccess}); its mTLS is the node's keys. */
+/** Who may call the internal API and where it listens ({@link ApiConfig}); its mTLS is the node's keys. */
 public final class ApiSettings {
   public static final Setting<Optional<String>> SECRET = Setting.secret("api.secret",
       "dev key (standalone only); required (api role)", "every internal API call but health needs a service token "

@@ -1,8 +1,8 @@
 /**
  * The internal API's configuration: its keys ({@link io.playline.api.config.ApiSettings}, the
  * {@code api.*} catalogue) and the typed records read from them, {@link
- * io.playline.api.config.ApiAccess} (who may call, where the gRPC port listens) and {@link
- * io.playline.api.config.HttpAccess} (the Connect port, {@code api.http.*}). Depends on nothing of
+ * io.playline.api.config.ApiConfig} (who may call, where the gRPC port listens) and {@link
+ * io.playline.api.config.ApiHttpConfig} (the Connect port, {@code api.http.*}). Depends on nothing of
  * the api module, so both the server and {@code connect/} read it.
  */
 @NullMarked

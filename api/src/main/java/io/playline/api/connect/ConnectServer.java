@@ -17,7 +17,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.playline.api.config.HttpAccess;
+import io.playline.api.config.ApiHttpConfig;
 import io.playline.node.loops.EventLoops;
 import io.playline.node.admin.HttpBudget;
 import io.playline.time.Time;
@@ -50,7 +50,7 @@ public final class ConnectServer implements AutoCloseable {
    * Binds {@code bindHost}:{@code access.port()}, its timeouts passing by {@code time}; fails with the
    * bind's exception when the address is in use.
    */
-  public static ConnectServer start(EventLoops loops, String bindHost, HttpAccess access, int maxRequestBytes,
+  public static ConnectServer start(EventLoops loops, String bindHost, ApiHttpConfig access, int maxRequestBytes,
       @Nullable SslContext tls, MeterRegistry registry, Time time, ServerServiceDefinition... services)
       throws InterruptedException {
     ConnectRoutes routes = new ConnectRoutes(services);

@@ -11,7 +11,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.api.config.HttpAccess;
+import io.playline.api.config.ApiHttpConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.loops.EventLoops;
 import io.playline.proto.v1.GetPausedRequest;
@@ -90,7 +90,7 @@ class ConnectMetadataTest {
   @BeforeEach
   void start() throws Exception {
     loops = EventLoops.create(1);
-    server = ConnectServer.start(loops, "127.0.0.1", HttpAccess.from(ConfigSource.empty(), 0), 4096, null,
+    server = ConnectServer.start(loops, "127.0.0.1", ApiHttpConfig.from(ConfigSource.empty(), 0), 4096, null,
         new SimpleMeterRegistry(), Time.SYSTEM, ServerInterceptors.intercept(new Service(), new AddsMetadata()));
   }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.playline.api.config.HttpAccess;
+import io.playline.api.config.ApiHttpConfig;
 import io.playline.api.connect.ConnectServer;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.loops.EventLoops;
@@ -54,7 +54,7 @@ class ConnectReadsTest {
   @BeforeEach
   void start() throws Exception {
     loops = EventLoops.create(1);
-    server = ConnectServer.start(loops, "127.0.0.1", HttpAccess.from(ConfigSource.empty(), 0), 4096, null,
+    server = ConnectServer.start(loops, "127.0.0.1", ApiHttpConfig.from(ConfigSource.empty(), 0), 4096, null,
         new SimpleMeterRegistry(), Time.SYSTEM, new Pages().bindService());
   }
 

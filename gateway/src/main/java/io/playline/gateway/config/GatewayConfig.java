@@ -3,7 +3,7 @@ package io.playline.gateway.config;
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.auth.Hs256;
-import io.playline.node.edge.AddressLimits;
+import io.playline.node.edge.AddressLimitsConfig;
 import io.playline.node.edge.EdgeSettings;
 import io.playline.node.edge.TrustedProxies;
 import io.playline.node.push.PushConfig;
@@ -36,7 +36,7 @@ import java.time.Duration;
  * @param maxConnections concurrent player connections on this node ({@code connection.max})
  * @param maxConnectionsPerAddress concurrent connections per remote IP ({@code connection.max.per.address})
  * @param addresses new connections per remote IP and the penalty after abuse ({@code
- *     connection.max.new.per.address.*}, {@code connection.abuse.penalty}; {@link AddressLimits})
+ *     connection.max.new.per.address.*}, {@code connection.abuse.penalty}; {@link AddressLimitsConfig})
  * @param proxyProtocol the WebSocket port expects a PROXY protocol (v1 or v2) header first and takes
  *     the client's address from it ({@code proxy.protocol})
  * @param proxyTrusted the peers allowed to send that header; others are closed at accept ({@code
@@ -85,7 +85,7 @@ public record GatewayConfig(
     int maxUnsentBytes,
     int maxConnections,
     int maxConnectionsPerAddress,
-    AddressLimits addresses,
+    AddressLimitsConfig addresses,
     boolean proxyProtocol,
     TrustedProxies proxyTrusted,
     int maxConnectionsPerUser,
@@ -151,7 +151,7 @@ public record GatewayConfig(
         LimitSettings.MAX_UNSENT_BYTES.read(c),
         LimitSettings.MAX_CONNECTIONS.read(c),
         LimitSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
-        AddressLimits.from(c),
+        AddressLimitsConfig.from(c),
         NodeSettings.PROXY_PROTOCOL.read(c),
         TrustedProxies.parse(NodeSettings.PROXY_TRUSTED_CIDRS.read(c)),
         LimitSettings.MAX_CONNECTIONS_PER_USER.read(c),

@@ -2,14 +2,14 @@ package io.playline.gateway.heartbeat;
 
 import io.playline.core.write.EventRules;
 import io.playline.gateway.budget.UserBudgets;
-import io.playline.node.WriteLimits;
+import io.playline.node.WriteLimitsConfig;
 import io.playline.node.write.FlagCalendar;
 import io.playline.time.Time;
 import java.util.function.LongConsumer;
 
 /**
  * What the heartbeat step needs of its node, and nothing else: the step can be built (and tested)
- * without a session, an authenticator or a session store. Thread-safe collaborators only.
+ * without a session, an authenticator or a resume store. Thread-safe collaborators only.
  *
  * @param writePath where a heartbeat's records are handed ({@link WritePath#of} the node's batcher)
  * @param budgets what one user may spend across its connections (events/s)
@@ -24,7 +24,7 @@ import java.util.function.LongConsumer;
 public record HeartbeatPath(
     WritePath writePath,
     UserBudgets budgets,
-    WriteLimits writes,
+    WriteLimitsConfig writes,
     EventRules eventRules,
     FlagCalendar calendar,
     Time time,

@@ -5,7 +5,7 @@ import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.push.PushConfig;
 import io.playline.node.push.PushMessage;
 import io.playline.node.push.PushMetrics;
-import io.playline.node.push.SessionRegistry;
+import io.playline.node.push.UserNodesRegistry;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.time.Time;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This node's authenticated connections by user, and this node's entries in the shared
- * {@link SessionRegistry}: the first connection of a user adds the entry, activity refreshes it
+ * {@link UserNodesRegistry}: the first connection of a user adds the entry, activity refreshes it
  * lazily (at most once per {@link PushConfig#refreshInterval()}), the last connection to close
  * removes it. Registry calls for one user are issued inside that user's map update, so they reach
  * Redis in the order the connections came and went.
@@ -37,15 +37,15 @@ public final class ConnectionRegistry implements PushRegistrar {
   private record LocalUser(List<Registration> connections, AtomicLong refreshedMs) {}
 
   private final ConcurrentHashMap<Long, LocalUser> users = new ConcurrentHashMap<>();
-  private final SessionRegistry sessions;
+  private final UserNodesRegistry userNodes;
   private final PushConfig config;
   private final PushMetrics metrics;
   private final Time time;
   private volatile boolean closed;
 
   /** Entries are refreshed, and sync windows end, by {@code time}. */
-  public ConnectionRegistry(SessionRegistry sessions, PushConfig config, PushMetrics metrics, Time time) {
-    this.sessions = sessions;
+  public ConnectionRegistry(UserNodesRegistry userNodes, PushConfig config, PushMetrics metrics, Time time) {
+    this.userNodes = userNodes;
     this.config = config;
     this.metrics = metrics;
     this.time = time;
@@ -62,7 +62,7 @@ public final class ConnectionRegistry implements PushRegistrar {
     users.compute(identity.uid(), (uid, user) -> {
       if (user == null) {
         if (!closed) {
-          sessions.add(uid);
+          userNodes.add(uid);
         }
         return new LocalUser(List.of(r), new AtomicLong(time.millis()));
       }
@@ -88,7 +88,7 @@ public final class ConnectionRegistry implements PushRegistrar {
     users.computeIfPresent(uid, (k, u) -> {
       long last = u.refreshedMs().get();
       if (now - last >= interval && u.refreshedMs().compareAndSet(last, now) && !closed) {
-        sessions.add(uid);
+        userNodes.add(uid);
       }
       return u;
     });
@@ -121,7 +121,7 @@ public final class ConnectionRegistry implements PushRegistrar {
   void forgetIfAbsent(long uid) {
     users.compute(uid, (k, user) -> {
       if (user == null && !closed) {
-        sessions.remove(uid);
+        userNodes.remove(uid);
       }
       return user;
     });
@@ -145,7 +145,7 @@ public final class ConnectionRegistry implements PushRegistrar {
     closed = true;
     List<CompletableFuture<Void>> removals = new ArrayList<>();
     for (Long uid : users.keySet()) {
-      removals.add(sessions.remove(uid).toCompletableFuture());
+      removals.add(userNodes.remove(uid).toCompletableFuture());
     }
     try {
       CompletableFuture.allOf(removals.toArray(new CompletableFuture<?>[0])).get(timeoutMs, TimeUnit.MILLISECONDS);
@@ -164,7 +164,7 @@ public final class ConnectionRegistry implements PushRegistrar {
         return new LocalUser(List.copyOf(rest), user.refreshedMs());
       }
       if (!closed) {
-        sessions.remove(uid);
+        userNodes.remove(uid);
       }
       return null;
     });

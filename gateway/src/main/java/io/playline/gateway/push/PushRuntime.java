@@ -8,9 +8,9 @@ import io.playline.node.push.PushKeys;
 import io.playline.node.push.PushMetrics;
 import io.playline.node.push.PushRouter;
 import io.playline.node.push.PushService;
-import io.playline.node.push.RedisSessionRegistry;
+import io.playline.node.push.RedisUserNodesRegistry;
 import io.playline.node.push.RegistryListener;
-import io.playline.node.push.SessionRegistry;
+import io.playline.node.push.UserNodesRegistry;
 import io.playline.node.write.AppliedListener;
 import io.playline.time.Time;
 import java.time.Duration;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Progress push for one gateway node, wired and closed together: the local {@link
- * ConnectionRegistry}, the shared {@link SessionRegistry} and the node channels in Redis (or,
+ * ConnectionRegistry}, the shared {@link UserNodesRegistry} and the node channels in Redis (or,
  * without Redis, this node alone), and the {@link PushRouter} that is both the heartbeat
  * batcher's {@link AppliedListener} and the backends' {@link PushService}.
  *
@@ -35,15 +35,15 @@ public final class PushRuntime implements AutoCloseable {
   private static final long CLOSE_TIMEOUT_MS = 2_000;
 
   private final ConnectionRegistry connections;
-  private final SessionRegistry sessions;
-  private final @Nullable RedisSessionRegistry shared;
+  private final UserNodesRegistry userNodes;
+  private final @Nullable RedisUserNodesRegistry shared;
   private final PushRouter router;
   private final @Nullable RedisNodeChannels channels;
 
-  private PushRuntime(ConnectionRegistry connections, SessionRegistry sessions, @Nullable RedisSessionRegistry shared,
+  private PushRuntime(ConnectionRegistry connections, UserNodesRegistry userNodes, @Nullable RedisUserNodesRegistry shared,
       PushRouter router, @Nullable RedisNodeChannels channels) {
     this.connections = connections;
-    this.sessions = sessions;
+    this.userNodes = userNodes;
     this.shared = shared;
     this.router = router;
     this.channels = channels;
@@ -59,17 +59,17 @@ public final class PushRuntime implements AutoCloseable {
       MeterRegistry registry, Time time) {
     PushMetrics metrics = new PushMetrics(registry);
     PushKeys keys = new PushKeys(keyPrefix);
-    RedisSessionRegistry shared = redis == null ? null
-        : new RedisSessionRegistry(redis.shared(), keys, nodeId, config.registryTtl(), config.lookupCache(),
+    RedisUserNodesRegistry shared = redis == null ? null
+        : new RedisUserNodesRegistry(redis.shared(), keys, nodeId, config.registryTtl(), config.lookupCache(),
             config.aloneCache(), time.clock(), metrics);
-    SessionRegistry sessions = shared == null ? SessionRegistry.LOCAL : shared;
-    ConnectionRegistry connections = new ConnectionRegistry(sessions, config, metrics, time);
+    UserNodesRegistry userNodes = shared == null ? UserNodesRegistry.LOCAL : shared;
+    ConnectionRegistry connections = new ConnectionRegistry(userNodes, config, metrics, time);
     if (shared != null) {
       shared.holdersFrom(connections::holds);
     }
     metrics.bindLocalUsers(registry, connections::users);
     RedisNodeChannels channels = redis == null ? null
-        : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, sessions, metrics, SUBSCRIBE_TIMEOUT, time);
+        : RedisNodeChannels.subscribe(redis, keys, nodeId, connections, userNodes, metrics, SUBSCRIBE_TIMEOUT, time);
     if (shared != null) {
       shared.announceJoinsThrough(channels);
     }
@@ -77,8 +77,8 @@ public final class PushRuntime implements AutoCloseable {
     if (redis == null) {
       log.info("Push: no Redis given; progress syncs reach this node's connections only");
     }
-    PushRouter router = new PushRouter(connections::deliver, sessions, route, metrics);
-    return new PushRuntime(connections, sessions, shared, router, channels);
+    PushRouter router = new PushRouter(connections::deliver, userNodes, route, metrics);
+    return new PushRuntime(connections, userNodes, shared, router, channels);
   }
 
   /**
@@ -86,7 +86,7 @@ public final class PushRuntime implements AutoCloseable {
    * answer when it has one, else a read of it (none without Redis). Never blocks.
    */
   public CompletionStage<Integer> otherNodes(long uid) {
-    return sessions.otherNodes(uid).thenApply(List::size);
+    return userNodes.otherNodes(uid).thenApply(List::size);
   }
 
   /** Tells {@code listener} what the registry reads and hears of other nodes (nothing without Redis). */

@@ -10,7 +10,7 @@ import io.playline.node.push.NodeMessage;
 import io.playline.node.push.PushKeys;
 import io.playline.node.push.PushMessage;
 import io.playline.node.push.PushMetrics;
-import io.playline.node.push.SessionRegistry;
+import io.playline.node.push.UserNodesRegistry;
 import io.playline.time.Time;
 import java.time.Duration;
 import java.util.Arrays;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Node-to-node push over Redis pub/sub: this node subscribes to its own channel ({@link
  * PushKeys#channel}) on a dedicated pub/sub connection and hands the pushes that arrive to its
- * {@link ConnectionRegistry}, and {@link JoinNotice}s to its {@link SessionRegistry}; publishing to
+ * {@link ConnectionRegistry}, and {@link JoinNotice}s to its {@link UserNodesRegistry}; publishing to
  * another node goes through the shared command connection. Redis pub/sub is at-most-once: a push
  * lost while a node reconnects is lost, which is acceptable for an optional sync (the device still
  * reads its progress on the next page open).
@@ -41,7 +41,7 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   private final StatefulRedisPubSubConnection<byte[], byte[]> subscription;
   private final byte[] ownChannel;
   private final ConnectionRegistry connections;
-  private final SessionRegistry sessions;
+  private final UserNodesRegistry userNodes;
   private final PushMetrics metrics;
   private final Listener listener = new Listener();
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -49,8 +49,8 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
   private final CompletableFuture<Void> firstSubscribed = new CompletableFuture<>();
 
   private RedisNodeChannels(RedisConnections redis, PushKeys keys, String nodeId, ConnectionRegistry connections,
-      SessionRegistry sessions, PushMetrics metrics) {
-    this.sessions = sessions;
+      UserNodesRegistry userNodes, PushMetrics metrics) {
+    this.userNodes = userNodes;
     this.publisher = NodeChannels.redis(redis.shared(), keys);
     this.ownChannel = keys.channel(nodeId);
     this.connections = connections;
@@ -64,8 +64,8 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
    * Blocks: call at start-up, not on an event loop.
    */
   public static RedisNodeChannels subscribe(RedisConnections redis, PushKeys keys, String nodeId,
-      ConnectionRegistry connections, SessionRegistry sessions, PushMetrics metrics, Duration timeout, Time time) {
-    RedisNodeChannels channels = new RedisNodeChannels(redis, keys, nodeId, connections, sessions, metrics);
+      ConnectionRegistry connections, UserNodesRegistry userNodes, PushMetrics metrics, Duration timeout, Time time) {
+    RedisNodeChannels channels = new RedisNodeChannels(redis, keys, nodeId, connections, userNodes, metrics);
     channels.subscription.addListener(channels.listener);
     try {
       long deadline = time.nanoTime() + timeout.toNanos();
@@ -100,7 +100,7 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
       return;
     }
     if (decoded instanceof JoinNotice notice) {
-      sessions.joined(notice.uid(), notice.node());
+      userNodes.joined(notice.uid(), notice.node());
       return;
     }
     PushMessage push = (PushMessage) decoded;
@@ -135,7 +135,7 @@ public final class RedisNodeChannels implements NodeChannels, AutoCloseable {
     @Override
     public void subscribed(byte[] channel, long count) {
       if (Arrays.equals(channel, ownChannel)) {
-        sessions.channelSubscribed();
+        userNodes.channelSubscribed();
         firstSubscribed.complete(null);
       }
     }

@@ -56,7 +56,7 @@ final class SessionAuthentication {
     if (labels != null) {
       then.accept(refused(Code.INVALID_ARGUMENT, labels));
     } else if (!auth.getSessionId().isEmpty()) {
-      parts.sessions().find(auth.getSessionId())
+      parts.resumeStore().find(auth.getSessionId())
           .whenComplete((found, error) -> onLoop(() -> resume(auth, found, error, then)));
     } else if (auth.getToken().isEmpty()) {
       then.accept(refused(Code.UNAUTHENTICATED, "auth needs a token or a session_id"));

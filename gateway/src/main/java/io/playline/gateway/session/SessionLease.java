@@ -12,12 +12,12 @@ import org.jspecify.annotations.Nullable;
  * How long an open connection and its resumable session live: the connection until its
  * credential's expiry plus {@code auth.expiry.grace} (then {@code onExpired} closes it with
  * TOKEN_EXPIRED), the stored session until its {@link StoredSession#notAfterMs deadline}. Keeps the
- * session store's idle TTL fresh lazily (at most every {@code session.ttl}/3) and takes a refreshed
+ * resume store's idle TTL fresh lazily (at most every {@code session.ttl}/3) and takes a refreshed
  * token's expiry. Confined to the connection's event loop, like its {@link StreamSession}.
  */
 final class SessionLease {
   private final StreamTransport transport;
-  private final SessionStore sessions;
+  private final ResumeStore resumeStore;
   private final Time time;
   private final GatewayConfig config;
   private final Runnable onExpired;
@@ -29,19 +29,19 @@ final class SessionLease {
    * Starts the lease of an authenticated connection: records a new session or extends the resumed
    * one, and arms the expiry check.
    */
-  SessionLease(StreamTransport transport, SessionStore sessions, Time time, GatewayConfig config, StoredSession terms,
+  SessionLease(StreamTransport transport, ResumeStore resumeStore, Time time, GatewayConfig config, StoredSession terms,
       boolean newSession, Runnable onExpired) {
     this.transport = transport;
-    this.sessions = sessions;
+    this.resumeStore = resumeStore;
     this.time = time;
     this.config = config;
     this.terms = terms;
     this.onExpired = onExpired;
     long now = time.millis();
     if (newSession) {
-      sessions.create(terms, now);
+      resumeStore.create(terms, now);
     } else {
-      sessions.refresh(sessionId(), notAfterMs(), now);
+      resumeStore.refresh(sessionId(), notAfterMs(), now);
     }
     lastStoreRefreshMs = now;
     scheduleExpiryCheck();
@@ -57,7 +57,7 @@ final class SessionLease {
     long now = time.millis();
     if (now - lastStoreRefreshMs > config.sessionTtl().toMillis() / 3) {
       lastStoreRefreshMs = now;
-      sessions.refresh(sessionId(), notAfterMs(), now);
+      resumeStore.refresh(sessionId(), notAfterMs(), now);
     }
   }
 
@@ -65,7 +65,7 @@ final class SessionLease {
   void renewed(long tokenExpiresAtMs) {
     long now = time.millis();
     terms = new StoredSession(terms.identity(), tokenExpiresAtMs, terms.createdAtMs());
-    sessions.renew(sessionId(), tokenExpiresAtMs, notAfterMs(), now);
+    resumeStore.renew(sessionId(), tokenExpiresAtMs, notAfterMs(), now);
     lastStoreRefreshMs = now;
     scheduleExpiryCheck();
   }

@@ -1,7 +1,6 @@
 package io.playline.gateway.session;
 
 import com.google.protobuf.MessageOrBuilder;
-import io.playline.core.query.HistoryService;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.errors.Errors;
 import io.playline.node.errors.KnownEnums;
@@ -28,11 +27,11 @@ import java.util.function.Supplier;
  */
 final class StreamQueries {
   private final StreamTransport transport;
-  private final HistoryService history;
+  private final PlayerHistory history;
   private final long uid;
   private final UserLimits limits;
 
-  StreamQueries(StreamTransport transport, HistoryService history, long uid, UserLimits limits) {
+  StreamQueries(StreamTransport transport, PlayerHistory history, long uid, UserLimits limits) {
     this.transport = transport;
     this.history = history;
     this.uid = uid;

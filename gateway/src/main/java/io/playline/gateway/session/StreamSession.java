@@ -225,7 +225,7 @@ public final class StreamSession {
     transport.authenticated();
     cancelTimer();
     long now = parts.time().millis();
-    SessionLease l = new SessionLease(transport, parts.sessions(), parts.time(), parts.config(),
+    SessionLease l = new SessionLease(transport, parts.resumeStore(), parts.time(), parts.config(),
         new StoredSession(id, proven.tokenExpiresAtMs(), proven.createdAtMs()), proven.newSession(), () -> {
           if (state == State.OPEN && lease != null) {
             fail(0, Code.TOKEN_EXPIRED, lease.expiredMessage());
@@ -328,7 +328,7 @@ public final class StreamSession {
   /** The connection's query handler, or empty (after answering UNAVAILABLE) on a node without queries. */
   private java.util.Optional<StreamQueries> queries(long seq) {
     if (streamQueries == null) {
-      io.playline.core.query.HistoryService history = parts.history();
+      PlayerHistory history = parts.history();
       ConnectionIdentity id = identity;
       if (history == null || id == null) {
         reject(seq, Code.UNAVAILABLE, "history queries are not served by this node");

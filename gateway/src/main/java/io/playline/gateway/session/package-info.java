@@ -1,5 +1,5 @@
 /**
- * Connection sessions: authentication once per connection, the server-side session store, and
+ * Connection sessions: authentication once per connection, the resume store of server-side sessions, and
  * the edge's per-connection meters ({@link io.playline.gateway.session.GatewayMetrics}).
  */
 @NullMarked

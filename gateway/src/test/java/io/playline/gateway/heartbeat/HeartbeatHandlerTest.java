@@ -11,7 +11,7 @@ import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.push.RecordingTransport;
 import io.playline.gateway.stream.ConnectionIdentity;
-import io.playline.node.WriteLimits;
+import io.playline.node.WriteLimitsConfig;
 import io.playline.node.write.FlagCalendar;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Error;
@@ -54,7 +54,7 @@ class HeartbeatHandlerTest {
 
   private HeartbeatHandler handler() {
     // Only the paths that stop before the write path run here: it is left out.
-    HeartbeatPath path = new HeartbeatPath(null, budgets, WriteLimits.from(ConfigSource.empty()),
+    HeartbeatPath path = new HeartbeatPath(null, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, touched::add,
         GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET).maxUserRefusalsBeforeClose());
     return new HeartbeatHandler(transport, path, new ConnectionIdentity(UID, "s", "d", "test"), wait,
@@ -117,7 +117,7 @@ class HeartbeatHandlerTest {
   @Test
   void eventsOverTheLimitAreRefusedBeforeTheBudget() {
     HeartbeatHandler handler = handler();
-    int max = WriteLimits.from(ConfigSource.empty()).maxEvents();
+    int max = WriteLimitsConfig.from(ConfigSource.empty()).maxEvents();
     Heartbeat.Builder tooMany = Heartbeat.newBuilder();
     for (int i = 0; i <= max; i++) {
       tooMany.addEvents(oneEvent().getEvents(0));

@@ -8,7 +8,7 @@ import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.node.push.PushConfig;
 import io.playline.node.push.PushMessage;
 import io.playline.node.push.PushMetrics;
-import io.playline.node.push.SessionRegistry;
+import io.playline.node.push.UserNodesRegistry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.testing.ManualTime;
@@ -28,7 +28,7 @@ class ConnectionRegistryTest {
       .setOid(1).setProgressMs(10).build();
 
   /** Records the registry calls in order. */
-  private static final class RecordingSessions implements SessionRegistry {
+  private static final class RecordingUserNodes implements UserNodesRegistry {
     final List<String> calls = new CopyOnWriteArrayList<>();
 
     @Override
@@ -49,9 +49,9 @@ class ConnectionRegistryTest {
   }
 
   private final EmbeddedChannel channel = new EmbeddedChannel();
-  private final RecordingSessions sessions = new RecordingSessions();
+  private final RecordingUserNodes userNodes = new RecordingUserNodes();
   private final ManualTime time = new ManualTime(Instant.parse("2024-05-01T00:00:00Z"));
-  private final ConnectionRegistry registry = new ConnectionRegistry(sessions,
+  private final ConnectionRegistry registry = new ConnectionRegistry(userNodes,
       new PushConfig(Duration.ZERO, Duration.ofMinutes(3)), new PushMetrics(new SimpleMeterRegistry()), time);
 
   @AfterEach
@@ -67,13 +67,13 @@ class ConnectionRegistryTest {
   void firstConnectionAddsTheEntryAndLastOneRemovesIt() {
     ConnectionRegistry.Registration phone = register("s1", "phone", new RecordingTransport(channel.eventLoop()));
     ConnectionRegistry.Registration tv = register("s2", "tv", new RecordingTransport(channel.eventLoop()));
-    assertThat(sessions.calls).containsExactly("add 5");
+    assertThat(userNodes.calls).containsExactly("add 5");
     phone.close();
     phone.close();
-    assertThat(sessions.calls).containsExactly("add 5");
+    assertThat(userNodes.calls).containsExactly("add 5");
     assertThat(registry.holds(UID)).isTrue();
     tv.close();
-    assertThat(sessions.calls).containsExactly("add 5", "remove 5");
+    assertThat(userNodes.calls).containsExactly("add 5", "remove 5");
     assertThat(registry.holds(UID)).isFalse();
   }
 
@@ -82,22 +82,22 @@ class ConnectionRegistryTest {
     register("s1", "phone", new RecordingTransport(channel.eventLoop()));
     time.advance(Duration.ofSeconds(59));
     registry.touch(UID);
-    assertThat(sessions.calls).containsExactly("add 5");
+    assertThat(userNodes.calls).containsExactly("add 5");
     time.advance(Duration.ofSeconds(1));
     registry.touch(UID);
     registry.touch(UID);
-    assertThat(sessions.calls).containsExactly("add 5", "add 5");
+    assertThat(userNodes.calls).containsExactly("add 5", "add 5");
     registry.touch(UID + 1);
-    assertThat(sessions.calls).hasSize(2);
+    assertThat(userNodes.calls).hasSize(2);
   }
 
   @Test
   void staleEntryIsRemovedOnlyWhileNoConnectionIsRegistered() {
     registry.forgetIfAbsent(UID);
-    assertThat(sessions.calls).containsExactly("remove 5");
+    assertThat(userNodes.calls).containsExactly("remove 5");
     register("s1", "phone", new RecordingTransport(channel.eventLoop()));
     registry.forgetIfAbsent(UID);
-    assertThat(sessions.calls).containsExactly("remove 5", "add 5");
+    assertThat(userNodes.calls).containsExactly("remove 5", "add 5");
   }
 
   @Test

@@ -61,7 +61,7 @@ final class PushNode implements AutoCloseable {
     return c;
   }
 
-  /** The node ids the shared session registry lists for {@code uid}, expired or not. */
+  /** The node ids the shared user-nodes registry lists for {@code uid}, expired or not. */
   Set<String> registeredNodes(long uid) throws Exception {
     Map<byte[], byte[]> entries = redis.shared().hgetall(keys.nodes(uid)).get(5, TimeUnit.SECONDS);
     Set<String> nodes = new TreeSet<>();

@@ -102,7 +102,7 @@ class SessionCapTest {
   @Test
   void theNewestSessionSurvivesACapOfOneWhenClocksTieOrRunBehind(RedisNamespace ns) throws Exception {
     try (TestGateway node = node(ns)) {
-      RedisSessionStore store = new RedisSessionStore(node.redis.shared(), node.keys, Duration.ofHours(1),
+      RedisResumeStore store = new RedisResumeStore(node.redis.shared(), node.keys, Duration.ofHours(1),
           Duration.ofDays(1), 1, "test-node", new GatewayMetrics(new SimpleMeterRegistry()));
       long now = System.currentTimeMillis();
       // Same millisecond; the newer device sorts first by name, so a tie would rank it lowest.
@@ -125,7 +125,7 @@ class SessionCapTest {
   void onlySessionsTheCapDeletedCountAsDropped(RedisNamespace ns) throws Exception {
     try (TestGateway node = node(ns)) {
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
-      RedisSessionStore store = new RedisSessionStore(node.redis.shared(), node.keys, Duration.ofHours(1),
+      RedisResumeStore store = new RedisResumeStore(node.redis.shared(), node.keys, Duration.ofHours(1),
           Duration.ofDays(1), 1, "test-node", new GatewayMetrics(registry));
       long now = System.currentTimeMillis();
       List<StoredSession> sessions = List.of(session(99_005, "tv", now), session(99_005, "tv", now + 1),

@@ -11,7 +11,7 @@ import io.playline.gateway.heartbeat.WritePath;
 import io.playline.gateway.push.PushRegistrar;
 import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.gateway.stream.StreamTransport;
-import io.playline.node.WriteLimits;
+import io.playline.node.WriteLimitsConfig;
 import io.playline.node.auth.AuthenticationException;
 import io.playline.node.edge.ConnectionLimiter;
 import io.playline.node.write.FlagCalendar;
@@ -60,10 +60,10 @@ public final class SessionFixture {
     budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
         config.maxUserAuthsPerMinute(), registry, time::nanoTime, uid -> CompletableFuture.completedFuture(0));
     limiter = new ConnectionLimiter(100, 100, config.maxConnectionsPerUser());
-    HeartbeatPath heartbeats = new HeartbeatPath(writes, budgets, WriteLimits.from(ConfigSource.empty()),
+    HeartbeatPath heartbeats = new HeartbeatPath(writes, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, push::touch,
         config.maxUserRefusalsBeforeClose());
-    parts = new SessionParts(config, time, metrics, tokens, new MapSessionStore(), UserLimits.of(budgets, limiter), push,
+    parts = new SessionParts(config, time, metrics, tokens, new MapResumeStore(), UserLimits.of(budgets, limiter), push,
         heartbeats, null);
   }
 
@@ -175,8 +175,8 @@ public final class SessionFixture {
     }
   }
 
-  /** A session store that keeps its sessions in {@link #stored}; answers at once. */
-  private final class MapSessionStore implements SessionStore {
+  /** A resume store that keeps its sessions in {@link #stored}; answers at once. */
+  private final class MapResumeStore implements ResumeStore {
     @Override
     public void create(StoredSession session, long nowMs) {
       stored.put(session.identity().sessionId(), session);

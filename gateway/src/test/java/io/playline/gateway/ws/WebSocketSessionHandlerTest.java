@@ -9,7 +9,7 @@ import io.playline.gateway.session.DecodedFrame;
 import io.playline.gateway.session.SessionFixture;
 import io.playline.gateway.session.StreamSession;
 import io.playline.node.edge.AddressBudgets;
-import io.playline.node.edge.AddressLimits;
+import io.playline.node.edge.AddressLimitsConfig;
 import io.playline.node.edge.ProxyProtocolHandler;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class WebSocketSessionHandlerTest {
   private final SessionFixture fixture = new SessionFixture();
-  private final AddressBudgets addresses = new AddressBudgets(AddressLimits.from(ConfigSource.empty()),
+  private final AddressBudgets addresses = new AddressBudgets(AddressLimitsConfig.from(ConfigSource.empty()),
       fixture.registry, fixture.time::nanoTime);
   private final WebSocketStreamTransport transport = new WebSocketStreamTransport(1 << 20, fixture.metrics,
       fixture.time, () -> true);

@@ -6,7 +6,7 @@
  * KafkaSettings}, {@code QuerySettings}), and the typed records read from them: {@link
  * io.playline.core.config.CoreConfig} and its parts ({@code QueryConfig}, {@code HBaseLayout},
  * {@code ClusterTopologyConfig}, {@code FirstTodayOutboxConfig}, {@code KafkaProducerConfig},
- * {@code KafkaTopicConfig} with its {@code KafkaTopic}s, {@code KafkaClientProperties} per {@code
+ * {@code KafkaTopicConfig} with its {@code KafkaTopic}s, {@code KafkaClientConfig} per {@code
  * KafkaClient}). It depends on no other package of history-core, so every one may read it.
  */
 @NullMarked

@@ -2,7 +2,7 @@ package io.playline.core.kafka;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.KafkaClient;
-import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaClientConfig;
 import io.playline.core.config.KafkaTopic;
 import io.playline.core.config.KafkaTopicConfig;
 import io.playline.core.store.RetriableStoreException;
@@ -75,7 +75,7 @@ public final class KafkaTopics {
    * @throws ConfigException when a key-ordered topic's partition count differs from the configured
    *     one, or the cluster cannot give the configured replication factor
    */
-  public static Map<String, String> ensure(String bootstrapServers, KafkaClientProperties clients, Duration timeout,
+  public static Map<String, String> ensure(String bootstrapServers, KafkaClientConfig clients, Duration timeout,
       List<KafkaTopic> topics, Time time) {
     int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     Map<String, Object> properties = clients.build(KafkaClient.ADMIN, bootstrapServers, Map.of(
@@ -92,8 +92,8 @@ public final class KafkaTopics {
     }
   }
 
-  /** As {@link #ensure(String, KafkaClientProperties, Duration, List, Time)} with {@code config}'s timeout. */
-  public static Map<String, String> ensure(String bootstrapServers, KafkaClientProperties clients,
+  /** As {@link #ensure(String, KafkaClientConfig, Duration, List, Time)} with {@code config}'s timeout. */
+  public static Map<String, String> ensure(String bootstrapServers, KafkaClientConfig clients,
       KafkaTopicConfig config, List<KafkaTopic> topics, Time time) {
     return ensure(bootstrapServers, clients, config.adminTimeout(), topics, time);
   }

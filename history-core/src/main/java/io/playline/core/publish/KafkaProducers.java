@@ -1,7 +1,7 @@
 package io.playline.core.publish;
 
 import io.playline.core.config.KafkaClient;
-import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaClientConfig;
 import io.playline.core.config.KafkaProducerConfig;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +15,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * first-today topic: idempotent, {@code acks=all}, lz4, lingering briefly to fill large batches
  * (about 3x the throughput of the client defaults on a write-back load), every block and delivery bounded; plus the
  * operator's pass-through ({@code kafka.common.*}, {@code kafka.producer.*}, see {@link
- * KafkaClientProperties}), which may override lz4 but nothing Playline relies on.
+ * KafkaClientConfig}), which may override lz4 but nothing Playline relies on.
  *
  * <p>Stateless and thread-safe. The caller owns the producer and closes it after everything that
  * sends through it has closed.
@@ -25,23 +25,23 @@ public final class KafkaProducers {
 
   /** Creates the producer for {@code bootstrapServers} without pass-through; thread-safe, as is the producer. */
   public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerConfig settings) {
-    return create(bootstrapServers, settings, KafkaClientProperties.none());
+    return create(bootstrapServers, settings, KafkaClientConfig.none());
   }
 
   /** Creates the producer for {@code bootstrapServers} with {@code clients}' pass-through. */
   public static KafkaProducer<byte[], byte[]> create(String bootstrapServers, KafkaProducerConfig settings,
-      KafkaClientProperties clients) {
+      KafkaClientConfig clients) {
     return new KafkaProducer<>(properties(bootstrapServers, settings, clients));
   }
 
   /** The producer properties without pass-through; visible so tests and tools can inspect or extend them. */
   public static Properties properties(String bootstrapServers, KafkaProducerConfig settings) {
-    return properties(bootstrapServers, settings, KafkaClientProperties.none());
+    return properties(bootstrapServers, settings, KafkaClientConfig.none());
   }
 
   /** The producer properties {@link #create} uses: Playline's settings, then {@code clients}' pass-through. */
   public static Properties properties(String bootstrapServers, KafkaProducerConfig settings,
-      KafkaClientProperties clients) {
+      KafkaClientConfig clients) {
     Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.CLIENT_ID_CONFIG, settings.clientId());
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());

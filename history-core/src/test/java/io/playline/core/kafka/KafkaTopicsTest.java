@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.playline.core.config.ConfigException;
 import io.playline.core.config.ConfigSource;
-import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaClientConfig;
 import io.playline.core.config.KafkaTopicConfig;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.testing.KafkaNamespace;
@@ -41,7 +41,7 @@ class KafkaTopicsTest {
   }
 
   private static Map<String, String> ensure(KafkaNamespace kafka, KafkaTopicConfig config) {
-    return KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all(),
+    return KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientConfig.none(), config, config.all(),
         Time.SYSTEM);
   }
 
@@ -156,7 +156,7 @@ class KafkaTopicsTest {
     KafkaTopicConfig config = config(settings);
     long start = System.nanoTime();
 
-    assertThatThrownBy(() -> KafkaTopics.ensure("127.0.0.1:" + closedPort, KafkaClientProperties.none(), config,
+    assertThatThrownBy(() -> KafkaTopics.ensure("127.0.0.1:" + closedPort, KafkaClientConfig.none(), config,
         config.all(), Time.SYSTEM))
         .isInstanceOf(RetriableStoreException.class)
         .hasMessageContaining("127.0.0.1:" + closedPort)
@@ -168,14 +168,14 @@ class KafkaTopicsTest {
   @Test
   void adminPassThroughReachesTheRealClient(KafkaNamespace kafka) {
     // The test broker speaks PLAINTEXT: an admin client told to use TLS cannot talk to it.
-    KafkaClientProperties tls = KafkaClientProperties.from(ConfigSource.empty().with(Map.of(
+    KafkaClientConfig tls = KafkaClientConfig.from(ConfigSource.empty().with(Map.of(
         "kafka.common.security.protocol", "SSL")));
     KafkaTopicConfig config = config(Map.of("kafka.topic.history", freshName("history"),
         "kafka.topic.first.today", freshName("first-today"), "kafka.admin.timeout", "2s"));
 
     assertThatThrownBy(() -> KafkaTopics.ensure(kafka.bootstrapServers(), tls, config, config.all(), Time.SYSTEM))
         .isInstanceOf(RetriableStoreException.class);
-    KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientProperties.none(), config, config.all(), Time.SYSTEM);
+    KafkaTopics.ensure(kafka.bootstrapServers(), KafkaClientConfig.none(), config, config.all(), Time.SYSTEM);
   }
 
   private static void await(CyclicBarrier barrier) {

@@ -2,7 +2,7 @@ package io.playline.job.consume;
 
 import io.playline.core.config.CoreConfig;
 import io.playline.core.config.KafkaClient;
-import io.playline.core.config.KafkaClientProperties;
+import io.playline.core.config.KafkaClientConfig;
 import io.playline.core.kafka.KafkaTopics;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
@@ -31,7 +31,7 @@ record ConsumerStartup(JobConfig config, CoreConfig core, String bootstrapServer
   /**
    * The consumer settings: the job's group, manual commits, cooperative rebalancing, bounded polls,
    * plus the pass-through of {@code kafka.common.*} and {@code kafka.consumer.*} ({@link
-   * KafkaClientProperties}).
+   * KafkaClientConfig}).
    */
   static Map<String, Object> consumerProperties(JobConfig config, CoreConfig core, String bootstrapServers) {
     Map<String, Object> p = new HashMap<>();

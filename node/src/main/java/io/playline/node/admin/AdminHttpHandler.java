@@ -48,11 +48,11 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
   private final PrometheusMeterRegistry registry;
   private final Readiness readiness;
   private final EventLoopGroup watched;
-  private final AdminAccess access;
+  private final AdminConfig access;
   private final Time time;
 
   /** {@code watched}: the loops {@code /livez} checks (the node's I/O loops); its timeout passes by {@code time}. */
-  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness, EventLoopGroup watched, AdminAccess access,
+  AdminHttpHandler(PrometheusMeterRegistry registry, Readiness readiness, EventLoopGroup watched, AdminConfig access,
       Time time) {
     this.registry = registry;
     this.time = time;

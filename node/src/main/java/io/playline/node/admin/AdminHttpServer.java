@@ -33,13 +33,13 @@ public final class AdminHttpServer implements AutoCloseable {
    * Binds and starts serving on {@code loops}' admin loop; {@code /livez} checks their worker loops.
    * Its timeouts pass by {@code time}. Fails with a bind exception when the address is in use.
    */
-  public static AdminHttpServer start(EventLoops loops, AdminAccess access, int port, PrometheusMeterRegistry registry,
+  public static AdminHttpServer start(EventLoops loops, AdminConfig access, int port, PrometheusMeterRegistry registry,
       Readiness readiness, Time time) throws InterruptedException {
     return start(loops, loops.workers(), access, port, registry, readiness, time);
   }
 
   /** As above, with {@code /livez} checking {@code watched} instead. */
-  static AdminHttpServer start(EventLoops loops, EventLoopGroup watched, AdminAccess access, int port,
+  static AdminHttpServer start(EventLoops loops, EventLoopGroup watched, AdminConfig access, int port,
       PrometheusMeterRegistry registry, Readiness readiness, Time time) throws InterruptedException {
     InetSocketAddress address = new InetSocketAddress(access.bindHost(), port);
     AdminHttpHandler handler = new AdminHttpHandler(registry, readiness, watched, access, time);
@@ -68,7 +68,7 @@ public final class AdminHttpServer implements AutoCloseable {
     if (access.token() == null && !server.address().getAddress().isLoopbackAddress()) {
       log.warn("The admin port {} is reachable beyond loopback and /metrics answers anyone: set admin.token "
           + "(PLAYLINE_ADMIN_TOKEN, at least {} characters), or admin.bind.host=127.0.0.1", server.address(),
-          AdminAccess.MIN_TOKEN_CHARS);
+          AdminConfig.MIN_TOKEN_CHARS);
     }
     return server;
   }

@@ -137,7 +137,7 @@ public final class HttpBudget {
   }
 
   /** The admin port's budget: {@code playline.admin.refused}. */
-  static HttpBudget admin(AdminAccess access, MeterRegistry registry, Time time) {
+  static HttpBudget admin(AdminConfig access, MeterRegistry registry, Time time) {
     return new HttpBudget("admin", "playline.admin.refused", new Cap("admin.max.connections", access.maxConnections()),
         new Cap("admin.max.connections.per.address", access.maxConnectionsPerAddress()), "admin.request.timeout",
         access.requestTimeout(), registry, time);

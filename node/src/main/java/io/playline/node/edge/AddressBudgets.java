@@ -81,7 +81,7 @@ public final class AddressBudgets {
   /** The player ports; the name is the metric's {@code transport}. */
   public enum Transport { WS, GRPC }
 
-  private final AddressLimits limits;
+  private final AddressLimitsConfig limits;
   private final long penaltyNanos;
   private final long penaltyMaxNanos;
   private final long resetWindowNanos;
@@ -95,7 +95,7 @@ public final class AddressBudgets {
   private final UnprovenConnections unproven;
   private final AddressMeters meters;
 
-  public AddressBudgets(AddressLimits limits, MeterRegistry registry, LongSupplier nanoClock) {
+  public AddressBudgets(AddressLimitsConfig limits, MeterRegistry registry, LongSupplier nanoClock) {
     this.limits = limits;
     this.penaltyNanos = limits.abusePenalty().toNanos();
     this.penaltyMaxNanos = limits.abusePenaltyMax().toNanos();

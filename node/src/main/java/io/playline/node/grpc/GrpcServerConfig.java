@@ -17,17 +17,20 @@ import java.time.Duration;
  * @param proxyTrusted the peers whose PROXY protocol header is believed ({@code proxy.trusted.cidrs}),
  *     on servers that expect one
  */
-public record GrpcServerConfig(GrpcLimits limits, int maxFrameBytes, Duration handshakeTimeout,
+public record GrpcServerConfig(GrpcLimitsConfig limits, int maxFrameBytes, Duration handshakeTimeout,
     TrustedProxies proxyTrusted) {
 
-  /** This configuration with another reset budget per connection ({@link GrpcLimits#withMaxRstFramesPerWindow}). */
+  /**
+   * This configuration with another reset budget per connection ({@link
+   * GrpcLimitsConfig#withMaxRstFramesPerWindow}).
+   */
   public GrpcServerConfig withMaxRstFramesPerWindow(int max) {
     return new GrpcServerConfig(limits.withMaxRstFramesPerWindow(max), maxFrameBytes, handshakeTimeout, proxyTrusted);
   }
 
   /** Reads and validates the keys above. */
   public static GrpcServerConfig from(ConfigSource c) {
-    return new GrpcServerConfig(GrpcLimits.from(c), EdgeSettings.FRAME_MAX_BYTES.read(c),
+    return new GrpcServerConfig(GrpcLimitsConfig.from(c), EdgeSettings.FRAME_MAX_BYTES.read(c),
         EdgeSettings.HANDSHAKE_TIMEOUT.read(c), TrustedProxies.parse(NodeSettings.PROXY_TRUSTED_CIDRS.read(c)));
   }
 }

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * How Playline builds and stops its gRPC servers (player stream, internal API): on the node's
  * event loops, with a direct executor (handlers never block), a bounded inbound message, a
- * handshake deadline, per-connection limits ({@link GrpcLimits}: rapid-reset protection, a deadline
+ * handshake deadline, per-connection limits ({@link GrpcLimitsConfig}: rapid-reset protection, a deadline
  * for the first stream, idle and age limits) and client-caused stream errors kept out of the log
  * ({@link StreamErrorLog}). Stateless.
  */
@@ -41,14 +41,14 @@ public final class GrpcServers {
   /**
    * A server builder bound to {@code address} on {@code loops}, accepting messages up to {@code
    * config}'s {@code frame.max.bytes}, closing connections that do not finish the HTTP/2 handshake
-   * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimits}, letting
+   * within {@code handshake.timeout}, with {@code config}'s per-connection {@link GrpcLimitsConfig}, letting
    * connections in by {@code admission}; over TLS when {@code tls} is given (from {@link
    * io.playline.node.tls.ServerTls}); what it refuses and cuts is counted on {@code registry}
    * tagged {@code server}; its own deadlines (first stream, probation) pass by {@code time}.
    */
   public static NettyServerBuilder builder(EventLoops loops, InetSocketAddress address, GrpcServerConfig config,
       @Nullable SslContext tls, MeterRegistry registry, String server, Admission admission, Time time) {
-    GrpcLimits limits = config.limits();
+    GrpcLimitsConfig limits = config.limits();
     StreamErrorLog.install(registry);
     ClientErrorLog.install(registry);
     NettyServerBuilder b = NettyServerBuilder.forAddress(address)

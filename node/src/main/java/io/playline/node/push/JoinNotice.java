@@ -7,8 +7,9 @@ import java.io.UncheckedIOException;
 
 /**
  * "Node N now holds a connection of user U": sent on the node channels ({@link PushKeys#channel})
- * of the other nodes holding U when N adds itself to U's session registry, so they drop their
- * cached lookup of U ({@code push.lookup.cache}) and reach N's connections from U's next change on.
+ * of the other nodes holding U when N adds itself to U's entry in the user-nodes registry, so they
+ * drop their cached lookup of U ({@code push.lookup.cache}) and reach N's connections from U's next
+ * change on.
  * Encoded like {@link PushMessage} ({@code 1: uid, 5: joined_node}) and parsed with it ({@link
  * PushMessage#decodeAny}), told apart by field 5, which a push never carries. Immutable.
  *

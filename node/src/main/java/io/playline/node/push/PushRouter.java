@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Routes a push to every connection of the user but its origin: this node's connections directly
  * (the player edge's; a node without players has none, {@code io.playline.node.PublishingPush}), and every other
- * node the {@link SessionRegistry} lists through that node's channel (one message per node,
+ * node the {@link UserNodesRegistry} lists through that node's channel (one message per node,
  * encoded once); nodes that do not hold the user get nothing, and nothing is polled. Fed by the
  * write path ({@link AppliedListener}) and by backends ({@link PushService}).
  *
@@ -23,14 +23,14 @@ public final class PushRouter implements AppliedListener, PushService {
   private static final Logger log = LoggerFactory.getLogger(PushRouter.class);
 
   private final Consumer<PushMessage> local;
-  private final SessionRegistry sessions;
+  private final UserNodesRegistry userNodes;
   private final NodeChannels channels;
   private final PushMetrics metrics;
 
   /** @param local hands a push to this node's connections (each skipping its origin) */
-  public PushRouter(Consumer<PushMessage> local, SessionRegistry sessions, NodeChannels channels, PushMetrics metrics) {
+  public PushRouter(Consumer<PushMessage> local, UserNodesRegistry userNodes, NodeChannels channels, PushMetrics metrics) {
     this.local = local;
-    this.sessions = sessions;
+    this.userNodes = userNodes;
     this.channels = channels;
     this.metrics = metrics;
   }
@@ -51,7 +51,7 @@ public final class PushRouter implements AppliedListener, PushService {
    */
   CompletionStage<Void> route(PushMessage message) {
     local.accept(message);
-    return sessions.otherNodes(message.uid()).handle((others, error) -> {
+    return userNodes.otherNodes(message.uid()).handle((others, error) -> {
       if (error != null) {
         metrics.lookupError();
         log.warn("Looking up the nodes of user {} failed; push stays local: {}", message.uid(), error.toString());

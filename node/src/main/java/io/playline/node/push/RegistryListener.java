@@ -1,7 +1,7 @@
 package io.playline.node.push;
 
 /**
- * Told what this node learns from the {@link SessionRegistry} about which other nodes hold a user,
+ * Told what this node learns from the {@link UserNodesRegistry} about which other nodes hold a user,
  * as it learns it: e.g. so that the user's budgets are shared across those nodes. Only the user's
  * own nodes write its registry entry and announce joining it, so nothing another user does shows
  * here.

@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  * loopback, never with a token. Each server binds port 0 and is sent nothing.
  */
 class AdminBindWarningTest {
-  private static final String TOKEN = "t".repeat(AdminAccess.MIN_TOKEN_CHARS);
+  private static final String TOKEN = "t".repeat(AdminConfig.MIN_TOKEN_CHARS);
 
   /** What one start of the admin server logged at WARN, and the port it bound. */
   private record Started(int port, List<String> warnings) {}
 
-  private static Started start(AdminAccess access) throws InterruptedException {
+  private static Started start(AdminConfig access) throws InterruptedException {
     Logger logger = (Logger) LoggerFactory.getLogger(AdminHttpServer.class);
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
@@ -41,15 +41,15 @@ class AdminBindWarningTest {
     }
   }
 
-  private static AdminAccess withToken(String bindHost, String token) {
-    AdminAccess open = AdminAccess.open(bindHost);
-    return new AdminAccess(bindHost, token, open.maxConnections(), open.maxConnectionsPerAddress(),
+  private static AdminConfig withToken(String bindHost, String token) {
+    AdminConfig open = AdminConfig.open(bindHost);
+    return new AdminConfig(bindHost, token, open.maxConnections(), open.maxConnectionsPerAddress(),
         open.requestTimeout());
   }
 
   @Test
   void theWildcardAddressWithoutATokenWarnsOnceNamingAdminToken() throws Exception {
-    Started started = start(AdminAccess.open("0.0.0.0"));
+    Started started = start(AdminConfig.open("0.0.0.0"));
     assertThat(started.warnings()).hasSize(1);
     assertThat(started.warnings().get(0)).contains("admin.token").contains(":" + started.port())
         .contains("reachable beyond loopback");
@@ -57,7 +57,7 @@ class AdminBindWarningTest {
 
   @Test
   void loopbackWithoutATokenDoesNotWarn() throws Exception {
-    assertThat(start(AdminAccess.open("127.0.0.1")).warnings()).isEmpty();
+    assertThat(start(AdminConfig.open("127.0.0.1")).warnings()).isEmpty();
   }
 
   @Test

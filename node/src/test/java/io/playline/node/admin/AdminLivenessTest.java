@@ -22,7 +22,7 @@ class AdminLivenessTest {
     DefaultEventLoopGroup watched = new DefaultEventLoopGroup(2);
     CountDownLatch release = new CountDownLatch(1);
     try (EventLoops loops = EventLoops.create(1);
-        AdminHttpServer admin = AdminHttpServer.start(loops, watched, AdminAccess.open("127.0.0.1"), 0,
+        AdminHttpServer admin = AdminHttpServer.start(loops, watched, AdminConfig.open("127.0.0.1"), 0,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness(), Time.SYSTEM)) {
       HttpClient http = HttpClient.newHttpClient();
       HttpRequest livez = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.address().getPort() + "/livez"))
@@ -53,7 +53,7 @@ class AdminLivenessTest {
   void theAdminPortAnswersWhileEveryIoLoopIsStuck() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     try (EventLoops loops = EventLoops.create(1);
-        AdminHttpServer admin = AdminHttpServer.start(loops, AdminAccess.open("127.0.0.1"), 0,
+        AdminHttpServer admin = AdminHttpServer.start(loops, AdminConfig.open("127.0.0.1"), 0,
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), new Readiness(), Time.SYSTEM)) {
       loops.workers().next().execute(() -> {
         try {

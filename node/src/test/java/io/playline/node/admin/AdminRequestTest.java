@@ -41,7 +41,7 @@ class AdminRequestTest {
 
   private EmbeddedChannel channel() {
     return new EmbeddedChannel(new HttpServerCodec(), new HttpObjectAggregator(16 * 1024),
-        new AdminHttpHandler(registry, new Readiness(), watched, AdminAccess.open("127.0.0.1"), time));
+        new AdminHttpHandler(registry, new Readiness(), watched, AdminConfig.open("127.0.0.1"), time));
   }
 
   private static void send(EmbeddedChannel ch, String text) {

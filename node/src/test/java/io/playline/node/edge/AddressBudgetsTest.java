@@ -30,14 +30,14 @@ class AddressBudgetsTest {
 
   private AddressBudgets budgets(int perSecond, int burst, Duration penalty, Duration penaltyMax, int maxTracked,
       int strikes) {
-    return new AddressBudgets(new AddressLimits(perSecond, burst, penalty, penaltyMax, maxTracked, 1_000, 50,
+    return new AddressBudgets(new AddressLimitsConfig(perSecond, burst, penalty, penaltyMax, maxTracked, 1_000, 50,
         Duration.ofSeconds(10), AddressPrefixes.DEFAULT, strikes, Duration.ofSeconds(60), Duration.ofSeconds(3)),
         registry, now::get);
   }
 
   @Test
   void unprovenConnectionsAreCappedPerAddressUntilProvenOrClosed() throws Exception {
-    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
+    AddressBudgets b = new AddressBudgets(new AddressLimitsConfig(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
         Duration.ofSeconds(10)), registry, now::get);
     InetAddress a = address(1);
     assertThat(b.admitUnproven(a, Transport.WS)).isNull();
@@ -58,7 +58,7 @@ class AddressBudgetsTest {
 
   @Test
   void atItsCapAnAddressesOldestUnprovenConnectionGivesWayToANewOne() throws Exception {
-    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
+    AddressBudgets b = new AddressBudgets(new AddressLimitsConfig(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
         Duration.ofSeconds(10)), registry, now::get);
     InetAddress a = address(1);
     List<String> evicted = new ArrayList<>();
@@ -81,7 +81,7 @@ class AddressBudgetsTest {
 
   @Test
   void earlyResetsAreSharedByAnAddressWithinTheWindowAndRefusedWhilePenalized() throws Exception {
-    AddressBudgets b = new AddressBudgets(new AddressLimits(100, 100, Duration.ofSeconds(30), Duration.ofSeconds(30),
+    AddressBudgets b = new AddressBudgets(new AddressLimitsConfig(100, 100, Duration.ofSeconds(30), Duration.ofSeconds(30),
         100, 2, 3, Duration.ofSeconds(10), AddressPrefixes.DEFAULT, 1, Duration.ofSeconds(60), Duration.ofSeconds(3)),
         registry, now::get);
     InetAddress a = address(1);

@@ -28,11 +28,11 @@ import java.time.Duration;
  * @param firstStreamTimeout a connection that opened no stream this long after connecting is closed
  *     ({@code grpc.first.stream.timeout}, 20s)
  */
-public record GrpcLimits(int maxConcurrentCallsPerConnection, Duration keepAlivePermitTime, Duration maxConnectionIdle,
-    Duration maxConnectionAge, Duration maxConnectionAgeGrace, int maxRstFramesPerWindow, Duration rstWindow,
-    Duration firstStreamTimeout) {
+public record GrpcLimitsConfig(int maxConcurrentCallsPerConnection, Duration keepAlivePermitTime,
+    Duration maxConnectionIdle, Duration maxConnectionAge, Duration maxConnectionAgeGrace, int maxRstFramesPerWindow,
+    Duration rstWindow, Duration firstStreamTimeout) {
 
-  public GrpcLimits {
+  public GrpcLimitsConfig {
     EdgeSettings.GRPC_MAX_CONCURRENT_CALLS.check(maxConcurrentCallsPerConnection);
     EdgeSettings.GRPC_KEEPALIVE_PERMIT_TIME.check(keepAlivePermitTime);
     EdgeSettings.GRPC_MAX_CONNECTION_IDLE.check(maxConnectionIdle);
@@ -45,14 +45,14 @@ public record GrpcLimits(int maxConcurrentCallsPerConnection, Duration keepAlive
   }
 
   /** These limits with another reset budget per connection (the internal API port has its own). */
-  public GrpcLimits withMaxRstFramesPerWindow(int max) {
-    return new GrpcLimits(maxConcurrentCallsPerConnection, keepAlivePermitTime, maxConnectionIdle, maxConnectionAge,
-        maxConnectionAgeGrace, max, rstWindow, firstStreamTimeout);
+  public GrpcLimitsConfig withMaxRstFramesPerWindow(int max) {
+    return new GrpcLimitsConfig(maxConcurrentCallsPerConnection, keepAlivePermitTime, maxConnectionIdle,
+        maxConnectionAge, maxConnectionAgeGrace, max, rstWindow, firstStreamTimeout);
   }
 
   /** Reads and validates the {@code grpc.*} limits. */
-  public static GrpcLimits from(ConfigSource c) {
-    return new GrpcLimits(
+  public static GrpcLimitsConfig from(ConfigSource c) {
+    return new GrpcLimitsConfig(
         EdgeSettings.GRPC_MAX_CONCURRENT_CALLS.read(c),
         EdgeSettings.GRPC_KEEPALIVE_PERMIT_TIME.read(c),
         EdgeSettings.GRPC_MAX_CONNECTION_IDLE.read(c),

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Registry entries left behind by crashed or restarted nodes stop attracting pushes. */
 @ExtendWith(RealRedisExtension.class)
-class SessionRegistryHealingTest {
+class UserNodesRegistryHealingTest {
   private static final AtomicLong UIDS = new AtomicLong(80_000);
   private static final Duration WAIT = Duration.ofSeconds(10);
 

@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(RealRedisExtension.class)
-class RedisSessionRegistryTest {
+class RedisUserNodesRegistryTest {
 
   @Test
   void theJoinsAnswerNobodyElseIsKeptEvenWhenRedisAnswersBeforeTheConnectionIsRegistered(RedisNamespace ns)
       throws Exception {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     try (RedisConnections redis = RedisConnections.connect(ns.redisUri(), false, Duration.ofSeconds(5))) {
-      RedisSessionRegistry registry = new RedisSessionRegistry(redis.shared(), new PushKeys(ns.keyPrefix()), "node-a",
+      RedisUserNodesRegistry registry = new RedisUserNodesRegistry(redis.shared(), new PushKeys(ns.keyPrefix()), "node-a",
           Duration.ofMinutes(1), Duration.ZERO, Duration.ofMinutes(10), Clock.systemUTC(), new PushMetrics(meters));
       // The connection registry calls add() while it installs the user: holds() cannot see the user
       // yet if Redis answers first (as it may on a loaded machine). Here it never does.

@@ -26,11 +26,11 @@ import java.time.Duration;
  * @param probationTimeout how long a new connection of a penalized address has to authenticate as a
  *     player ({@code connection.abuse.probation.timeout})
  */
-public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
+public record AddressLimitsConfig(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
     int maxTracked, int maxUnproven, int earlyResets, Duration resetWindow, AddressPrefixes prefixes,
     int abuseStrikes, Duration abuseWindow, Duration probationTimeout) {
 
-  public AddressLimits {
+  public AddressLimitsConfig {
     EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.check(newPerSecond);
     EdgeSettings.NEW_CONNECTIONS_PER_ADDRESS_BURST.check(newBurst);
     EdgeSettings.ABUSE_PENALTY.check(abusePenalty);
@@ -49,7 +49,7 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
   }
 
   /** With the defaults of the prefixes, the strikes, their window and the probation. */
-  public AddressLimits(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
+  public AddressLimitsConfig(int newPerSecond, int newBurst, Duration abusePenalty, Duration abusePenaltyMax,
       int maxTracked, int maxUnproven, int earlyResets, Duration resetWindow) {
     this(newPerSecond, newBurst, abusePenalty, abusePenaltyMax, maxTracked, maxUnproven, earlyResets, resetWindow,
         AddressPrefixes.DEFAULT, EdgeSettings.ABUSE_STRIKES.defaultValue().orElseThrow(), EdgeSettings.ABUSE_WINDOW.defaultValue().orElseThrow(),
@@ -57,10 +57,10 @@ public record AddressLimits(int newPerSecond, int newBurst, Duration abusePenalt
   }
 
   /** Reads and validates the per-address connection limits. */
-  public static AddressLimits from(ConfigSource c) {
+  public static AddressLimitsConfig from(ConfigSource c) {
     Duration penalty = EdgeSettings.ABUSE_PENALTY.read(c);
     Duration longest = EdgeSettings.ABUSE_PENALTY_MAX_DEFAULT;
-    return new AddressLimits(
+    return new AddressLimitsConfig(
         EdgeSettings.MAX_NEW_CONNECTIONS_PER_ADDRESS.read(c),
         EdgeSettings.NEW_CONNECTIONS_PER_ADDRESS_BURST.read(c),
         penalty,

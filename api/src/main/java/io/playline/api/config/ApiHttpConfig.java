@@ -15,12 +15,12 @@ import java.time.Duration;
  * @param maxPipelined requests sent ahead of their answers at most
  * @param callTimeout the longest a call may run (a shorter {@code Connect-Timeout-Ms} wins)
  */
-public record HttpAccess(boolean enabled, int port, int maxConnections, int maxConnectionsPerAddress,
+public record ApiHttpConfig(boolean enabled, int port, int maxConnections, int maxConnectionsPerAddress,
     Duration requestTimeout, int maxPipelined, Duration callTimeout) {
   /** The port when {@code api.port} is not 0. */
   static final int DEFAULT_PORT = 9095;
 
-  public HttpAccess {
+  public ApiHttpConfig {
     ApiSettings.HTTP_PORT.check(port);
     ApiSettings.HTTP_MAX_CONNECTIONS.check(maxConnections);
     ApiSettings.HTTP_MAX_CONNECTIONS_PER_ADDRESS.check(maxConnectionsPerAddress);
@@ -30,15 +30,16 @@ public record HttpAccess(boolean enabled, int port, int maxConnections, int maxC
   }
 
   /** Reads {@code api.http.*}; {@code apiPort}: the gRPC port, whose 0 makes this port's default 0 too. */
-  public static HttpAccess from(ConfigSource c, int apiPort) {
-    return new HttpAccess(ApiSettings.HTTP_ENABLED.read(c), ApiSettings.HTTP_PORT.read(c, apiPort == 0 ? 0 : DEFAULT_PORT),
+  public static ApiHttpConfig from(ConfigSource c, int apiPort) {
+    return new ApiHttpConfig(ApiSettings.HTTP_ENABLED.read(c),
+        ApiSettings.HTTP_PORT.read(c, apiPort == 0 ? 0 : DEFAULT_PORT),
         ApiSettings.HTTP_MAX_CONNECTIONS.read(c), ApiSettings.HTTP_MAX_CONNECTIONS_PER_ADDRESS.read(c),
         ApiSettings.HTTP_REQUEST_TIMEOUT.read(c),
         ApiSettings.HTTP_MAX_PIPELINED.read(c), ApiSettings.HTTP_CALL_TIMEOUT.read(c));
   }
 
   /** Served on any free port with the default budgets. */
-  public static HttpAccess anyPort() {
+  public static ApiHttpConfig anyPort() {
     return from(ConfigSource.empty(), 0);
   }
 }

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The session registry as one Redis hash per user ({@link PushKeys#nodes}): field = node id,
+ * The user-nodes registry as one Redis hash per user ({@link PushKeys#nodes}): field = node id,
  * value = the time (epoch ms) the entry expires unless refreshed. The key's TTL is pushed forward
  * on every add, so a user nobody holds disappears; an entry whose time passed (its node died
  * without removing it) is ignored by lookups and pruned lazily by them.
@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe; all calls go asynchronously through the process's shared Redis connection,
  * in call order.
  */
-public final class RedisSessionRegistry implements SessionRegistry {
-  private static final Logger log = LoggerFactory.getLogger(RedisSessionRegistry.class);
+public final class RedisUserNodesRegistry implements UserNodesRegistry {
+  private static final Logger log = LoggerFactory.getLogger(RedisUserNodesRegistry.class);
 
   private final RedisClusterAsyncCommands<byte[], byte[]> redis;
   private final PushKeys keys;
@@ -54,7 +54,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
   /** Whether {@link #holds} was set: until then no answer counts as one for a held user. */
   private volatile boolean holdersKnown;
 
-  public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
+  public RedisUserNodesRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
       Duration ttl, Clock clock, PushMetrics metrics) {
     this(redis, keys, nodeId, ttl, Duration.ZERO, Duration.ZERO, clock, metrics);
   }
@@ -63,7 +63,7 @@ public final class RedisSessionRegistry implements SessionRegistry {
    * As above, reusing a user's lookup for {@code lookupCache} when it lists other nodes and for
    * {@code aloneCache} when it lists none (each 0 = not reused; bounded to a fixed number of users).
    */
-  public RedisSessionRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
+  public RedisUserNodesRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys keys, String nodeId,
       Duration ttl, Duration lookupCache, Duration aloneCache, Clock clock, PushMetrics metrics) {
     this.lookupCacheMs = lookupCache.toMillis();
     this.aloneCacheMs = aloneCache.toMillis();

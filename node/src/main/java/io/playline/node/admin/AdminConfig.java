@@ -22,11 +22,11 @@ import org.jspecify.annotations.Nullable;
  * @param requestTimeout a connection must deliver a whole request this soon after connecting or
  *     after its previous request ({@code admin.request.timeout}, 10s)
  */
-public record AdminAccess(String bindHost, @Nullable String token, int maxConnections, int maxConnectionsPerAddress,
+public record AdminConfig(String bindHost, @Nullable String token, int maxConnections, int maxConnectionsPerAddress,
     Duration requestTimeout) {
   public static final int MIN_TOKEN_CHARS = 16;
 
-  public AdminAccess {
+  public AdminConfig {
     NodeSettings.ADMIN_MAX_CONNECTIONS.check(maxConnections);
     NodeSettings.ADMIN_MAX_CONNECTIONS_PER_ADDRESS.check(maxConnectionsPerAddress);
     NodeSettings.ADMIN_REQUEST_TIMEOUT.check(requestTimeout);
@@ -40,16 +40,16 @@ public record AdminAccess(String bindHost, @Nullable String token, int maxConnec
   }
 
   /** Reads {@code admin.bind.host} and {@code admin.token}. */
-  public static AdminAccess from(ConfigSource c) {
+  public static AdminConfig from(ConfigSource c) {
     String token = NodeSettings.ADMIN_TOKEN.read(c).orElse("");
-    return new AdminAccess(NodeSettings.ADMIN_BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)),
+    return new AdminConfig(NodeSettings.ADMIN_BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)),
         token.isEmpty() ? null : token, NodeSettings.ADMIN_MAX_CONNECTIONS.read(c),
         NodeSettings.ADMIN_MAX_CONNECTIONS_PER_ADDRESS.read(c), NodeSettings.ADMIN_REQUEST_TIMEOUT.read(c));
   }
 
   /** Open on {@code bindHost}, no token, the default budgets (tests, tools). */
-  public static AdminAccess open(String bindHost) {
-    return new AdminAccess(bindHost, null, NodeSettings.ADMIN_MAX_CONNECTIONS.defaultValue().orElseThrow(),
+  public static AdminConfig open(String bindHost) {
+    return new AdminConfig(bindHost, null, NodeSettings.ADMIN_MAX_CONNECTIONS.defaultValue().orElseThrow(),
         NodeSettings.ADMIN_MAX_CONNECTIONS_PER_ADDRESS.defaultValue().orElseThrow(),
         NodeSettings.ADMIN_REQUEST_TIMEOUT.defaultValue().orElseThrow());
   }
@@ -69,7 +69,7 @@ public record AdminAccess(String bindHost, @Nullable String token, int maxConnec
 
   @Override
   public String toString() {
-    return "AdminAccess[bindHost=" + bindHost + ", token=" + (token == null ? "none" : "set") + ", maxConnections="
+    return "AdminConfig[bindHost=" + bindHost + ", token=" + (token == null ? "none" : "set") + ", maxConnections="
         + maxConnections + ", requestTimeout=" + requestTimeout + "]";
   }
 }

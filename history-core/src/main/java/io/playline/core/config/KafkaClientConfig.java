@@ -29,7 +29,7 @@ import org.apache.kafka.common.config.ConfigDef;
  * @param consumer pass-through for the job's consumer
  * @param admin pass-through for admin clients (topic set-up, health probes)
  */
-public record KafkaClientProperties(
+public record KafkaClientConfig(
     Map<String, String> common,
     Map<String, String> producer,
     Map<String, String> consumer,
@@ -38,26 +38,26 @@ public record KafkaClientProperties(
   /** The prefix of the properties every client gets. */
   public static final String COMMON_PREFIX = KafkaSettings.COMMON.key();
 
-  public KafkaClientProperties {
+  public KafkaClientConfig {
     common = Map.copyOf(common);
     producer = Map.copyOf(producer);
     consumer = Map.copyOf(consumer);
     admin = Map.copyOf(admin);
-    common.forEach(KafkaClientProperties::checkCommon);
+    common.forEach(KafkaClientConfig::checkCommon);
     producer.forEach((name, value) -> check(KafkaClient.PRODUCER, name, value));
     consumer.forEach((name, value) -> check(KafkaClient.CONSUMER, name, value));
     admin.forEach((name, value) -> check(KafkaClient.ADMIN, name, value));
   }
 
   /** Reads the pass-through from {@code c}, skipping Playline's own keys under the prefixes. */
-  public static KafkaClientProperties from(ConfigSource c) {
-    return new KafkaClientProperties(KafkaSettings.COMMON.read(c), passThrough(c, KafkaClient.PRODUCER),
+  public static KafkaClientConfig from(ConfigSource c) {
+    return new KafkaClientConfig(KafkaSettings.COMMON.read(c), passThrough(c, KafkaClient.PRODUCER),
         passThrough(c, KafkaClient.CONSUMER), passThrough(c, KafkaClient.ADMIN));
   }
 
   /** No pass-through: the clients get Playline's settings only. */
-  public static KafkaClientProperties none() {
-    return new KafkaClientProperties(Map.of(), Map.of(), Map.of(), Map.of());
+  public static KafkaClientConfig none() {
+    return new KafkaClientConfig(Map.of(), Map.of(), Map.of(), Map.of());
   }
 
   private static Map<String, String> passThrough(ConfigSource c, KafkaClient client) {

@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * session.max.age} after the user's last new session, so it outlives every session it names.
  * Thread-safe; all calls are asynchronous.
  */
-public final class RedisSessionStore implements SessionStore {
-  private static final Logger log = LoggerFactory.getLogger(RedisSessionStore.class);
+public final class RedisResumeStore implements ResumeStore {
+  private static final Logger log = LoggerFactory.getLogger(RedisResumeStore.class);
   private static final byte[] UID = bytes("uid");
   private static final byte[] DEVICE = bytes("device");
   private static final byte[] PLATFORM = bytes("platform");
@@ -44,7 +44,7 @@ public final class RedisSessionStore implements SessionStore {
   private static final byte[] EXP = bytes("exp");
   private static final byte[] BORN = bytes("born");
 
-  private static final RedisScript INDEX_SESSION = RedisScript.load(RedisSessionStore.class, "index_session.lua");
+  private static final RedisScript INDEX_SESSION = RedisScript.load(RedisResumeStore.class, "index_session.lua");
 
   private final RedisClusterAsyncCommands<byte[], byte[]> redis;
   private final RedisKeys keys;
@@ -55,7 +55,7 @@ public final class RedisSessionStore implements SessionStore {
   private final GatewayMetrics metrics;
 
   /** Sessions live {@code ttl} idle and {@code maxAge} at most; a user keeps at most {@code maxPerUser}. */
-  public RedisSessionStore(RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys, Duration ttl,
+  public RedisResumeStore(RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys, Duration ttl,
       Duration maxAge, int maxPerUser, String nodeId, GatewayMetrics metrics) {
     if (maxPerUser <= 0) {
       throw new IllegalArgumentException("maxPerUser: " + maxPerUser + " (expected: > 0)");

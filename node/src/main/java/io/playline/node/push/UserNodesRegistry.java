@@ -13,9 +13,9 @@ import java.util.concurrent.CompletionStage;
  * <p>Thread-safe; every call is asynchronous and never blocks. Calls for one user must be issued
  * in the order they should take effect (the player edge's connection registry serializes them per user).
  */
-public interface SessionRegistry {
+public interface UserNodesRegistry {
   /** A registry for a single node: nobody else holds anyone. */
-  SessionRegistry LOCAL = new SessionRegistry() {
+  UserNodesRegistry LOCAL = new UserNodesRegistry() {
     @Override
     public void add(long uid) {
     }

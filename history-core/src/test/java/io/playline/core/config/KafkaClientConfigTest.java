@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(RealKafkaExtension.class)
-class KafkaClientPropertiesTest {
+class KafkaClientConfigTest {
 
-  private static KafkaClientProperties from(Map<String, String> settings) {
-    return KafkaClientProperties.from(ConfigSource.empty().with(settings));
+  private static KafkaClientConfig from(Map<String, String> settings) {
+    return KafkaClientConfig.from(ConfigSource.empty().with(settings));
   }
 
   @Test
   void commonReachesEveryClientThatKnowsItAndTheSpecificKeyWins() {
-    KafkaClientProperties p = from(Map.of(
+    KafkaClientConfig p = from(Map.of(
         "kafka.common.security.protocol", "SASL_SSL",
         "kafka.common.sasl.mechanism", "PLAIN",
         "kafka.common.compression.type", "gzip", // a producer property: the consumer and admin do not get it
@@ -51,7 +51,7 @@ class KafkaClientPropertiesTest {
     ConfigSource source = ConfigSource.load(null, Map.of("PLAYLINE_KAFKA_COMMON_SECURITY_PROTOCOL", "SSL",
         "PLAYLINE_KAFKA_CONSUMER_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM", ""), new Properties(), Map.of());
 
-    assertThat(KafkaClientProperties.from(source).passThrough(KafkaClient.CONSUMER))
+    assertThat(KafkaClientConfig.from(source).passThrough(KafkaClient.CONSUMER))
         .containsOnly(Map.entry("security.protocol", "SSL"));
   }
 
@@ -60,7 +60,7 @@ class KafkaClientPropertiesTest {
     ConfigSource source = ConfigSource.empty().with(Map.of("kafka.producer.linger", "3ms",
         "kafka.producer.max.request.bytes", "2000000", "kafka.admin.timeout", "5s"));
 
-    KafkaClientProperties p = KafkaClientProperties.from(source);
+    KafkaClientConfig p = KafkaClientConfig.from(source);
 
     assertThat(p.producer()).isEmpty();
     assertThat(p.admin()).isEmpty();
@@ -128,7 +128,7 @@ class KafkaClientPropertiesTest {
 
   @Test
   void producerPassThroughReachesTheRealProducer(KafkaNamespace kafka) {
-    KafkaClientProperties p = from(Map.of("kafka.producer.buffer.memory", "1234567"));
+    KafkaClientConfig p = from(Map.of("kafka.producer.buffer.memory", "1234567"));
 
     try (KafkaProducer<byte[], byte[]> producer =
         KafkaProducers.create(kafka.bootstrapServers(), KafkaProducerConfig.defaults(), p)) {
@@ -138,7 +138,7 @@ class KafkaClientPropertiesTest {
 
   @Test
   void consumerPassThroughReachesTheRealConsumer(KafkaNamespace kafka) {
-    KafkaClientProperties p = from(Map.of("kafka.consumer.client.id", "pass-through-consumer"));
+    KafkaClientConfig p = from(Map.of("kafka.consumer.client.id", "pass-through-consumer"));
     Map<String, Object> properties = p.build(KafkaClient.CONSUMER, kafka.bootstrapServers(),
         Map.of(ConsumerConfig.GROUP_ID_CONFIG, "g"));
 

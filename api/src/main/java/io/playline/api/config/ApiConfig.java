@@ -21,11 +21,11 @@ import io.playline.node.settings.NodeSettings;
  *     ({@code api.max.rst.frames.per.window}; the player port's is {@code grpc.max.rst.frames.per.window})
  * @param http the HTTP (Connect) port and its budgets
  */
-public record ApiAccess(String secret, String bindHost, int port, int maxConnections, int maxConnectionsPerAddress,
-    int maxRstFramesPerWindow, HttpAccess http) {
+public record ApiConfig(String secret, String bindHost, int port, int maxConnections, int maxConnectionsPerAddress,
+    int maxRstFramesPerWindow, ApiHttpConfig http) {
   public static final String SECRET_KEY = ApiSettings.SECRET.key();
 
-  public ApiAccess {
+  public ApiConfig {
     try {
       Hs256.checkSecret(SECRET_KEY, secret);
     } catch (IllegalArgumentException e) {
@@ -41,30 +41,30 @@ public record ApiAccess(String secret, String bindHost, int port, int maxConnect
   }
 
   /** On any free port with the default connection caps, HTTP too with its default budgets (tests, tools). */
-  public ApiAccess(String secret, String bindHost) {
+  public ApiConfig(String secret, String bindHost) {
     this(secret, bindHost, 0, ApiSettings.MAX_CONNECTIONS.defaultValue().orElseThrow(),
         ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.defaultValue().orElseThrow(),
-        ApiSettings.MAX_RST_FRAMES.defaultValue().orElseThrow(), HttpAccess.anyPort());
+        ApiSettings.MAX_RST_FRAMES.defaultValue().orElseThrow(), ApiHttpConfig.anyPort());
   }
 
   /**
    * Reads {@code api.port}, {@code api.bind.host}, the caps and {@code api.http.*}; {@code secret}
    * is the already-resolved {@code api.secret}.
    */
-  public static ApiAccess from(ConfigSource c, String secret, String playerSecret) {
+  public static ApiConfig from(ConfigSource c, String secret, String playerSecret) {
     if (secret.equals(playerSecret)) {
       throw new ConfigException(SECRET_KEY + ": the same key as auth.secret (expected: a key of its own; whoever "
           + "can sign player tokens must not be able to sign service tokens for the internal API)");
     }
     int port = ApiSettings.PORT.read(c);
-    return new ApiAccess(secret, ApiSettings.BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)), port,
+    return new ApiConfig(secret, ApiSettings.BIND_HOST.read(c, NodeSettings.BIND_HOST.read(c)), port,
         ApiSettings.MAX_CONNECTIONS.read(c), ApiSettings.MAX_CONNECTIONS_PER_ADDRESS.read(c),
-        ApiSettings.MAX_RST_FRAMES.read(c), HttpAccess.from(c, port));
+        ApiSettings.MAX_RST_FRAMES.read(c), ApiHttpConfig.from(c, port));
   }
 
   @Override
   public String toString() {
-    return "ApiAccess[bindHost=" + bindHost + ", port=" + port + ", secret=<" + secret.length()
+    return "ApiConfig[bindHost=" + bindHost + ", port=" + port + ", secret=<" + secret.length()
         + " chars>, maxConnections=" + maxConnections + ", maxConnectionsPerAddress=" + maxConnectionsPerAddress
         + ", maxRstFramesPerWindow=" + maxRstFramesPerWindow + ", http=" + http + "]";
   }

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionStage;
  * every TTL an implementation sets is capped by the deadline it is given. Implementations never
  * block the caller; stages may complete on other threads.
  */
-public interface SessionStore {
+public interface ResumeStore {
   /** Records a new session; failures are logged by the implementation (resume then falls back to a token). */
   void create(StoredSession session, long nowMs);
 

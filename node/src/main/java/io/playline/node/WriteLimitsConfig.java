@@ -10,10 +10,10 @@ import io.playline.core.config.ConfigSource;
  * @param maxDeviceIdBytes longest {@code device_id}, UTF-8 bytes ({@code device.id.max.bytes})
  * @param maxPlatformBytes longest {@code platform}, UTF-8 bytes ({@code platform.max.bytes})
  */
-public record WriteLimits(int maxEvents, int maxDeviceIdBytes, int maxPlatformBytes) {
+public record WriteLimitsConfig(int maxEvents, int maxDeviceIdBytes, int maxPlatformBytes) {
 
-  public static WriteLimits from(ConfigSource c) {
-    return new WriteLimits(RequestSettings.MAX_EVENTS.read(c), RequestSettings.DEVICE_ID_MAX_BYTES.read(c),
+  public static WriteLimitsConfig from(ConfigSource c) {
+    return new WriteLimitsConfig(RequestSettings.MAX_EVENTS.read(c), RequestSettings.DEVICE_ID_MAX_BYTES.read(c),
         RequestSettings.PLATFORM_MAX_BYTES.read(c));
   }
 }
