@@ -2,7 +2,9 @@ package io.playline.embedded;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -10,8 +12,11 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Waits until a client can use HBase: {@code hbase:meta} is available and the master lists the
- * namespaces (which needs the namespace table or, in newer versions, meta online).
+ * Waits until a client can use HBase: {@code hbase:meta} is available, the master lists the
+ * namespaces (which needs the namespace table or, in newer versions, meta online) and no region is
+ * in transition. The last one makes a start return with the master quiet: a stop right after it (a
+ * Ctrl-C during start-up) otherwise meets region assignments the master is still dispatching to the
+ * region server, which log their failures with stack traces once its connection is closed.
  *
  * <p>Stateless; each call uses its own short-lived connection.
  */
@@ -50,7 +55,9 @@ final class HBaseReadiness {
         stillStarting.check();
         try {
           if (admin.isTableAvailable(TableName.META_TABLE_NAME)
-              && admin.listNamespaceDescriptors().length > 0) {
+              && admin.listNamespaceDescriptors().length > 0
+              && admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.REGIONS_IN_TRANSITION))
+                  .getRegionStatesInTransition().isEmpty()) {
             return;
           }
         } catch (IOException e) {
