@@ -223,6 +223,13 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
     }
     int hardCap = config.maxPendingHardItems();
     dropped(carry.upserts() > hardCap ? carry.dropOldestUpserts(hardCap) : 0);
+    // While sends fail, every write call adds an entry: past writeback.max.pending.hard of them they
+    // are forgotten (they stay in Redis, and the job's sweep persists their items), so memory stays bounded.
+    if (carry.entries().size() > hardCap) {
+      log.warn("Write-back forgot {} recovery-log entries over writeback.max.pending.hard ({}) while Kafka is "
+          + "unavailable; the job's recovery sweep persists their items", carry.entries().size(), hardCap);
+      carry.entries().clear();
+    }
     long droppedNow = droppedSinceWarn.getAndSet(0);
     if (droppedNow > 0) {
       log.warn("Write-back dropped {} pending upserts over writeback.max.pending.hard ({}): Kafka is unavailable "
@@ -339,7 +346,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
 
   /**
    * For crash tests: stops the flush thread WITHOUT flushing, losing everything held in memory as a
-   * {@code kill -9} would (Redis recovery marks are what bring it back). Later writes are ignored.
+   * {@code kill -9} would (the recovery log in Redis is what brings it back). Later writes are ignored.
    * Any thread but the flush thread.
    */
   public void abandon() {

@@ -27,7 +27,8 @@ import java.time.ZoneId;
  *     first.today.bitmap.max.uid}): up to it each shard's bitmap is split into chunks of
  *     2^16 bits (8 KiB), so a lone uid costs one chunk; above it uids go to a set per shard (about 60
  *     bytes each), so memory follows the users counted, never the largest uid
- * @param recoveryShards Redis keys that hold write-back recovery marks ({@code recovery.shards})
+ * @param recoveryShards recovery shards: each a recovery log of write calls and the marks of deletes and
+ *     clears ({@code recovery.shards})
  * @param usersPerScript users whose events one {@code write_history} call applies ({@code
  *     redis.write.users.per.script}): fewer calls cost Redis and the client less per event, more
  *     users per call hold other Redis clients back longer (about 25 us per user); in Redis Cluster a
@@ -41,7 +42,7 @@ import java.time.ZoneId;
  * @param maxRecordBytes largest write-back Kafka record ({@code writeback.max.record.bytes})
  * @param maxPendingHardItems pending upserts above which the oldest are dropped while Kafka is down
  *     ({@code writeback.max.pending.hard}); dropped items are persisted
- *     from their Redis recovery marks
+ *     from their Redis recovery-log entries
  * @param maxPendingTombstones pending deletes and clears above which new ones are refused
  *     ({@code writeback.max.pending.tombstones}); they are never dropped
  * @param flushRetryBackoffMax longest pause between write-back send retries ({@code writeback.retry.backoff.max})

@@ -5,7 +5,7 @@ import static io.playline.core.config.Setting.derived;
 import java.time.Duration;
 import java.util.List;
 
-/** history-core's write-back keys: how changes are folded and sent to Kafka, and the recovery marks behind them. */
+/** history-core's write-back keys: how changes are folded and sent to Kafka, and the recovery log behind them. */
 public final class WriteBackSettings {
   public static final Setting<Duration> FLUSH_INTERVAL = Setting.duration("writeback.flush.interval",
       Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1), "write-back to Kafka");
@@ -14,7 +14,8 @@ public final class WriteBackSettings {
   public static final Setting<Integer> MAX_PENDING_HARD = Setting.intValue("writeback.max.pending.hard",
       derived("4 × `writeback.max.pending`"), 1, 200_000_000, "unsent upserts kept while Kafka is down: past it the "
           + "least recently written users' upserts are dropped (counted in `playline_writeback_dropped_total`, "
-          + "logged) and their recovery marks bring them to HBase through the sweep. The write-back holds at most "
+          + "logged) and their recovery-log entries bring them to HBase through the sweep (so do the entries it holds, "
+          + "forgotten past this many). The write-back holds at most "
           + "this plus `writeback.max.pending` upserts plus `writeback.max.pending.tombstones` deletes and clears, "
           + "however long Kafka is down — also while a send to a hung Kafka blocks (then only the newest "
           + "`writeback.max.pending` new upserts wait beside the unsent ones; `WriteBackOutageTest`) "

@@ -34,7 +34,7 @@ import java.util.Arrays;
  * {@code <p>wb:{<shard>}} (sorted set by mark stamp: {@code uid:~<nonce>} for a delete or clear,
  * and {@code uid:business:oid} for a write-through of an item by releases before the log) with the shard's last stamp in {@code
  * <p>wb:{<shard>}:c} (microseconds by Redis's clock, strictly increasing, see {@code
- * mark_recovery.lua}; on a single server {@code write_history.lua} stamps them the same way). The job
+ * mark_recovery.lua}). The job
  * instances split the recovery sweep with a lease per shard, {@code <p>wb:{<shard>}:lease} (string:
  * the owner's id, with a TTL), and advertise themselves in {@code <p>wb:instances} (sorted set of
  * owner ids scored by expiry time, ms by Redis's clock).

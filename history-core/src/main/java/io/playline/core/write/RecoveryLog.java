@@ -16,7 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes the recovery-log entries Kafka acknowledged: one {@code XDEL} per log shard per flush,
+ * Deletes the recovery-log entries Kafka acknowledged: one {@code XDEL} per log shard per flush
+ * (per {@value #IDS_PER_DELETE} ids),
  * on the auto-flushing connection, never waited for. A delete that fails leaves its entries for
  * the job's recovery sweep, which persists their items once more (harmless: the job's writes are
  * idempotent); failures are counted and logged at most every 10 s. Thread-safe.
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
 public final class RecoveryLog implements RecoveryTrim {
   private static final Logger log = LoggerFactory.getLogger(RecoveryLog.class);
   private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+  /** Ids per XDEL: after a long Kafka outage a flush may acknowledge many, and one command must stay short. */
+  static final int IDS_PER_DELETE = 1000;
 
   private final RedisClusterAsyncCommands<byte[], byte[]> redis;
   private final RedisKeys keys;
@@ -52,17 +55,20 @@ public final class RecoveryLog implements RecoveryTrim {
     for (RecoveryEntry e : entries) {
       byShard.computeIfAbsent(e.shard(), s -> new ArrayList<>()).add(e.id());
     }
-    byShard.forEach((shard, ids) -> {
-      try {
-        redis.xdel(keys.recoveryLog(shard), ids.toArray(new String[0])).whenComplete((n, error) -> {
-          if (error != null) {
-            failed(ids.size(), error);
-          } else {
-            deleted.increment(n);
-          }
-        });
-      } catch (RuntimeException error) {
-        failed(ids.size(), error);
+    byShard.forEach((shard, all) -> {
+      for (int from = 0; from < all.size(); from += IDS_PER_DELETE) {
+        List<String> ids = all.subList(from, Math.min(all.size(), from + IDS_PER_DELETE));
+        try {
+          redis.xdel(keys.recoveryLog(shard), ids.toArray(new String[0])).whenComplete((n, error) -> {
+            if (error != null) {
+              failed(ids.size(), error);
+            } else {
+              deleted.increment(n);
+            }
+          });
+        } catch (RuntimeException error) {
+          failed(ids.size(), error);
+        }
       }
     });
   }

@@ -92,18 +92,18 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
           writeKeys(userWrites, call, logShards[c]), writeArgs(userWrites, call, logShards[c])));
     }
     List<CompletableFuture<Long>> checks = firstTodayChecks(batch);
-    List<CompletableFuture<?>> all = new ArrayList<>(writes);
-    all.addAll(checks);
     pipeline.flushCommands();
     metrics.roundTrip(writes.size() + checks.size(), checks.size());
-    CompletableFuture<Answer> answer = CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]))
-        .thenApply(v -> assemble(batch, calls, logShards, writes, checks));
-    // In a cluster the log's shard lives on another node: its entry goes once the writes answered,
-    // on the auto-flushing connection, listing what they applied.
+    CompletableFuture<Written> written = CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
+        .thenApply(v -> assembleWrites(batch, calls, logShards, writes));
+    // In a cluster the log's shard lives on another node: its entry goes once the writes answered
+    // (whatever the first-today checks answer), on the auto-flushing connection, listing what they
+    // applied.
     if (cluster) {
-      answer = answer.thenCompose(this::logInCluster);
+      written = written.thenCompose(this::logInCluster);
     }
-    return answer
+    return written.thenCombine(CompletableFuture.allOf(checks.toArray(new CompletableFuture<?>[0])),
+            (done, v) -> new Answer(new BatchOutcome(List.of(done.outcomes()), firstToday(checks)), done.applied()))
         .whenComplete((done, error) -> {
           if (error != null) {
             metrics.failedRoundTrip();
@@ -171,10 +171,10 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
    * Redis Cluster: appends one entry listing everything the batch applied to the next log shard,
    * on the auto-flushing connection; the answer's records then carry that entry.
    */
-  private CompletableFuture<Answer> logInCluster(Answer answer) {
-    List<AppliedRecord> applied = answer.applied();
+  private CompletableFuture<Written> logInCluster(Written written) {
+    List<AppliedRecord> applied = written.applied();
     if (applied.isEmpty()) {
-      return CompletableFuture.completedFuture(answer);
+      return CompletableFuture.completedFuture(written);
     }
     StringBuilder members = new StringBuilder(applied.size() * 24);
     for (AppliedRecord a : applied) {
@@ -192,7 +192,7 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
           for (AppliedRecord a : applied) {
             logged.add(new AppliedRecord(a.record(), entry));
           }
-          return new Answer(answer.outcome(), logged);
+          return new Written(written.outcomes(), logged);
         });
   }
 
@@ -260,8 +260,11 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
   /** A batch's outcome with the records Redis applied, each with its recovery-log entry. */
   private record Answer(BatchOutcome outcome, List<AppliedRecord> applied) {}
 
-  private Answer assemble(WriteBatch batch, List<int[]> calls, int[] logShards,
-      List<CompletableFuture<List<Object>>> writes, List<CompletableFuture<Long>> checks) {
+  /** What the write calls answered: per user write its outcome, and the records applied with their entry. */
+  private record Written(WriteOutcome[] outcomes, List<AppliedRecord> applied) {}
+
+  private Written assembleWrites(WriteBatch batch, List<int[]> calls, int[] logShards,
+      List<CompletableFuture<List<Object>>> writes) {
     WriteOutcome[] outcomes = new WriteOutcome[batch.writes().size()];
     List<AppliedRecord> applied = new ArrayList<>();
     for (int c = 0; c < calls.size(); c++) {
@@ -297,11 +300,15 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
         }
       }
     }
+    return new Written(outcomes, applied);
+  }
+
+  private static boolean[] firstToday(List<CompletableFuture<Long>> checks) {
     boolean[] firstToday = new boolean[checks.size()];
     for (int i = 0; i < checks.size(); i++) {
       firstToday[i] = checks.get(i).join() != NOT_FIRST;
     }
-    return new Answer(new BatchOutcome(List.of(outcomes), firstToday), applied);
+    return firstToday;
   }
 
   @Override

@@ -1,10 +1,10 @@
--- Marks items of recovery shards as written through but not yet persisted (Redis 6.2 compatible).
+-- Marks a delete or clear (uid:~<nonce>) in its recovery shard before its script runs, for the job's
+-- sweep should its write-back be lost (HistoryControl; Redis 6.2 compatible). Writes are listed in the
+-- recovery log instead (write_history.lua); releases before it marked every written item here.
 -- Every call gets a stamp per shard from this Redis server's clock, in microseconds, strictly above
 -- every stamp that shard issued before, even if the server's clock stepped back: a mark's score
 -- therefore says which call wrote it last, whatever the clocks of the nodes that call. One call may
--- mark several shards when their keys are on this server. The batched writer uses it only in Redis
--- Cluster (each shard has a slot of its own: one call per shard once the writes answered); on a
--- single server write_history.lua stamps its own users' shards the same way, in the write's call.
+-- mark several shards when their keys are on this server.
 -- KEYS: per shard, its marks (sorted set) then its last stamp (string)
 -- ARGV: per shard in KEYS order, the number of its members, then the members
 -- Returns each shard's stamp, in KEYS order; every member of a shard is now scored with it.

@@ -74,6 +74,34 @@ class WriteBackOutageTest {
     assertThat(f.metrics.droppedCount()).isZero();
   }
 
+  /**
+   * One write call's entry lists users of several partitions: it stays while any of them is not
+   * acknowledged, even once the others are, and goes with the last one.
+   */
+  @Test
+  void aLogEntryStaysUntilEveryPartitionCarryingItsItemsIsAcknowledged() throws Exception {
+    WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "2", "writeback.retry.backoff.max", "200ms"));
+    long other = 2;
+    while (UserPartitions.of(other, KafkaNamespace.PARTITIONS) == UserPartitions.of(1, KafkaNamespace.PARTITIONS)) {
+      other++;
+    }
+    flaky.down(false);
+    flaky.failPartition(UserPartitions.of(1, KafkaNamespace.PARTITIONS));
+    TopicReader reader = f.reader();
+    write(agg, now, video(1, 10, 1, now - 100), video(other, 10, 1, now - 100));
+
+    long otherUser = other;
+    reader.readUntil(r -> upserts(r).stream().anyMatch(u -> u.getUid() == otherUser));
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.sendFailureCount() >= 1 && agg.pendingItems() == 1);
+    assertThat(f.trimmed).as("user 1's write is not acknowledged yet").isEmpty();
+
+    flaky.failPartition(-1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.trimmed.size() == 1);
+    assertThat(f.trimmed).containsExactly(WriteBackFixture.entry(now));
+    assertThat(agg.pendingItems()).isZero();
+  }
+
   @Test
   void dropsTheOldestUpsertsOverTheHardCapAndSendsTheRest() throws Exception {
     WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",

@@ -31,6 +31,7 @@ public final class FlakyProducer implements Producer<byte[], byte[]> {
   private final Producer<byte[], byte[]> delegate;
   private final AtomicInteger blockedSends = new AtomicInteger();
   private volatile boolean down;
+  private volatile int failingPartition = -1;
   private volatile CountDownLatch unblock = new CountDownLatch(0);
 
   public FlakyProducer(Producer<byte[], byte[]> delegate) {
@@ -40,6 +41,11 @@ public final class FlakyProducer implements Producer<byte[], byte[]> {
   /** While down, partition lookups throw and sends fail with a Kafka timeout. */
   public void down(boolean down) {
     this.down = down;
+  }
+
+  /** Sends to {@code partition} fail with a Kafka timeout (-1: none), as when only its leader is unreachable. */
+  public void failPartition(int partition) {
+    this.failingPartition = partition;
   }
 
   /** While blocking, sends wait (at most 30 s) until {@link #unblockSends}. */
@@ -82,7 +88,8 @@ public final class FlakyProducer implements Producer<byte[], byte[]> {
     } finally {
       blockedSends.decrementAndGet();
     }
-    if (down) {
+    Integer partition = record.partition();
+    if (down || (partition != null && partition == failingPartition)) {
       TimeoutException error = new TimeoutException("test: Kafka is down");
       if (callback != null) {
         callback.onCompletion(null, error);

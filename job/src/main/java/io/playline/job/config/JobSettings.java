@@ -47,7 +47,7 @@ public final class JobSettings {
   /** Defined in history-core, which derives the tombstone eviction age from it. */
   public static final Setting<Duration> RECOVERY_AGE = WriteBackSettings.RECOVERY_AGE;
   public static final Setting<Integer> RECOVERY_BATCH_SIZE = Setting.intValue("recovery.batch.size", 1000, 1, 100_000,
-      "recovery-log entries (or marks) the sweep reads (and persists) per Redis page");
+      "items (recovery-log entries' items, or marks) the sweep reads back and persists per page");
   public static final Setting<Duration> RECOVERY_LEASE_TTL = Setting.duration("recovery.lease.ttl",
       derived("3 × `recovery.interval`"), Duration.ofMillis(200), DAY.multipliedBy(3), "job instances split the "
           + "recovery shards with leases in Redis: a dead instance's shards are taken over after this")

@@ -179,13 +179,25 @@ public final class RecoverySweeper implements AutoCloseable {
       }
     }
     while (m != null && leases.hold(store, shard)) {
-      List<RecoveryMarks.LogEntry> page = m.dueLog(shard, config.recoveryAge(), config.recoveryBatchSize());
-      if (page.isEmpty()) {
+      int batch = config.recoveryBatchSize();
+      List<RecoveryMarks.LogEntry> due = m.dueLog(shard, config.recoveryAge(), batch);
+      if (due.isEmpty()) {
         break;
+      }
+      // An entry lists a whole write call: a page ends once it holds recovery.batch.size items (at
+      // least one entry), and the next page reads on from the entries left.
+      List<RecoveryMarks.LogEntry> page = new ArrayList<>();
+      int pageItems = 0;
+      for (RecoveryMarks.LogEntry entry : due) {
+        if (!page.isEmpty() && pageItems + entry.members().size() > batch) {
+          break;
+        }
+        page.add(entry);
+        pageItems += entry.members().size();
       }
       SweepResult done = persistLogPage(m, shard, page);
       total = total.plus(done);
-      if (page.size() < config.recoveryBatchSize() || done.cleared() == 0) {
+      if ((page.size() == due.size() && due.size() < batch) || done.cleared() == 0) {
         break;
       }
     }

@@ -133,8 +133,9 @@ public final class RecoveryMarks {
   }
 
   /**
-   * One entry of a recovery log: its id and the item marks it lists ({@code uid:business:oid}, as
-   * {@link #parse} reads them); a malformed entry has no members and {@code malformed} says why.
+   * One entry of a recovery log: its id and the item marks its field {@code m} lists ({@code
+   * uid:business:oid}, as {@link #parse} reads them; other fields are ignored); an entry without that
+   * field has no members and {@code malformed} says why.
    */
   public record LogEntry(String id, List<byte[]> members, @Nullable String malformed) {}
 
@@ -163,9 +164,17 @@ public final class RecoveryMarks {
       throw new IllegalStateException("recovery_log_due answered an entry that is not {id, fields}: " + raw);
     }
     String entryId = new String(id, StandardCharsets.US_ASCII);
-    if (!(entry.get(1) instanceof List<?> fields) || fields.size() != 2 || !(fields.get(0) instanceof byte[] f)
-        || !"m".equals(new String(f, StandardCharsets.US_ASCII)) || !(fields.get(1) instanceof byte[] value)) {
-      return new LogEntry(entryId, List.of(), "fields are not {m, items}");
+    byte @Nullable [] value = null;
+    if (entry.get(1) instanceof List<?> fields) {
+      for (int i = 0; i + 1 < fields.size(); i += 2) {
+        if (fields.get(i) instanceof byte[] f && "m".equals(new String(f, StandardCharsets.US_ASCII))
+            && fields.get(i + 1) instanceof byte[] v) {
+          value = v;
+        }
+      }
+    }
+    if (value == null) {
+      return new LogEntry(entryId, List.of(), "no field m listing its items");
     }
     List<byte[]> members = new ArrayList<>();
     int from = 0;

@@ -117,7 +117,7 @@ class SkewedNodeClocksTest {
     assertThat(env.logEntryIds().values().stream().flatMap(List::stream))
         .doesNotContainAnyElementsOf(aheadsEntry.values().iterator().next());
 
-    // The node behind dies before its flush; the sweep finds its mark (by Redis's clock) and persists it.
+    // The node behind dies before its flush; the sweep finds its log entry (by Redis's clock) and persists it.
     behind.aggregator().abandon();
     ConfigSource sweepSettings = ConfigSource.empty().with(Map.of("recovery.age", "1s",
         "writeback.flush.interval", "1s", "hbase.table", env.config.table().getNameAsString(),

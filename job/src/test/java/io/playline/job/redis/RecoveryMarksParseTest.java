@@ -38,6 +38,9 @@ class RecoveryMarksParseTest {
     assertThat(entry.members()).extracting(m -> new String(m, StandardCharsets.US_ASCII))
         .containsExactly("7:3:9", "8:1:10");
 
+    RecoveryMarks.LogEntry extra = RecoveryMarks.logEntry(List.of(bytes("4-0"),
+        List.of(bytes("x"), bytes("1"), bytes("m"), bytes("7:3:9"))));
+    assertThat(extra.members()).hasSize(1);
     RecoveryMarks.LogEntry other = RecoveryMarks.logEntry(List.of(bytes("5-0"), List.of(bytes("x"), bytes("7:3:9"))));
     assertThat(other.id()).isEqualTo("5-0");
     assertThat(other.members()).isEmpty();
