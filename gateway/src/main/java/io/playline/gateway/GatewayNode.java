@@ -106,7 +106,7 @@ public final class GatewayNode implements AutoCloseable {
         new RedisResumeStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
         UserLimits.of(budgets, limiter), connections, heartbeats,
-        PlayerHistory.of(core.history()));
+        core.history() == null ? null : PlayerHistory.of(core.history()));
     players = GatewayServer.start(node, config, parts, connections, limiter, demo);
   }
 
