@@ -1,5 +1,6 @@
 package io.playline.gateway;
 
+import io.playline.core.query.HistoryService;
 import io.playline.core.store.RedisKeys;
 import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.config.GatewayConfig;
@@ -102,11 +103,13 @@ public final class GatewayNode implements AutoCloseable {
         config.maxConnectionsPerUser(), config.addresses().prefixes());
     HeartbeatPath heartbeats = new HeartbeatPath(WritePath.of(node.batcher()), budgets, node.config().writes(),
         node.eventRules(), node.calendar(), node.time(), connections::touch, config.maxUserRefusalsBeforeClose());
+    // A node serving no queries gives its sessions none: they answer UNAVAILABLE.
+    @Nullable HistoryService queries = core.history();
     SessionParts parts = new SessionParts(config, node.time(), metrics, tokens,
         new RedisResumeStore(core.redis().shared(), new RedisKeys(core.config().redisKeyPrefix()), config.sessionTtl(),
             config.sessionMaxAge(), config.sessionMaxPerUser(), nodeId, metrics),
         UserLimits.of(budgets, limiter), connections, heartbeats,
-        core.history() == null ? null : PlayerHistory.of(core.history()));
+        queries == null ? null : PlayerHistory.of(queries));
     players = GatewayServer.start(node, config, parts, connections, limiter, demo);
   }
 

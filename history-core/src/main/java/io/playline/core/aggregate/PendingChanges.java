@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.playline.core.write.RecoveryEntry;
 import io.playline.proto.v1.HistoryRecord;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -68,7 +69,12 @@ final class PendingChanges {
    * they list is here, or was covered by a later change that is.
    */
   Set<RecoveryEntry> entries() {
-    return entries;
+    return Collections.unmodifiableSet(entries);
+  }
+
+  /** Forgets every entry: they stay in Redis, and the job's sweep persists their items. */
+  void forgetEntries() {
+    entries.clear();
   }
 
   /** Deletes {@code items} at {@code timeMs}, one call whose recovery mark is {@code mark}. */
@@ -132,7 +138,7 @@ final class PendingChanges {
       }
     }
     if (dropped > 0) {
-      entries.clear();
+      forgetEntries();
     }
     return dropped;
   }

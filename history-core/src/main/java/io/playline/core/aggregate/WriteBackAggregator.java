@@ -228,7 +228,7 @@ public final class WriteBackAggregator implements WriteBackSink, AutoCloseable {
     if (carry.entries().size() > hardCap) {
       log.warn("Write-back forgot {} recovery-log entries over writeback.max.pending.hard ({}) while Kafka is "
           + "unavailable; the job's recovery sweep persists their items", carry.entries().size(), hardCap);
-      carry.entries().clear();
+      carry.forgetEntries();
     }
     long droppedNow = droppedSinceWarn.getAndSet(0);
     if (droppedNow > 0) {
