@@ -199,6 +199,15 @@ public final class RedisKeys {
   }
 
   /**
+   * Appends {@link #recoveryMember}'s form of one item, {@code uid:business:oid}, to {@code to}: how a
+   * recovery-log entry lists what a write applied (write_history.lua builds the same on a single
+   * server; the job parses both alike).
+   */
+  public static StringBuilder appendRecoveryMember(StringBuilder to, long uid, int business, long oid) {
+    return to.append(uid).append(':').append(business).append(':').append(oid);
+  }
+
+  /**
    * The recovery mark of one delete or clear of {@code uid}: {@code uid:~<nonce>}, unique per call,
    * so only that call's own persistence removes it. A sweep finding it persists all of the user's
    * tombstones.

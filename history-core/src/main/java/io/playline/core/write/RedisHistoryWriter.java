@@ -182,9 +182,10 @@ public final class RedisHistoryWriter implements HistoryWriter, AutoCloseable {
       if (members.length() > 0) {
         members.append(' ');
       }
-      members.append(r.getUid()).append(':').append(r.getBusinessValue()).append(':').append(r.getOid());
+      RedisKeys.appendRecoveryMember(members, r.getUid(), r.getBusinessValue(), r.getOid());
     }
     int shard = takeLogShard();
+    metrics.roundTrip(1, 0); // the XADD: a round trip of its own, to the log shard's node
     return fallback.xadd(keys.recoveryLog(shard), LOG_FIELD, RedisKeys.bytes(members.toString()))
         .toCompletableFuture().thenApply(id -> {
           RecoveryEntry entry = new RecoveryEntry(shard, id);

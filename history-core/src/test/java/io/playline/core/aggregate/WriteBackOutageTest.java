@@ -133,6 +133,38 @@ class WriteBackOutageTest {
     }
   }
 
+  /**
+   * While Kafka fails, every write call adds a recovery-log entry even when it only replaces the same
+   * item: past writeback.max.pending.hard entries the node forgets them (they stay in Redis for the
+   * job's sweep), so its memory is bounded by entries too, and it never releases a forgotten one.
+   */
+  @Test
+  void forgetsTheLogEntriesOverTheHardCapWhileKafkaFails() throws Exception {
+    WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",
+        "writeback.max.pending", "10", "writeback.max.pending.hard", "40", "writeback.retry.backoff.max", "100ms"));
+    // Ten items start a flush that fails: from then on a send is retried (and a snapshot taken) every backoff.
+    for (long uid = 1001; uid <= 1010; uid++) {
+      write(agg, now, video(uid, 10, 1, now));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.sendFailureCount() >= 1);
+    for (int call = 1; call <= 200; call++) {
+      write(agg, now + call, video(1, 10, call, now + call));
+    }
+    // A failed send after the last write: its snapshot merged every call's entry into the carry.
+    double failures = f.metrics.sendFailureCount();
+    await().atMost(Duration.ofSeconds(10)).until(() -> f.metrics.sendFailureCount() >= failures + 2);
+    assertThat(f.metrics.droppedCount()).as("one item: no upsert dropped").isZero();
+
+    flaky.down(false);
+    await().atMost(Duration.ofSeconds(10)).until(() -> agg.pendingItems() == 0);
+    agg.close();
+    List<HistoryRecord> arrived = upserts(f.reader().readUpToSentinels());
+    assertThat(arrived).hasSize(11).filteredOn(r -> r.getUid() == 1).extracting(HistoryRecord::getProgressMs)
+        .containsExactly(200L);
+    assertThat(f.trimmed).as("at most the hard cap's worth of entries held and released").hasSizeLessThanOrEqualTo(40)
+        .doesNotContain(WriteBackFixture.entry(now + 1));
+  }
+
   @Test
   void whileASendBlocksNewWritesDoNotPileUpBesideAFullCarry() throws Exception {
     WriteBackAggregator agg = f.aggregator(flaky, Map.of("writeback.flush.interval", "1h",

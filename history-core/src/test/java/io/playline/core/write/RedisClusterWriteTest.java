@@ -111,15 +111,7 @@ class RedisClusterWriteTest {
   @Test
   void aBatchIsLoggedInOneEntryAfterItsWritesAndDeletedOnceAcked(RedisClusterNamespace ns) throws Exception {
     List<AppliedRecord> sunk = new java.util.concurrent.CopyOnWriteArrayList<>();
-    RedisHistoryWriter logging = new RedisHistoryWriter(config, redis, new WriteBackSink() {
-      @Override
-      public void batchStarted() {}
-
-      @Override
-      public void batchFinished(List<AppliedRecord> applied) {
-        sunk.addAll(applied);
-      }
-    }, new WriteMetrics(new SimpleMeterRegistry(), Time.SYSTEM));
+    RedisHistoryWriter logging = new RedisHistoryWriter(config, redis, collecting(sunk), new WriteMetrics(new SimpleMeterRegistry(), Time.SYSTEM));
     try {
       List<UserWrite> writes = new ArrayList<>();
       for (long uid = 1; uid <= 40; uid++) {
@@ -147,6 +139,66 @@ class RedisClusterWriteTest {
     } finally {
       logging.close();
     }
+  }
+
+  /**
+   * The entry follows the writes whatever the first-today checks answer: a check that fails (here its
+   * bitmap key holds a hash) fails the batch, yet what the batch applied is listed in the log, so the
+   * recovery sweep persists it; the log's XADD is counted among the write path's commands.
+   */
+  @Test
+  void aBatchWhoseFirstTodayCheckFailsIsStillLoggedAndItsXaddCounted(RedisClusterNamespace ns) throws Exception {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    List<AppliedRecord> sunk = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RedisHistoryWriter logging = new RedisHistoryWriter(config, redis, collecting(sunk), new WriteMetrics(meters, Time.SYSTEM));
+    try {
+      long broken = 5_000_017L;
+      byte[] bitmap = keys.firstTodaySpot("20261121", broken, config.firstTodayShards(),
+          config.firstTodayOutbox().shards(), config.firstTodayBitmapMaxUid()).key();
+      redis.shared().hset(bitmap, RedisKeys.bytes("not"), RedisKeys.bytes("a bitmap")).get(5, TimeUnit.SECONDS);
+      List<UserWrite> writes = new ArrayList<>();
+      for (long uid = 5_000_001L; uid <= 5_000_010L; uid++) {
+        writes.add(new UserWrite(uid, List.of(RedisHistoryWriterTest.record(uid, 12, 1, now))));
+      }
+      var answer = logging.write(new WriteBatch(now, "20261121", 172_800_000L, writes,
+          List.of(FirstTodayCheck.of(broken)))).toCompletableFuture();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> answer.get(30, TimeUnit.SECONDS))
+          .as("the failed check fails the batch").isInstanceOf(java.util.concurrent.ExecutionException.class);
+      assertThat(sunk).as("nothing handed to write-back from a failed batch").isEmpty();
+
+      List<String> logged = new ArrayList<>();
+      for (int shard = 0; shard < config.recoveryShards(); shard++) {
+        for (var m : redis.shared().xrange(keys.recoveryLog(shard), io.lettuce.core.Range.create("-", "+"))
+            .get(5, TimeUnit.SECONDS)) {
+          String items = new String(m.getBody().values().iterator().next(), StandardCharsets.US_ASCII);
+          for (String item : items.split(" ")) {
+            if (item.startsWith("50000") && item.endsWith(":1:12")) {
+              logged.add(item);
+            }
+          }
+        }
+      }
+      assertThat(logged).as("every applied item listed in the log").hasSize(10).contains("5000001:1:12", "5000010:1:12");
+      // 10 users' writes in calls of at most 8 users of one slot each, 1 check, 1 XADD.
+      int calls = RedisHistoryWriter.plan(writes, config.usersPerScript(), uid -> SlotHash.getSlot(keys.timeline(uid)))
+          .size();
+      assertThat(meters.get("playline.redis.commands").counter().count()).isEqualTo(calls + 1 + 1);
+    } finally {
+      logging.close();
+    }
+  }
+
+  /** A write-back sink that collects what each batch applied into {@code sunk}. */
+  private static WriteBackSink collecting(List<AppliedRecord> sunk) {
+    return new WriteBackSink() {
+      @Override
+      public void batchStarted() {}
+
+      @Override
+      public void batchFinished(List<AppliedRecord> applied) {
+        sunk.addAll(applied);
+      }
+    };
   }
 
   /** Users 1..120, then the first three users above them whose keys share a hash slot. */
