@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The hostile bench's attackers in a JVM of their own ({@link AttackerMain}), started once per run
@@ -29,19 +30,39 @@ import java.util.concurrent.TimeUnit;
  * <p>Control thread only.
  */
 final class AttackerProcess implements AutoCloseable {
-  /** Where the attackers run. */
-  enum Cpu {
-    /** {@code SCHED_IDLE}: only on CPU nobody else wants. */
-    IDLE,
-    /** The normal class: the attackers compete with the node for the host's cores. */
-    SHARED;
+  /**
+   * Where the attackers run: {@code idle} ({@code SCHED_IDLE}: only on CPU nobody else wants),
+   * {@code shared} (the normal class: they compete with the node for the host's cores) or {@code
+   * quota:<cores>} (the normal class, held to that many cores by a {@link CpuQuota}).
+   *
+   * @param quotaCores the quota's cores, 0 for none
+   */
+  record Cpu(Mode mode, double quotaCores) {
+    enum Mode { IDLE, SHARED, QUOTA }
+
+    static final Cpu IDLE = new Cpu(Mode.IDLE, 0);
+    static final Cpu SHARED = new Cpu(Mode.SHARED, 0);
 
     static Cpu parse(String s) {
-      return switch (s.toLowerCase(Locale.ROOT)) {
-        case "idle" -> IDLE;
-        case "shared" -> SHARED;
-        default -> throw new IllegalArgumentException("--attacker-cpu: " + s + " (expected idle or shared)");
-      };
+      String v = s.toLowerCase(Locale.ROOT);
+      if (v.equals("idle")) {
+        return IDLE;
+      }
+      if (v.equals("shared")) {
+        return SHARED;
+      }
+      if (v.startsWith("quota:")) {
+        try {
+          double cores = Double.parseDouble(v.substring("quota:".length()));
+          if (cores > 0 && cores <= 64) {
+            return new Cpu(Mode.QUOTA, cores);
+          }
+        } catch (NumberFormatException e) {
+          // refused below
+        }
+      }
+      throw new IllegalArgumentException("--attacker-cpu: " + s + " (expected idle, shared or quota:<cores>, "
+          + "e.g. quota:0.25)");
     }
   }
 
@@ -52,24 +73,28 @@ final class AttackerProcess implements AutoCloseable {
   private final PrintWriter in;
   private final BufferedReader out;
   private final String describe;
+  private final @Nullable CpuQuota quota;
 
-  private AttackerProcess(Process process, String describe) {
+  private AttackerProcess(Process process, String describe, @Nullable CpuQuota quota) {
     this.process = process;
+    this.quota = quota;
     this.in = new PrintWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8), true);
     this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     this.describe = describe;
   }
 
   /**
-   * Starts the attacker JVM on this JVM's classpath; with {@link Cpu#IDLE} under {@code chrt
-   * --idle 0}, or in the normal class (said by {@link #describe()}) where this machine refuses it.
+   * Starts the attacker JVM on this JVM's classpath; with {@link Cpu.Mode#IDLE} under {@code chrt
+   * --idle 0}, with {@link Cpu.Mode#QUOTA} in a {@link CpuQuota} of its own, or in the normal class
+   * (said by {@link #describe()}) where this machine refuses either.
    */
   static AttackerProcess start(Cpu cpu) throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
     List<String> command = new ArrayList<>(List.of(java, "-Xms128m", "-Xmx1g", "-XX:+UseParallelGC",
         "-cp", System.getProperty("java.class.path"), AttackerMain.class.getName()));
     String describe = "shared (own JVM)";
-    if (cpu == Cpu.IDLE) {
+    CpuQuota quota = null;
+    if (cpu.mode() == Cpu.Mode.IDLE) {
       String refused = chrtRefusal();
       if (refused == null) {
         command.addAll(0, List.of("chrt", "--idle", "0"));
@@ -77,15 +102,36 @@ final class AttackerProcess implements AutoCloseable {
       } else {
         describe = "shared (own JVM; SCHED_IDLE refused: " + refused + ")";
       }
+    } else if (cpu.mode() == Cpu.Mode.QUOTA) {
+      try {
+        quota = CpuQuota.create(cpu.quotaCores(), "playline-bench-attackers-" + ProcessHandle.current().pid());
+        command = quota.wrap(command);
+        describe = "quota (own JVM, " + quota.describe() + ")";
+      } catch (IOException refused) {
+        describe = "shared (own JVM; CPU quota refused: " + refused.getMessage() + ")";
+      }
     }
-    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    AttackerProcess attackers = new AttackerProcess(p, describe);
+    Process p;
+    try {
+      p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    } catch (IOException e) {
+      if (quota != null) {
+        quota.close();
+      }
+      throw e;
+    }
+    AttackerProcess attackers = new AttackerProcess(p, describe, quota);
     String up = attackers.readLine();
     if (!up.equals(AttackWire.OK)) {
       attackers.close();
       throw new IllegalStateException("attacker process: " + up);
     }
     return attackers;
+  }
+
+  /** Whether the attacker process is held by a CPU quota of its own (false where the machine refused one). */
+  boolean inQuota() throws IOException {
+    return quota != null && quota.holds(process.pid());
   }
 
   /** Null when {@code chrt --idle 0} runs a command here, else what it said. */
@@ -163,6 +209,9 @@ final class AttackerProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       process.destroyForcibly();
+    }
+    if (quota != null) {
+      quota.close();
     }
   }
 

@@ -97,8 +97,11 @@ public final class HostileCommand implements Callable<Integer> {
 
   @Option(names = "--attacker-cpu", defaultValue = "idle", description = "The attackers run in a JVM of their own "
       + "(their collections and compilations never pause the honest players' clients). idle: that JVM runs in "
-      + "Linux's SCHED_IDLE class, only on CPU the node and the honest players leave (as if the attackers were on "
-      + "their own machines); shared: it competes with them for this host's cores (default: ${DEFAULT-VALUE}).")
+      + "Linux's SCHED_IDLE class, only on CPU the node and the honest players leave; quota:<cores>: it runs in a "
+      + "control group of its own held to that many cores, its loopback sends' kernel work included (as if the "
+      + "attackers sent from machines of their own at the rate that share of this host reaches; needs root and "
+      + "a cpu cgroup controller, else it runs shared and the header says why); shared: it competes with them "
+      + "for this host's cores (default: ${DEFAULT-VALUE}).")
   String attackerCpu;
 
   @Option(names = "--max-operations", defaultValue = "5000000",

@@ -40,8 +40,33 @@ class AttackerProcessTest {
 
   @Test
   void anUnknownCpuModeIsRefused() {
-    assertThatThrownBy(() -> AttackerProcess.Cpu.parse("fast")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("--attacker-cpu");
+    for (String bad : List.of("fast", "quota:", "quota:0", "quota:-1", "quota:x", "quota:65")) {
+      assertThatThrownBy(() -> AttackerProcess.Cpu.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("--attacker-cpu");
+    }
+    assertThat(AttackerProcess.Cpu.parse("quota:0.25").quotaCores()).isEqualTo(0.25);
+  }
+
+  /**
+   * quota:CORES: the attacker JVM runs in a control group of its own, held to that share of the host
+   * (where this machine lets the bench create one; else the header says why), removed when it ends.
+   */
+  @Test
+  void aQuotaAttackerProcessRunsInItsOwnControlGroupRemovedAtTheEnd() throws Exception {
+    java.nio.file.Path group;
+    try (AttackerProcess p = AttackerProcess.start(AttackerProcess.Cpu.parse("quota:0.25"))) {
+      org.junit.jupiter.api.Assumptions.assumeFalse(p.describe().contains("CPU quota refused"),
+          "this machine refuses a cpu control group: " + p.describe());
+      assertThat(p.describe()).startsWith("quota (own JVM, 0.25 cores (");
+      assertThat(p.inQuota()).as("the attacker JVM is a member of its group").isTrue();
+      assertThat(p.policy()).isZero();
+      group = java.nio.file.Path.of(p.describe().substring(p.describe().indexOf("(/") + 1, p.describe().length() - 2));
+      assertThat(group).isDirectory();
+      java.nio.file.Path v1 = group.resolve("cpu.cfs_quota_us");
+      assertThat(java.nio.file.Files.readString(java.nio.file.Files.exists(v1) ? v1 : group.resolve("cpu.max")))
+          .startsWith("25000");
+    }
+    assertThat(group).doesNotExist();
   }
 
   @Test
