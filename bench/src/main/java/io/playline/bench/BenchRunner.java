@@ -15,6 +15,7 @@ import io.playline.bench.report.BenchReport;
 import io.playline.bench.report.ReportMath;
 import io.playline.bench.report.RunResult;
 import io.playline.core.config.ConfigSource;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -149,7 +150,9 @@ public final class BenchRunner {
     return String.format(Locale.ROOT, "scenario %s, transport %s, %d connections, %s, %d events/heartbeat, %d pass(es), "
         + "%d cores, %s", s.name(), o.transport, connections, interval[0] > 0 ? "heartbeat every " + interval[0] + ".."
         + interval[1] + " ms" : String.format(Locale.ROOT, "%.0f heartbeats/s offered", rate), o.events, passes,
-        Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now()) + ", load average " + loadAverage();
+        Runtime.getRuntime().availableProcessors(),
+        java.time.LocalDate.ofInstant(Time.SYSTEM.instant(), ZoneId.systemDefault())) + ", load average "
+        + loadAverage();
   }
 
   /** The 1-minute load average: how busy the shared machine was (other processes compete for the cores). */

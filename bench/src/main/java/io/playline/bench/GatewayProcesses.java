@@ -1,6 +1,7 @@
 package io.playline.bench;
 
 import io.playline.bench.probe.LoadTarget;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,8 +68,8 @@ final class GatewayProcesses implements AutoCloseable {
   }
 
   private static LoadTarget await(Process p, Path file, int i, String name) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
-    while (System.nanoTime() < deadline) {
+    long deadline = Time.SYSTEM.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
+    while (Time.SYSTEM.nanoTime() < deadline) {
       if (Files.isRegularFile(file)) {
         return LoadTarget.read(file);
       }

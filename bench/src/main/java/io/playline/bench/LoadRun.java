@@ -7,6 +7,7 @@ import io.playline.bench.probe.PrometheusText;
 import io.playline.bench.probe.ServerProbe;
 import io.playline.bench.report.ReportMath;
 import io.playline.bench.report.RunResult;
+import io.playline.time.Time;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,20 +129,20 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
   }
 
   private LoadSnapshot awaitConnected(Fleet fleet, int wanted) {
-    long begin = System.nanoTime();
+    long begin = Time.SYSTEM.nanoTime();
     long limit = SECOND * (60 + 2L * wanted / 500);
     LoadSnapshot s = fleet.snapshot();
     long settled = -1;
     int still = 0;
     // Done when every connection opened or failed; also when the count stopped moving for 15 s
     // (connections the server closed after opening count neither as open nor as failed).
-    while (s.open() + s.connectFailures() < wanted && System.nanoTime() - begin < limit && still < 15) {
+    while (s.open() + s.connectFailures() < wanted && Time.SYSTEM.nanoTime() - begin < limit && still < 15) {
       sleep(SECOND);
       s = fleet.snapshot();
       long now = s.open() + s.connectFailures();
       still = now == settled ? still + 1 : 0;
       settled = now;
-      progress("connect", (System.nanoTime() - begin) / SECOND, s, Double.NaN, s.interval());
+      progress("connect", (Time.SYSTEM.nanoTime() - begin) / SECOND, s, Double.NaN, s.interval());
     }
     if (s.open() < wanted) {
       out.printf("  %d of %d connections open (%d failed; closes %s)%n", s.open(), wanted,
@@ -154,16 +155,16 @@ record LoadRun(Plan plan, List<ServerProbe> servers, @Nullable ServerProbe redis
   private Histogram tick(Fleet fleet, String phase, Duration length, @Nullable FlushCycles cycles) {
     Histogram all = LoadSnapshot.newHistogram();
     LoadSnapshot prev = fleet.snapshot();
-    long begin = System.nanoTime();
+    long begin = Time.SYSTEM.nanoTime();
     long end = begin + length.toNanos();
-    while (System.nanoTime() < end && (cycles == null || !cycles.done())) {
+    while (Time.SYSTEM.nanoTime() < end && (cycles == null || !cycles.done())) {
       sleep(SECOND);
       LoadSnapshot s = fleet.snapshot();
       all.add(s.interval());
       double rate = ReportMath.perSecond(s.acked() - prev.acked(), s.nanos() - prev.nanos());
-      progress(phase, (System.nanoTime() - begin) / SECOND, s, rate, s.interval());
+      progress(phase, (Time.SYSTEM.nanoTime() - begin) / SECOND, s, rate, s.interval());
       if (cycles != null) {
-        cycles.feed(System.nanoTime(), servers.get(0).sample().metrics());
+        cycles.feed(Time.SYSTEM.nanoTime(), servers.get(0).sample().metrics());
       }
       prev = s;
     }

@@ -11,6 +11,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.playline.standalone.OneClockRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * classes (the JMH benchmarks too): the root ({@link BenchCli} and the load scenarios it runs)
  * uses the subpackages and none uses it back, and what the commands share sits in {@code common/},
  * which uses no other bench package. The standalone module's {@code ArchitectureTest} holds the
- * other modules to the same rule; the bench, a leaf, is not on its classpath.
+ * other modules to the same rule; the bench, a leaf, is not on its classpath. The bench also reads
+ * the time only through {@code Time} ({@link OneClockRule}), the machine's: it measures real time.
  */
 class BenchArchitectureTest {
   private static final String ROOT = "io.playline.bench";
@@ -28,8 +30,9 @@ class BenchArchitectureTest {
 
   @BeforeAll
   static void importTheBench() {
+    // Not JMH's generated harness: it times the benchmarks with the machine's clock, as JMH must.
     bench = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages(ROOT);
+        .withImportOption(location -> !location.contains("/jmh_generated/")).importPackages(ROOT);
   }
 
   @Test
@@ -42,6 +45,16 @@ class BenchArchitectureTest {
     noClasses().that().resideInAPackage(ROOT + ".common..")
         .should().dependOnClassesThat(resideInAPackage(ROOT + "..").and(not(resideInAPackage(ROOT + ".common.."))))
         .check(bench);
+  }
+
+  /**
+   * The bench reads the time only through {@code Time} (its {@code Time.SYSTEM}: it measures the
+   * machine's real time), as the rest of the project; it may pace load on an executor's own
+   * fixed-rate timer, which {@code Time} does not offer.
+   */
+  @Test
+  void readsTheTimeOnlyThroughTime() {
+    OneClockRule.readTheTimeOnlyThroughTime(ROOT + "..").check(bench);
   }
 
   /**

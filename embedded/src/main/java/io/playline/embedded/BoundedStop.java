@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +46,10 @@ final class BoundedStop {
       stopper.start();
       stoppers.add(stopper);
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = Time.SYSTEM.nanoTime() + timeout.toNanos();
     boolean all = true;
     for (Thread stopper : stoppers) {
-      long leftMillis = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+      long leftMillis = Math.max(1, (deadline - Time.SYSTEM.nanoTime()) / 1_000_000);
       try {
         stopper.join(leftMillis);
       } catch (InterruptedException e) {

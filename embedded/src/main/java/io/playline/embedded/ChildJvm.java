@@ -1,6 +1,7 @@
 package io.playline.embedded;
 
 import io.playline.embedded.internal.ExitWithParent;
+import io.playline.time.Time;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -101,7 +101,7 @@ final class ChildJvm {
     // The class path can be kilobytes; the log's header (and so error messages) shortens it.
     List<String> shown = new ArrayList<>(command);
     shown.set(classpathIndex, "<" + classpath.size() + " entries from " + classpath.get(0) + ">");
-    Files.writeString(spec.logFile(), "=== " + Instant.now() + " starting " + spec.name() + ": "
+    Files.writeString(spec.logFile(), "=== " + Time.SYSTEM.instant() + " starting " + spec.name() + ": "
         + String.join(" ", shown) + System.lineSeparator(), StandardCharsets.UTF_8,
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     Process process = new ProcessBuilder(command)
@@ -231,9 +231,9 @@ final class ChildJvm {
   private static void stopAllOnExit() {
     List<ChildJvm> children = List.copyOf(RUNNING);
     children.forEach(child -> child.process.destroy());
-    long deadline = System.nanoTime() + EXIT_HOOK_GRACE.toNanos();
+    long deadline = Time.SYSTEM.nanoTime() + EXIT_HOOK_GRACE.toNanos();
     for (ChildJvm child : children) {
-      long remaining = Math.max(1, deadline - System.nanoTime());
+      long remaining = Math.max(1, deadline - Time.SYSTEM.nanoTime());
       try {
         if (!child.process.waitFor(remaining, TimeUnit.NANOSECONDS)) {
           child.process.destroyForcibly();

@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -67,7 +68,7 @@ final class ClusterAdmin {
    * @throws IOException naming {@code what} and the last thing missing when time ran out
    */
   static void await(String what, Duration timeout, Check check) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = Time.SYSTEM.nanoTime() + timeout.toNanos();
     String missing;
     do {
       try {
@@ -84,7 +85,7 @@ final class ClusterAdmin {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("interrupted while waiting for " + what);
       }
-    } while (System.nanoTime() < deadline);
+    } while (Time.SYSTEM.nanoTime() < deadline);
     throw new IOException("Redis Cluster: " + what + " not reached within " + timeout.toMillis() + " ms; "
         + missing);
   }

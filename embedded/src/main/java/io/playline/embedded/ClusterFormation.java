@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ final class ClusterFormation {
    * #healthy} holds.
    */
   static void form(List<Integer> ports, int masters, int replicasPerMaster, Duration timeout) throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = Time.SYSTEM.nanoTime() + timeout.toNanos();
     List<String> ids = new ArrayList<>(ports.size());
     for (int i = 0; i < ports.size(); i++) {
       int port = ports.get(i);
@@ -141,6 +142,6 @@ final class ClusterFormation {
   }
 
   private static Duration left(long deadline) {
-    return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+    return Duration.ofNanos(Math.max(0, deadline - Time.SYSTEM.nanoTime()));
   }
 }

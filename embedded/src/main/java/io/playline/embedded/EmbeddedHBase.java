@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
@@ -70,7 +71,7 @@ public final class EmbeddedHBase implements HBaseServer {
    *     is left running in that case
    */
   public static EmbeddedHBase start(Options options) throws IOException {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     Path workDir = options.workDir().toAbsolutePath();
     prepareDirectories(workDir);
     // As HMasterCommandLine does in standalone mode: lets a second HBase in this JVM (a restart)
@@ -101,7 +102,7 @@ public final class EmbeddedHBase implements HBaseServer {
               + workDir + ", ZooKeeper port " + zkPort + "): " + e.getMessage(), e);
     }
     log.info("HBase ready in {} ms (ZooKeeper {}:{})",
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), LocalHBaseSettings.HOST,
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), LocalHBaseSettings.HOST,
         zkPort);
     return new EmbeddedHBase(zookeeper, cluster, zkPort, workDir);
   }
@@ -120,11 +121,11 @@ public final class EmbeddedHBase implements HBaseServer {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     log.info("Stopping HBase (ZooKeeper port {}, data in {})", zookeeperPort, workDir);
     stopQuietly(cluster, zookeeper);
     log.info("HBase stopped in {} ms",
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
@@ -12,7 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.utils.Time;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,7 +95,7 @@ public final class EmbeddedKafka implements EmbeddedServer {
    * @throws IOException if the server cannot start or is not ready within 60 s
    */
   public static EmbeddedKafka start(Options options) throws IOException {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     Path logDir = options.workDir().toAbsolutePath().resolve(LOG_DIR);
     Files.createDirectories(logDir);
     boolean formatted = KafkaStorage.formatIfNeeded(
@@ -109,7 +109,7 @@ public final class EmbeddedKafka implements EmbeddedServer {
       try {
         EmbeddedKafka kafka = launch(logDir, port, controllerPort, options.saslSsl(), saslSslPort);
         log.info("Started kafka on {}:{} (controller port {}) in {} ms ({} log dir {})", HOST, port,
-            controllerPort, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+            controllerPort, TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos),
             formatted ? "formatted new" : "reused", logDir);
         return kafka;
       } catch (IOException | RuntimeException e) {
@@ -130,7 +130,8 @@ public final class EmbeddedKafka implements EmbeddedServer {
       KafkaServerProperties.addSaslSslListener(properties, saslSslPort, Files.readString(saslSsl.certFile()),
           Files.readString(saslSsl.keyFile()), saslSsl.user(), saslSsl.password());
     }
-    KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(properties, false), Time.SYSTEM);
+    KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(properties, false),
+        org.apache.kafka.common.utils.Time.SYSTEM);
     EmbeddedKafka kafka = new EmbeddedKafka(server, port, saslSslPort);
     try {
       server.startup();
@@ -144,7 +145,7 @@ public final class EmbeddedKafka implements EmbeddedServer {
 
   private void awaitReady() throws IOException {
     KafkaReadiness.await(bootstrapServers(), ids -> !ids.isEmpty(),
-        System.nanoTime() + READY_TIMEOUT.toNanos(), StillStarting.ALWAYS);
+        Time.SYSTEM.nanoTime() + READY_TIMEOUT.toNanos(), StillStarting.ALWAYS);
   }
 
   @Override
@@ -178,7 +179,7 @@ public final class EmbeddedKafka implements EmbeddedServer {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     boolean stopped = BoundedStop.run("embedded-kafka-shutdown-" + port, () -> {
       try {
         server.shutdown();
@@ -192,7 +193,7 @@ public final class EmbeddedKafka implements EmbeddedServer {
           STOP_TIMEOUT.toSeconds());
     } else {
       log.info("Stopped kafka on {} in {} ms", bootstrapServers(),
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+          TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -157,7 +158,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
   }
 
   private static EmbeddedRedis launch(Options options, Path binary, int port) throws IOException {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     Path workDir = options.workDir().toAbsolutePath();
     LeftoverRedis.stopIn(workDir);
     EmbeddedRedis redis = new EmbeddedRedis(spawn(options, binary, port), options, binary, port);
@@ -169,7 +170,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
       throw e;
     }
     log.info("Started redis on {}:{} in {} ms (binary {}, persistent={}, dir {})", HOST, port,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), binary,
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), binary,
         options.persistent(), workDir);
     return redis;
   }
@@ -314,7 +315,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     if (!process.isAlive()) {
       log.info("redis on port {} had already exited with code {}", port, process.exitValue());
       removeShutdownHook();
@@ -337,7 +338,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
     }
     removeShutdownHook();
     log.info("Stopped redis on port {} in {} ms ({})", port,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos),
         graceful ? "SHUTDOWN" : "signal");
   }
 

@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +89,7 @@ public final class EmbeddedRedisCluster implements EmbeddedServer {
    *     node started by then is stopped
    */
   public static EmbeddedRedisCluster start(Options options) throws IOException {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     Path workDir = options.workDir().toAbsolutePath();
     Files.createDirectories(workDir);
     Path binary = RedisBinary.locate(workDir);
@@ -108,7 +109,7 @@ public final class EmbeddedRedisCluster implements EmbeddedServer {
     }
     log.info("Started Redis Cluster of {} masters x {} replicas on ports {} in {} ms (binary {}, node timeout {} ms)",
         options.masters(), options.replicasPerMaster(), ports,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), binary, options.nodeTimeout().toMillis());
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), binary, options.nodeTimeout().toMillis());
     return new EmbeddedRedisCluster(options, binary, ports, processes);
   }
 

@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -106,7 +107,7 @@ public final class HBaseProcess implements HBaseServer {
    *     log tail, and the process is not left running
    */
   public static HBaseProcess start(Options options) throws IOException {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     Path workDir = options.workDir().toAbsolutePath();
     for (int attempt = 1; ; attempt++) {
       int zkPort = FreePorts.pick();
@@ -117,7 +118,7 @@ public final class HBaseProcess implements HBaseServer {
         HBaseProcess hbase = new HBaseProcess(spec, workDir, zkPort, launch(spec, zkPort));
         log.info("Started HBase process (pid {}) on ZooKeeper {}:{} in {} ms, data in {}",
             hbase.process.pid(), LocalHBaseSettings.HOST, zkPort,
-            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), workDir);
+            TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), workDir);
         return hbase;
       } catch (IOException e) {
         // HMaster exits when its ZooKeeper cannot bind the port picked a moment ago.
@@ -150,7 +151,7 @@ public final class HBaseProcess implements HBaseServer {
 
   /** Starts the process and waits until it is ready; kills it if it is not. */
   private static ChildJvm launch(ChildJvm.Spec spec, int zkPort) throws IOException {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    long deadline = Time.SYSTEM.nanoTime() + START_TIMEOUT.toNanos();
     ChildJvm process = ChildJvm.start(spec);
     StillStarting alive = process::checkAlive;
     try {
@@ -176,7 +177,7 @@ public final class HBaseProcess implements HBaseServer {
         socket.connect(new InetSocketAddress(LocalHBaseSettings.HOST, zkPort), 500);
         return;
       } catch (IOException e) {
-        if (System.nanoTime() - deadlineNanos > 0) {
+        if (Time.SYSTEM.nanoTime() - deadlineNanos > 0) {
           throw new IOException("ZooKeeper did not listen on port " + zkPort, e);
         }
       }
@@ -212,7 +213,7 @@ public final class HBaseProcess implements HBaseServer {
     if (closed.get()) {
       throw new IllegalStateException("closed: " + this);
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     shutDown(process);
     // ZooKeeper keeps its state (zookeeper/ is not wiped), as a real ensemble outlives an HBase
     // restart. A fresh one would count its transactions from zero again, and refuses every client
@@ -222,7 +223,7 @@ public final class HBaseProcess implements HBaseServer {
     // within zookeeper.session.timeout (10 s) and the master recovers the dead regionserver.
     process = launch(spec, zookeeperPort);
     log.info("Restarted HBase process (pid {}) in {} ms", process.pid(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos));
   }
 
   /**
@@ -234,10 +235,10 @@ public final class HBaseProcess implements HBaseServer {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     boolean orderly = shutDown(process);
     log.info("Stopped HBase process in {} ms ({})",
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos),
         orderly ? "orderly shutdown" : "signal");
   }
 
@@ -246,10 +247,10 @@ public final class HBaseProcess implements HBaseServer {
     if (!current.isAlive()) {
       return true;
     }
-    long deadline = System.nanoTime() + SHUTDOWN_TIMEOUT.toNanos();
+    long deadline = Time.SYSTEM.nanoTime() + SHUTDOWN_TIMEOUT.toNanos();
     boolean requested = BoundedStop.run("hbase-process-shutdown-" + zookeeperPort,
         this::requestClusterShutdown, SHUTDOWN_TIMEOUT);
-    if (requested && current.awaitExit(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) {
+    if (requested && current.awaitExit(Duration.ofNanos(Math.max(1, deadline - Time.SYSTEM.nanoTime())))) {
       return true;
     }
     log.warn("HBase did not shut down within {} s; signalling it", SHUTDOWN_TIMEOUT.toSeconds());

@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -28,7 +29,7 @@ final class HBaseReadiness {
 
   /**
    * Returns once HBase answers as a ready cluster, or throws when {@code deadlineNanos} (a {@link
-   * System#nanoTime()} value) passes.
+   * Time#nanoTime()} of {@link Time#SYSTEM}) passes.
    *
    * @throws IOException naming the last failure if the deadline passes first
    */
@@ -63,7 +64,7 @@ final class HBaseReadiness {
         } catch (IOException e) {
           last = e;
         }
-        if (System.nanoTime() - deadlineNanos > 0) {
+        if (Time.SYSTEM.nanoTime() - deadlineNanos > 0) {
           throw new IOException("HBase not ready: "
               + (last == null ? "hbase:meta not available" : last.toString()), last);
         }

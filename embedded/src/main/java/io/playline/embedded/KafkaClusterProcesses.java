@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.Writer;
@@ -88,7 +89,7 @@ public final class KafkaClusterProcesses implements EmbeddedServer {
    *     has a node's log tail, and no process is left running
    */
   public static KafkaClusterProcesses start(Options options) throws IOException {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     Path workDir = options.workDir().toAbsolutePath();
     Files.createDirectories(workDir);
     String clusterId = clusterId(workDir);
@@ -102,7 +103,7 @@ public final class KafkaClusterProcesses implements EmbeddedServer {
         cluster.awaitBrokers(cluster.nodes.size(), -1, startNanos + READY_TIMEOUT.toNanos());
         log.info("Started Kafka cluster of {} nodes on {} in {} ms (cluster id {}, dir {})",
             cluster.nodes.size(), cluster.bootstrapServers(),
-            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), clusterId, workDir);
+            TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), clusterId, workDir);
         return cluster;
       } catch (IOException | RuntimeException e) {
         cluster.close();
@@ -224,13 +225,13 @@ public final class KafkaClusterProcesses implements EmbeddedServer {
     if (closed.get()) {
       throw new IllegalStateException("closed: " + this);
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     KafkaNode node = node(nodeId);
     node.stop(STOP_TIMEOUT);
     node.launch();
     awaitBrokers(1, nodeId, startNanos + READY_TIMEOUT.toNanos());
     log.info("Restarted Kafka node {} in {} ms", nodeId,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos));
   }
 
   /**
@@ -245,14 +246,14 @@ public final class KafkaClusterProcesses implements EmbeddedServer {
     if (closed.get()) {
       throw new IllegalStateException("closed: " + this);
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     for (KafkaNode node : nodes) {
       node.stop(STOP_TIMEOUT);
       node.launch();
     }
     awaitBrokers(nodes.size(), -1, startNanos + READY_TIMEOUT.toNanos());
     log.info("Restarted all {} Kafka nodes in {} ms", nodes.size(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos));
   }
 
   private KafkaNode node(int nodeId) {
@@ -271,14 +272,14 @@ public final class KafkaClusterProcesses implements EmbeddedServer {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     nodes.forEach(KafkaNode::terminate);
     long deadline = startNanos + CLOSE_TIMEOUT.toNanos();
     for (KafkaNode node : nodes) {
-      node.stop(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+      node.stop(Duration.ofNanos(Math.max(1, deadline - Time.SYSTEM.nanoTime())));
     }
     log.info("Stopped Kafka cluster {} in {} ms", options.workDir(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -31,7 +32,7 @@ final class KafkaReadiness {
    * Returns once the ids of the brokers the cluster at {@code bootstrapServers} reports satisfy
    * {@code ready}, running {@code stillStarting} before each probe.
    *
-   * @throws IOException when {@code deadlineNanos} (a {@link System#nanoTime()} value) passes,
+   * @throws IOException when {@code deadlineNanos} (a {@link Time#nanoTime()} of {@link Time#SYSTEM}) passes,
    *     naming the brokers last seen and the last failure; or what {@code stillStarting} throws
    */
   static void await(String bootstrapServers, Predicate<Set<Integer>> ready, long deadlineNanos,
@@ -45,7 +46,7 @@ final class KafkaReadiness {
         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000))) {
       @Nullable Exception lastFailure = null;
       Set<Integer> seen = Set.of();
-      while (System.nanoTime() - deadlineNanos < 0) {
+      while (Time.SYSTEM.nanoTime() - deadlineNanos < 0) {
         stillStarting.check();
         try {
           // Short probes, so that stillStarting runs every second or two.

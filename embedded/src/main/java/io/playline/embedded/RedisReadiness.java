@@ -1,5 +1,6 @@
 package io.playline.embedded;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -29,7 +30,7 @@ final class RedisReadiness {
    */
   static void awaitPong(int port, Duration ready, Duration loading, Liveness liveness, Supplier<String> what,
       Supplier<String> tails) throws IOException {
-    long start = System.nanoTime();
+    long start = Time.SYSTEM.nanoTime();
     long deadline = start + ready.toNanos();
     long loadingDeadline = start + loading.toNanos();
     @Nullable IOException lastFailure = null;
@@ -46,7 +47,7 @@ final class RedisReadiness {
         String m = e.getMessage();
         loadingNow = m != null && m.contains("LOADING");
       }
-      long now = System.nanoTime();
+      long now = Time.SYSTEM.nanoTime();
       if (loadingNow) {
         // A server answering LOADING is alive: ask again until the loading bound, however long
         // this thread was kept from asking (a busy machine), and give it `ready` once it stops.

@@ -97,7 +97,7 @@ final class GatewayServer implements AutoCloseable {
     String host = nodeConfig.bindHost();
     this.limiter = limiter;
     // One budget per address across both ports: a client cut on one must not reconnect on the other.
-    AddressBudgets addresses = new AddressBudgets(config.addresses(), sessions.metrics().registry(), time::nanoTime);
+    AddressBudgets addresses = new AddressBudgets(config.addresses(), sessions.metrics().registry(), time);
     Channel ws = new ServerBootstrap()
         .group(loops.boss(), loops.workers())
         .channel(loops.serverChannelType())

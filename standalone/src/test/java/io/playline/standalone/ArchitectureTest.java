@@ -1,32 +1,15 @@
 package io.playline.standalone;
 
-import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.core.domain.AccessTarget;
-import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchCondition;
-import com.tngtech.archunit.lang.ConditionEvents;
-import com.tngtech.archunit.lang.SimpleConditionEvent;
-import io.playline.time.Time;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZonedDateTime;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ScheduledExecutorService;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.playline.time.Time;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,11 +18,11 @@ import org.junit.jupiter.api.Test;
  * class of every module (this module's test classpath holds them all), so a wrong-way import or a
  * cycle fails the build instead of waiting for a review.
  *
- * <p>It also holds the server code to one clock: {@link #serverCodeReadsTheTimeAndSchedulesOnlyThroughTime}.
- * That rule leaves out, on purpose: the client SDKs ({@code io.playline.client}: {@code client-core}
- * is Java 8 for Android and has a clock and loop seam of its own, which its tests drive); the
- * embedded servers ({@code io.playline.embedded}) and the test infrastructure ({@code
- * io.playline.testing}), which wait for real processes to come up and go down; and the bench
+ * <p>It also holds the server code to one clock ({@link #serverCodeReadsTheTimeAndSchedulesOnlyThroughTime}),
+ * and the embedded servers and test infrastructure, which wait for real processes and so read the
+ * system's, to the same {@code Time} ({@link #toolingReadsTheTimeAndSchedulesOnlyThroughTime}). It
+ * leaves out, on purpose: the client SDKs ({@code io.playline.client}: {@code client-core} is Java 8
+ * for Android and has a clock and loop seam of its own, which its tests drive); and the bench
  * ({@code io.playline.bench}), which measures the machine's real time.
  */
 class ArchitectureTest {
@@ -47,18 +30,19 @@ class ArchitectureTest {
   private static final String[] SERVER = {"io.playline.api..", "io.playline.gateway..", "io.playline.node..",
       "io.playline.core..", "io.playline.job..", "io.playline.roles..", "io.playline.standalone..",
       "io.playline.time.."};
-  /** Classes whose static methods read the machine's clock. */
-  private static final List<Class<?>> CLOCKS = List.of(System.class, Instant.class, LocalDate.class,
-      LocalDateTime.class, ZonedDateTime.class, Clock.class);
-  private static final Set<String> READS = Set.of("nanoTime", "currentTimeMillis", "now", "systemUTC",
-      "systemDefaultZone");
+  /**
+   * The embedded servers and the test infrastructure: the one clock rule's too (the topology, built
+   * on this module and so not on its classpath, checks itself with {@link OneClockRule}).
+   */
+  private static final String[] TOOLING = {"io.playline.embedded..", "io.playline.testing.."};
 
   private static JavaClasses all;
 
   @BeforeAll
   static void importAll() {
+    // Test jars too are test code (embedded's, which the test infrastructure builds on, is on the classpath).
     all = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("io.playline");
+        .withImportOption(location -> !location.contains("-tests.jar")).importPackages("io.playline");
   }
 
   /**
@@ -116,48 +100,21 @@ class ArchitectureTest {
 
   /**
    * Server code reads the time and schedules only through the {@code Time} it is given (a node's,
-   * a job's, a role's), so a test can hand it a manual time and move it instead of waiting: no
-   * {@code System.nanoTime}/{@code currentTimeMillis}, no {@code now()} of {@code Instant}, {@code
-   * LocalDate}, {@code LocalDateTime} or {@code ZonedDateTime} (but {@code now(Clock)} of a given
-   * clock), no {@code Clock.system*}, called or passed as a method reference, and no executor's own
-   * {@code schedule*}. Only the implementations of {@code Time} read the machine.
+   * a job's, a role's), so a test can hand it a manual time and move it instead of waiting
+   * ({@link OneClockRule} says what it may not call).
    */
   @Test
   void serverCodeReadsTheTimeAndSchedulesOnlyThroughTime() {
-    classes().that().resideInAnyPackage(SERVER).and(not(assignableTo(Time.class)))
-        .should(readTheTimeAndScheduleOnlyThroughTime())
-        .because("the process's Time is the one clock: tests move a manual one instead of waiting")
-        .check(all);
+    OneClockRule.readTheTimeAndScheduleOnlyThroughTime(SERVER).check(all);
   }
 
-  private static ArchCondition<JavaClass> readTheTimeAndScheduleOnlyThroughTime() {
-    return new ArchCondition<>("read the time and schedule only through Time") {
-      @Override
-      public void check(JavaClass c, ConditionEvents events) {
-        // Calls, and method references (System::nanoTime handed on as a LongSupplier).
-        Set<JavaAccess<?>> accesses = new LinkedHashSet<>(c.getAccessesFromSelf());
-        accesses.addAll(c.getCodeUnitReferencesFromSelf());
-        for (JavaAccess<?> access : accesses) {
-          AccessTarget target = access.getTarget();
-          if (readsTheMachinesClock(target) || schedulesOnItsOwn(target)) {
-            events.add(SimpleConditionEvent.violated(access, access.getDescription()));
-          }
-        }
-      }
-    };
-  }
-
-  private static boolean readsTheMachinesClock(AccessTarget target) {
-    if (!READS.contains(target.getName()) || CLOCKS.stream().noneMatch(target.getOwner()::isEquivalentTo)) {
-      return false;
-    }
-    // now(Clock) reads the clock it is given; now() and now(ZoneId) read the machine's.
-    return !(target instanceof AccessTarget.CodeUnitAccessTarget unit)
-        || unit.getRawParameterTypes().stream().noneMatch(t -> t.isEquivalentTo(Clock.class));
-  }
-
-  private static boolean schedulesOnItsOwn(AccessTarget target) {
-    return target.getName().startsWith("schedule")
-        && target.getOwner().isAssignableTo(ScheduledExecutorService.class);
+  /**
+   * The embedded servers and the test infrastructure wait for real processes, so they read {@link
+   * Time#SYSTEM}; but through {@code Time} too, so every clock read of the project is one to find
+   * and a helper can take a manual time the day a test needs it to.
+   */
+  @Test
+  void toolingReadsTheTimeAndSchedulesOnlyThroughTime() {
+    OneClockRule.readTheTimeAndScheduleOnlyThroughTime(TOOLING).check(all);
   }
 }

@@ -1,6 +1,7 @@
 package io.playline.testing;
 
 import io.playline.embedded.EmbeddedKafka;
+import io.playline.time.Time;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -68,7 +69,7 @@ public final class KafkaNamespace {
     try {
       admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))
           .all().get(30, TimeUnit.SECONDS);
-      awaitLeaders(topic, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+      awaitLeaders(topic, Time.SYSTEM.nanoTime() + TimeUnit.SECONDS.toNanos(30));
       return topic;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -92,11 +93,11 @@ public final class KafkaNamespace {
           return;
         }
       } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() - deadlineNanos > 0) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || Time.SYSTEM.nanoTime() - deadlineNanos > 0) {
           throw e;
         }
       }
-      if (System.nanoTime() - deadlineNanos > 0) {
+      if (Time.SYSTEM.nanoTime() - deadlineNanos > 0) {
         throw new TimeoutException("topic " + topic + " has partitions without a leader after 30 s");
       }
       Thread.sleep(20); // polling the condition itself, a describe per try

@@ -1,6 +1,7 @@
 package io.playline.testing;
 
 import io.netty.handler.codec.http2.Http2Headers;
+import io.playline.time.Time;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -84,9 +85,9 @@ public final class MalformedGrpcMessages {
           for (int i = 0; i < now; i++) {
             client.call(headers, body);
           }
-          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+          long deadline = Time.SYSTEM.nanoTime() + TimeUnit.SECONDS.toNanos(20);
           while (client.statuses.size() + client.rstStreamsReceived.get() < now && !client.closed()
-              && System.nanoTime() < deadline) {
+              && Time.SYSTEM.nanoTime() < deadline) {
             try {
               Thread.sleep(5); // polls the condition (this module has no Awaitility outside its tests)
             } catch (InterruptedException e) {

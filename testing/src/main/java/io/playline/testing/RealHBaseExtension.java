@@ -2,6 +2,7 @@ package io.playline.testing;
 
 import io.playline.embedded.EmbeddedHBase;
 import io.playline.embedded.TestWorkDirs;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
@@ -69,7 +70,7 @@ public final class RealHBaseExtension implements ParameterResolver {
   }
 
   private static SharedHBase start() {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     EmbeddedHBase server;
     try {
       server = EmbeddedHBase.start(new EmbeddedHBase.Options(TestWorkDirs.freshDir("hbase"), 0));
@@ -84,7 +85,7 @@ public final class RealHBaseExtension implements ParameterResolver {
       throw new IllegalStateException("Cannot connect to the real HBase for tests: " + server, e);
     }
     log.info("Real HBase for this test JVM is up in {} ms: ZooKeeper {}:{}",
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), server.zookeeperQuorum(),
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), server.zookeeperQuorum(),
         server.zookeeperPort());
     return new SharedHBase(server, connection);
   }

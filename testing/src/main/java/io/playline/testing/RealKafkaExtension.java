@@ -2,6 +2,7 @@ package io.playline.testing;
 
 import io.playline.embedded.EmbeddedKafka;
 import io.playline.embedded.TestWorkDirs;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -50,7 +51,7 @@ public final class RealKafkaExtension implements ParameterResolver {
   }
 
   private static SharedKafka start() {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     EmbeddedKafka server;
     try {
       server = EmbeddedKafka.start(new EmbeddedKafka.Options(TestWorkDirs.freshDir("kafka"), 0));
@@ -67,7 +68,7 @@ public final class RealKafkaExtension implements ParameterResolver {
       throw e;
     }
     log.info("Real Kafka for this test JVM is up in {} ms: {}",
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), server.bootstrapServers());
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), server.bootstrapServers());
     return new SharedKafka(server, admin);
   }
 }

@@ -2,6 +2,7 @@ package io.playline.testing;
 
 import io.playline.embedded.EmbeddedRedisCluster;
 import io.playline.embedded.TestWorkDirs;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -55,12 +56,12 @@ public final class RealRedisClusterExtension implements ParameterResolver {
   }
 
   private static EmbeddedRedisCluster start() {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     try {
       EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(new EmbeddedRedisCluster.Options(
           TestWorkDirs.freshDir("redis-cluster"), MASTERS, REPLICAS, Duration.ofMillis(NODE_TIMEOUT_MS)));
       log.info("Real Redis Cluster for this test JVM is up in {} ms: {}",
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), cluster);
+          TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), cluster);
       return cluster;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start the real Redis Cluster for tests", e);

@@ -2,6 +2,7 @@ package io.playline.testing;
 
 import io.playline.embedded.EmbeddedRedis;
 import io.playline.embedded.TestWorkDirs;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
@@ -48,12 +49,12 @@ public final class RealRedisExtension implements ParameterResolver {
   }
 
   private static EmbeddedRedis start() {
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     try {
       EmbeddedRedis redis = EmbeddedRedis.start(
           new EmbeddedRedis.Options(TestWorkDirs.freshDir("redis"), 0, false));
       log.info("Real Redis for this test JVM is up in {} ms: {} ({})",
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos), redis.redisUri(), redis.binary());
+          TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - startNanos), redis.redisUri(), redis.binary());
       return redis;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot start the real Redis for tests", e);

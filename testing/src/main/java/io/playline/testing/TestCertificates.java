@@ -1,5 +1,6 @@
 package io.playline.testing;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -38,7 +39,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * valid from an hour ago for a day. Thread-safe.
  */
 public final class TestCertificates {
-  private static final AtomicLong SERIALS = new AtomicLong(System.currentTimeMillis());
+  private static final AtomicLong SERIALS = new AtomicLong(Time.SYSTEM.millis());
 
   /** A certificate and its key, in memory and as PEM files. */
   public record Issued(X509Certificate certificate, KeyPair keys, Path certFile, Path keyFile) {}
@@ -139,7 +140,7 @@ public final class TestCertificates {
   }
 
   private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, KeyPair keys) {
-    Instant now = Instant.now();
+    Instant now = Time.SYSTEM.instant();
     return new JcaX509v3CertificateBuilder(issuer, BigInteger.valueOf(SERIALS.incrementAndGet()),
         Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(1))), subject, keys.getPublic());
   }

@@ -5,6 +5,7 @@ import io.playline.embedded.HBaseProcess;
 import io.playline.embedded.KafkaClusterProcesses;
 import io.playline.embedded.LeftoverRedis;
 import io.playline.roles.endpoints.Endpoints;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -104,7 +105,7 @@ public final class LocalTopology implements AutoCloseable {
   }
 
   private void startAll() throws IOException {
-    long t0 = System.nanoTime();
+    long t0 = Time.SYSTEM.nanoTime();
     Files.createDirectories(options.dir());
     LeftoverRedis.stopUnder(options.dir());
     // Kafka and HBase are JVMs that take seconds to start: start them side by side with Redis.
@@ -142,7 +143,7 @@ public final class LocalTopology implements AutoCloseable {
     hbase = h.join();
     backendsFile = writeBackends();
     log.info("Backends up in {} s: redis {} ({} nodes), kafka {}, hbase zookeeper 127.0.0.1:{}",
-        Duration.ofNanos(System.nanoTime() - t0).toSeconds(), redis.seedUri(), redis.nodes().size(),
+        Duration.ofNanos(Time.SYSTEM.nanoTime() - t0).toSeconds(), redis.seedUri(), redis.nodes().size(),
         kafka.bootstrapServers(), hbase.zookeeperPort());
     for (int i = 1; i <= options.jobs(); i++) {
       jobs.add(role("job", "job-" + i, Map.of("admin.port", "0")));
@@ -154,7 +155,7 @@ public final class LocalTopology implements AutoCloseable {
       apis.add(role("api", "api-" + i, Map.of("api.port", "0", "admin.port", "0")));
     }
     writeEndpoints();
-    log.info("Topology up in {} s", Duration.ofNanos(System.nanoTime() - t0).toSeconds());
+    log.info("Topology up in {} s", Duration.ofNanos(Time.SYSTEM.nanoTime() - t0).toSeconds());
   }
 
   private RoleProcess role(String role, String name, Map<String, String> ports) throws IOException {

@@ -1,6 +1,7 @@
 package io.playline.topology;
 
 import io.playline.roles.endpoints.Endpoints;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,8 +79,8 @@ public final class RoleProcess implements AutoCloseable {
     pb.environment().putAll(secrets);
     Process started = pb.start();
     process = started;
-    long deadline = System.nanoTime() + startTimeout.toNanos();
-    while (System.nanoTime() < deadline) {
+    long deadline = Time.SYSTEM.nanoTime() + startTimeout.toNanos();
+    while (Time.SYSTEM.nanoTime() < deadline) {
       if (Files.isRegularFile(endpointsFile)) {
         Endpoints.Serves own;
         try {

@@ -9,6 +9,7 @@ import io.playline.core.write.AppliedRecord;
 import io.playline.core.write.RecoveryEntry;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.HistoryRecord;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ public class WriteBackMergeBenchmark {
         "writeback.flush.interval", "1h", "writeback.max.pending", Integer.toString(4 * users))));
     aggregator = new WriteBackAggregator(config, new MockProducer<>(), new WriteBackMetrics(new SimpleMeterRegistry()),
         "bench");
-    long now = System.currentTimeMillis();
+    long now = Time.SYSTEM.millis();
     for (int b = 0; b < users / BATCH + 1; b++) {
       List<AppliedRecord> batch = new ArrayList<>(BATCH);
       for (int i = 0; i < BATCH; i++) {

@@ -67,7 +67,7 @@ public class WriteBatcherBenchmark {
     batcher = new WriteBatcher(new BatcherConfig(512, Duration.ofMillis(2), true, 65_536, 8, Duration.ofSeconds(5)),
         new InMemoryWriter(), new FlagCalendar(ZoneOffset.UTC, Time.SYSTEM), FirstTodayListener.NONE, Time.SYSTEM,
         new SimpleMeterRegistry());
-    long now = System.currentTimeMillis();
+    long now = Time.SYSTEM.millis();
     for (int i = 0; i < BURST; i++) {
       records.add(List.of(HistoryRecord.newBuilder().setUid(1 + i).setBusiness(Business.VIDEO).setOid(1_000 + i)
           .setProgressMs(60_000).setDurationMs(2_700_000).setViewTimeMs(now).setDeviceId("d" + i)

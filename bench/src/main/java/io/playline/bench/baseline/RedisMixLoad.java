@@ -87,7 +87,7 @@ public final class RedisMixLoad {
    */
   public static Result run(String redisUri, Map<String, String> settings, Mix mix, Duration warmup, Duration measure,
       Runnable windowStart, Runnable windowEnd) throws InterruptedException {
-    String prefix = "plbench" + Long.toString(System.nanoTime(), 36) + ":";
+    String prefix = "plbench" + Long.toString(Time.SYSTEM.nanoTime(), 36) + ":";
     Map<String, String> own = new HashMap<>(settings);
     own.put("redis.key.prefix", prefix);
     own.put("history.redis.ttl", KEY_TTL.toMinutes() + "m");
@@ -105,9 +105,9 @@ public final class RedisMixLoad {
       long h0 = driver.heartbeats.get();
       long r0 = driver.roundTrips.get();
       windowStart.run();
-      long t0 = System.nanoTime();
+      long t0 = Time.SYSTEM.nanoTime();
       driver.runFor(measure);
-      long nanos = System.nanoTime() - t0;
+      long nanos = Time.SYSTEM.nanoTime() - t0;
       windowEnd.run();
       Result result = new Result(driver.heartbeats.get() - h0, driver.roundTrips.get() - r0, nanos);
       driver.drain();
@@ -124,7 +124,7 @@ public final class RedisMixLoad {
   private static void seedRegistry(RedisClusterAsyncCommands<byte[], byte[]> redis, PushKeys pushKeys, Mix mix)
       throws InterruptedException, ExecutionException, TimeoutException {
     byte[] node = "bench-node".getBytes(StandardCharsets.UTF_8);
-    byte[] expires = Long.toString(System.currentTimeMillis() + KEY_TTL.toMillis()).getBytes(StandardCharsets.US_ASCII);
+    byte[] expires = Long.toString(Time.SYSTEM.millis() + KEY_TTL.toMillis()).getBytes(StandardCharsets.US_ASCII);
     List<CompletableFuture<?>> seeded = new ArrayList<>(2 * mix.users());
     for (int u = 0; u < mix.users(); u++) {
       byte[] key = pushKeys.nodes(mix.uidBase() + u);
@@ -144,7 +144,7 @@ public final class RedisMixLoad {
     private final Semaphore inFlight;
     private final AtomicLong heartbeats = new AtomicLong();
     private final AtomicLong roundTrips = new AtomicLong();
-    private final String day = LocalDate.now(ZoneOffset.UTC).toString().replace("-", "");
+    private final String day = LocalDate.ofInstant(Time.SYSTEM.instant(), ZoneOffset.UTC).toString().replace("-", "");
     private long next;
     private double firstTodayCredit;
     private double lookupCredit;
@@ -159,8 +159,8 @@ public final class RedisMixLoad {
     }
 
     void runFor(Duration d) throws InterruptedException {
-      long end = System.nanoTime() + d.toNanos();
-      while (System.nanoTime() < end) {
+      long end = Time.SYSTEM.nanoTime() + d.toNanos();
+      while (Time.SYSTEM.nanoTime() < end) {
         if (inFlight.tryAcquire(100, TimeUnit.MILLISECONDS)) {
           sendBatch();
         }
@@ -174,7 +174,7 @@ public final class RedisMixLoad {
     }
 
     private void sendBatch() {
-      long nowMs = System.currentTimeMillis();
+      long nowMs = Time.SYSTEM.millis();
       List<UserWrite> writes = new ArrayList<>(mix.batchSize());
       List<FirstTodayCheck> firstToday = new ArrayList<>();
       List<CompletableFuture<?>> all = new ArrayList<>();

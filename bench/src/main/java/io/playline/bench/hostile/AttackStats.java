@@ -1,5 +1,6 @@
 package io.playline.bench.hostile;
 
+import io.playline.time.Time;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class AttackStats {
   private final AttackKind kind;
-  private final long startNanos = System.nanoTime();
+  private final long startNanos = Time.SYSTEM.nanoTime();
   private final LongAdder sent = new LongAdder();
   private final LongAdder accepted = new LongAdder();
   private final LongAdder connects = new LongAdder();
@@ -57,11 +58,11 @@ public final class AttackStats {
 
   /** The node refused something: closed a connection, sent GOAWAY, answered RATE_LIMITED, ... */
   void refused(String reason) {
-    refused(reason, System.nanoTime());
+    refused(reason, Time.SYSTEM.nanoTime());
   }
 
   /**
-   * The node refused a request sent at {@code sentAtNanos} ({@link System#nanoTime}): the attack
+   * The node refused a request sent at {@code sentAtNanos} ({@link Time#nanoTime}): the attack
    * counts as cut off from then, however long the node held the answer back (an authentication over
    * its user's budget is answered after {@code user.auth.refusal.hold}, which is what throttles it).
    */
@@ -74,7 +75,7 @@ public final class AttackStats {
   public Snapshot snapshot() {
     Map<String, Long> r = new TreeMap<>();
     refusals.forEach((k, v) -> r.put(k, v.sum()));
-    long now = System.nanoTime() - startNanos;
+    long now = Time.SYSTEM.nanoTime() - startNanos;
     long longest = open.get() > 0 ? now : longestOpenNanos.get();
     return new Snapshot(kind, now, sent.sum(), accepted.sum(), connects.sum(), open.get(), firstRefusal.get(),
         longest, Map.copyOf(r));

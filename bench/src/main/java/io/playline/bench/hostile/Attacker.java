@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.AttributeKey;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -48,7 +49,7 @@ public abstract class Attacker implements AutoCloseable {
     this.stats = new AttackStats(kind);
     this.group = group;
     this.epoll = epoll;
-    this.deadlineNanos = System.nanoTime() + length.toNanos();
+    this.deadlineNanos = Time.SYSTEM.nanoTime() + length.toNanos();
     try {
       InetAddress shared = target.shared();
       this.local = new InetSocketAddress(shared != null ? shared
@@ -92,12 +93,12 @@ public abstract class Attacker implements AutoCloseable {
 
   /** True while the attack should go on: not stopped, within its time and operation bounds. */
   final boolean running() {
-    return !stopped && System.nanoTime() < deadlineNanos && stats.sentCount() < target.maxOperations();
+    return !stopped && Time.SYSTEM.nanoTime() < deadlineNanos && stats.sentCount() < target.maxOperations();
   }
 
   /** True while not stopped and within its time (cheaper than {@link #running()} for hot loops). */
   final boolean alive() {
-    return !stopped && System.nanoTime() < deadlineNanos;
+    return !stopped && Time.SYSTEM.nanoTime() < deadlineNanos;
   }
 
   /** Opens one connection to {@code remote}; {@code label} prefixes its refusals. */
@@ -120,12 +121,12 @@ public abstract class Attacker implements AutoCloseable {
         return;
       }
       Channel ch = ((io.netty.channel.ChannelFuture) f).channel();
-      long opened = System.nanoTime();
+      long opened = Time.SYSTEM.nanoTime();
       channels.add(ch);
       stats.opened();
       ch.closeFuture().addListener(c -> {
         channels.remove(ch);
-        stats.ended(System.nanoTime() - opened);
+        stats.ended(Time.SYSTEM.nanoTime() - opened);
         if (!stopped && !Boolean.TRUE.equals(ch.attr(SELF_CLOSE).get())) {
           stats.refused(label + "close");
         }
@@ -170,8 +171,8 @@ public abstract class Attacker implements AutoCloseable {
       ch.attr(SELF_CLOSE).set(true);
       ch.close();
     }
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (!channels.isEmpty() && System.nanoTime() < end) {
+    long end = Time.SYSTEM.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!channels.isEmpty() && Time.SYSTEM.nanoTime() < end) {
       try {
         Thread.sleep(20);
       } catch (InterruptedException e) {

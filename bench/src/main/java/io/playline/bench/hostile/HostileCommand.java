@@ -10,6 +10,7 @@ import io.playline.bench.probe.LoadTarget;
 import io.playline.bench.probe.ProcStats;
 import io.playline.core.config.ConfigSource;
 import io.playline.standalone.PlaylineCli;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -230,14 +231,14 @@ public final class HostileCommand implements Callable<Integer> {
     long rss0 = ProcStats.rssBytes(pid);
     long peak = rss0;
     long log0 = directoryBytes(logs);
-    long begin = System.nanoTime();
+    long begin = Time.SYSTEM.nanoTime();
     Histogram latencies = LoadSnapshot.newHistogram();
     LoadSnapshot s1 = s0;
     List<AttackStats.Snapshot> attacks;
     try (AttackerProcess.Running running = attackers.attack(kinds, target, length)) {
       long lastNodeCpu = nodeCpu0;
       long lastAttackCpu = attackCpu0;
-      while (System.nanoTime() - begin < length.toNanos()) {
+      while (Time.SYSTEM.nanoTime() - begin < length.toNanos()) {
         LoadSnapshot before = s1;
         sleep(Duration.ofSeconds(1));
         s1 = honest.snapshot();
@@ -248,7 +249,7 @@ public final class HostileCommand implements Callable<Integer> {
         double second = (s1.nanos() - before.nanos()) / 1e9;
         out.printf(Locale.ROOT, "  %-13s %3ds  honest open %5d  acked %8d  errors %d  p99 %s ms  rss %d MiB  "
                 + "cpu node %.2f attackers %.2f  %s%n",
-            name, (System.nanoTime() - begin) / 1_000_000_000L, s1.open(), s1.acked() - s0.acked(),
+            name, (Time.SYSTEM.nanoTime() - begin) / 1_000_000_000L, s1.open(), s1.acked() - s0.acked(),
             honestErrors(s0, s1), s1.interval().getTotalCount() == 0 ? "-"
                 : String.format(Locale.ROOT, "%.2f", s1.interval().getValueAtPercentile(99) / 1000.0),
             ProcStats.rssBytes(pid) >> 20, (nodeNow - lastNodeCpu) / 1e9 / second,
@@ -286,9 +287,9 @@ public final class HostileCommand implements Callable<Integer> {
   }
 
   private void awaitConnected(LoadGenerator g) {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long end = Time.SYSTEM.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     LoadSnapshot s = g.snapshot();
-    while (s.open() + s.connectFailures() < connections && System.nanoTime() < end) {
+    while (s.open() + s.connectFailures() < connections && Time.SYSTEM.nanoTime() < end) {
       sleep(Duration.ofSeconds(1));
       s = g.snapshot();
     }
@@ -302,13 +303,13 @@ public final class HostileCommand implements Callable<Integer> {
    * honest players took to recover in the previous phase's result.
    */
   private void recover(LoadGenerator g, List<PhaseResult> results) {
-    long begin = System.nanoTime();
+    long begin = Time.SYSTEM.nanoTime();
     hold(g, Durations.parse(pause, Duration.ofSeconds(5), "--pause"));
     double baseP99 = results.get(0).p99Millis();
     long end = begin + Durations.parse(recoverMax, Duration.ofSeconds(60), "--recover-max").toNanos();
     LoadSnapshot prev = g.snapshot();
     boolean recovered = false;
-    while (!recovered && System.nanoTime() < end) {
+    while (!recovered && Time.SYSTEM.nanoTime() < end) {
       sleep(Duration.ofSeconds(1));
       LoadSnapshot s = g.snapshot();
       double acked = (s.acked() - prev.acked()) * 1e9 / (s.nanos() - prev.nanos());
@@ -317,7 +318,7 @@ public final class HostileCommand implements Callable<Integer> {
       prev = s;
     }
     int last = results.size() - 1;
-    results.set(last, results.get(last).withRecovery(recovered ? (System.nanoTime() - begin) / 1e9 : Double.NaN));
+    results.set(last, results.get(last).withRecovery(recovered ? (Time.SYSTEM.nanoTime() - begin) / 1e9 : Double.NaN));
     if (!recovered) {
       out.printf("  honest players not recovered within %s after %s%n", recoverMax, results.get(last).name());
     }

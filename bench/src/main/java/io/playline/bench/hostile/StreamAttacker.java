@@ -24,8 +24,8 @@ import io.playline.proto.v1.Heartbeat;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.time.Time;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -69,7 +69,7 @@ final class StreamAttacker extends Attacker {
   StreamAttacker(AttackKind kind, AttackTarget target, EventLoopGroup group, boolean epoll, Duration length) {
     super(kind, target, group, epoll, length);
     this.uid = target.uidBase() + kind.ordinal();
-    this.token = JwtTokens.mint(target.secret(), uid, Duration.ofHours(1), Instant.now());
+    this.token = JwtTokens.mint(target.secret(), uid, Duration.ofHours(1), Time.SYSTEM.instant());
   }
 
   @Override
@@ -91,7 +91,7 @@ final class StreamAttacker extends Attacker {
   /** A player token of one of the neighbours' own users, minted per connection (as each phone holds its own). */
   private String neighbourToken() {
     long user = target.uidBase() + 1_000 + ThreadLocalRandom.current().nextInt(NEIGHBOUR_USERS);
-    return JwtTokens.mint(target.secret(), user, Duration.ofHours(1), Instant.now());
+    return JwtTokens.mint(target.secret(), user, Duration.ofHours(1), Time.SYSTEM.instant());
   }
 
   @Override
@@ -109,7 +109,7 @@ final class StreamAttacker extends Attacker {
     private final String device = "hostile-" + ThreadLocalRandom.current().nextInt(1_000_000);
     private long seq;
     private int inFlight;
-    /** When this connection's Auth was sent ({@link System#nanoTime}), 0 before. */
+    /** When this connection's Auth was sent ({@link Time#nanoTime}), 0 before. */
     private long authSentNanos;
     private @Nullable ScheduledFuture<?> pacer;
 
@@ -125,7 +125,7 @@ final class StreamAttacker extends Attacker {
           stats.sent(1);
           return;
         }
-        authSentNanos = System.nanoTime();
+        authSentNanos = Time.SYSTEM.nanoTime();
         send(ctx, ClientFrame.newBuilder().setAuth(Auth.newBuilder().setToken(stats.kind() == AttackKind.NEIGHBOURS
             ? neighbourToken() : token).setDeviceId(device).setPlatform("hostile")));
         if (stats.kind() == AttackKind.SESSION_CHURN || stats.kind() == AttackKind.NEIGHBOURS) {
@@ -178,7 +178,7 @@ final class StreamAttacker extends Attacker {
         return;
       }
       if (stats.kind() == AttackKind.NEIGHBOURS) {
-        long now = System.currentTimeMillis();
+        long now = Time.SYSTEM.millis();
         send(ctx, ClientFrame.newBuilder().setHeartbeat(Heartbeat.newBuilder().addEvents(PlayEvent.newBuilder()
             .setBusiness(Business.VIDEO).setOid(1 + ThreadLocalRandom.current().nextInt(1000)).setProgressMs(30_000)
             .setDurationMs(600_000).setEventTimeMs(now))));
@@ -208,7 +208,7 @@ final class StreamAttacker extends Attacker {
         b.setDelete(d);
       } else {
         Heartbeat.Builder h = Heartbeat.newBuilder();
-        long now = System.currentTimeMillis();
+        long now = Time.SYSTEM.millis();
         for (int i = 0; i < EVENTS; i++) {
           h.addEvents(PlayEvent.newBuilder().setBusiness(Business.VIDEO).setOid(1 + r.nextInt(100_000))
               .setProgressMs(r.nextInt(600_000)).setDurationMs(600_000).setEventTimeMs(now));

@@ -1,5 +1,6 @@
 package io.playline.bench.load;
 
+import io.playline.time.Time;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -88,8 +89,8 @@ public final class ChildFleet implements Fleet {
 
   private String await(Child c, String kind) throws IOException {
     try {
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_WAIT_MS);
-      while (System.nanoTime() < deadline) {
+      long deadline = Time.SYSTEM.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_WAIT_MS);
+      while (Time.SYSTEM.nanoTime() < deadline) {
         String line = c.answers().poll(100, TimeUnit.MILLISECONDS);
         if (line != null && line.startsWith(kind)) {
           return line.substring(kind.length()).trim();
@@ -168,10 +169,10 @@ public final class ChildFleet implements Fleet {
         // Already gone.
       }
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = Time.SYSTEM.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     for (Child c : children) {
       try {
-        long left = Math.max(1, deadline - System.nanoTime());
+        long left = Math.max(1, deadline - Time.SYSTEM.nanoTime());
         if (!c.process().waitFor(left, TimeUnit.NANOSECONDS)) {
           c.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }

@@ -15,12 +15,12 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.gateway.session.JwtTokens;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.List;
@@ -83,7 +83,8 @@ public final class LoadGenerator implements Fleet, Players {
       upgradeRequests.put(t, WsClientHandler.upgradeRequest(t.getHost(), t.getPort(), t.getPath()));
     }
     this.grpc = spec.transport().equals("grpc") ? new GrpcLinks(group, epoll) : null;
-    this.today = spec.flagMode() == LoadSpec.FlagMode.TODAY ? LocalDate.now(spec.zone()).toString() : null;
+    this.today = spec.flagMode() == LoadSpec.FlagMode.TODAY
+        ? LocalDate.ofInstant(Time.SYSTEM.instant(), spec.zone()).toString() : null;
     this.connector = new Thread(this::connectAll, "bench-connector");
     connector.setDaemon(true);
   }
@@ -101,7 +102,7 @@ public final class LoadGenerator implements Fleet, Players {
   }
 
   private void connectAll() {
-    long start = System.nanoTime();
+    long start = Time.SYSTEM.nanoTime();
     Bootstrap bootstrap = new Bootstrap().group(group)
         .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -115,10 +116,10 @@ public final class LoadGenerator implements Fleet, Players {
       try {
         while (k >= connectLimit && !closing) {
           Thread.sleep(50);
-          start = System.nanoTime() - (long) (k * 1e9 / spec.connectRate());
-          due = System.nanoTime();
+          start = Time.SYSTEM.nanoTime() - (long) (k * 1e9 / spec.connectRate());
+          due = Time.SYSTEM.nanoTime();
         }
-        long wait = due - System.nanoTime();
+        long wait = due - Time.SYSTEM.nanoTime();
         if (wait > 0) {
           TimeUnit.NANOSECONDS.sleep(wait);
         }
@@ -145,7 +146,7 @@ public final class LoadGenerator implements Fleet, Players {
     } catch (UnknownHostException e) {
       throw new IllegalStateException(e);
     }
-    String token = JwtTokens.mint(spec.secret(), p.uid(), TOKEN_TTL, Instant.now());
+    String token = JwtTokens.mint(spec.secret(), p.uid(), TOKEN_TTL, Time.SYSTEM.instant());
     InetSocketAddress remote = new InetSocketAddress(target.getHost(), target.getPort());
     if (grpc != null) {
       grpc.connect(p, remote, local, token);
@@ -241,7 +242,7 @@ public final class LoadGenerator implements Fleet, Players {
   }
 
   private double perPlayerRate() {
-    long t = System.nanoTime() - rampStart;
+    long t = Time.SYSTEM.nanoTime() - rampStart;
     double f = t >= rampNanos ? 1 : Math.max(0, (double) t / rampNanos);
     return rampFrom + (rampTo - rampFrom) * f;
   }
@@ -257,7 +258,7 @@ public final class LoadGenerator implements Fleet, Players {
     rampFrom = now;
     rampTo = spec.connections() == 0 ? 0 : totalPerSecond / spec.connections();
     rampNanos = Math.max(1, ramp.toNanos());
-    rampStart = System.nanoTime();
+    rampStart = Time.SYSTEM.nanoTime();
   }
 
   @Override
@@ -291,8 +292,8 @@ public final class LoadGenerator implements Fleet, Players {
         p.close(); // Channel and call closes are thread-safe: they hop onto the player's loop.
       }
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (stats.open.get() > 0 && System.nanoTime() < deadline) {
+    long deadline = Time.SYSTEM.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (stats.open.get() > 0 && Time.SYSTEM.nanoTime() < deadline) {
       try {
         Thread.sleep(50);
       } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.playline.bench.load;
 
 import io.playline.node.errors.Errors;
 import io.playline.proto.v1.Error.Code;
+import io.playline.time.Time;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * recorded since the previous snapshot. Counters are cumulative; {@link #interval} is not.
  * Immutable except the histogram, which the owner of the snapshot may add to.
  *
- * @param nanos when it was taken ({@link System#nanoTime()} of the taking process)
+ * @param nanos when it was taken ({@link Time#nanoTime()} of the taking process)
  * @param open connections authenticated and open
  * @param connectFailures connections that failed before authenticating
  * @param sent heartbeats sent
@@ -31,7 +32,7 @@ public record LoadSnapshot(long nanos, int open, long connectFailures, long sent
 
   /** An empty snapshot, the identity of {@link #plus}. */
   public static LoadSnapshot empty() {
-    return new LoadSnapshot(System.nanoTime(), 0, 0, 0, 0, 0, new long[LoadStats.MAX_CODE], Map.of(),
+    return new LoadSnapshot(Time.SYSTEM.nanoTime(), 0, 0, 0, 0, 0, new long[LoadStats.MAX_CODE], Map.of(),
         newHistogram());
   }
 

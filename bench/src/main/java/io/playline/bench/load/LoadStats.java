@@ -1,5 +1,6 @@
 package io.playline.bench.load;
 
+import io.playline.time.Time;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,7 +53,7 @@ public final class LoadStats {
     }
     Map<Integer, Long> closeCounts = new HashMap<>();
     closes.forEach((code, n) -> closeCounts.put(code, n.sum()));
-    return new LoadSnapshot(System.nanoTime(), open.get(), connectFailures.sum(), sent.sum(), acked.sum(),
+    return new LoadSnapshot(Time.SYSTEM.nanoTime(), open.get(), connectFailures.sum(), sent.sum(), acked.sum(),
         skipped.sum(), errorCounts, closeCounts, interval);
   }
 }

@@ -1,6 +1,7 @@
 package io.playline.bench.load;
 
 import io.netty.channel.EventLoop;
+import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -46,7 +47,7 @@ final class Pacer {
   void start() {
     if (intervalMinNanos == 0) {
       loop.execute(() -> {
-        lastTick = System.nanoTime();
+        lastTick = Time.SYSTEM.nanoTime();
         loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
       });
     }
@@ -56,7 +57,7 @@ final class Pacer {
   void add(Player p) {
     if (intervalMinNanos > 0) {
       long first = ThreadLocalRandom.current().nextLong(Math.max(1, intervalMaxNanos));
-      scheduleInterval(p, System.nanoTime() + first);
+      scheduleInterval(p, Time.SYSTEM.nanoTime() + first);
     } else {
       players.add(p);
     }
@@ -71,11 +72,11 @@ final class Pacer {
       long next = intervalMinNanos == intervalMaxNanos ? intervalMinNanos
           : ThreadLocalRandom.current().nextLong(intervalMinNanos, intervalMaxNanos + 1);
       scheduleInterval(p, intendedNanos + next);
-    }, Math.max(0, intendedNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }, Math.max(0, intendedNanos - Time.SYSTEM.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   private void tick() {
-    long now = System.nanoTime();
+    long now = Time.SYSTEM.nanoTime();
     long elapsed = now - lastTick;
     long from = lastTick;
     lastTick = now;

@@ -8,6 +8,7 @@ import io.playline.proto.v1.HistoryQuery;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ProgressQuery;
+import io.playline.time.Time;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -120,7 +121,7 @@ final class Player {
   private Heartbeat nextHeartbeat() {
     Heartbeat.Builder hb = Heartbeat.newBuilder();
     int events = owner.spec().eventsPerHeartbeat();
-    long now = System.currentTimeMillis();
+    long now = Time.SYSTEM.millis();
     for (int e = 0; e < events; e++) {
       // One video per player and event slot; progress moves on 15 s per heartbeat, as a player's would.
       hb.addEvents(PlayEvent.newBuilder()
@@ -151,7 +152,7 @@ final class Player {
       case ServerFrames.HEARTBEAT_ACK -> {
         long at = retire(f.seq);
         if (at != Long.MIN_VALUE) {
-          owner.stats().ack(System.nanoTime() - at);
+          owner.stats().ack(Time.SYSTEM.nanoTime() - at);
         }
       }
       case ServerFrames.PROGRESS, ServerFrames.HISTORY_PAGE -> {
@@ -160,7 +161,7 @@ final class Player {
         if (queries == null ? f.records == 0 : f.records != queries.expectedRecords()) {
           owner.stats().error(0); // a seeded user's query found nothing, or a short page: a wrong answer, not an ack
         } else if (at != Long.MIN_VALUE) {
-          owner.stats().ack(System.nanoTime() - at);
+          owner.stats().ack(Time.SYSTEM.nanoTime() - at);
         }
         if (queries != null) {
           answered(queries);

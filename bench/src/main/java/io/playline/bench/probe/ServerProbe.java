@@ -1,5 +1,6 @@
 package io.playline.bench.probe;
 
+import io.playline.time.Time;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -44,7 +45,7 @@ public record ServerProbe(String name, long pid, @Nullable URI adminUrl) {
         Thread.currentThread().interrupt();
       }
     }
-    return new Sample(System.nanoTime(), pid > 0 ? ProcStats.rssBytes(pid) : -1,
+    return new Sample(Time.SYSTEM.nanoTime(), pid > 0 ? ProcStats.rssBytes(pid) : -1,
         pid > 0 ? ProcStats.cpuNanos(pid) : -1, metrics);
   }
 

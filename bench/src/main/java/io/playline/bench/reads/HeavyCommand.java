@@ -121,23 +121,23 @@ public final class HeavyCommand implements Callable<Integer> {
       HBaseHistorySink sink = new HBaseHistorySink(hbase, job, new JobMetrics(registry, Time.SYSTEM), Time.SYSTEM);
       try {
         sink.prepare();
-        long now = System.currentTimeMillis();
+        long now = Time.SYSTEM.millis();
         long heavy = 1;
         long unrolled = 2;
         long light = 3;
         List<HistoryRecord> records = history(items, now);
-        long seedStart = System.nanoTime();
+        long seedStart = Time.SYSTEM.nanoTime();
         write(sink, heavy, records);
         write(sink, unrolled, records);
         write(sink, light, history(ordinary, now));
         System.out.printf("Seeded 2 x %d + %d records through the job's sink in %.1f s%n", items, ordinary,
-            (System.nanoTime() - seedStart) / 1e9);
+            (Time.SYSTEM.nanoTime() - seedStart) / 1e9);
         long liveBytes = rowBytes(hbase, job.table(), unrolled);
         HistoryCompactor compactor = new HistoryCompactor(hbase, job.layout(), job.compaction().rollup(),
-            System::currentTimeMillis);
-        long rollStart = System.nanoTime();
+            Time.SYSTEM::millis);
+        long rollStart = Time.SYSTEM.nanoTime();
         HistoryCompactor.Result rolled = compactor.compact(heavy, false);
-        double rollSeconds = (System.nanoTime() - rollStart) / 1e9;
+        double rollSeconds = (Time.SYSTEM.nanoTime() - rollStart) / 1e9;
         System.out.printf("Storage: live cells %.1f B/record (row %d B, %d records); chunks %.1f B/record stored "
             + "(%.1f raw: zstd %.1fx), %d chunks of %d records%n", (double) liveBytes / items, liveBytes, items,
             (double) rolled.storedBytes() / rolled.chunked(), (double) rolled.rawBytes() / rolled.chunked(),
@@ -157,17 +157,17 @@ public final class HeavyCommand implements Callable<Integer> {
         List<HistoryRecord> timeline = new ArrayList<>(newer);
         java.util.Collections.reverse(timeline);
         timeline.addAll(records);
-        long againStart = System.nanoTime();
+        long againStart = Time.SYSTEM.nanoTime();
         HistoryCompactor.Result again = compactor.compact(heavy, false);
         System.out.printf("Next roll-up after %d newer records: %s in %.2f s, %d of %d chunks written (%d B), "
-            + "%d moved%n", more, again.outcome(), (System.nanoTime() - againStart) / 1e9, again.chunksWritten(),
+            + "%d moved%n", more, again.outcome(), (Time.SYSTEM.nanoTime() - againStart) / 1e9, again.chunksWritten(),
             again.chunks(), again.bytesWritten(), again.moved());
         if (majorCompact) {
-          long start = System.nanoTime();
+          long start = Time.SYSTEM.nanoTime();
           majorCompact(hbase, job.table());
           majorCompact(hbase, HistoryChunks.table(job.table()));
           System.out.printf("HBase flushed and major-compacted both tables (as it does on its own schedule) in %.1f s%n",
-              (System.nanoTime() - start) / 1e9);
+              (Time.SYSTEM.nanoTime() - start) / 1e9);
         }
         TieredHistoryService service = new TieredHistoryService(core, redis, HBaseClient.borrowing(async), NO_TOMBSTONES, registry,
             Time.SYSTEM);
@@ -225,11 +225,11 @@ public final class HeavyCommand implements Callable<Integer> {
     try (Admin admin = hbase.getAdmin()) {
       admin.flush(table);
       admin.majorCompact(table);
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+      long deadline = Time.SYSTEM.nanoTime() + TimeUnit.MINUTES.toNanos(10);
       // The request is queued: wait for it to start (or finish at once), then for it to end.
       Thread.sleep(500);
       while (admin.getCompactionState(table) != org.apache.hadoop.hbase.client.CompactionState.NONE) {
-        if (System.nanoTime() > deadline) {
+        if (Time.SYSTEM.nanoTime() > deadline) {
           throw new IOException("major compaction of " + table + " still running after 10 min");
         }
         Thread.sleep(200);
@@ -259,10 +259,10 @@ public final class HeavyCommand implements Callable<Integer> {
       if (cold) {
         forget(redis, run);
       }
-      long start = System.nanoTime();
+      long start = Time.SYSTEM.nanoTime();
       records = service.list(uid, List.of(), after, page).toCompletableFuture().get(60, TimeUnit.SECONDS)
           .getRecordsCount();
-      latency.recordValue(System.nanoTime() - start);
+      latency.recordValue(Time.SYSTEM.nanoTime() - start);
     }
     return new Row(user, kind, latency, (counter(registry, "playline.query.hbase.bytes") - bytesBefore) / n,
         (counter(registry, "playline.query.hbase.chunks") - chunksBefore) / n, records);

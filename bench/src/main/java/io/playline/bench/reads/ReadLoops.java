@@ -2,6 +2,7 @@ package io.playline.bench.reads;
 
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.probe.ProcStats;
+import io.playline.time.Time;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -72,11 +73,11 @@ final class ReadLoops {
             stopped.release();
             return;
           }
-          long start = System.nanoTime();
+          long start = Time.SYSTEM.nanoTime();
           issue(read).whenComplete((v, error) -> {
             if (measuring.get()) {
               if (error == null) {
-                latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1000));
+                latency.recordValue(Math.max(1, (Time.SYSTEM.nanoTime() - start) / 1000));
                 done.incrementAndGet();
               } else {
                 errors.incrementAndGet();
@@ -99,11 +100,11 @@ final class ReadLoops {
     latency.reset();
     long[] before = cpuNow(serverPid);
     LoadSnapshot hbFrom = heartbeats.get();
-    long startNanos = System.nanoTime();
+    long startNanos = Time.SYSTEM.nanoTime();
     measuring.set(true);
     Thread.sleep(window.toMillis());
     measuring.set(false);
-    long elapsed = System.nanoTime() - startNanos;
+    long elapsed = Time.SYSTEM.nanoTime() - startNanos;
     double[] hb = heartbeatFigures(hbFrom, heartbeats.get());
     long[] after = cpuNow(serverPid);
     stop.set(true);
@@ -134,13 +135,13 @@ final class ReadLoops {
     AtomicLong inFlight = new AtomicLong();
     long skipped = 0;
     long interval = Math.max(1, (long) (1e9 / rate));
-    long start = System.nanoTime();
+    long start = Time.SYSTEM.nanoTime();
     long measureFrom = start + warm.toNanos();
     long end = measureFrom + window.toNanos();
     long[] before = null;
     LoadSnapshot hbFrom = null;
     for (long due = start; ; ) {
-      long now = System.nanoTime();
+      long now = Time.SYSTEM.nanoTime();
       if (now - end >= 0) {
         break;
       }
@@ -162,20 +163,20 @@ final class ReadLoops {
             return;
           }
           if (error == null) {
-            latency.recordValue(Math.max(1, (System.nanoTime() - intended) / 1000));
+            latency.recordValue(Math.max(1, (Time.SYSTEM.nanoTime() - intended) / 1000));
             done.incrementAndGet();
           } else {
             errors.incrementAndGet();
           }
         });
       }
-      LockSupport.parkNanos(Math.min(Math.max(due - System.nanoTime(), 0), 1_000_000));
+      LockSupport.parkNanos(Math.min(Math.max(due - Time.SYSTEM.nanoTime(), 0), 1_000_000));
     }
     double[] hb = heartbeatFigures(hbFrom, heartbeats.get());
     long[] after = cpuNow(serverPid);
     long[] measuredFrom = before != null ? before : after;
-    long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (inFlight.get() > 0 && System.nanoTime() - drainUntil < 0) {
+    long drainUntil = Time.SYSTEM.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (inFlight.get() > 0 && Time.SYSTEM.nanoTime() - drainUntil < 0) {
       Thread.sleep(5);
     }
     var h = latency.getIntervalHistogram();

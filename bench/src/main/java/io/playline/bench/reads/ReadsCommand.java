@@ -21,10 +21,10 @@ import io.playline.roles.endpoints.Endpoints.Field;
 import io.playline.roles.endpoints.Endpoints.Serves;
 import io.playline.roles.endpoints.Endpoints;
 import io.playline.standalone.PlaylineCli;
+import io.playline.time.Time;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -193,7 +193,7 @@ public final class ReadsCommand implements Callable<Integer> {
         + "connections, %d pass(es), server pid %d, redis-server pid %d%n", kinds, users, items, batch, page, concurrency,
         channels, passes, serverPid, redisPid);
 
-    String bearer = "Bearer " + ServiceTokens.mint(secret, "bench", Duration.ofHours(6), Instant.now());
+    String bearer = "Bearer " + ServiceTokens.mint(secret, "bench", Duration.ofHours(6), Time.SYSTEM.instant());
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), bearer);
     ConnectReads connect = !kinds.contains("list-connect") ? null
@@ -274,7 +274,8 @@ public final class ReadsCommand implements Callable<Integer> {
     }
     ReadsReport.print(results, kinds, String.format(Locale.ROOT, "Playline bench reads: %d users x %d items, batch %d, "
         + "page %d, %d in flight, %d pass(es), %d cores, %s", users, items, batch, page, concurrency, passes,
-        Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now()));
+        Runtime.getRuntime().availableProcessors(),
+        java.time.LocalDate.ofInstant(Time.SYSTEM.instant(), java.time.ZoneId.systemDefault())));
     return 0;
   }
 
@@ -320,8 +321,8 @@ public final class ReadsCommand implements Callable<Integer> {
     LoadGenerator fleet = LoadGenerator.start(new LoadSpec("ws", List.of(ws), 0, count, 5000, 2, authSecret,
         uidBase, LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), events, window, 2000, 1, intervalMs, intervalMs,
         query), queries);
-    long deadline = System.nanoTime() + openWithin.toNanos();
-    while (fleet.snapshot().open() < count && System.nanoTime() - deadline < 0) {
+    long deadline = Time.SYSTEM.nanoTime() + openWithin.toNanos();
+    while (fleet.snapshot().open() < count && Time.SYSTEM.nanoTime() - deadline < 0) {
       Thread.sleep(50);
     }
     return fleet;

@@ -91,7 +91,7 @@ final class StoredReads implements AutoCloseable {
   private final RedisConnections redis;
   private final RedisKeys keys;
   private final Queue<Long> idleCold = new ConcurrentLinkedQueue<>();
-  private final long now = System.currentTimeMillis();
+  private final long now = Time.SYSTEM.millis();
   private final StoredHistory stored;
 
   /**
@@ -140,7 +140,7 @@ final class StoredReads implements AutoCloseable {
       throw new IllegalArgumentException("--deep-items " + deepItems + " is not past history.compact.threshold "
           + job.compaction().rollup().threshold() + ": the roll-up would leave those users as they are");
     }
-    long start = System.nanoTime();
+    long start = Time.SYSTEM.nanoTime();
     HBaseHistorySink sink = new HBaseHistorySink(hbase, job, new JobMetrics(new SimpleMeterRegistry(), Time.SYSTEM),
         Time.SYSTEM);
     sink.prepare();
@@ -163,11 +163,11 @@ final class StoredReads implements AutoCloseable {
     System.out.printf("  wrote %s into %s through the job's sink in %d ms%n", String.join(", ",
         kinds.contains("cold") ? coldUsers + " cold users x " + coldItems + " items" : "no cold users",
         deep ? deepUsers + " deep users x " + deepItems + " items per deep kind" : "no deep users"), job.table(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - start));
     if (kinds.contains("deep-chunks")) {
-      long rollStart = System.nanoTime();
+      long rollStart = Time.SYSTEM.nanoTime();
       HistoryCompactor compactor = new HistoryCompactor(hbase, job.layout(), job.compaction().rollup(),
-          System::currentTimeMillis);
+          Time.SYSTEM::millis);
       long moved = 0;
       for (int u = 0; u < deepUsers; u++) {
         HistoryCompactor.Result r = compactor.compact(chunkedBase + u, false);
@@ -177,14 +177,14 @@ final class StoredReads implements AutoCloseable {
         moved += r.moved();
       }
       System.out.printf("  rolled %d users up (%d records into chunks, %d live each) in %d ms%n", deepUsers, moved,
-          deepItems - moved / deepUsers, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - rollStart));
+          deepItems - moved / deepUsers, TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - rollStart));
     }
     if (majorCompact) {
-      long compactStart = System.nanoTime();
+      long compactStart = Time.SYSTEM.nanoTime();
       HeavyCommand.majorCompact(hbase, job.table());
       HeavyCommand.majorCompact(hbase, HistoryChunks.table(job.table()));
       System.out.printf("  HBase flushed and major-compacted %s and its chunks table in %d ms%n", job.table(),
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - compactStart));
+          TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - compactStart));
     }
   }
 

@@ -14,6 +14,7 @@ import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ListHistoryResponse;
 import io.playline.proto.v1.PlayEvent;
 import io.playline.proto.v1.ReportRequest;
+import io.playline.time.Time;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,10 +37,10 @@ import java.util.concurrent.atomic.AtomicLong;
 record WarmReads(long base, int users, int items, int batch, int page) {
   /** Writes {@code items} items per user through the API's Report, 32 calls in flight. */
   void seed(List<HistoryGrpc.HistoryStub> stubs) throws InterruptedException {
-    long start = System.nanoTime();
+    long start = Time.SYSTEM.nanoTime();
     Semaphore inFlight = new Semaphore(32);
     AtomicLong failed = new AtomicLong();
-    long now = System.currentTimeMillis();
+    long now = Time.SYSTEM.millis();
     for (int u = 0; u < users; u++) {
       long uid = base + u;
       for (int from = 0; from < items; from += 100) {
@@ -71,7 +72,7 @@ record WarmReads(long base, int users, int items, int batch, int page) {
       throw new IllegalStateException(failed.get() + " Report calls failed while seeding");
     }
     System.out.printf("  seeded %d users x %d items in %d ms%n", users, items,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - start));
   }
 
   /** A random seeded user. */

@@ -21,6 +21,8 @@ import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.GatewayGrpc;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.time.LogThrottle;
+import io.playline.time.Time;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +31,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import org.jspecify.annotations.Nullable;
-import io.playline.node.edge.IntervalLog;
 import io.playline.node.grpc.ClientErrorLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class GatewayGrpcService implements BindableService {
   private static final Logger log = LoggerFactory.getLogger(GatewayGrpcService.class);
   /** Streams ended for not reading: one line per interval, however many clients stop reading. */
-  private static final IntervalLog SLOW_CONSUMERS = new IntervalLog();
+  private static final LogThrottle SLOW_CONSUMERS = new LogThrottle(Time.SYSTEM);
   /**
    * A request message as it came off the wire, or why it could not be read ({@code refused}: over
    * {@code frame.max.bytes} once decompressed, or corrupt compression). Read in gRPC's deframing,
@@ -121,7 +122,7 @@ public final class GatewayGrpcService implements BindableService {
             log.info("{} player stream(s) ended since the last report: the client stopped reading (latest: {}, "
                 + "connection.max.unsent.bytes {}); counted in playline_errors_total{code=\"SLOW_CONSUMER\"}, "
                 + "reported at most every {} s", ended, remote, parts.config().maxUnsentBytes(),
-                SLOW_CONSUMERS.intervalSeconds());
+                SLOW_CONSUMERS.interval().toSeconds());
           }
         }, RemoteAddressInterceptor.CONNECTION.get());
     EventWait wait = parts.eventWait();

@@ -17,13 +17,13 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.playline.gateway.session.GatewayMetrics;
 import io.playline.gateway.stream.StreamTransport;
-import io.playline.node.edge.IntervalLog;
 import io.playline.node.edge.Probation;
 import io.playline.node.edge.ProxyProtocolHandler;
 import io.playline.node.errors.Errors;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
+import io.playline.time.LogThrottle;
 import io.playline.time.Time;
 import java.io.IOException;
 import java.util.concurrent.ScheduledFuture;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
 final class WebSocketStreamTransport extends ChannelInboundHandlerAdapter implements StreamTransport {
   private static final Logger log = LoggerFactory.getLogger(WebSocketStreamTransport.class);
   /** Connections closed for not reading: one line per interval, however many clients stop reading. */
-  private static final IntervalLog SLOW_CONSUMERS = new IntervalLog();
+  private static final LogThrottle SLOW_CONSUMERS = new LogThrottle(Time.SYSTEM);
   /**
    * How long the last error frame and the close frame get to reach a client before the socket is
    * closed anyway: a client that does not read would otherwise keep it open forever.
@@ -140,7 +140,7 @@ final class WebSocketStreamTransport extends ChannelInboundHandlerAdapter implem
       log.info("{} WebSocket connection(s) closed since the last report: the client stopped reading (latest: {}, "
           + "{} bytes unsent, connection.max.unsent.bytes {}); counted in playline_errors_total{code=\"SLOW_CONSUMER\"}, "
           + "reported at most every {} s", closed, remoteAddress(), unsentBytes, maxUnsentBytes,
-          SLOW_CONSUMERS.intervalSeconds());
+          SLOW_CONSUMERS.interval().toSeconds());
     }
     c.close();
   }

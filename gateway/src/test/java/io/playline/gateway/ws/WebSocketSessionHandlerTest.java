@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class WebSocketSessionHandlerTest {
   private final SessionFixture fixture = new SessionFixture();
   private final AddressBudgets addresses = new AddressBudgets(AddressLimitsConfig.from(ConfigSource.empty()),
-      fixture.registry, fixture.time::nanoTime);
+      fixture.registry, fixture.time);
   private final WebSocketStreamTransport transport = new WebSocketStreamTransport(1 << 20, fixture.metrics,
       fixture.time, () -> true);
   private final WebSocketSessionHandler handler = new WebSocketSessionHandler(

@@ -7,12 +7,12 @@ import io.playline.core.config.CoreConfig;
 import io.playline.core.write.FirstTodayCheck;
 import io.playline.core.write.FirstTodayListener;
 import io.playline.proto.v1.FirstTodayEvent;
+import io.playline.time.LogThrottle;
 import io.playline.time.Time;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.jspecify.annotations.Nullable;
@@ -36,7 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class FirstTodayPublisher implements FirstTodayListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FirstTodayPublisher.class);
-  private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
   /**
    * Queued by {@link #close()} behind the events still to send: the thread waits for an event or
    * its next sweep, never polling on a short period (a quiet node's wake-ups are CPU it pays every
@@ -53,7 +52,7 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   private final BlockingQueue<FirstTodayEvent> queue;
   private final Thread thread;
   private final Time time;
-  private final AtomicLong lastWarnNanos;
+  private final LogThrottle warnings;
   private volatile boolean closed;
 
   /**
@@ -64,7 +63,7 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   public FirstTodayPublisher(CoreConfig config, Producer<byte[], byte[]> producer, FirstTodayOutbox outbox,
       FirstTodayMetrics metrics, Time time) {
     this.time = time;
-    this.lastWarnNanos = new AtomicLong(time.nanoTime() - WARN_EVERY_NANOS);
+    this.warnings = new LogThrottle(time);
     this.topic = config.firstTodayTopic();
     this.producer = producer;
     this.outbox = outbox;
@@ -191,9 +190,7 @@ public final class FirstTodayPublisher implements FirstTodayListener, AutoClosea
   }
 
   private void warnThrottled(String format, @Nullable Object... args) {
-    long now = time.nanoTime();
-    long last = lastWarnNanos.get();
-    if (now - last >= WARN_EVERY_NANOS && lastWarnNanos.compareAndSet(last, now)) {
+    if (warnings.tryAcquire()) {
       log.warn(format, args);
     }
   }

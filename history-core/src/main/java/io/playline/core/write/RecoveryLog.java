@@ -4,14 +4,13 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.core.store.RedisKeys;
+import io.playline.time.LogThrottle;
 import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RecoveryLog implements RecoveryTrim {
   private static final Logger log = LoggerFactory.getLogger(RecoveryLog.class);
-  private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
   /** Ids per XDEL: after a long Kafka outage a flush may acknowledge many, and one command must stay short. */
   static final int IDS_PER_DELETE = 1000;
 
@@ -32,14 +30,12 @@ public final class RecoveryLog implements RecoveryTrim {
   private final RedisKeys keys;
   private final Counter deleted;
   private final Counter failures;
-  private final Time time;
-  private final AtomicLong lastWarnNanos;
+  private final LogThrottle warnings;
 
   public RecoveryLog(RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys, MeterRegistry registry,
       Time time) {
     this.redis = redis;
-    this.time = time;
-    this.lastWarnNanos = new AtomicLong(time.nanoTime() - WARN_EVERY_NANOS);
+    this.warnings = new LogThrottle(time);
     this.keys = keys;
     this.deleted = Counter.builder("playline.writeback.recovery.entries.deleted")
         .description("Recovery-log entries deleted once Kafka acknowledged the write-back records carrying their items")
@@ -75,9 +71,7 @@ public final class RecoveryLog implements RecoveryTrim {
 
   private void failed(int entries, Throwable error) {
     failures.increment();
-    long now = time.nanoTime();
-    long last = lastWarnNanos.get();
-    if (now - last >= WARN_EVERY_NANOS && lastWarnNanos.compareAndSet(last, now)) {
+    if (warnings.tryAcquire()) {
       log.warn("Deleting {} acknowledged recovery-log entries failed; the job's recovery sweep persists their items "
           + "again: {}", entries, error.toString());
     }

@@ -3,9 +3,8 @@ package io.playline.core.write;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.time.LogThrottle;
 import io.playline.time.Time;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriteMetrics {
   private static final Logger log = LoggerFactory.getLogger(WriteMetrics.class);
-  private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private final Counter roundTrips;
   private final Counter failedRoundTrips;
@@ -23,13 +21,11 @@ public final class WriteMetrics {
   private final Counter firstTodayCommands;
   private final DistributionSummary commandsPerRoundTrip;
   private final Counter firstTodayOutboxFull;
-  private final Time time;
-  private final AtomicLong lastOutboxWarnNanos;
+  private final LogThrottle outboxWarnings;
 
   /** Meters on {@code registry}; warnings throttled by {@code time}. */
   public WriteMetrics(MeterRegistry registry, Time time) {
-    this.time = time;
-    this.lastOutboxWarnNanos = new AtomicLong(time.nanoTime() - WARN_EVERY_NANOS);
+    this.outboxWarnings = new LogThrottle(time);
     roundTrips = Counter.builder("playline.redis.round.trips").description("Pipelined write round trips to Redis")
         .register(registry);
     failedRoundTrips = Counter.builder("playline.redis.round.trips.failed").register(registry);
@@ -46,9 +42,7 @@ public final class WriteMetrics {
   /** Counts (and logs, at most every 10 s) a first-today event its full outbox did not take. */
   void firstTodayOutboxFull(long uid) {
     firstTodayOutboxFull.increment();
-    long now = time.nanoTime();
-    long last = lastOutboxWarnNanos.get();
-    if (now - last >= WARN_EVERY_NANOS && lastOutboxWarnNanos.compareAndSet(last, now)) {
+    if (outboxWarnings.tryAcquire()) {
       log.warn("First-today outbox full (first.today.outbox.capacity): the event of uid {} is published from memory "
           + "only, at most once ({} so far); is Kafka or the first-today publisher down?", uid,
           (long) firstTodayOutboxFull.count());

@@ -1,6 +1,7 @@
 package io.playline.node.edge;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -8,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -89,13 +89,13 @@ public final class AddressBudgets {
   private final AddressPrefixes prefixes;
   /** How long an empty bucket takes to fill: an address untouched this long (and not penalized) is idle. */
   private final long refillNanos;
-  private final LongSupplier nanoClock;
+  private final Time time;
   /** In access order: the least recently seen address first. */
   private final LinkedHashMap<InetAddress, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
   private final UnprovenConnections unproven;
   private final AddressMeters meters;
 
-  public AddressBudgets(AddressLimitsConfig limits, MeterRegistry registry, LongSupplier nanoClock) {
+  public AddressBudgets(AddressLimitsConfig limits, MeterRegistry registry, Time time) {
     this.limits = limits;
     this.penaltyNanos = limits.abusePenalty().toNanos();
     this.penaltyMaxNanos = limits.abusePenaltyMax().toNanos();
@@ -103,8 +103,8 @@ public final class AddressBudgets {
     this.strikeWindowNanos = limits.abuseWindow().toNanos();
     this.prefixes = limits.prefixes();
     this.refillNanos = Math.max(1, TimeUnit.SECONDS.toNanos(1) / limits.newPerSecond()) * limits.newBurst();
-    this.nanoClock = nanoClock;
-    this.meters = new AddressMeters(registry, nanoClock);
+    this.time = time;
+    this.meters = new AddressMeters(registry, time);
     this.unproven = new UnprovenConnections(limits.maxUnproven(), meters);
     registry.gauge("playline.connections.addresses", List.of(), this, AddressBudgets::addresses);
     registry.gauge("playline.connections.unproven", List.of(), this, AddressBudgets::unproven);
@@ -119,7 +119,7 @@ public final class AddressBudgets {
   public Admission admit(InetAddress address, Transport transport) {
     Admission admission;
     synchronized (this) {
-      long now = nanoClock.getAsLong();
+      long now = time.nanoTime();
       Entry e = entry(address, now);
       boolean overRate = e.bucket.take(1, now) != 0;
       admission = e.penalizedAt(now) ? Admission.PENALTY : overRate ? Admission.OVER_RATE : Admission.FREE;
@@ -182,7 +182,7 @@ public final class AddressBudgets {
   /** Whether a penalty of {@code address} runs now (its new connections are admitted on probation). */
   public boolean onProbation(InetAddress address) {
     synchronized (this) {
-      long now = nanoClock.getAsLong();
+      long now = time.nanoTime();
       Entry e = entries.get(prefixes.key(address));
       return e != null && e.penalizedAt(now);
     }
@@ -212,7 +212,7 @@ public final class AddressBudgets {
     }
     long began = 0;
     synchronized (this) {
-      long now = nanoClock.getAsLong();
+      long now = time.nanoTime();
       Entry e = entry(address, now);
       if (e.penalizedAt(now)) {
         return;
@@ -245,7 +245,7 @@ public final class AddressBudgets {
    */
   public boolean earlyReset(InetAddress address) {
     synchronized (this) {
-      long now = nanoClock.getAsLong();
+      long now = time.nanoTime();
       Entry e = entry(address, now);
       if (e.penalizedAt(now)) {
         return false;

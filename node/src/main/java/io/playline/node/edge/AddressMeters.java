@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.playline.node.edge.AddressBudgets.Admission;
 import io.playline.node.edge.AddressBudgets.Refusal;
 import io.playline.node.edge.AddressBudgets.Transport;
+import io.playline.time.LogThrottle;
+import io.playline.time.Time;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -12,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,12 +31,12 @@ final class AddressMeters {
   private final Map<Transport, Counter[]> onProbation = new EnumMap<>(Transport.class);
   /** Connections cut for abuse, by transport: [stranger, player]. */
   private final Map<Transport, Counter[]> cuts = new EnumMap<>(Transport.class);
-  private final IntervalLog refusals;
-  private final IntervalLog probations;
+  private final LogThrottle refusals;
+  private final LogThrottle probations;
 
-  AddressMeters(MeterRegistry registry, LongSupplier nanoClock) {
-    this.refusals = new IntervalLog(AddressBudgets.LOG_INTERVAL_SECONDS, nanoClock);
-    this.probations = new IntervalLog(AddressBudgets.LOG_INTERVAL_SECONDS, nanoClock);
+  AddressMeters(MeterRegistry registry, Time time) {
+    this.refusals = new LogThrottle(time, Duration.ofSeconds(AddressBudgets.LOG_INTERVAL_SECONDS));
+    this.probations = new LogThrottle(time, Duration.ofSeconds(AddressBudgets.LOG_INTERVAL_SECONDS));
     for (Transport t : Transport.values()) {
       Counter[] byReason = new Counter[Refusal.values().length];
       for (Refusal r : Refusal.values()) {

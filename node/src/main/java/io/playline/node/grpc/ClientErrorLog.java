@@ -2,7 +2,8 @@ package io.playline.node.grpc;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.playline.node.edge.IntervalLog;
+import io.playline.time.LogThrottle;
+import io.playline.time.Time;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * grpc-encoding}, a message over the size limit) at WARNING with a stack trace, so 4 KB from a client
  * became 1 MiB of log; {@link RequestParsing} reports the messages that could not be parsed. Each
  * kind is counted ({@code playline.grpc.message.errors{kind}}) and summed up in one INFO line
- * without a stack trace at most once per {@link IntervalLog#DEFAULT_INTERVAL_SECONDS} s per kind.
+ * without a stack trace at most once per {@link LogThrottle#DEFAULT_INTERVAL} per kind.
  * The calls themselves are answered as gRPC answers them ({@code INTERNAL} for a broken framing,
  * {@code RESOURCE_EXHAUSTED} over the limit) or as {@link RequestParsing} does. Process-wide
  * (java.util.logging's loggers are); thread-safe.
@@ -50,12 +51,12 @@ public final class ClientErrorLog implements Filter {
   }
 
   private final Map<Kind, LongAdder> counts = new EnumMap<>(Kind.class);
-  private final Map<Kind, IntervalLog> lines = new EnumMap<>(Kind.class);
+  private final Map<Kind, LogThrottle> lines = new EnumMap<>(Kind.class);
 
   private ClientErrorLog() {
     for (Kind k : Kind.values()) {
       counts.put(k, new LongAdder());
-      lines.put(k, new IntervalLog());
+      lines.put(k, new LogThrottle(Time.SYSTEM));
     }
   }
 
@@ -71,7 +72,7 @@ public final class ClientErrorLog implements Filter {
         FunctionCounter.builder("playline.grpc.message.errors", INSTANCE.counts.get(k), LongAdder::sum)
             .tag("kind", k.tag())
             .description("gRPC request messages that could not be read, caused by clients; logged at most once per "
-                + IntervalLog.DEFAULT_INTERVAL_SECONDS + " s per kind")
+                + LogThrottle.DEFAULT_INTERVAL.toSeconds() + " s per kind")
             .register(registry);
       }
     }
@@ -113,7 +114,7 @@ public final class ClientErrorLog implements Filter {
     if (pending > 0) {
       log.info("{} gRPC request message(s) of kind {} refused since the last report (latest: {}); counted in "
           + "playline_grpc_message_errors_total{kind=\"{}\"}, reported at most every {} s per kind", pending,
-          kind.tag(), why, kind.tag(), IntervalLog.DEFAULT_INTERVAL_SECONDS);
+          kind.tag(), why, kind.tag(), LogThrottle.DEFAULT_INTERVAL.toSeconds());
     }
   }
 }

@@ -2,8 +2,9 @@ package io.playline.node.grpc;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.playline.node.edge.IntervalLog;
+import io.playline.time.LogThrottle;
 import io.playline.time.Time;
+import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Filter;
 import java.util.logging.LogRecord;
@@ -28,7 +29,7 @@ public final class StreamErrorLog implements Filter {
 
   private final LongAdder errors = new LongAdder();
   /** On the machine's time: the filter is process-wide, as java.util.logging is, not any node's. */
-  private final IntervalLog lines = new IntervalLog(INTERVAL_SECONDS, Time.SYSTEM::nanoTime);
+  private final LogThrottle lines = new LogThrottle(Time.SYSTEM, Duration.ofSeconds(INTERVAL_SECONDS));
 
   private StreamErrorLog() {}
 

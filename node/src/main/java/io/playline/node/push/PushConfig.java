@@ -21,7 +21,7 @@ import java.time.Duration;
  *     joins the user's registry, dropped by a join notice and by every re-subscription of the node's
  *     channel, so a one-device user costs no registry read per change. For users the node does not
  *     hold (pushes from backends) it hears of no joins, so their answers are kept {@code lookupCache}
- * @param registryTtl how long a node's entry in a user's session-registry hash lives without a
+ * @param registryTtl how long a node's entry in a user's hash of the user-node registry lives without a
  *     refresh ({@code push.registry.ttl}); refreshed lazily, at most every third of it, when a
  *     connection of the user sends a heartbeat, so it must exceed twice {@code idle.timeout}. Every
  *     node of a deployment must use the same value.

@@ -15,7 +15,7 @@ public final class PushKeys {
     this.prefix = prefix;
   }
 
-  /** The session-registry hash of {@code uid}. */
+  /** The user-node registry hash of {@code uid}. */
   public byte[] nodes(long uid) {
     return bytes(prefix + "push:{" + uid + "}:nodes");
   }

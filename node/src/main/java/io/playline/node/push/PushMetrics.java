@@ -45,7 +45,7 @@ public final class PushMetrics {
     routes = Counter.builder("playline.push.routes")
         .description("Pushes fully routed: registry looked up and every publish answered (or failed)").register(registry);
     expiredEntries = Counter.builder("playline.push.registry.expired")
-        .description("Expired node entries pruned from the session registry").register(registry);
+        .description("Expired node entries pruned from the user-node registry").register(registry);
     registryErrors = error(registry, "registry");
     lookupErrors = error(registry, "lookup");
     publishErrors = error(registry, "publish");
@@ -79,12 +79,12 @@ public final class PushMetrics {
     joinsReceived.increment();
   }
 
-  /** One session-registry lookup (HGETALL) sent to Redis. */
+  /** One user-node registry lookup (HGETALL) sent to Redis. */
   public void lookupSent() {
     lookupCommands.increment();
   }
 
-  /** Session-registry updates (HSET, PEXPIRE, HDEL) sent to Redis. */
+  /** User-node registry updates (HSET, PEXPIRE, HDEL) sent to Redis. */
   public void registryCommandsSent(int commands) {
     registryCommands.increment(commands);
   }

@@ -6,19 +6,23 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.node.edge.AddressBudgets.Admission;
 import io.playline.node.edge.AddressBudgets.Refusal;
 import io.playline.node.edge.AddressBudgets.Transport;
+import io.playline.testing.ManualTime;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** {@link AddressBudgets} on a clock the test moves: the burst and rate, the penalty, and the bounded memory. */
 class AddressBudgetsTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
-  private final AtomicLong now = new AtomicLong(1_000 * SECOND);
+  private final ManualTime time = new ManualTime();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  private void advance(long nanos) {
+    time.advance(Duration.ofNanos(nanos));
+  }
 
   private AddressBudgets budgets(int perSecond, int burst, Duration penalty, int maxTracked) {
     return budgets(perSecond, burst, penalty, penalty, maxTracked);
@@ -32,13 +36,13 @@ class AddressBudgetsTest {
       int strikes) {
     return new AddressBudgets(new AddressLimitsConfig(perSecond, burst, penalty, penaltyMax, maxTracked, 1_000, 50,
         Duration.ofSeconds(10), AddressPrefixes.DEFAULT, strikes, Duration.ofSeconds(60), Duration.ofSeconds(3)),
-        registry, now::get);
+        registry, time);
   }
 
   @Test
   void unprovenConnectionsAreCappedPerAddressUntilProvenOrClosed() throws Exception {
     AddressBudgets b = new AddressBudgets(new AddressLimitsConfig(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
-        Duration.ofSeconds(10)), registry, now::get);
+        Duration.ofSeconds(10)), registry, time);
     InetAddress a = address(1);
     assertThat(b.admitUnproven(a, Transport.WS)).isNull();
     assertThat(b.admitUnproven(a, Transport.GRPC)).isNull();
@@ -59,7 +63,7 @@ class AddressBudgetsTest {
   @Test
   void atItsCapAnAddressesOldestUnprovenConnectionGivesWayToANewOne() throws Exception {
     AddressBudgets b = new AddressBudgets(new AddressLimitsConfig(100, 100, Duration.ZERO, Duration.ZERO, 100, 2, 50,
-        Duration.ofSeconds(10)), registry, now::get);
+        Duration.ofSeconds(10)), registry, time);
     InetAddress a = address(1);
     List<String> evicted = new ArrayList<>();
     AddressBudgets.Evictable first = () -> evicted.add("first");
@@ -83,7 +87,7 @@ class AddressBudgetsTest {
   void earlyResetsAreSharedByAnAddressWithinTheWindowAndRefusedWhilePenalized() throws Exception {
     AddressBudgets b = new AddressBudgets(new AddressLimitsConfig(100, 100, Duration.ofSeconds(30), Duration.ofSeconds(30),
         100, 2, 3, Duration.ofSeconds(10), AddressPrefixes.DEFAULT, 1, Duration.ofSeconds(60), Duration.ofSeconds(3)),
-        registry, now::get);
+        registry, time);
     InetAddress a = address(1);
     for (int i = 0; i < 3; i++) {
       assertThat(b.earlyReset(a)).as("reset %d", i).isTrue();
@@ -91,11 +95,11 @@ class AddressBudgetsTest {
     assertThat(b.earlyReset(a)).isFalse();
     assertThat(b.earlyReset(a)).as("every further one in the window").isFalse();
     assertThat(b.earlyReset(address(2))).as("another address has its own").isTrue();
-    now.addAndGet(10 * SECOND);
+    advance(10 * SECOND);
     assertThat(b.earlyReset(a)).as("a new window").isTrue();
     b.abused(a, Transport.GRPC, false);
     assertThat(b.earlyReset(a)).as("during its penalty").isFalse();
-    now.addAndGet(30 * SECOND);
+    advance(30 * SECOND);
     assertThat(b.earlyReset(a)).as("after it, a fresh window").isTrue();
   }
 
@@ -112,7 +116,7 @@ class AddressBudgetsTest {
     assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
     assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Admission.OVER_RATE);
     assertThat(b.admit(address(2), Transport.GRPC)).isEqualTo(Admission.FREE);
-    now.addAndGet(SECOND / 2);
+    advance(SECOND / 2);
     assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
     assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.OVER_RATE);
     assertThat(registry.get("playline.connections.probation").tags("transport", "ws", "reason", "rate").counter()
@@ -130,9 +134,9 @@ class AddressBudgetsTest {
     assertThat(b.admit(a, Transport.WS)).as("players behind it are admitted, on probation")
         .isEqualTo(Admission.PENALTY);
     assertThat(b.onProbation(address(2))).isFalse();
-    now.addAndGet(10 * SECOND - 1);
+    advance(10 * SECOND - 1);
     assertThat(b.onProbation(a)).isTrue();
-    now.addAndGet(1);
+    advance(1);
     assertThat(b.onProbation(a)).isFalse();
     assertThat(b.admit(a, Transport.GRPC)).isEqualTo(Admission.FREE);
   }
@@ -148,7 +152,7 @@ class AddressBudgetsTest {
     b.abused(a, Transport.WS, false);
     b.abused(a, Transport.GRPC, false);
     assertThat(b.onProbation(a)).isFalse();
-    now.addAndGet(60 * SECOND); // the window ends: its strikes start over
+    advance(60 * SECOND); // the window ends: its strikes start over
     b.abused(a, Transport.WS, false);
     b.abused(a, Transport.WS, false);
     assertThat(b.onProbation(a)).isFalse();
@@ -184,25 +188,25 @@ class AddressBudgetsTest {
     AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(30), 100);
     InetAddress a = address(1);
     b.abused(a, Transport.GRPC, false);
-    now.addAndGet(5 * SECOND);
+    advance(5 * SECOND);
     b.abused(a, Transport.GRPC, false); // cut while its penalty runs (admitted before): no longer
-    now.addAndGet(5 * SECOND);
+    advance(5 * SECOND);
     assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
     // Again within the maximum of its penalty's end: 20 s, then 30 s (the maximum), then 30 s.
     for (long seconds : new long[] {20, 30, 30}) {
       b.abused(a, Transport.GRPC, false);
-      now.addAndGet(seconds * SECOND - 1);
+      advance(seconds * SECOND - 1);
       assertThat(b.onProbation(a)).as("%d s", seconds).isTrue();
-      now.addAndGet(1);
+      advance(1);
       assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
     }
     // Quiet for the maximum: back to 10 s, and remembered until then although its bucket is full.
     for (int i = 0; i < 30; i++) {
-      now.addAndGet(SECOND);
+      advance(SECOND);
       b.admit(address(2 + i), Transport.WS);
     }
     b.abused(a, Transport.GRPC, false);
-    now.addAndGet(10 * SECOND);
+    advance(10 * SECOND);
     assertThat(b.admit(a, Transport.WS)).isEqualTo(Admission.FREE);
   }
 
@@ -211,12 +215,12 @@ class AddressBudgetsTest {
     AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(60), 100);
     InetAddress a = address(1);
     b.abused(a, Transport.GRPC, false);
-    now.addAndGet(40 * SECOND); // its bucket is full, its penalty over: idle, but a repeat would double
+    advance(40 * SECOND); // its bucket is full, its penalty over: idle, but a repeat would double
     for (int i = 0; i < 20; i++) {
       b.admit(address(2 + i), Transport.WS);
     }
     b.abused(a, Transport.GRPC, false);
-    now.addAndGet(20 * SECOND - 1);
+    advance(20 * SECOND - 1);
     assertThat(b.onProbation(a)).isTrue();
   }
 
@@ -225,11 +229,11 @@ class AddressBudgetsTest {
     AddressBudgets b = budgets(100, 100, Duration.ofSeconds(10), Duration.ofSeconds(60), 100);
     InetAddress a = address(1);
     b.abused(a, Transport.GRPC, false);
-    now.addAndGet(20 * SECOND);
+    advance(20 * SECOND);
     for (int i = 0; i < 10; i++) {
       b.admit(address(2 + i), Transport.WS); // idle from the next second on
     }
-    now.addAndGet(5 * SECOND);
+    advance(5 * SECOND);
     for (int i = 0; i < 10; i++) {
       b.admit(address(100), Transport.WS);
     }
@@ -244,14 +248,14 @@ class AddressBudgetsTest {
     }
     assertThat(b.addresses()).isEqualTo(50);
     // A second later every bucket is full again: the idle go, a few per call.
-    now.addAndGet(SECOND);
+    advance(SECOND);
     for (int i = 0; i < 20; i++) {
       b.admit(address(5_000), Transport.WS);
     }
     assertThat(b.addresses()).isEqualTo(1);
     // A penalized address is kept while its penalty runs, however idle.
     b.abused(address(7), Transport.WS, false);
-    now.addAndGet(5 * SECOND);
+    advance(5 * SECOND);
     for (int i = 0; i < 20; i++) {
       b.admit(address(6_000), Transport.WS);
     }
