@@ -27,6 +27,10 @@ import org.jspecify.annotations.Nullable;
  * generated code writes (fields by number, a repeated field's values together), so the output
  * is always the mapping's. Public for its microbenchmark ({@code bin/playline bench jmh ConnectJson}).
  * Thread-safe (plans are built once per type and shared).
+ *
+ * <p>Longer than this project's 400 lines per file on purpose: the plan, its field kinds and the
+ * transcriber that walks a binary form are one algorithm sharing private state (the wire types, the
+ * depth guard, the fallback decision); split, each part would expose what only the others may use.
  */
 public final class JsonPrinter {
   private static final JsonFormat.Printer FALLBACK = JsonFormat.printer().omittingInsignificantWhitespace();

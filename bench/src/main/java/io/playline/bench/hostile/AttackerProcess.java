@@ -19,13 +19,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The hostile bench's attackers in a JVM of their own ({@link AttackerMain}), started once per run
- * and driven over its stdin/stdout ({@link AttackWire}). With {@link Cpu#IDLE} the whole process runs in Linux's
- * {@code SCHED_IDLE} class ({@code chrt --idle 0}): its event loop, garbage collector and JIT
- * compiler alike use only CPU time the node, Redis and the honest players leave. On a real edge the
- * attackers' sending costs are spent on their own machines; on this benchmark's one host they would
- * otherwise take CPU from the node they attack, and the honest players' latency would measure the
- * attackers' load (and, in one JVM, their collections and deoptimizations) as much as the node's.
- * What the node spends on the attack is unchanged by this: it is reported beside it.
+ * and driven over its stdin/stdout ({@link AttackWire}). On a real edge the attackers' sending costs
+ * are spent on their own machines; on this benchmark's one host they would otherwise take CPU from
+ * the node they attack, and the honest players' latency would measure the attackers' load (and, in
+ * one JVM, their collections and deoptimizations) as much as the node's. So by default ({@code
+ * quota:0.25}) the process runs in a control group held to a quarter of a core ({@link CpuQuota}):
+ * its event loop, collector, compiler and the kernel work its loopback sends do for the receiver
+ * alike. {@link Cpu#IDLE} runs it in Linux's {@code SCHED_IDLE} class instead ({@code chrt --idle
+ * 0}), which holds back its threads but not that kernel work. What the node spends on the attack is
+ * unchanged by either: it is reported beside it.
  *
  * <p>Control thread only.
  */
@@ -84,9 +86,10 @@ final class AttackerProcess implements AutoCloseable {
   }
 
   /**
-   * Starts the attacker JVM on this JVM's classpath; with {@link Cpu.Mode#IDLE} under {@code chrt
-   * --idle 0}, with {@link Cpu.Mode#QUOTA} in a {@link CpuQuota} of its own, or in the normal class
-   * (said by {@link #describe()}) where this machine refuses either.
+   * Starts the attacker JVM on this JVM's classpath; with {@link Cpu.Mode#QUOTA} in a {@link
+   * CpuQuota} of its own, with {@link Cpu.Mode#IDLE} (or a quota this machine refuses) under {@code
+   * chrt --idle 0}, or in the normal class where this machine refuses that too; {@link #describe()}
+   * says which, and why.
    */
   static AttackerProcess start(Cpu cpu) throws IOException {
     String java = ProcessHandle.current().info().command().orElse("java");
@@ -94,21 +97,25 @@ final class AttackerProcess implements AutoCloseable {
         "-cp", System.getProperty("java.class.path"), AttackerMain.class.getName()));
     String describe = "shared (own JVM)";
     CpuQuota quota = null;
-    if (cpu.mode() == Cpu.Mode.IDLE) {
-      String refused = chrtRefusal();
-      if (refused == null) {
-        command.addAll(0, List.of("chrt", "--idle", "0"));
-        describe = "idle (own JVM, SCHED_IDLE)";
-      } else {
-        describe = "shared (own JVM; SCHED_IDLE refused: " + refused + ")";
-      }
-    } else if (cpu.mode() == Cpu.Mode.QUOTA) {
+    String quotaRefused = null;
+    if (cpu.mode() == Cpu.Mode.QUOTA) {
       try {
         quota = CpuQuota.create(cpu.quotaCores(), "playline-bench-attackers-" + ProcessHandle.current().pid());
         command = quota.wrap(command);
         describe = "quota (own JVM, " + quota.describe() + ")";
       } catch (IOException refused) {
-        describe = "shared (own JVM; CPU quota refused: " + refused.getMessage() + ")";
+        quotaRefused = "CPU quota refused: " + refused.getMessage();
+      }
+    }
+    if (cpu.mode() == Cpu.Mode.IDLE || quotaRefused != null) {
+      // Where the machine refuses a quota, SCHED_IDLE is the next best hold on the attackers.
+      String refused = chrtRefusal();
+      String also = quotaRefused == null ? "" : "; " + quotaRefused;
+      if (refused == null) {
+        command.addAll(0, List.of("chrt", "--idle", "0"));
+        describe = "idle (own JVM, SCHED_IDLE" + also + ")";
+      } else {
+        describe = "shared (own JVM; SCHED_IDLE refused: " + refused + also + ")";
       }
     }
     Process p;

@@ -96,13 +96,14 @@ public final class HostileCommand implements Callable<Integer> {
   @Option(names = "--slowloris-interval", defaultValue = "2s", description = "Pause between slowloris bytes (default: ${DEFAULT-VALUE}).")
   String slowlorisInterval;
 
-  @Option(names = "--attacker-cpu", defaultValue = "idle", description = "The attackers run in a JVM of their own "
-      + "(their collections and compilations never pause the honest players' clients). idle: that JVM runs in "
-      + "Linux's SCHED_IDLE class, only on CPU the node and the honest players leave; quota:<cores>: it runs in a "
-      + "control group of its own held to that many cores, its loopback sends' kernel work included (as if the "
-      + "attackers sent from machines of their own at the rate that share of this host reaches; needs root and "
-      + "a cpu cgroup controller, else it runs shared and the header says why); shared: it competes with them "
-      + "for this host's cores (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--attacker-cpu", defaultValue = "quota:0.25", description = "The attackers run in a JVM of their "
+      + "own (their collections and compilations never pause the honest players' clients). quota:<cores>: that JVM "
+      + "runs in a control group of its own held to that many cores, the kernel work of its loopback sends "
+      + "included, as if the attackers sent from machines of their own at the rate that share of this host reaches "
+      + "(needs root and a cpu cgroup controller; refused, it runs as idle and the header says why); idle: it runs "
+      + "in Linux's SCHED_IDLE class, on CPU the node and the honest players leave (but a loopback send's kernel "
+      + "work for the receiver escapes the class); shared: it competes with them for this host's cores "
+      + "(default: ${DEFAULT-VALUE}).")
   String attackerCpu;
 
   @Option(names = "--max-operations", defaultValue = "5000000",
