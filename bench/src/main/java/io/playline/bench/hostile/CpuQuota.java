@@ -5,8 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A Linux control group of its own with a hard CPU quota, for the attacker process: a cgroup v2
@@ -48,20 +50,33 @@ final class CpuQuota implements AutoCloseable {
     long quotaUs = Math.max(1_000, Math.round(cores * PERIOD_US));
     Path v2 = ROOT.resolve("cgroup.controllers");
     if (Files.isReadable(v2) && List.of(Files.readString(v2).trim().split(" ")).contains("cpu")) {
+      // The root's cgroup.subtree_control must hand the cpu controller down, or cpu.max is missing.
       Path group = ROOT.resolve(name);
-      Files.createDirectories(group);
-      write(group.resolve("cpu.max"), quotaUs + " " + PERIOD_US);
-      return new CpuQuota(group, group.resolve("cgroup.procs"), cores);
+      return configured(group, cores, Map.of("cpu.max", quotaUs + " " + PERIOD_US));
     }
     Path v1 = ROOT.resolve("cpu");
     if (!Files.isWritable(v1.resolve("cgroup.procs"))) {
       throw new IOException("no writable cpu controller under " + ROOT + " (cgroup v2 without cpu, or v1's "
           + v1 + " missing or read-only)");
     }
-    Path group = v1.resolve(name);
+    // Period first: the quota is checked against it.
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("cpu.cfs_period_us", Long.toString(PERIOD_US));
+    settings.put("cpu.cfs_quota_us", Long.toString(quotaUs));
+    return configured(v1.resolve(name), cores, settings);
+  }
+
+  /** Creates {@code group} and writes {@code settings} in order; a group that cannot be set is removed again. */
+  static CpuQuota configured(Path group, double cores, Map<String, String> settings) throws IOException {
     Files.createDirectories(group);
-    write(group.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_US));
-    write(group.resolve("cpu.cfs_quota_us"), Long.toString(quotaUs));
+    try {
+      for (Map.Entry<String, String> e : settings.entrySet()) {
+        Files.writeString(group.resolve(e.getKey()), e.getValue());
+      }
+    } catch (IOException e) {
+      Files.deleteIfExists(group);
+      throw new IOException("cannot set the CPU quota of " + group + ": " + e, e);
+    }
     return new CpuQuota(group, group.resolve("cgroup.procs"), cores);
   }
 
@@ -97,9 +112,5 @@ final class CpuQuota implements AutoCloseable {
     } catch (IOException e) {
       System.err.println("hostile: could not remove the attackers' control group " + group + ": " + e);
     }
-  }
-
-  private static void write(Path file, String value) throws IOException {
-    Files.writeString(file, value);
   }
 }

@@ -69,6 +69,18 @@ class AttackerProcessTest {
     assertThat(group).doesNotExist();
   }
 
+  /** A group whose quota cannot be set (here: a setting the controller does not have) is removed again. */
+  @Test
+  void aControlGroupThatCannotBeSetIsRemovedAgain() throws Exception {
+    java.nio.file.Path v1 = java.nio.file.Path.of("/sys/fs/cgroup/cpu");
+    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isWritable(v1.resolve("cgroup.procs")),
+        "no writable cgroup v1 cpu controller here");
+    java.nio.file.Path group = v1.resolve("playline-bench-test-" + ProcessHandle.current().pid());
+    assertThatThrownBy(() -> CpuQuota.configured(group, 0.25, Map.of("cpu.no_such_setting", "1")))
+        .isInstanceOf(java.io.IOException.class).hasMessageContaining("cannot set the CPU quota");
+    assertThat(group).doesNotExist();
+  }
+
   @Test
   void anAttackRunsInTheProcessAndReportsItsCounters() throws Exception {
     List<Socket> accepted = new CopyOnWriteArrayList<>();
