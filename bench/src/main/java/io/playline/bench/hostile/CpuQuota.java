@@ -38,15 +38,13 @@ final class CpuQuota implements AutoCloseable {
   }
 
   /**
-   * Creates the group, holding its members to {@code cores} of CPU time per second.
+   * Creates the group, holding its members to {@code cores} of CPU time per second ({@code cores} as
+   * {@link AttackerProcess.Cpu#parse} checked it).
    *
    * @throws IOException when this machine does not let this process create one (not root, no cpu
    *     controller mounted): the message says which
    */
   static CpuQuota create(double cores, String name) throws IOException {
-    if (!(cores > 0) || cores > 64) {
-      throw new IllegalArgumentException("CPU quota " + cores + " (expected a number of cores in (0, 64])");
-    }
     long quotaUs = Math.max(1_000, Math.round(cores * PERIOD_US));
     Path v2 = ROOT.resolve("cgroup.controllers");
     if (Files.isReadable(v2) && List.of(Files.readString(v2).trim().split(" ")).contains("cpu")) {
