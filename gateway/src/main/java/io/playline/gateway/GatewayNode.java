@@ -94,7 +94,7 @@ public final class GatewayNode implements AutoCloseable {
         config.jwks().enabled() ? new JwksAuthenticator(config.jwks(), skew) : null));
     GatewayMetrics metrics = new GatewayMetrics(node.registry());
     UserBudgets budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
-        config.maxUserAuthsPerMinute(), node.registry(), node.time()::nanoTime, push::otherNodes,
+        config.maxUserAuthsPerMinute(), config.maxUserAuthsBurst(), node.registry(), node.time()::nanoTime, push::otherNodes,
         new AuthRefusalHold(config.authRefusalHold(), config.maxHeldAuthRefusals(), node.registry()));
     push.reportTo(budgets);
     String nodeId = node.config().nodeId();

@@ -97,7 +97,7 @@ public final class TestGateway implements AutoCloseable {
     // the same few uids again and again. Tests of those budgets set them.
     values.putAll(Map.of("connection.max.new.per.address.per.second", "1000000",
         "connection.max.new.per.address.burst", "1000000", "connection.abuse.penalty", "0s",
-        "user.max.auths.per.minute", "1000000"));
+        "user.max.auths.per.minute", "1000000", "user.max.auths.burst", "1000000"));
     if (time instanceof ManualTime) {
       // A batch waiting for company would leave only when the test moves time: batches leave at once
       // (the batcher's own tests cover the wait on a manual time).

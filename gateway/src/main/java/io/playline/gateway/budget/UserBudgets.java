@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * user.max.auths.per.minute}: each writes a session to Redis). Each is a token bucket per uid: the
  * events bucket holds {@value #EVENTS_BURST_SECONDS} seconds' worth (an honest client that
  * reconnects resends up to its whole unacked buffer at once: the SDKs keep 1 000 events), the
- * deletes and auths buckets one minute's; a steady flood gets the budget, no matter how many
+ * deletes bucket one minute's, the auths bucket {@code user.max.auths.burst} (a few devices
+ * reconnecting together pass; an account that authenticates over and over is refused within about a
+ * second instead of after a minute's worth); a steady flood gets the budget, no matter how many
  * connections carry it. Refusals are {@code RATE_LIMITED} with {@code retry_after_ms}, counted in {@code
  * playline.user.budget.refusals}. A connection that keeps sending events while told to wait is
  * refused without touching the bucket ({@link #refuseWaiting}) and, past {@code
@@ -69,6 +71,7 @@ public final class UserBudgets implements RegistryListener {
   private final int eventsPerSecond;
   private final int deletesPerMinute;
   private final int authsPerMinute;
+  private final int authsBurst;
   private final LongSupplier nanoClock;
   private final OtherNodes otherNodes;
   private final ConcurrentHashMap<Long, User> users = new ConcurrentHashMap<>();
@@ -94,22 +97,23 @@ public final class UserBudgets implements RegistryListener {
    * Budgets of the given sizes, on {@code nanoClock}, learning the nodes a user spends from through
    * {@link RegistryListener} calls and, for a user spending fast, {@code otherNodes}.
    */
-  public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, MeterRegistry registry,
-      LongSupplier nanoClock, OtherNodes otherNodes) {
-    this(eventsPerSecond, deletesPerMinute, authsPerMinute, registry, nanoClock, otherNodes,
+  public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, int authsBurst,
+      MeterRegistry registry, LongSupplier nanoClock, OtherNodes otherNodes) {
+    this(eventsPerSecond, deletesPerMinute, authsPerMinute, authsBurst, registry, nanoClock, otherNodes,
         new AuthRefusalHold(java.time.Duration.ZERO, 0, registry));
   }
 
   /** As above, holding back the answers to authentications over budget as {@code authRefusalHold} says. */
-  public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, MeterRegistry registry,
-      LongSupplier nanoClock, OtherNodes otherNodes, AuthRefusalHold authRefusalHold) {
-    if (eventsPerSecond <= 0 || deletesPerMinute <= 0 || authsPerMinute <= 0) {
+  public UserBudgets(int eventsPerSecond, int deletesPerMinute, int authsPerMinute, int authsBurst,
+      MeterRegistry registry, LongSupplier nanoClock, OtherNodes otherNodes, AuthRefusalHold authRefusalHold) {
+    if (eventsPerSecond <= 0 || deletesPerMinute <= 0 || authsPerMinute <= 0 || authsBurst <= 0) {
       throw new IllegalArgumentException("user budgets: " + eventsPerSecond + " events/s, " + deletesPerMinute
-          + " deletes/min, " + authsPerMinute + " auths/min (expected: each > 0)");
+          + " deletes/min, " + authsPerMinute + " auths/min in bursts of " + authsBurst + " (expected: each > 0)");
     }
     this.eventsPerSecond = eventsPerSecond;
     this.deletesPerMinute = deletesPerMinute;
     this.authsPerMinute = authsPerMinute;
+    this.authsBurst = authsBurst;
     this.nanoClock = nanoClock;
     this.otherNodes = otherNodes;
     this.authRefusalHold = authRefusalHold;
@@ -323,7 +327,7 @@ public final class UserBudgets implements RegistryListener {
       events = new TokenBucket((long) eventsPerSecond * EVENTS_BURST_SECONDS, eventsPerSecond,
           TimeUnit.SECONDS.toNanos(1), now);
       deletes = new TokenBucket(deletesPerMinute, deletesPerMinute, TimeUnit.MINUTES.toNanos(1), now);
-      auths = new TokenBucket(authsPerMinute, authsPerMinute, TimeUnit.MINUTES.toNanos(1), now);
+      auths = new TokenBucket(authsBurst, authsPerMinute, TimeUnit.MINUTES.toNanos(1), now);
     }
 
     boolean isFull(long now) {

@@ -49,6 +49,7 @@ import java.time.Duration;
  *     player stream, across its connections on this node ({@code user.max.deletes.per.minute})
  * @param maxUserAuthsPerMinute authentications of one user per minute on this node ({@code
  *     user.max.auths.per.minute})
+ * @param maxUserAuthsBurst how many of those one user may spend at once ({@code user.max.auths.burst})
  * @param authRefusalHold how long the answer to an authentication over its user's budget is held back
  *     ({@code user.auth.refusal.hold}; 0 = at once)
  * @param maxHeldAuthRefusals connections held so at once on this node ({@code
@@ -92,6 +93,7 @@ public record GatewayConfig(
     int maxUserEventsPerSecond,
     int maxUserDeletesPerMinute,
     int maxUserAuthsPerMinute,
+    int maxUserAuthsBurst,
     Duration authRefusalHold,
     int maxHeldAuthRefusals,
     int maxUserRefusalsBeforeClose,
@@ -158,6 +160,7 @@ public record GatewayConfig(
         LimitSettings.USER_MAX_EVENTS_PER_SECOND.read(c),
         LimitSettings.USER_MAX_DELETES_PER_MINUTE.read(c),
         LimitSettings.USER_MAX_AUTHS_PER_MINUTE.read(c),
+        LimitSettings.USER_MAX_AUTHS_BURST.read(c),
         LimitSettings.USER_AUTH_REFUSAL_HOLD.read(c),
         LimitSettings.USER_AUTH_REFUSAL_HOLD_MAX_CONNECTIONS.read(c),
         LimitSettings.USER_MAX_REFUSALS_BEFORE_CLOSE.read(c),

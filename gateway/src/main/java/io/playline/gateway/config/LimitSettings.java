@@ -47,10 +47,14 @@ public final class LimitSettings {
           + "(`playline_user_budget_refusals_total{budget=\"deletes\"}`). The internal API is not budgeted");
   public static final Setting<Integer> USER_MAX_AUTHS_PER_MINUTE = Setting.intValue("user.max.auths.per.minute", 60,
       1, 1_000_000, "authentications (token or resumed session) of one user per minute, checked once the "
-          + "credential is verified and before any session is written to Redis (a token bucket per node holding one "
-          + "minute, shared with the other nodes then known to hold the user): over it `RATE_LIMITED` with "
+          + "credential is verified and before any session is written to Redis (a token bucket per node holding "
+          + "`user.max.auths.burst`, shared with the other nodes then known to hold the user): over it `RATE_LIMITED` with "
           + "`retry_after_ms`, then close 4003 "
           + "(`playline_user_budget_refusals_total{budget=\"auths\"}`)");
+  public static final Setting<Integer> USER_MAX_AUTHS_BURST = Setting.intValue("user.max.auths.burst", 8, 1,
+      1_000_000, "how many of `user.max.auths.per.minute` one user may spend at once (the auths bucket's size; it "
+          + "refills at the per-minute rate): a family's devices reconnecting together after a node is lost pass, "
+          + "an account authenticating over and over is refused within about a second");
   public static final Setting<Duration> USER_AUTH_REFUSAL_HOLD = Setting.duration("user.auth.refusal.hold",
       Duration.ofMillis(500), Duration.ZERO, Duration.ofMinutes(1), "an `Auth` over `user.max.auths.per.minute` is "
           + "answered (`RATE_LIMITED`, close 4003) after its connection was held this long, or its `retry_after_ms` if "
@@ -74,7 +78,7 @@ public final class LimitSettings {
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Connection limits", List.of(
       HEARTBEAT_INTERVAL, IDLE_TIMEOUT, MAX_FRAMES_PER_SECOND, MAX_PINGS_PER_SECOND, MAX_UNSENT_BYTES,
       MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_USER, USER_MAX_EVENTS_PER_SECOND, USER_MAX_DELETES_PER_MINUTE, USER_MAX_AUTHS_PER_MINUTE,
-      USER_AUTH_REFUSAL_HOLD, USER_AUTH_REFUSAL_HOLD_MAX_CONNECTIONS, USER_MAX_REFUSALS_BEFORE_CLOSE));
+      USER_MAX_AUTHS_BURST, USER_AUTH_REFUSAL_HOLD, USER_AUTH_REFUSAL_HOLD_MAX_CONNECTIONS, USER_MAX_REFUSALS_BEFORE_CLOSE));
 
   private LimitSettings() {}
 }

@@ -21,7 +21,7 @@ class UserBudgetsTest {
   /** What a lookup of a user's other nodes answers, and how many were made. */
   private final AtomicInteger otherNodes = new AtomicInteger();
   private final AtomicInteger lookups = new AtomicInteger();
-  private final UserBudgets budgets = new UserBudgets(100, 120, 60, registry, now::get, uid -> {
+  private final UserBudgets budgets = new UserBudgets(100, 120, 60, 60, registry, now::get, uid -> {
     lookups.incrementAndGet();
     return CompletableFuture.completedFuture(otherNodes.get());
   });
@@ -39,6 +39,25 @@ class UserBudgetsTest {
     now.addAndGet(SECOND);
     assertThat(budgets.takeEvents(7, 100)).isNull();
     assertThat(registry.get("playline.user.budget.refusals").tag("budget", "events").counter().count()).isEqualTo(1);
+  }
+
+  @Test
+  void authenticationsPassInBurstsOfTheirOwnSizeThenAtThePerMinuteRate() {
+    UserBudgets small = new UserBudgets(100, 120, 60, 8, registry, now::get, uid -> CompletableFuture.completedFuture(0));
+    for (int i = 0; i < 8; i++) {
+      assertThat(small.takeAuth(7)).as("device %d of a family reconnecting together", i).isNull();
+    }
+    Error refused = small.takeAuth(7);
+    assertThat(refused).as("the ninth at once").isNotNull();
+    assertThat(refused.getRetryAfterMs()).as("60 a minute: one a second").isEqualTo(1000);
+    now.addAndGet(SECOND);
+    assertThat(small.takeAuth(7)).isNull();
+    assertThat(small.takeAuth(7)).isNotNull();
+    now.addAndGet(60 * SECOND);
+    for (int i = 0; i < 8; i++) {
+      assertThat(small.takeAuth(7)).as("a minute later, a full burst again, never more: %d", i).isNull();
+    }
+    assertThat(small.takeAuth(7)).isNotNull();
   }
 
   @Test

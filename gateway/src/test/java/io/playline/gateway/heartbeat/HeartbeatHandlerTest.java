@@ -38,7 +38,7 @@ class HeartbeatHandlerTest {
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
   private final AtomicLong now = new AtomicLong(TimeUnit.HOURS.toNanos(1));
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final UserBudgets budgets = new UserBudgets(1, 60, 60, registry, now::get,
+  private final UserBudgets budgets = new UserBudgets(1, 60, 60, 60, registry, now::get,
       uid -> CompletableFuture.completedFuture(0));
   private final ManualTime time = new ManualTime();
   private final FlagCalendar calendar = new FlagCalendar(ZoneOffset.UTC, time);

@@ -58,7 +58,7 @@ public final class SessionFixture {
   public SessionFixture(Map<String, String> settings) {
     config = GatewayConfig.from(ConfigSource.load(null, Map.of(), new Properties(), settings), TestGateway.SECRET);
     budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
-        config.maxUserAuthsPerMinute(), registry, time::nanoTime, uid -> CompletableFuture.completedFuture(0));
+        config.maxUserAuthsPerMinute(), config.maxUserAuthsBurst(), registry, time::nanoTime, uid -> CompletableFuture.completedFuture(0));
     limiter = new ConnectionLimiter(100, 100, config.maxConnectionsPerUser());
     HeartbeatPath heartbeats = new HeartbeatPath(writes, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, push::touch,
