@@ -4,7 +4,7 @@ import static io.playline.client.internal.Checks.checkArgument;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoop;
-import java.time.Clock;
+import io.playline.client.internal.SystemClock;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -46,6 +46,6 @@ public final class PlaylineClientBuilder extends AbstractPlaylineClientBuilder<P
     checkArgument(group == null || group.next() instanceof NioEventLoop,
         "eventLoopGroup: %s (expected: a NioEventLoopGroup)", group);
     checkArgument(group == null || !group.isShuttingDown(), "eventLoopGroup: %s (expected: not shut down)", group);
-    return new PlaylineClient(config(Clock.systemUTC()), transport, group);
+    return new PlaylineClient(config(SystemClock.wall()), transport, group);
   }
 }

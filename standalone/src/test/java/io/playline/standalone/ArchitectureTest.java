@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * and the embedded servers and test infrastructure, which wait for real processes and so read the
  * system's, to the same {@code Time} ({@link #toolingReadsTheTimeAndSchedulesOnlyThroughTime}). It
  * leaves out, on purpose: the client SDKs ({@code io.playline.client}: {@code client-core} is Java 8
- * for Android and has a clock and loop seam of its own, which its tests drive); and the bench
+ * for Android and has a clock and loop seam of its own, which its tests drive, and client-sdk's
+ * {@code ClientArchitectureTest} holds them to its one clock); and the bench
  * ({@code io.playline.bench}), which measures the machine's real time.
  */
 class ArchitectureTest {

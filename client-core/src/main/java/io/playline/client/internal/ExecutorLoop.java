@@ -45,7 +45,7 @@ public final class ExecutorLoop implements Loop {
 
   @Override
   public long nowMs() {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+    return SystemClock.nowMs();
   }
 
   /** Stops taking tasks, lets the queued ones run, and waits at most {@code timeoutMs} for the thread to end. */

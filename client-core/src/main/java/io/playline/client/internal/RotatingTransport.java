@@ -54,9 +54,9 @@ public final class RotatingTransport implements Transport {
 
   @Override
   public void shutdown(long timeoutMs) {
-    long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+    long deadline = SystemClock.nanoTime() + timeoutMs * 1_000_000L;
     for (Transport node : nodes) {
-      node.shutdown(Math.max(0, (deadline - System.nanoTime()) / 1_000_000L));
+      node.shutdown(Math.max(0, (deadline - SystemClock.nanoTime()) / 1_000_000L));
     }
   }
 }

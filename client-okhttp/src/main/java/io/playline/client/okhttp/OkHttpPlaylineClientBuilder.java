@@ -1,7 +1,7 @@
 package io.playline.client.okhttp;
 
 import io.playline.client.AbstractPlaylineClientBuilder;
-import java.time.Clock;
+import io.playline.client.internal.SystemClock;
 import java.util.Objects;
 import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
@@ -35,6 +35,6 @@ public final class OkHttpPlaylineClientBuilder extends AbstractPlaylineClientBui
 
   @Override
   public OkHttpPlaylineClient build() {
-    return new OkHttpPlaylineClient(config(Clock.systemUTC()), http);
+    return new OkHttpPlaylineClient(config(SystemClock.wall()), http);
   }
 }

@@ -87,7 +87,7 @@ public final class GrpcTransport implements Transport {
 
   @Override
   public void shutdown(long timeoutMs) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    long deadline = SystemClock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     for (ManagedChannel channel : channels) {
       channel.shutdownNow();
     }
@@ -95,7 +95,7 @@ public final class GrpcTransport implements Transport {
       return; // called on the loop: the channels terminate once it runs again
     }
     for (ManagedChannel channel : channels) {
-      long left = deadline - System.nanoTime();
+      long left = deadline - SystemClock.nanoTime();
       try {
         if (left <= 0 || !channel.awaitTermination(left, TimeUnit.NANOSECONDS)) {
           log.warn("A gRPC channel to {}:{} did not terminate within {} ms", host, port, timeoutMs);

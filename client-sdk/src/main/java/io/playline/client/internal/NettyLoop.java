@@ -29,6 +29,6 @@ public final class NettyLoop implements Loop {
 
   @Override
   public long nowMs() {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
+    return SystemClock.nowMs();
   }
 }
