@@ -1,6 +1,7 @@
 package io.playline.standalone;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -85,17 +86,72 @@ class ArchitectureTest {
   };
 
   /**
-   * A connection's identity and transport ({@code gateway/stream}) and the per-user budgets
-   * ({@code gateway/budget}) are what the session, the heartbeat step and push share: they use no
-   * other package of the edge. (Which module may use which is the Maven build's to enforce: a
-   * module's classes do not compile against one its POM does not list.)
+   * The modules depend on each other only the way the module diagram of {@code docs/architecture.md}
+   * points: {@code time} on nothing; the history core on the protocol and time; {@code node} on the
+   * core; the player edge ({@code gateway}) and the internal API ({@code api}) on {@code node}, never
+   * on each other; the job on the core, not on {@code node}; the roles on the edge, the API and the
+   * job; the standalone on everything. Maven alone does not hold this: a module compiles against
+   * whatever its dependencies bring along, so {@code roles} could import an embedded server, or the
+   * job {@code node}, through another module's dependency. The embedded servers and the test helpers
+   * depend on no serving module; the SDKs ({@code io.playline.client}) on the protocol alone.
    */
   @Test
-  void theEdgesSharedPiecesUseNoOtherPartOfTheEdge() {
-    noClasses().that().resideInAnyPackage("io.playline.gateway.stream..", "io.playline.gateway.budget..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.playline.gateway", "io.playline.gateway.session..",
-            "io.playline.gateway.heartbeat..", "io.playline.gateway.push..", "io.playline.gateway.ws..",
-            "io.playline.gateway.grpc..", "io.playline.gateway.config..")
+  void modulesDependOnlyTheWayTheModuleDiagramPoints() {
+    layeredArchitecture().consideringOnlyDependenciesInLayers()
+        .layer("time").definedBy("io.playline.time..")
+        .layer("proto").definedBy("io.playline.proto..")
+        .layer("core").definedBy("io.playline.core..")
+        .layer("node").definedBy("io.playline.node..")
+        .layer("gateway").definedBy("io.playline.gateway..")
+        .layer("api").definedBy("io.playline.api..")
+        .layer("job").definedBy("io.playline.job..")
+        .layer("roles").definedBy("io.playline.roles..")
+        .layer("embedded").definedBy("io.playline.embedded..")
+        .layer("testing").definedBy("io.playline.testing..")
+        .layer("client").definedBy("io.playline.client..")
+        .layer("standalone").definedBy("io.playline.standalone..")
+        .whereLayer("standalone").mayNotBeAccessedByAnyLayer()
+        .whereLayer("roles").mayOnlyBeAccessedByLayers("standalone")
+        .whereLayer("gateway").mayOnlyBeAccessedByLayers("roles", "standalone")
+        .whereLayer("api").mayOnlyBeAccessedByLayers("roles", "standalone")
+        .whereLayer("job").mayOnlyBeAccessedByLayers("roles", "standalone")
+        .whereLayer("node").mayOnlyBeAccessedByLayers("gateway", "api", "roles", "standalone")
+        .whereLayer("core").mayOnlyBeAccessedByLayers("node", "gateway", "api", "job", "roles", "standalone")
+        .whereLayer("embedded").mayOnlyBeAccessedByLayers("testing", "standalone")
+        .whereLayer("testing").mayNotBeAccessedByAnyLayer()
+        .whereLayer("client").mayOnlyBeAccessedByLayers("standalone")
+        .whereLayer("proto").mayOnlyBeAccessedByLayers("core", "node", "gateway", "api", "job", "roles", "testing",
+            "client", "standalone")
+        .check(all);
+  }
+
+  /**
+   * The player edge's packages depend on each other the way the package diagram of {@code
+   * docs/architecture.md} draws a frame's way through them: the transports ({@code ws}, {@code
+   * grpc}, neither using the other) hand frames to the {@code session}, which uses the {@code
+   * heartbeat} step and {@code push}; a connection's identity and transport ({@code stream}) and the
+   * per-user budgets ({@code budget}) are what they all share and use no other part of the edge; the
+   * edge's settings ({@code config}) are read by the transports and the session; the root package
+   * assembles them all and nothing uses it.
+   */
+  @Test
+  void theEdgesPackagesDependTheWayAFrameTravels() {
+    layeredArchitecture().consideringOnlyDependenciesInLayers()
+        .layer("root").definedBy("io.playline.gateway")
+        .layer("ws").definedBy("io.playline.gateway.ws..")
+        .layer("grpc").definedBy("io.playline.gateway.grpc..")
+        .layer("session").definedBy("io.playline.gateway.session..")
+        .layer("heartbeat").definedBy("io.playline.gateway.heartbeat..")
+        .layer("push").definedBy("io.playline.gateway.push..")
+        .layer("shared").definedBy("io.playline.gateway.stream..", "io.playline.gateway.budget..")
+        .layer("config").definedBy("io.playline.gateway.config..")
+        .whereLayer("root").mayNotBeAccessedByAnyLayer()
+        .whereLayer("ws").mayOnlyBeAccessedByLayers("root")
+        .whereLayer("grpc").mayOnlyBeAccessedByLayers("root")
+        .whereLayer("session").mayOnlyBeAccessedByLayers("root", "ws", "grpc")
+        .whereLayer("heartbeat").mayOnlyBeAccessedByLayers("root", "ws", "grpc", "session")
+        .whereLayer("push").mayOnlyBeAccessedByLayers("root", "session")
+        .whereLayer("config").mayOnlyBeAccessedByLayers("root", "ws", "grpc", "session")
         .check(all);
   }
 
