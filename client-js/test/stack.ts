@@ -78,9 +78,12 @@ export async function startStack(extra: string[] = []): Promise<Stack> {
   };
 }
 
-/** A player token as the standalone accepts it: HS256, sub = uid, exp = now + ttl. */
-export function token(uid: bigint | number, ttlSeconds = 300): string {
-  return jwt(DEV_SECRET, { sub: String(uid) }, ttlSeconds);
+/**
+ * A player token as the standalone accepts it: HS256, sub = uid, exp = now + ttl, now being
+ * `nowMs` (by default the machine's time; a test on a ManualClock mints on that clock).
+ */
+export function token(uid: bigint | number, ttlSeconds = 300, nowMs = Date.now()): string {
+  return jwt(DEV_SECRET, { sub: String(uid) }, ttlSeconds, nowMs);
 }
 
 /** A service token for the standalone's internal API (as `bin/playline token --service NAME` mints it). */
@@ -88,9 +91,9 @@ export function serviceToken(service: string, ttlSeconds = 300): string {
   return jwt(DEV_API_SECRET, { sub: service, aud: "playline-api" }, ttlSeconds);
 }
 
-function jwt(secret: string, claims: object, ttlSeconds: number): string {
+function jwt(secret: string, claims: object, ttlSeconds: number, nowMs = Date.now()): string {
   const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(nowMs / 1000);
   const body = `${enc({ alg: "HS256", typ: "JWT" })}.${enc({ ...claims, iat: now, exp: now + ttlSeconds })}`;
   return `${body}.${createHmac("sha256", secret).update(body).digest("base64url")}`;
 }

@@ -72,8 +72,8 @@ public abstract class AbstractPlaylineClient implements AutoCloseable {
   protected AbstractPlaylineClient(ClientConfig config, ClientRuntime runtime) {
     this.config = config;
     this.runtime = runtime;
-    this.loop = runtime.loop();
     try {
+      this.loop = config.loopTime().apply(runtime.loop());
       List<Transport> perEndpoint = new ArrayList<>();
       for (ClientConfig.Endpoint e : config.endpoints()) {
         perEndpoint.add(runtime.transport(e));

@@ -3,6 +3,7 @@ package io.playline.client;
 import static io.playline.client.internal.Checks.checkArgument;
 
 import io.playline.client.internal.ClientConfig;
+import io.playline.client.internal.Loop;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,6 +43,8 @@ public abstract class AbstractPlaylineClientBuilder<B extends AbstractPlaylineCl
   private final List<PlaylineListener> listeners = new ArrayList<>();
   private @Nullable Executor callbackExecutor;
   private ClientConfig.@Nullable Tls tls;
+  private @Nullable Clock testClock;
+  private UnaryOperator<Loop> loopTime = UnaryOperator.identity();
 
   protected AbstractPlaylineClientBuilder() {}
 
@@ -184,10 +188,22 @@ public abstract class AbstractPlaylineClientBuilder<B extends AbstractPlaylineCl
     return self();
   }
 
+  /**
+   * Tests only, and not API (package-private): event times from {@code wall} instead of the
+   * machine's clock, and the runtime's loop passed through {@code loopTime} ({@link
+   * ClientConfig#loopTime()}), so a test against a real gateway moves the client's time with the
+   * gateway's instead of waiting for it.
+   */
+  B time(Clock wall, UnaryOperator<Loop> loopTime) {
+    this.testClock = Objects.requireNonNull(wall, "wall");
+    this.loopTime = Objects.requireNonNull(loopTime, "loopTime");
+    return self();
+  }
+
   /** Validates everything, creates the client and starts connecting in the background. */
   public abstract AbstractPlaylineClient build();
 
-  /** The validated settings, with {@code clock} for event times. */
+  /** The validated settings, with {@code clock} for event times (unless a test set its own). */
   protected ClientConfig config(Clock clock) {
     checkArgument(!endpoints.isEmpty(), "endpoint: not set (expected: endpoint(host, port))");
     checkArgument(tokens != null, "tokenSupplier: not set (expected: a token source)");
@@ -195,7 +211,8 @@ public abstract class AbstractPlaylineClientBuilder<B extends AbstractPlaylineCl
     return new ClientConfig(endpoints, "/v1/stream", Objects.requireNonNull(tokens),
         Objects.requireNonNull(deviceId), platform, flagStore, backoffBase, backoffCap, maxAttempts, maxUnackedEvents,
         maxEventsPerHeartbeat, connectTimeout, requestTimeout, closeTimeout, listeners,
-        callbackExecutor, clock, () -> ThreadLocalRandom.current().nextDouble(), tls);
+        callbackExecutor, testClock != null ? testClock : clock, () -> ThreadLocalRandom.current().nextDouble(), tls,
+        loopTime);
   }
 
   private static boolean positive(Duration d) {

@@ -8,6 +8,7 @@ import io.playline.gateway.session.JwtTokens;
 import io.playline.proto.lite.v1.Business;
 import io.playline.proto.lite.v1.HistoryRecord;
 import io.playline.testing.RedisNamespace;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -22,20 +23,28 @@ import org.jspecify.annotations.Nullable;
  * A real gateway (WebSocket and gRPC on free loopback ports) writing to one test's share of the
  * real Redis, that can be stopped and started again on the same ports, like a node restarted by a
  * deploy; sessions survive in Redis. Plus a Redis connection of the test's own to check what was
- * stored, and token-counting client builders.
+ * stored, and token-counting client builders. The node reads and schedules by the machine's time,
+ * or by a {@code ManualTime} the test moves (with {@link ManualClientTime} for its clients).
  */
 final class GatewayFixture implements AutoCloseable {
   static final String SECRET = TestGateway.SECRET;
 
   private final RedisNamespace ns;
   private final Map<String, String> overrides;
+  private final Time time;
   private final RedisConnections checks;
   private final RedisKeys keys;
   final AtomicInteger tokenCalls = new AtomicInteger();
   private @Nullable TestGateway node;
 
   GatewayFixture(RedisNamespace ns, String... keyValues) {
+    this(ns, Time.SYSTEM, keyValues);
+  }
+
+  /** A gateway reading and scheduling by {@code time}. */
+  GatewayFixture(RedisNamespace ns, Time time, String... keyValues) {
     this.ns = ns;
+    this.time = time;
     this.overrides = new HashMap<>();
     for (int i = 0; i < keyValues.length; i += 2) {
       overrides.put(keyValues[i], keyValues[i + 1]);
@@ -46,7 +55,7 @@ final class GatewayFixture implements AutoCloseable {
   }
 
   private TestGateway startNode(int wsPort, int grpcPort) {
-    return new TestGateway(ns, settings(wsPort, grpcPort, overrides));
+    return new TestGateway(ns, settings(wsPort, grpcPort, overrides), time);
   }
 
   /** The gateway settings of every SDK test's node: production frame limit, auth timeout and drain. */

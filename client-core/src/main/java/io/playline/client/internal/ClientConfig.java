@@ -16,13 +16,14 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Every setting of one client, validated here (each message names the setting). Built by {@code
  * AbstractPlaylineClientBuilder}; tests build it directly to inject the clock and the random
- * source. What only one transport needs (Netty's event loop group, an OkHttp client) stays with
- * that transport's builder. Immutable.
+ * source, or have the builder retime the loop ({@link #loopTime()}). What only one transport needs
+ * (Netty's event loop group, an OkHttp client) stays with that transport's builder. Immutable.
  */
 public final class ClientConfig {
   private final List<Endpoint> endpoints;
@@ -44,6 +45,7 @@ public final class ClientConfig {
   private final Clock clock;
   private final DoubleSupplier random;
   private final @Nullable Tls tls;
+  private final UnaryOperator<Loop> loopTime;
 
   /** Longest device id accepted, in UTF-8 bytes (the gateway's default {@code device.id.max.bytes}). */
   public static final int MAX_DEVICE_ID_BYTES = 64;
@@ -94,6 +96,36 @@ public final class ClientConfig {
       Clock clock,
       DoubleSupplier random,
       @Nullable Tls tls) {
+    this(endpoints, webSocketPath, tokens, deviceId, platform, flagStore, backoffBase, backoffCap, maxAttempts,
+        maxUnackedEvents, maxEventsPerHeartbeat, connectTimeout, requestTimeout, closeTimeout, listeners,
+        callbackExecutor, clock, random, tls, UnaryOperator.identity());
+  }
+
+  /**
+   * As above, with {@code loopTime}: what the client does to its runtime's loop before running on it
+   * ({@link #loopTime()}); {@link UnaryOperator#identity()} in production.
+   */
+  public ClientConfig(
+      List<Endpoint> endpoints,
+      String webSocketPath,
+      Supplier<? extends CompletionStage<String>> tokens,
+      String deviceId,
+      String platform,
+      FlagStore flagStore,
+      Duration backoffBase,
+      Duration backoffCap,
+      int maxAttempts,
+      int maxUnackedEvents,
+      int maxEventsPerHeartbeat,
+      Duration connectTimeout,
+      Duration requestTimeout,
+      Duration closeTimeout,
+      List<PlaylineListener> listeners,
+      @Nullable Executor callbackExecutor,
+      Clock clock,
+      DoubleSupplier random,
+      @Nullable Tls tls,
+      UnaryOperator<Loop> loopTime) {
     checkArgument(!endpoints.isEmpty(), "endpoint: not set (expected: endpoint(host, port))");
     checkArgument(webSocketPath.startsWith("/"), "webSocketPath: '%s' (expected: starting with /)", webSocketPath);
     checkLabels(deviceId, platform);
@@ -126,6 +158,7 @@ public final class ClientConfig {
     this.clock = clock;
     this.random = random;
     this.tls = tls;
+    this.loopTime = loopTime;
   }
 
   /** Gateway nodes (host and port of the transport), tried in turn. */
@@ -221,6 +254,18 @@ public final class ClientConfig {
   /** TLS to the gateway (wss, gRPC over TLS), or null for plain text. */
   public @Nullable Tls tls() {
     return tls;
+  }
+
+  /**
+   * Applied to the runtime's loop before the client runs on it: the identity in production. A test
+   * against a real gateway passes one that keeps the loop's thread ({@link Loop#inLoop}, {@link
+   * Loop#execute}) and takes its timers and clock ({@link Loop#schedule}, {@link Loop#nowMs}) from a
+   * manual time the test moves, so token refreshes, budgets' waits and heartbeats happen when the
+   * test says, not after seconds of waiting. Only the session's timing: the transports keep the
+   * runtime's own loop.
+   */
+  public UnaryOperator<Loop> loopTime() {
+    return loopTime;
   }
 
   /**
