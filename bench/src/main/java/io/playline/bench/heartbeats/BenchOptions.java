@@ -1,6 +1,10 @@
 package io.playline.bench.heartbeats;
 
 import io.playline.bench.common.EndpointsOption;
+import io.playline.bench.common.EventsOption;
+import io.playline.bench.common.SecretOption;
+import io.playline.bench.common.UidBaseOption;
+import io.playline.bench.common.ZoneOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +15,14 @@ import picocli.CommandLine.Option;
 /**
  * The flags of {@code bin/playline bench}, as a picocli mixin. A flag left unset takes the
  * scenario's default (see {@link Scenario}). Plain data; read by {@link BenchRunner}.
+ *
+ * <p>The flags other commands declare alike are {@code common/} mixins ({@code --endpoints}, {@code
+ * --events}, {@code --secret}, {@code --uid-base}, {@code --zone}). Those of the same name that mean
+ * something else here, or default to something else, are this command's own: {@code --connections},
+ * {@code --rate}, {@code --passes}, {@code --warmup} and {@code --measure} default to the scenario's
+ * ({@code bench reads} and {@code bench hostile} have fixed defaults of their own), {@code
+ * --baselines} names other baselines than {@code bench reads}', and {@code --log-dir} is where the
+ * bench's child processes log, not where it finds the node's logs ({@code bench hostile}'s).
  */
 public final class BenchOptions {
   @Option(names = "--scenario", defaultValue = "peak",
@@ -43,8 +55,7 @@ public final class BenchOptions {
       description = "Per-connection heartbeat interval instead of a total rate, e.g. 15s or 15s..30s.")
   @Nullable String interval;
 
-  @Option(names = "--events", paramLabel = "N", defaultValue = "1", description = "Play events per heartbeat; 0 = keep-alives.")
-  int events = 1;
+  @Mixin EventsOption events = new EventsOption();
 
   @Option(names = "--window", paramLabel = "N", description = "Unacked heartbeats per connection before it skips one.")
   @Nullable Integer window;
@@ -101,15 +112,11 @@ public final class BenchOptions {
       description = "The server's connection.max.frames.per.second; the offered rate per connection is kept below it.")
   int frameLimit = 20;
 
-  @Option(names = "--secret", paramLabel = "SECRET",
-      description = "Token signing secret (default: $PLAYLINE_AUTH_SECRET, else the standalone development secret).")
-  @Nullable String secret;
+  @Mixin SecretOption secret = new SecretOption();
 
-  @Option(names = "--uid-base", paramLabel = "UID", description = "First user id (default: a random block, so runs use fresh users).")
-  @Nullable Long uidBase;
+  @Mixin UidBaseOption uidBase = new UidBaseOption();
 
-  @Option(names = "--zone", defaultValue = "UTC", description = "The service's flag.zone (default: ${DEFAULT-VALUE}).")
-  String zone = "UTC";
+  @Mixin ZoneOption zone = new ZoneOption();
 
   @Option(names = "--server-pid", paramLabel = "PID", description = "Server process, when not in the endpoints file.")
   @Nullable Long serverPid;

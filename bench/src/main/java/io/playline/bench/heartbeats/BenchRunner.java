@@ -76,11 +76,11 @@ public final class BenchRunner {
           + "RATE_LIMITED errors; use more --connections%n", rate / connections, o.frameLimit);
     }
     ConfigSource config = BenchSettings.load(Map.of());
-    String secret = o.secret != null ? o.secret : BenchSettings.authSecret(config, env.devSecret());
+    String secret = o.secret.secret(config, env.devSecret());
     Path logDir = o.logDir != null ? o.logDir : Path.of(System.getProperty("java.io.tmpdir"));
     Path endpointsFile = o.endpoints.file(config);
     LoadTarget standalone = LoadTarget.read(endpointsFile);
-    long uidBase = o.uidBase != null ? o.uidBase : 1 + ThreadLocalRandom.current().nextInt(50) * 200_000L;
+    long uidBase = o.uidBase.uidBase(() -> 1 + ThreadLocalRandom.current().nextInt(50) * 200_000L);
 
     List<LoadTarget> gateways = new ArrayList<>();
     if (!o.excludeStandalone) {
@@ -149,7 +149,7 @@ public final class BenchRunner {
   private String describe(int connections, double rate, long[] interval, int passes) {
     return String.format(Locale.ROOT, "scenario %s, transport %s, %d connections, %s, %d events/heartbeat, %d pass(es), "
         + "%d cores, %s", s.name(), o.transport, connections, interval[0] > 0 ? "heartbeat every " + interval[0] + ".."
-        + interval[1] + " ms" : String.format(Locale.ROOT, "%.0f heartbeats/s offered", rate), o.events, passes,
+        + interval[1] + " ms" : String.format(Locale.ROOT, "%.0f heartbeats/s offered", rate), o.events.events(), passes,
         Runtime.getRuntime().availableProcessors(),
         java.time.LocalDate.ofInstant(Time.SYSTEM.instant(), ZoneId.systemDefault())) + ", load average "
         + loadAverage();
@@ -167,8 +167,8 @@ public final class BenchRunner {
   private LoadSpec spec(String transport, List<URI> targets, int connections, String secret, long uidBase,
       FlagMode mode, long[] interval, int scenarioWindow) {
     int window = o.window != null ? o.window : scenarioWindow;
-    return new LoadSpec(transport, targets, 0, connections, o.perAddress, 2, secret, uidBase, mode, ZoneId.of(o.zone),
-        o.events, window, o.connectRate, o.ioThreads, interval[0], interval[1]);
+    return new LoadSpec(transport, targets, 0, connections, o.perAddress, 2, secret, uidBase, mode, o.zone.zone(),
+        o.events.events(), window, o.connectRate, o.ioThreads, interval[0], interval[1]);
   }
 
   private Supplier<Fleet> fleet(LoadSpec spec, Path logDir) {
@@ -188,10 +188,10 @@ public final class BenchRunner {
   private RunResult redisAlone(RunResult playline, int pass, String redisUri, @Nullable ServerProbe redis,
       int connections, long uidBase, Duration measure) {
     double batch = playline.get(RunResult.BATCH);
-    int batchSize = Double.isFinite(batch) && batch >= 1 ? (int) Math.round(batch) : Math.max(1, 512 / Math.max(1, o.events));
+    int batchSize = Double.isFinite(batch) && batch >= 1 ? (int) Math.round(batch) : Math.max(1, 512 / Math.max(1, o.events.events()));
     double ft = playline.get(RunResult.FIRST_TODAY_PER_HB);
     double lookups = playline.get(RunResult.PUSH_LOOKUPS);
-    RedisMixLoad.Mix mix = new RedisMixLoad.Mix(batchSize, o.events, Double.isFinite(ft) ? Math.min(1, ft) : 0,
+    RedisMixLoad.Mix mix = new RedisMixLoad.Mix(batchSize, o.events.events(), Double.isFinite(ft) ? Math.min(1, ft) : 0,
         Double.isFinite(lookups) ? Math.min(1, lookups) : 0, Math.max(1, connections), uidBase, 8);
     out.printf("  redis    p%d batches of %d heartbeats, first-today fraction %.4f, push-registry lookup fraction %.4f,"
         + " 8 in flight, %ds%n", pass, batchSize, mix.firstTodayFraction(), mix.lookupFraction(), measure.toSeconds());

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.playline.bench.common.BenchSettings;
 import io.playline.bench.common.EndpointsOption;
 import io.playline.bench.common.HistoryTables;
+import io.playline.bench.common.MajorCompactOption;
+import io.playline.bench.common.PageOption;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreConfig;
@@ -74,6 +76,8 @@ public final class HeavyCommand implements Callable<Integer> {
       Business.AUDIO};
 
   @Mixin EndpointsOption endpoints = new EndpointsOption();
+  // --items and --set are this command's own, not common/ mixins: bench reads' --items (100) are each seeded
+  // user's, and its --set tells the bench what the standalone runs with, where this one configures the run.
   @Option(names = "--items", defaultValue = "100000", description = "Items of the heavy user (default: ${DEFAULT-VALUE}).")
   int items;
   @Option(names = "--ordinary", defaultValue = "300", description = "Items of the ordinary user (default: ${DEFAULT-VALUE}).")
@@ -82,12 +86,8 @@ public final class HeavyCommand implements Callable<Integer> {
   int days;
   @Option(names = "--samples", defaultValue = "200", description = "Pages read per kind and user (default: ${DEFAULT-VALUE}).")
   int samples;
-  @Option(names = "--page", defaultValue = "20", description = "Records per page (default: ${DEFAULT-VALUE}).")
-  int page;
-  @Option(names = "--no-major-compact", negatable = true,
-      description = "Do not flush and major-compact the tables before reading (default: do, as HBase does on its own "
-          + "schedule, so reads see HFiles without the roll-up's delete markers).")
-  boolean majorCompact = true;
+  @Mixin PageOption pages = new PageOption();
+  @Mixin MajorCompactOption compaction = new MajorCompactOption();
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A Playline setting for this run (e.g. history.compact.keep=1000).")
   Map<String, String> settings = Map.of();
 
@@ -113,7 +113,7 @@ public final class HeavyCommand implements Callable<Integer> {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     System.out.printf("Playline bench heavy: heavy user %d items, ordinary %d, over %d days; pages of %d, %d samples "
         + "per kind; roll-up threshold %d keep %d chunk %d B; redis.max.items %d, query.hbase.max.items %d; tables %s%n",
-        items, ordinary, days, page, samples, job.compaction().rollup().threshold(), job.compaction().rollup().keep(),
+        items, ordinary, days, pages.page(), samples, job.compaction().rollup().threshold(), job.compaction().rollup().keep(),
         job.compaction().rollup().chunkBytes(), core.maxItemsPerUser(), core.query().hbaseMaxItems(), job.table());
     try (Connection hbase = ConnectionFactory.createConnection(conf);
         AsyncConnection async = ConnectionFactory.createAsyncConnection(conf).get(60, TimeUnit.SECONDS);
@@ -162,7 +162,7 @@ public final class HeavyCommand implements Callable<Integer> {
         System.out.printf("Next roll-up after %d newer records: %s in %.2f s, %d of %d chunks written (%d B), "
             + "%d moved%n", more, again.outcome(), (Time.SYSTEM.nanoTime() - againStart) / 1e9, again.chunksWritten(),
             again.chunks(), again.bytesWritten(), again.moved());
-        if (majorCompact) {
+        if (compaction.majorCompact()) {
           long start = Time.SYSTEM.nanoTime();
           HistoryTables.majorCompact(hbase, job.table());
           HistoryTables.majorCompact(hbase, HistoryChunks.table(job.table()));
@@ -182,11 +182,11 @@ public final class HeavyCommand implements Callable<Integer> {
           List<HistoryRecord> own = uid == light ? history(ordinary, now) : timeline;
           rows.add(measure(service, redis, run, registry, name, "first page, cold", uid, null, true));
           rows.add(measure(service, redis, run, registry, name, "first page, warm", uid, null, false));
-          if (n > afterRedis + page) {
+          if (n > afterRedis + pages.page()) {
             rows.add(measure(service, redis, run, registry, name, "page after Redis", uid,
                 cursor(own.get(afterRedis - 1)), false));
           }
-          if (n > deep + page && deep > afterRedis) {
+          if (n > deep + pages.page() && deep > afterRedis) {
             rows.add(measure(service, redis, run, registry, name, "page at " + deep, uid, cursor(own.get(deep - 1)),
                 false));
           }
@@ -224,7 +224,7 @@ public final class HeavyCommand implements Callable<Integer> {
       String user, String kind, long uid, @Nullable Cursor after, boolean cold) throws Exception {
     Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
     // One unmeasured read warms the user (and the JIT) unless every sample is to be cold.
-    service.list(uid, List.of(), after, page).toCompletableFuture().get(60, TimeUnit.SECONDS);
+    service.list(uid, List.of(), after, pages.page()).toCompletableFuture().get(60, TimeUnit.SECONDS);
     int n = cold ? Math.max(1, samples / 4) : samples;
     double bytesBefore = counter(registry, "playline.query.hbase.bytes");
     double chunksBefore = counter(registry, "playline.query.hbase.chunks");
@@ -234,7 +234,7 @@ public final class HeavyCommand implements Callable<Integer> {
         forget(redis, run);
       }
       long start = Time.SYSTEM.nanoTime();
-      records = service.list(uid, List.of(), after, page).toCompletableFuture().get(60, TimeUnit.SECONDS)
+      records = service.list(uid, List.of(), after, pages.page()).toCompletableFuture().get(60, TimeUnit.SECONDS)
           .getRecordsCount();
       latency.recordValue(Time.SYSTEM.nanoTime() - start);
     }

@@ -10,9 +10,9 @@ class HeavyCommandTest {
   void majorCompactionIsOnByDefaultAndTurnsOffWithItsNoForm() {
     HeavyCommand heavy = new HeavyCommand();
     new CommandLine(heavy).parseArgs("--no-major-compact");
-    assertThat(heavy.majorCompact).isFalse();
+    assertThat(heavy.compaction.majorCompact()).isFalse();
     heavy = new HeavyCommand();
     new CommandLine(heavy).parseArgs();
-    assertThat(heavy.majorCompact).isTrue();
+    assertThat(heavy.compaction.majorCompact()).isTrue();
   }
 }

@@ -10,9 +10,9 @@ class ReadsCommandTest {
   void majorCompactionIsOnByDefaultAndTurnsOffWithItsNoForm() {
     ReadsCommand reads = new ReadsCommand();
     new CommandLine(reads).parseArgs("--no-major-compact");
-    assertThat(reads.majorCompact).isFalse();
+    assertThat(reads.compaction.majorCompact()).isFalse();
     reads = new ReadsCommand();
     new CommandLine(reads).parseArgs();
-    assertThat(reads.majorCompact).isTrue();
+    assertThat(reads.compaction.majorCompact()).isTrue();
   }
 }
