@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * subpackages and none uses it back; each benchmark has a package of its own ({@code heartbeats/},
  * {@code reads/}, {@code heavy/}, {@code hostile/}) that uses no other benchmark's; and what the
  * commands share sits in {@code common/}, which uses no other bench package. The standalone
- * module's {@code ArchitectureTest} holds the other modules to the same rule; the bench, a leaf, is not on its classpath. The bench also reads
- * the time only through {@code Time} ({@link OneClockRule}), the machine's: it measures real time.
+ * module's {@code ArchitectureTest} holds the other modules to the same rule; the bench, a leaf, is
+ * not on its classpath. The bench also reads the time only through {@code Time} ({@link
+ * OneClockRule}), the machine's: it measures real time.
  */
 class BenchArchitectureTest {
   private static final String ROOT = "io.playline.bench";

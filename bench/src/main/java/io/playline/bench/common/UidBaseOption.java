@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
  * attackers' users.
  */
 public final class UidBaseOption {
-  @Option(names = "--uid-base", paramLabel = "UID", description = "First user id (default: a random block, so runs use fresh users).")
+  @Option(names = "--uid-base", paramLabel = "UID",
+      description = "First user id (default: a random block, so runs use fresh users).")
   @Nullable Long uidBase;
 
   /** The first user id given, else one of {@code randomBlock}. */

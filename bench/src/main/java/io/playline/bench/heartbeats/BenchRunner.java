@@ -188,7 +188,8 @@ public final class BenchRunner {
   private RunResult redisAlone(RunResult playline, int pass, String redisUri, @Nullable ServerProbe redis,
       int connections, long uidBase, Duration measure) {
     double batch = playline.get(RunResult.BATCH);
-    int batchSize = Double.isFinite(batch) && batch >= 1 ? (int) Math.round(batch) : Math.max(1, 512 / Math.max(1, o.events.events()));
+    int batchSize = Double.isFinite(batch) && batch >= 1 ? (int) Math.round(batch)
+        : Math.max(1, 512 / Math.max(1, o.events.events()));
     double ft = playline.get(RunResult.FIRST_TODAY_PER_HB);
     double lookups = playline.get(RunResult.PUSH_LOOKUPS);
     RedisMixLoad.Mix mix = new RedisMixLoad.Mix(batchSize, o.events.events(), Double.isFinite(ft) ? Math.min(1, ft) : 0,

@@ -113,8 +113,9 @@ public final class HeavyCommand implements Callable<Integer> {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     System.out.printf("Playline bench heavy: heavy user %d items, ordinary %d, over %d days; pages of %d, %d samples "
         + "per kind; roll-up threshold %d keep %d chunk %d B; redis.max.items %d, query.hbase.max.items %d; tables %s%n",
-        items, ordinary, days, pages.page(), samples, job.compaction().rollup().threshold(), job.compaction().rollup().keep(),
-        job.compaction().rollup().chunkBytes(), core.maxItemsPerUser(), core.query().hbaseMaxItems(), job.table());
+        items, ordinary, days, pages.page(), samples, job.compaction().rollup().threshold(),
+        job.compaction().rollup().keep(), job.compaction().rollup().chunkBytes(), core.maxItemsPerUser(),
+        core.query().hbaseMaxItems(), job.table());
     try (Connection hbase = ConnectionFactory.createConnection(conf);
         AsyncConnection async = ConnectionFactory.createAsyncConnection(conf).get(60, TimeUnit.SECONDS);
         RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10))) {
