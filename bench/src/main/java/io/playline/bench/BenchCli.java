@@ -1,7 +1,10 @@
 package io.playline.bench;
 
+import io.playline.bench.heartbeats.BenchEnvironment;
+import io.playline.bench.heartbeats.BenchOptions;
+import io.playline.bench.heartbeats.BenchRunner;
+import io.playline.bench.heavy.HeavyCommand;
 import io.playline.bench.hostile.HostileCommand;
-import io.playline.bench.reads.HeavyCommand;
 import io.playline.bench.reads.ReadsCommand;
 import io.playline.standalone.PlaylineCli;
 import java.lang.management.ManagementFactory;

@@ -12,19 +12,24 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import io.playline.standalone.OneClockRule;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The bench's packages form a one-way graph, its root package included, checked on its main
- * classes (the JMH benchmarks too): the root ({@link BenchCli} and the load scenarios it runs)
- * uses the subpackages and none uses it back, and what the commands share sits in {@code common/},
- * which uses no other bench package. The standalone module's {@code ArchitectureTest} holds the
- * other modules to the same rule; the bench, a leaf, is not on its classpath. The bench also reads
- * the time only through {@code Time} ({@link OneClockRule}), the machine's: it measures real time.
+ * classes (the JMH benchmarks too): the root (the command line, {@link BenchCli}) uses the
+ * subpackages and none uses it back; each benchmark has a package of its own ({@code heartbeats/},
+ * {@code reads/}, {@code heavy/}, {@code hostile/}) that uses no other benchmark's; and what the
+ * commands share sits in {@code common/}, which uses no other bench package. The standalone
+ * module's {@code ArchitectureTest} holds the other modules to the same rule; the bench, a leaf, is
+ * not on its classpath. The bench also reads the time only through {@code Time} ({@link
+ * OneClockRule}), the machine's: it measures real time.
  */
 class BenchArchitectureTest {
   private static final String ROOT = "io.playline.bench";
+  /** A package per benchmark, each with anything below it. */
+  private static final List<String> BENCHMARKS = List.of("heartbeats", "reads", "heavy", "hostile");
 
   private static JavaClasses bench;
 
@@ -48,6 +53,20 @@ class BenchArchitectureTest {
   }
 
   /**
+   * A benchmark's package uses no other benchmark's: what two of them use sits in {@code load/},
+   * {@code probe/} or {@code common/}.
+   */
+  @Test
+  void noBenchmarkUsesAnother() {
+    for (String benchmark : BENCHMARKS) {
+      String[] others = BENCHMARKS.stream().filter(b -> !b.equals(benchmark)).map(b -> ROOT + "." + b + "..")
+          .toArray(String[]::new);
+      noClasses().that().resideInAPackage(ROOT + "." + benchmark + "..")
+          .should().dependOnClassesThat().resideInAnyPackage(others).check(bench);
+    }
+  }
+
+  /**
    * The bench reads the time only through {@code Time} (its {@code Time.SYSTEM}: it measures the
    * machine's real time), as the rest of the project; it may pace load on an executor's own
    * fixed-rate timer, which {@code Time} does not offer.
@@ -58,8 +77,9 @@ class BenchArchitectureTest {
   }
 
   /**
-   * The root package is the slice {@code bench}; each subpackage, with anything below it, a slice
-   * of its own ({@code bench.reads}, {@code bench.common}, …).
+   * The root package is the slice {@code bench}; every subpackage a slice of its own, a benchmark's
+   * own subpackages too ({@code bench.reads}, {@code bench.heartbeats}, {@code
+   * bench.heartbeats.report}, …): a benchmark's package uses its subpackages, never the other way.
    */
   private static final SliceAssignment BENCH_PACKAGES = new SliceAssignment() {
     @Override
@@ -71,7 +91,7 @@ class BenchArchitectureTest {
       if (!name.startsWith(ROOT + ".")) {
         return SliceIdentifier.ignore();
       }
-      return SliceIdentifier.of("bench." + name.substring(ROOT.length() + 1).split("\\.")[0]);
+      return SliceIdentifier.of("bench." + name.substring(ROOT.length() + 1));
     }
 
     @Override

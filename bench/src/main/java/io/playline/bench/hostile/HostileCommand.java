@@ -3,6 +3,9 @@ package io.playline.bench.hostile;
 import io.playline.bench.common.BenchSettings;
 import io.playline.bench.common.Durations;
 import io.playline.bench.common.EndpointsOption;
+import io.playline.bench.common.EventsOption;
+import io.playline.bench.common.SecretOption;
+import io.playline.bench.common.ZoneOption;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
@@ -19,7 +22,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +53,9 @@ import picocli.CommandLine.Option;
 public final class HostileCommand implements Callable<Integer> {
   @Mixin EndpointsOption endpoints = new EndpointsOption();
 
+  // --log-dir, --rate, --connections, --warmup and --uid-base are this command's own, not common/
+  // mixins: bench's flags of the same names default to its scenario's (and its --log-dir is where its
+  // child processes log); here they have fixed defaults, and --uid-base also places the attackers' users.
   @Option(names = "--log-dir", paramLabel = "DIR", description = "The node's log directory (default: logs/ beside the endpoints file).")
   @Nullable Path logDir;
 
@@ -78,8 +83,7 @@ public final class HostileCommand implements Callable<Integer> {
   @Option(names = "--connections", defaultValue = "1000", description = "Honest players (default: ${DEFAULT-VALUE}).")
   int connections;
 
-  @Option(names = "--events", defaultValue = "1", description = "Events per honest heartbeat (default: ${DEFAULT-VALUE}).")
-  int events;
+  @Mixin EventsOption events = new EventsOption();
 
   @Option(names = {"-K", "--attackers"}, defaultValue = "4", description = "Connections per attacker kind "
       + "(write flood: at least 16; slowloris: K to each port) (default: ${DEFAULT-VALUE}).")
@@ -130,16 +134,13 @@ public final class HostileCommand implements Callable<Integer> {
       + "players to be acked at the offered rate again (default: ${DEFAULT-VALUE}).")
   String recoverMax;
 
-  @Option(names = "--secret", paramLabel = "SECRET",
-      description = "Token signing secret (default: $PLAYLINE_AUTH_SECRET, else the standalone development secret).")
-  @Nullable String secret;
+  @Mixin SecretOption secret = new SecretOption();
 
   @Option(names = "--uid-base", defaultValue = "7000000", description = "First honest user id; attackers use "
       + "ids from uid-base + connections + 1000 (default: ${DEFAULT-VALUE}).")
   long uidBase;
 
-  @Option(names = "--zone", defaultValue = "UTC", description = "The service's flag.zone (default: ${DEFAULT-VALUE}).")
-  String zone;
+  @Mixin ZoneOption zone = new ZoneOption();
 
   /** The honest players' source address: 127.0.0.2 (up to 5 000 of them). */
   private static final int HONEST_ADDRESS = 2;
@@ -152,7 +153,7 @@ public final class HostileCommand implements Callable<Integer> {
     Path file = endpoints.file(config);
     LoadTarget node = LoadTarget.read(file);
     Path logs = logDir != null ? logDir : file.toAbsolutePath().getParent().resolve("logs");
-    String key = secret != null ? secret : BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
+    String key = secret.secret(config, PlaylineCli.DEV_SECRET);
     List<AttackKind> kinds = attacks.stream().map(AttackKind::parse).toList();
     AttackTarget target = new AttackTarget(node.websocket(), address(node.grpc()), address(node.admin()), key,
         uidBase + connections + 1000, attackers, idleConnections, framesPerSecond, Durations.parse(slowlorisInterval, Duration.ofSeconds(2), "--slowloris-interval"),
@@ -166,7 +167,7 @@ public final class HostileCommand implements Callable<Integer> {
         + "attackers' CPU %s%n", node.pid(), node.websocket(), logs, connections, rate, attackers, length.toSeconds(),
         attackerCpu);
     LoadSpec spec = new LoadSpec("ws", List.of(node.websocket()), 0, connections, 5000, HONEST_ADDRESS, key, uidBase,
-        LoadSpec.FlagMode.TODAY, ZoneId.of(zone), events, 8, 500, 1, 0, 0);
+        LoadSpec.FlagMode.TODAY, zone.zone(), events.events(), 8, 500, 1, 0, 0);
     List<PhaseResult> results = new ArrayList<>();
     try (AttackerProcess attackers = AttackerProcess.start(cpu); LoadGenerator honest = LoadGenerator.start(spec)) {
       awaitConnected(honest);

@@ -8,6 +8,9 @@ import io.playline.api.ServiceTokens;
 import io.playline.bench.common.BenchSettings;
 import io.playline.bench.common.Durations;
 import io.playline.bench.common.EndpointsOption;
+import io.playline.bench.common.MajorCompactOption;
+import io.playline.bench.common.PageOption;
+import io.playline.bench.common.UidBaseOption;
 import io.playline.bench.load.LoadGenerator;
 import io.playline.bench.load.LoadSnapshot;
 import io.playline.bench.load.LoadSpec;
@@ -72,6 +75,10 @@ import picocli.CommandLine.Option;
 public final class ReadsCommand implements Callable<Integer> {
   @Mixin EndpointsOption endpoints = new EndpointsOption();
 
+  // --items, --set, --passes, --warmup, --measure and --baselines are this command's own, not common/
+  // mixins: bench heavy's --items counts the heavy user's items (100 000) and its --set configures the run
+  // itself, not the standalone; bench's --passes, --warmup and --measure default to its scenario's, and its
+  // --baselines names other baselines (echo, redis).
   @Option(names = "--kind", split = ",", defaultValue = "progress,page", description = "progress, page (over the "
       + "internal API), list-connect (the page over the API's HTTP port as Connect JSON, HTTP/1.1 keep-alive, one request in flight per connection), "
       + "stream-progress, stream-page (the same reads as ProgressQuery / HistoryQuery frames over "
@@ -103,15 +110,12 @@ public final class ReadsCommand implements Callable<Integer> {
       + "history.redis.max.items, history.compact.*, retention).")
   Map<String, String> settings = Map.of();
 
-  @Option(names = "--no-major-compact", negatable = true, description = "Do not flush and major-compact the history "
-      + "tables after writing the cold and deep users (default: do, as HBase does on its own schedule).")
-  boolean majorCompact = true;
+  @Mixin MajorCompactOption compaction = new MajorCompactOption();
 
   @Option(names = "--batch", defaultValue = "10", description = "Items per GetProgress (default: ${DEFAULT-VALUE}).")
   int batch;
 
-  @Option(names = "--page", defaultValue = "20", description = "Records per ListHistory page (default: ${DEFAULT-VALUE}).")
-  int page;
+  @Mixin PageOption pages = new PageOption();
 
   @Option(names = "--concurrency", defaultValue = "64", description = "Requests in flight (default: ${DEFAULT-VALUE}).")
   int concurrency;
@@ -162,8 +166,7 @@ public final class ReadsCommand implements Callable<Integer> {
       "deep", "deep-chunks", "stream-cold", "stream-deep", "stream-deep-chunks");
   private static final List<String> HBASE_KINDS = List.of("cold", "deep", "deep-chunks");
 
-  @Option(names = "--uid-base", description = "First user id (default: a random block, so runs use fresh users).")
-  @Nullable Long uidBase;
+  @Mixin UidBaseOption uidBase = new UidBaseOption();
 
   @Override
   public Integer call() throws Exception {
@@ -186,7 +189,9 @@ public final class ReadsCommand implements Callable<Integer> {
     long redisPid = redisPid(redisUri);
     String secret = BenchSettings.apiSecret(config);
     authSecret = BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
-    long base = uidBase != null ? uidBase : 50_000_000L + ThreadLocalRandom.current().nextInt(1000) * 100_000L;
+    // bench's random blocks lie below 10 000 000; the stored users go up to base + 40 000 000 + their count.
+    long base = uidBase.uidBase(() -> 50_000_000L + ThreadLocalRandom.current().nextInt(1000) * 100_000L);
+    int page = pages.page();
     Duration warm = Durations.parse(warmup, Duration.ofSeconds(5), "--warmup");
     Duration window = Durations.parse(measure, Duration.ofSeconds(10), "--measure");
     System.out.printf("Playline bench reads: %s, %d users x %d items, batch %d, page %d, %d in flight over %d "
@@ -221,7 +226,7 @@ public final class ReadsCommand implements Callable<Integer> {
         seeded.seed(stubs);
       }
       if (hbase != null) {
-        hbase.seed(reads, majorCompact);
+        hbase.seed(reads, compaction.majorCompact());
         hbase.warmDeep(reads, stub);
       }
       startHeartbeats(root, base);

@@ -1,6 +1,7 @@
 package io.playline.bench.reads;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.playline.bench.common.HistoryTables;
 import io.playline.bench.load.PageQueries;
 import io.playline.core.compact.HistoryCompactor;
 import io.playline.core.config.ConfigSource;
@@ -147,17 +148,17 @@ final class StoredReads implements AutoCloseable {
     if (kinds.contains("cold")) {
       List<HistoryRecord> records = stored.records(coldItems);
       for (int u = 0; u < coldUsers; u++) {
-        HeavyCommand.write(sink, coldBase + u, records);
+        HistoryTables.write(sink, coldBase + u, records);
         idleCold.add(coldBase + u);
       }
     }
     List<HistoryRecord> records = stored.records(deepItems);
     for (int u = 0; deep && u < deepUsers; u++) {
       if (kinds.contains("deep")) {
-        HeavyCommand.write(sink, liveBase + u, records);
+        HistoryTables.write(sink, liveBase + u, records);
       }
       if (kinds.contains("deep-chunks")) {
-        HeavyCommand.write(sink, chunkedBase + u, records);
+        HistoryTables.write(sink, chunkedBase + u, records);
       }
     }
     System.out.printf("  wrote %s into %s through the job's sink in %d ms%n", String.join(", ",
@@ -181,8 +182,8 @@ final class StoredReads implements AutoCloseable {
     }
     if (majorCompact) {
       long compactStart = Time.SYSTEM.nanoTime();
-      HeavyCommand.majorCompact(hbase, job.table());
-      HeavyCommand.majorCompact(hbase, HistoryChunks.table(job.table()));
+      HistoryTables.majorCompact(hbase, job.table());
+      HistoryTables.majorCompact(hbase, HistoryChunks.table(job.table()));
       System.out.printf("  HBase flushed and major-compacted %s and its chunks table in %d ms%n", job.table(),
           TimeUnit.NANOSECONDS.toMillis(Time.SYSTEM.nanoTime() - compactStart));
     }

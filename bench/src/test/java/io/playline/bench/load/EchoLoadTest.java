@@ -3,7 +3,7 @@ package io.playline.bench.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.playline.bench.baseline.EchoServer;
+import io.playline.bench.heartbeats.baseline.EchoServer;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;

@@ -1,5 +1,0 @@
-/** The ceilings Playline is compared with: a bare Netty WebSocket echo server and Redis alone running Playline's command mix. */
-@NullMarked
-package io.playline.bench.baseline;
-
-import org.jspecify.annotations.NullMarked;

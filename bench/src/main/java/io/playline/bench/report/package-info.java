@@ -1,5 +1,0 @@
-/** Pass results, the arithmetic over them (medians, ratios, per-heartbeat figures) and the printed report. */
-@NullMarked
-package io.playline.bench.report;
-
-import org.jspecify.annotations.NullMarked;
