@@ -159,7 +159,7 @@ public final class JwksAuthenticator implements Authenticator, AutoCloseable {
     try {
       sets.close();
     } catch (IOException e) {
-      // nothing of the key set's is left to release that matters on the way out
+      // The cache's own refresh thread is a daemon: nothing is left to undo.
     }
   }
 
