@@ -157,9 +157,9 @@ public final class JwksAuthenticator implements Authenticator, AutoCloseable {
   public void close() {
     executor.shutdownNow();
     try {
-      sets.close();
+      sets.close(); // shuts down the cache's refresh-ahead executor (threads that are not daemons)
     } catch (IOException e) {
-      // The cache's own refresh thread is a daemon: nothing is left to undo.
+      // From the fetching end of the chain, which holds no connection between fetches: nothing to undo.
     }
   }
 
