@@ -8,10 +8,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * start first stops a {@code redis-server} a killed run left there ({@link LeftoverRedis}). Once
  * {@link #supervise() supervised}, a server that exits without {@link #close()} is started again on
  * the same port and directory (its append-only file brings the data back), with a backoff between
- * attempts; each exit and restart is logged. Where the OS allows, the server also gets SIGTERM when
+ * attempts, timed on the {@link Time} it was given; each exit and restart is logged. Where the OS allows, the server also gets SIGTERM when
  * this JVM dies, even by {@code kill -9} ({@link ParentDeathSignal}); the pid-file sweep does not
  * rely on it.
  *
@@ -77,6 +82,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
    */
   static final String AOF_REWRITE_MIN_SIZE = "512mb";
 
+  private static final long RESTART_BACKOFF_FIRST_MS = 1_000;
   private static final long RESTART_BACKOFF_MAX_SECONDS = 30;
 
   private volatile Process process;
@@ -88,6 +94,13 @@ public final class EmbeddedRedis implements EmbeddedServer {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final AtomicInteger restarts = new AtomicInteger();
   private volatile boolean supervised;
+  private volatile Time time = Time.SYSTEM;
+  /** Runs the restarts of a supervised server; made by the first one. Guarded by this. */
+  private @Nullable ScheduledExecutorService restarter;
+  /** The restart waiting for its backoff, if any. Guarded by this. */
+  private @Nullable ScheduledFuture<?> pendingRestart;
+  /** What the latest watched process's exit leads to: done once it has been decided. */
+  private volatile CompletableFuture<Void> watching = CompletableFuture.completedFuture(null);
 
   /**
    * How long the JVM-exit hook waits for the owner's orderly {@link #close()} before it kills the
@@ -114,6 +127,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
     // progress finishes first, under the same lock, and its server is stopped here).
     synchronized (this) {
       closed.set(true);
+      stopRestarts();
       if (process.isAlive()) {
         process.destroy();
       }
@@ -201,53 +215,84 @@ public final class EmbeddedRedis implements EmbeddedServer {
    * #RESTART_BACKOFF_MAX_SECONDS} s between failed attempts. Idempotent.
    */
   public void supervise() {
+    supervise(Time.SYSTEM);
+  }
+
+  /** As {@link #supervise()}, the backoff passing on {@code time}. Only the first call counts. */
+  public synchronized void supervise(Time time) {
     if (!supervised) {
+      this.time = Objects.requireNonNull(time, "time");
       supervised = true;
       watch(process);
     }
   }
 
   private void watch(Process watched) {
-    watched.onExit().thenRun(() -> {
+    watching = watched.onExit().thenRun(() -> {
       if (closed.get() || !supervised) {
         return;
       }
       log.error("redis on port {} exited unexpectedly with code {}; restarting it on the same port and dir {}. "
           + "{}", port, watched.exitValue(), options.workDir(), tails());
-      Thread restarter = new Thread(this::restart, "embedded-redis-restart-" + port);
-      restarter.setDaemon(true);
-      restarter.start();
+      scheduleRestart(1, RESTART_BACKOFF_FIRST_MS);
     });
   }
 
-  private void restart() {
-    long backoffMs = 1_000;
-    for (int attempt = 1; !closed.get(); attempt++) {
-      try {
-        Thread.sleep(backoffMs);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+  /** Restart attempt {@code attempt} runs once {@code backoffMs} has passed, unless closed first. */
+  private synchronized void scheduleRestart(int attempt, long backoffMs) {
+    if (closed.get()) {
+      return;
+    }
+    if (restarter == null) {
+      restarter = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "embedded-redis-restart-" + port);
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    pendingRestart = time.schedule(restarter, () -> restart(attempt, backoffMs), backoffMs, TimeUnit.MILLISECONDS);
+  }
+
+  private void restart(int attempt, long backoffMs) {
+    long nextBackoffMs = Math.min(backoffMs * 2, TimeUnit.SECONDS.toMillis(RESTART_BACKOFF_MAX_SECONDS));
+    synchronized (this) {
+      pendingRestart = null;
+      if (closed.get()) {
         return;
       }
-      synchronized (this) {
-        if (closed.get()) {
-          return;
-        }
-        try {
-          LeftoverRedis.stopIn(options.workDir().toAbsolutePath());
-          process = spawn(options, binary, port);
-          awaitPong();
-          int n = restarts.incrementAndGet();
-          log.warn("Restarted redis on port {} (restart {}, attempt {})", port, n, attempt);
-          watch(process);
-          return;
-        } catch (IOException | RuntimeException e) {
-          log.error("Restarting redis on port {} failed (attempt {}); retrying in {} ms: {}", port, attempt,
-              backoffMs, e.toString());
-          process.destroyForcibly();
-        }
+      try {
+        LeftoverRedis.stopIn(options.workDir().toAbsolutePath());
+        process = spawn(options, binary, port);
+        awaitPong();
+        int n = restarts.incrementAndGet();
+        log.warn("Restarted redis on port {} (restart {}, attempt {})", port, n, attempt);
+        watch(process);
+        return;
+      } catch (IOException | RuntimeException e) {
+        log.error("Restarting redis on port {} failed (attempt {}); retrying in {} ms: {}", port, attempt,
+            nextBackoffMs, e.toString());
+        process.destroyForcibly();
       }
-      backoffMs = Math.min(backoffMs * 2, TimeUnit.SECONDS.toMillis(RESTART_BACKOFF_MAX_SECONDS));
+    }
+    scheduleRestart(attempt + 1, nextBackoffMs);
+  }
+
+  /**
+   * Completes once the exit of the server now watched has been handled (a restart scheduled, or
+   * none after a close): a test waits for it instead of for a restart that might come.
+   */
+  CompletableFuture<Void> watching() {
+    return watching;
+  }
+
+  /** No restart runs from now on; one in progress has finished (the caller holds the lock). */
+  private void stopRestarts() {
+    if (pendingRestart != null) {
+      pendingRestart.cancel(false);
+      pendingRestart = null;
+    }
+    if (restarter != null) {
+      restarter.shutdownNow();
     }
   }
 
@@ -315,6 +360,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    stopRestarts();
     long startNanos = Time.SYSTEM.nanoTime();
     if (!process.isAlive()) {
       log.info("redis on port {} had already exited with code {}", port, process.exitValue());
@@ -348,6 +394,7 @@ public final class EmbeddedRedis implements EmbeddedServer {
    */
   synchronized void kill() {
     closed.set(true);
+    stopRestarts();
     process.destroyForcibly();
     waitForExit(STOP_TIMEOUT);
     removeShutdownHook();

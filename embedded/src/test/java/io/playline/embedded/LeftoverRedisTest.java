@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a start finds after a killed run: the {@code redis-server} it left in a directory is
- * stopped before a new one uses the directory, and nothing else is.
+ * stopped before a new one uses the directory, and nothing else is; and what supervision does when
+ * a server dies, its restart backoff timed by hand ({@link HandTimers}).
  */
 class LeftoverRedisTest {
   private static boolean listening(int port) {
@@ -70,15 +71,21 @@ class LeftoverRedisTest {
 
   @Test
   void aSupervisedServerKilledIsRestartedOnItsPortWithItsDataAndACloseIsNot(@TempDir Path dir) throws Exception {
+    HandTimers timers = new HandTimers();
     EmbeddedRedis redis = EmbeddedRedis.start(new EmbeddedRedis.Options(dir.resolve("redis"), 0, true));
     try {
-      redis.supervise();
+      redis.supervise(timers);
       // Every write is on disk before its reply, so a kill -9 loses none of it.
       RespClient.call("127.0.0.1", redis.port(), Duration.ofSeconds(2), "CONFIG", "SET", "appendfsync", "always");
       RespClient.call("127.0.0.1", redis.port(), Duration.ofSeconds(2), "SET", "survives", "a crash");
       long crashed = redis.pid();
       ProcessHandle.of(crashed).orElseThrow().destroyForcibly();
 
+      // The exit is seen: a restart waits for its 1 s backoff, which passes when the test says.
+      await().atMost(Duration.ofSeconds(30)).until(() -> !timers.waitingDelaysMs().isEmpty());
+      assertThat(timers.waitingDelaysMs()).containsExactly(1_000L);
+      assertThat(redis.restarts()).isZero();
+      timers.fireAll();
       await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> redis.restarts() == 1
           && "PONG".equals(RespClient.call("127.0.0.1", redis.port(), Duration.ofSeconds(1), "PING")));
       assertThat(redis.pid()).isNotEqualTo(crashed);
@@ -87,8 +94,27 @@ class LeftoverRedisTest {
     } finally {
       redis.close();
     }
-    // A restart would come a second after the exit: nothing may listen for three.
-    await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> !listening(redis.port()));
+    // Once the closed server's exit has been handled, no restart waits.
+    redis.watching().get(30, TimeUnit.SECONDS);
+    assertThat(timers.waitingDelaysMs()).isEmpty();
+    assertThat(listening(redis.port())).isFalse();
     assertThat(redis.restarts()).isEqualTo(1);
+  }
+
+  @Test
+  void aCloseWhileARestartWaitsForItsBackoffCancelsIt(@TempDir Path dir) throws Exception {
+    HandTimers timers = new HandTimers();
+    EmbeddedRedis redis = EmbeddedRedis.start(new EmbeddedRedis.Options(dir.resolve("redis"), 0, false));
+    try {
+      redis.supervise(timers);
+      ProcessHandle.of(redis.pid()).orElseThrow().destroyForcibly();
+      await().atMost(Duration.ofSeconds(30)).until(() -> !timers.waitingDelaysMs().isEmpty());
+    } finally {
+      redis.close();
+    }
+    assertThat(timers.waitingDelaysMs()).isEmpty();
+    timers.fireAll(); // nothing left to fire
+    assertThat(redis.restarts()).isZero();
+    assertThat(listening(redis.port())).isFalse();
   }
 }

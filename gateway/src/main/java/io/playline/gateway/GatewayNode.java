@@ -91,7 +91,7 @@ public final class GatewayNode implements AutoCloseable {
     String secret = config.authSecret();
     TokenAuthenticator tokens = parts.add(new TokenAuthenticator(
         secret == null ? null : new JwtAuthenticator(secret, skew, node.time().clock()),
-        config.jwks().enabled() ? new JwksAuthenticator(config.jwks(), skew) : null));
+        config.jwks().enabled() ? new JwksAuthenticator(config.jwks(), skew, node.time()) : null));
     GatewayMetrics metrics = new GatewayMetrics(node.registry());
     UserBudgets budgets = new UserBudgets(config.maxUserEventsPerSecond(), config.maxUserDeletesPerMinute(),
         config.maxUserAuthsPerMinute(), config.maxUserAuthsBurst(), node.registry(), node.time()::nanoTime, push::otherNodes,

@@ -2,7 +2,6 @@ package io.playline.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -23,6 +22,7 @@ import io.playline.gateway.config.GatewayConfig;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -45,7 +45,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * RS256 / ES256 player tokens from an identity provider's key set, served by a real HTTP server
  * on loopback: accepted with their kid, a rotation (new kid appears, old one removed) followed at
  * once, iss / aud checked, made-up kids not turned into fetches, HS256 still accepted, and a
- * provider that cannot be reached answered UNAVAILABLE.
+ * provider that cannot be reached answered UNAVAILABLE. The shared node runs on a manual time: the
+ * refetch interval passes when a test moves it, never by waiting.
  */
 @ExtendWith(RealRedisExtension.class)
 class JwksTest {
@@ -54,6 +55,9 @@ class JwksTest {
   static HttpServer provider;
   static final AtomicReference<String> published = new AtomicReference<>();
   static final AtomicInteger fetches = new AtomicInteger();
+  /** The shared node's auth.jwks.refetch.min.interval. */
+  static final Duration REFETCH = Duration.ofMinutes(1);
+  static final ManualTime time = new ManualTime();
   static RSAKey rsa1;
   static RSAKey rsa2;
   static ECKey ec1;
@@ -76,7 +80,7 @@ class JwksTest {
     });
     provider.start();
     gateway = new TestGateway(ns, Map.of("auth.jwks.url", jwksUrl(), "auth.issuer", ISSUER, "auth.audience", AUDIENCE,
-        "auth.jwks.cache.ttl", "1h", "auth.jwks.refetch.min.interval", "200ms"));
+        "auth.jwks.cache.ttl", "1h", "auth.jwks.refetch.min.interval", REFETCH.toSeconds() + "s"), time);
   }
 
   @AfterAll
@@ -121,17 +125,21 @@ class JwksTest {
     // HS256 tokens signed with auth.secret are still accepted beside them.
     assertThat(authWith(gateway, TestGateway.token(503)).getAuthOk().getUid()).isEqualTo(503);
 
-    // The provider rotates: a new key appears, every other one is removed.
+    // The provider rotates: a new key appears, every other one is removed. A new refetch interval
+    // starts, so fetches the other tests made in this one do not hold the rotation back.
     RSAKey rotated = new RSAKeyGenerator(2048).keyID("rsa-" + UUID.randomUUID()).generate();
     publish(rotated);
+    time.advance(REFETCH);
     int before = fetches.get();
     assertThat(authWith(gateway, token(rotated, 504, ISSUER, AUDIENCE)).getAuthOk().getUid()).isEqualTo(504);
     assertThat(fetches.get()).isEqualTo(before + 1);
-    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(250)) // past the refetch interval
-        .until(() -> authWith(gateway, token(rsa1, 505, ISSUER, AUDIENCE)).hasError());
+    // Once the interval has passed on the node's clock, a token with the removed kid makes the set
+    // be fetched again, and it is refused.
+    time.advance(REFETCH);
     ServerFrame refused = authWith(gateway, token(rsa1, 505, ISSUER, AUDIENCE));
     assertThat(refused.getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
     assertThat(refused.getError().getMessage()).startsWith("token refused");
+    assertThat(fetches.get()).isEqualTo(before + 2);
   }
 
   /** An operator with only an identity provider needs no HS256 key, and such a node refuses HS256 tokens. */
@@ -156,9 +164,10 @@ class JwksTest {
   @Test
   void issuerAndAudienceAreChecked() throws Exception {
     publish(rsa1, rsa2, ec1);
-    // Another test may have rotated the keys away just now: wait until ec-1 is back in the cache.
-    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(250))
-        .until(() -> authWith(gateway, token(ec1, 510, ISSUER, AUDIENCE)).hasAuthOk());
+    // Another test may have rotated the keys away: past the refetch interval ec-1's kid, unknown to
+    // the cache then, makes it be fetched again.
+    time.advance(REFETCH);
+    assertThat(authWith(gateway, token(ec1, 510, ISSUER, AUDIENCE)).getAuthOk().getUid()).isEqualTo(510);
     ServerFrame otherIssuer = authWith(gateway, token(ec1, 511, "https://evil.example", AUDIENCE));
     assertThat(otherIssuer.getError().getCode()).isEqualTo(Code.UNAUTHENTICATED);
     assertThat(otherIssuer.getError().getMessage()).contains("iss");

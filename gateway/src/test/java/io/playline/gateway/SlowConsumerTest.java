@@ -11,6 +11,7 @@ import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.GatewayGrpc;
 import io.playline.proto.v1.ServerFrame;
 import io.playline.testing.Frames;
+import io.playline.testing.ManualTime;
 import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import io.playline.testing.WsPlayerClient;
@@ -29,18 +30,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A client that sends requests but never reads the answers is closed once more than
  * connection.max.unsent.bytes wait for it (SLOW_CONSUMER), on both transports, while other
  * connections keep being served: the gateway's memory does not grow with the answers it holds.
+ * The nodes run on a manual time, so no scenario depends on how fast the machine is: a one-second
+ * window of the frame budget ends only when a test moves time, and the close grace passes the same way.
  */
 @ExtendWith(RealRedisExtension.class)
 class SlowConsumerTest {
   /** ~18 MB of answers: more than every kernel buffer between the two sockets and the budget together. */
   private static final int MAX_REQUESTS = 300_000;
+  /** How long a connection closed with an error has to take its last frames. */
+  private static final Duration CLOSE_GRACE = Duration.ofSeconds(5);
+  /** connection.max.frames.per.second of the node each test has. */
+  private static final int FRAMES_PER_SECOND = 100_000;
+  private final ManualTime time = new ManualTime();
   /** A node of each test's own, so nothing one test left on its event loops can affect another. */
   private TestGateway gateway;
 
   @BeforeEach
   void start(RedisNamespace ns) {
     gateway = new TestGateway(ns, Map.of("connection.max.unsent.bytes", "65536",
-        "connection.max.frames.per.second", "100000"));
+        "connection.max.frames.per.second", Integer.toString(FRAMES_PER_SECOND)), time);
   }
 
   @AfterEach
@@ -50,6 +58,11 @@ class SlowConsumerTest {
 
   private double slowConsumers() {
     return gateway.counter("playline.errors", "code", "SLOW_CONSUMER");
+  }
+
+  /** Client frames the node has read, on every connection. */
+  private double framesRead() {
+    return gateway.registry.find("playline.frames.received").counters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   /** Each answered on this node (no queries) with a small UNAVAILABLE error frame. */
@@ -70,8 +83,10 @@ class SlowConsumerTest {
     try (WsPlayerClient other = WsPlayerClient.connect(gateway.server.wsAddress().getPort())) {
       other.send(Frames.auth(1, TestGateway.token(77_001)));
       assertThat(other.next().hasAuthOk()).isTrue();
-      // Requests at 40 000/s (below the frame rate limit), none of the answers read.
-      try (Flood flood = Flood.start(gateway.server.wsAddress().getPort(), 77_002, 40_000)) {
+      // Requests within the frame budget (time moves a second on after each half of it, once the
+      // node has read them), none of the answers read.
+      try (Flood flood = Flood.start(gateway.server.wsAddress().getPort(), 77_002, FRAMES_PER_SECOND / 2,
+          sent -> framesRead() >= sent || slowConsumers() > before, time)) {
         try {
           await().atMost(Duration.ofSeconds(60)).until(() -> {
             assertThat(flood.closedByTheGateway() && slowConsumers() == before).as("%s", flood).isFalse();
@@ -88,20 +103,36 @@ class SlowConsumerTest {
 
   @Test
   void aClientClosedForAnotherReasonWhileNotReadingIsClosedAfterTheGrace(RedisNamespace ns) throws Exception {
-    // Over twice the frame rate limit: RATE_LIMITED and a close, whose frames this client never takes.
-    try (TestGateway strict = new TestGateway(ns, Map.of("connection.max.frames.per.second", "1000"));
-        Flood flood = Flood.start(strict.server.wsAddress().getPort(), 77_005, 40_000)) {
+    // On a manual time the frame budget's one-second window never ends: the flood's requests past
+    // the limit are refused (RATE_LIMITED), and past twice the limit it gets RATE_LIMITED and a
+    // close, whose frames it never takes.
+    int limit = 1000;
+    try (TestGateway strict = new TestGateway(ns,
+            Map.of("connection.max.frames.per.second", Integer.toString(limit)), time);
+        Flood flood = Flood.start(strict.server.wsAddress().getPort(), 77_005, MAX_REQUESTS, sent -> true, time)) {
       await().atMost(Duration.ofSeconds(30))
-          .until(() -> strict.counter("playline.errors", "code", "RATE_LIMITED") >= 1);
-      await().atMost(Duration.ofSeconds(20)) // the close grace (5 s) and some
-          .until(() -> strict.server.connectionLimiter().connections() == 0);
+          .until(() -> strict.counter("playline.errors", "code", "RATE_LIMITED") >= limit + 1);
+      // The close grace (5 s) passes as the test moves time (no earlier: a move would start a new
+      // window); each move also reaches a grace the event loop had not yet scheduled at the one before.
+      await().atMost(Duration.ofSeconds(20)).until(() -> {
+        time.advance(CLOSE_GRACE);
+        return strict.server.connectionLimiter().connections() == 0;
+      });
+      // One window: requests limit + 1 to 2 * limit refused, the next one closing.
+      assertThat(strict.counter("playline.errors", "code", "RATE_LIMITED")).isEqualTo(limit + 1);
       // On a loaded machine the writer may take a while to see it; the message says how far it got.
       await().atMost(Duration.ofSeconds(30))
           .untilAsserted(() -> assertThat(flood.closedByTheGateway()).as("%s", flood).isTrue());
     }
   }
 
-  /** A raw WebSocket client that authenticates, then sends requests at a fixed rate and never reads. */
+  /**
+   * A raw WebSocket client that authenticates, then sends requests as fast as the socket takes them
+   * and never reads. After each {@code perSecond} requests it waits until {@code read} says the node
+   * has read the requests sent so far (or never will), then moves {@code time} a second on: the
+   * node counts at most {@code perSecond} of them (and the few of its other clients) in any
+   * one-second window of the frame budget, however fast the machine.
+   */
   private static final class Flood implements AutoCloseable {
     private final RawWebSocket socket;
     private final Thread writer;
@@ -109,21 +140,25 @@ class SlowConsumerTest {
     private volatile long sent;
     private volatile @org.jspecify.annotations.Nullable IOException failure;
 
-    private Flood(int port, long uid, int perSecond) throws IOException {
+    private Flood(int port, long uid, int perSecond, java.util.function.LongPredicate read, ManualTime time)
+        throws IOException {
       socket = new RawWebSocket(port, 4096).upgraded();
       socket.send(Frames.auth(1, TestGateway.token(uid)));
       OutputStream out = socket.out;
       out.flush();
       writer = new Thread(() -> {
-        long started = System.nanoTime();
         try {
           for (long seq = 2; seq < MAX_REQUESTS; seq++) {
             RawWebSocket.sendFrame(out, query(seq).toByteArray());
             sent = seq;
             if (seq % 500 == 0) {
               out.flush();
-              long due = started + (seq * 1_000_000_000L) / perSecond;
-              java.util.concurrent.locks.LockSupport.parkNanos(due - System.nanoTime()); // pacing
+            }
+            if (seq % perSecond == 0) {
+              out.flush();
+              long sentSoFar = seq;
+              await().atMost(Duration.ofSeconds(30)).until(() -> read.test(sentSoFar));
+              time.advance(Duration.ofSeconds(1));
             }
           }
           out.flush();
@@ -136,8 +171,9 @@ class SlowConsumerTest {
       writer.start();
     }
 
-    static Flood start(int port, long uid, int perSecond) throws IOException {
-      return new Flood(port, uid, perSecond);
+    static Flood start(int port, long uid, int perSecond, java.util.function.LongPredicate read, ManualTime time)
+        throws IOException {
+      return new Flood(port, uid, perSecond, read, time);
     }
 
     /** For failure messages: how far the flood got. */

@@ -38,6 +38,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.client.Connection;
 import org.jspecify.annotations.Nullable;
@@ -359,13 +361,16 @@ public final class StandaloneLauncher implements AutoCloseable {
       return;
     }
     long t0 = time.nanoTime();
+    Semaphore done = new Semaphore(0);
     Thread watchdog = new Thread(() -> {
       try {
-        Thread.sleep(shutdownTimeout.toMillis());
-        log.error("Shutdown took longer than {}; halting", shutdownTimeout);
-        Runtime.getRuntime().halt(1);
+        // shutdown.timeout passes on the launcher's time, as every other deadline of its parts.
+        if (!time.tryAcquire(done, shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+          log.error("Shutdown took longer than {}; halting", shutdownTimeout);
+          Runtime.getRuntime().halt(1);
+        }
       } catch (InterruptedException e) {
-        // Shutdown finished in time.
+        // The JVM is going some other way.
       }
     }, "playline-shutdown-watchdog");
     watchdog.setDaemon(true);
@@ -386,7 +391,7 @@ public final class StandaloneLauncher implements AutoCloseable {
       log.debug("Could not remove {}: {}", endpointsFile, e.toString());
     }
     parts.close();
-    watchdog.interrupt();
+    done.release();
     log.info("Stopped in {} ms", Duration.ofNanos(time.nanoTime() - t0).toMillis());
     stopped.countDown();
   }

@@ -2,6 +2,11 @@ package io.playline.gateway.session;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.JWKSetBasedJWKSource;
+import com.nimbusds.jose.jwk.source.JWKSetCacheRefreshEvaluator;
+import com.nimbusds.jose.jwk.source.JWKSetSource;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.jwk.source.RateLimitReachedException;
@@ -16,6 +21,7 @@ import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.playline.gateway.config.JwksConfig;
 import io.playline.node.auth.AuthenticationException;
+import io.playline.time.Time;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -24,6 +30,7 @@ import java.nio.file.Path;
 import java.text.ParseException;
 import java.util.Date;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +48,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * once (a key rotation), at most once per {@code auth.jwks.refetch.min.interval}, so a flood of
  * made-up key ids costs the provider nothing. {@code sub} must be a decimal uid and {@code exp} is
  * required; {@code iss} and {@code aud} are checked when configured; {@code auth.clock.skew} applies.
+ * The cache's expiry, the refetch interval and {@code exp} are read on the node's {@link Time}, as
+ * the HS256 check reads it, so a test moves them by hand.
  *
  * <p>Fetching blocks, so verification runs on two threads of its own, never on an event loop; a
  * provider that cannot be reached fails the check as unavailable (UNAVAILABLE to the client, not
@@ -52,22 +61,42 @@ public final class JwksAuthenticator implements Authenticator, AutoCloseable {
   private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
   private final ThreadPoolExecutor executor;
   private final AtomicLong fetches = new AtomicLong();
+  private final JWKSetSource<SecurityContext> sets;
 
-  public JwksAuthenticator(JwksConfig settings, java.time.Duration clockSkew) {
+  /** Reads and checks times on {@code time} (the node's). */
+  public JwksAuthenticator(JwksConfig settings, java.time.Duration clockSkew, Time time) {
     URL url = java.util.Objects.requireNonNull(settings.url(), "auth.jwks.url");
     ResourceRetriever http = new DefaultResourceRetriever(5_000, 5_000, 1 << 20);
     ResourceRetriever counting = u -> {
       fetches.incrementAndGet();
       return "file".equals(u.getProtocol()) ? readFile(u) : http.retrieveResource(u);
     };
-    JWKSource<SecurityContext> keys = JWKSourceBuilder.<SecurityContext>create(url, counting)
+    // With no failover the builder's source is a JWKSetBasedJWKSource, which reads the machine's
+    // clock; its chain of sets (cache, rate limit, fetch) is asked here with the node's time instead.
+    sets = ((JWKSetBasedJWKSource<SecurityContext>) JWKSourceBuilder.<SecurityContext>create(url, counting)
         .cache(settings.cacheTtl().toMillis(), 5_000)
         .rateLimited(settings.refetchMinInterval().toMillis())
-        .build();
+        .build()).getJWKSetSource();
+    JWKSource<SecurityContext> keys = (selector, context) -> {
+      long now = time.millis();
+      JWKSet cached = sets.getJWKSet(JWKSetCacheRefreshEvaluator.noRefresh(), now, context);
+      List<JWK> found = selector.select(cached);
+      if (found.isEmpty()) {
+        // An unknown kid: the set is fetched again unless another thread already has, or the
+        // refetch interval has not passed (RateLimitReachedException).
+        found = selector.select(sets.getJWKSet(JWKSetCacheRefreshEvaluator.referenceComparison(cached), now, context));
+      }
+      return found;
+    };
     processor.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256), keys));
     DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(settings.audience(),
         settings.issuer() == null ? null : new JWTClaimsSet.Builder().issuer(settings.issuer()).build(),
-        new HashSet<>(Set.of("sub", "exp")));
+        new HashSet<>(Set.of("sub", "exp"))) {
+      @Override
+      protected Date currentTime() {
+        return new Date(time.millis());
+      }
+    };
     claims.setMaxClockSkew((int) Math.min(Integer.MAX_VALUE, clockSkew.toSeconds()));
     processor.setJWTClaimsSetVerifier(claims);
     AtomicInteger threads = new AtomicInteger();
@@ -127,6 +156,11 @@ public final class JwksAuthenticator implements Authenticator, AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
+    try {
+      sets.close(); // shuts down the cache's refresh-ahead executor (threads that are not daemons)
+    } catch (IOException e) {
+      // From the fetching end of the chain, which holds no connection between fetches: nothing to undo.
+    }
   }
 
   private static Resource readFile(URL url) throws IOException {
