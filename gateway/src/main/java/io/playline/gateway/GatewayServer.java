@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's player listeners on its event loops: WebSocket ({@code ws.port}) and player gRPC
- * ({@code grpc.port}). Assembled by {@link GatewayNode}. {@link #close()} drains: stops accepting,
+ * ({@code grpc.port}). Assembled by {@link PlayerEdge}. {@link #close()} drains: stops accepting,
  * asks connections to move, then closes the rest and the listeners.
  */
 final class GatewayServer implements AutoCloseable {

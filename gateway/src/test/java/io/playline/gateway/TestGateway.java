@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The one gateway fixture of every module's tests: a real {@link GatewayNode} on a real {@link
+ * The one gateway fixture of every module's tests: a real {@link PlayerEdge} on a real {@link
  * Node}, assembled as the roles assemble them, on free loopback ports, writing to the test's share of the real Redis.
  * Only its core differs from production: no Kafka or HBase (no {@code HistoryCore}), so the
  * write-back is dropped, first-today moments are recorded in {@link #firstTodays}, and the node
@@ -46,7 +46,7 @@ public final class TestGateway implements AutoCloseable {
   public final Node node;
   public final CoreConfig core;
   public final RedisKeys keys;
-  public final GatewayNode server;
+  public final PlayerEdge server;
   /** The push the node was built with. */
   public final PushPlug push;
   public final PrometheusMeterRegistry registry;
@@ -123,7 +123,7 @@ public final class TestGateway implements AutoCloseable {
           });
     }).start();
     try {
-      server = GatewayNode.attach(node, config, push, null);
+      server = PlayerEdge.attach(node, config, push, null);
     } catch (RuntimeException e) {
       node.close();
       throw e;

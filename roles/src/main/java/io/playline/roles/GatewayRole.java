@@ -1,7 +1,7 @@
 package io.playline.roles;
 
 import io.playline.core.config.ConfigSource;
-import io.playline.gateway.GatewayNode;
+import io.playline.gateway.PlayerEdge;
 import io.playline.gateway.config.AuthSettings;
 import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.push.PushPlug;
@@ -27,7 +27,7 @@ public final class GatewayRole implements Role {
 
   private final RoleParts parts = new RoleParts();
   private final Node node;
-  private final GatewayNode edge;
+  private final PlayerEdge edge;
 
   private GatewayRole(ConfigSource config, RoleBackends backends, Time time) {
     try {
@@ -40,7 +40,7 @@ public final class GatewayRole implements Role {
           .core(Node.historyCore(backends.applyTo(config), backends.redisUri(), backends.kafkaBootstrapServers(),
               nodeConfig.nodeId(), backends.hbaseConfiguration()))
           .start());
-      edge = GatewayNode.attach(node, gateway, push, demo);
+      edge = PlayerEdge.attach(node, gateway, push, demo);
       parts.add(BackendHealth.of(node, backends.kafkaBootstrapServers())).start(BackendHealth.PERIOD);
     } catch (RuntimeException e) {
       parts.close();
@@ -65,12 +65,12 @@ public final class GatewayRole implements Role {
   }
 
   /** The player edge this role serves. */
-  public GatewayNode edge() {
+  public PlayerEdge edge() {
     return edge;
   }
 
   /** Where {@code edge} serves players: its WebSocket URI and gRPC host:port, on loopback. */
-  public static Map<String, String> playerAddresses(Node node, GatewayNode edge) {
+  public static Map<String, String> playerAddresses(Node node, PlayerEdge edge) {
     Map<String, String> players = new LinkedHashMap<>();
     players.put("websocket", (node.tls() != null ? "wss" : "ws") + "://127.0.0.1:" + edge.wsAddress().getPort()
         + GatewayConfig.WS_PATH);

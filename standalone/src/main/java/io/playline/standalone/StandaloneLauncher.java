@@ -9,7 +9,7 @@ import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreConfig;
 import io.playline.core.store.RedisConnections;
-import io.playline.gateway.GatewayNode;
+import io.playline.gateway.PlayerEdge;
 import io.playline.gateway.config.GatewayConfig;
 import io.playline.gateway.push.PushPlug;
 import io.playline.gateway.ws.DemoPage;
@@ -69,7 +69,7 @@ public final class StandaloneLauncher implements AutoCloseable {
   private Duration shutdownTimeout = Duration.ofSeconds(60);
   private Path endpointsFile = Path.of(Endpoints.FILE_NAME);
   private @Nullable Node node;
-  private @Nullable GatewayNode edge;
+  private @Nullable PlayerEdge edge;
   private @Nullable ApiServer api;
   private @Nullable PrometheusMeterRegistry meterRegistry;
 
@@ -170,7 +170,7 @@ public final class StandaloneLauncher implements AutoCloseable {
     checkNotStopped();
     ApiServer api = ApiServer.attach(node, access);
     this.api = api;
-    GatewayNode edge = GatewayNode.attach(node, gateway, push, demo);
+    PlayerEdge edge = PlayerEdge.attach(node, gateway, push, demo);
     this.edge = edge;
     // The job writes HBase all along, so its connection is open anyway: probe through it.
     BackendHealth health = parts.add(BackendHealth.of(node, endpoints.kafkaBootstrapServers(),
@@ -312,8 +312,8 @@ public final class StandaloneLauncher implements AutoCloseable {
   }
 
   /** The running player edge (its addresses and push), for tests. */
-  GatewayNode edge() {
-    GatewayNode e = edge;
+  PlayerEdge edge() {
+    PlayerEdge e = edge;
     if (e == null) {
       throw new IllegalStateException("not started");
     }
@@ -384,7 +384,7 @@ public final class StandaloneLauncher implements AutoCloseable {
       }
     }
     log.info("Shutting down");
-    readiness.set(GatewayNode.READINESS_COMPONENT, false);
+    readiness.set(PlayerEdge.READINESS_COMPONENT, false);
     try {
       Files.deleteIfExists(endpointsFile);
     } catch (IOException | RuntimeException e) {

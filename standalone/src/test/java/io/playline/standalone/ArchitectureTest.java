@@ -49,7 +49,7 @@ class ArchitectureTest {
 
   /**
    * Within a module, the packages form a one-way graph, the module's root package included: the
-   * root holds the assembly that uses everything ({@code GatewayNode}, {@code HistoryCore}, {@code
+   * root holds the assembly that uses everything ({@code PlayerEdge}, {@code HistoryCore}, {@code
    * PlaylineJob}, {@code ApiServer}), and no subpackage uses it back; what the subpackages share
    * (typed config, settings, meters) lives in a subpackage of its own ({@code gateway/config},
    * {@code core/config}, {@code job/config}, {@code job/metrics}, {@code api/config}). Among the

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.core.store.RedisConnections;
-import io.playline.gateway.GatewayNode;
+import io.playline.gateway.PlayerEdge;
 import io.playline.gateway.TestGateway;
 import io.playline.gateway.session.JwtTokens;
 import io.playline.node.push.PushKeys;
@@ -34,7 +34,7 @@ final class PushNode implements AutoCloseable {
   final PrometheusMeterRegistry registry;
   final RedisConnections redis;
   final PushKeys keys;
-  final GatewayNode server;
+  final PlayerEdge server;
 
   PushNode(RedisNamespace ns, String nodeId, Map<String, String> overrides) {
     this(ns.redisUri(), false, ns.keyPrefix(), nodeId, overrides);

@@ -10,14 +10,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Attaching the player edge to a node that is already closed. */
 @ExtendWith(RealRedisExtension.class)
-class GatewayNodeAttachTest {
+class PlayerEdgeAttachTest {
 
   @Test
   void attachingToAClosedNodeFailsNamingTheNode(RedisNamespace ns) {
     try (TestGateway gateway = new TestGateway(ns, Map.of("node.id", "closed-node"))) {
       gateway.node.close();
 
-      assertThatThrownBy(() -> GatewayNode.attach(gateway.node, gateway.config, gateway.push, null))
+      assertThatThrownBy(() -> PlayerEdge.attach(gateway.node, gateway.config, gateway.push, null))
           .isInstanceOf(IllegalStateException.class)
           .hasMessage("cannot attach the player edge to node closed-node: the node is closed");
     }

@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #close()} reports not ready, drains the players, then stops the token verifiers.
  * Thread-safe to close from a shutdown hook; idempotent.
  */
-public final class GatewayNode implements AutoCloseable {
+public final class PlayerEdge implements AutoCloseable {
   /** The component the player edge reports in {@code /readyz}. */
   public static final String READINESS_COMPONENT = GatewayServer.READINESS_COMPONENT;
 
@@ -48,7 +48,7 @@ public final class GatewayNode implements AutoCloseable {
   private volatile @Nullable GatewayServer players;
   private boolean closed;
 
-  private GatewayNode(Node node, GatewayConfig config, PushRuntime push) {
+  private PlayerEdge(Node node, GatewayConfig config, PushRuntime push) {
     this.node = node;
     this.config = config;
     this.push = push;
@@ -63,11 +63,11 @@ public final class GatewayNode implements AutoCloseable {
    * @throws IllegalStateException when {@code node} is closed, or when a port cannot be bound (what
    *     had started is stopped)
    */
-  public static GatewayNode attach(Node node, GatewayConfig config, PushPlug push, @Nullable DemoPage demo) {
+  public static PlayerEdge attach(Node node, GatewayConfig config, PushPlug push, @Nullable DemoPage demo) {
     if (node.isClosed()) {
       throw closedNode(node);
     }
-    GatewayNode edge = new GatewayNode(node, config, push.runtime());
+    PlayerEdge edge = new PlayerEdge(node, config, push.runtime());
     try {
       edge.bind(demo);
     } catch (RuntimeException e) {
