@@ -75,6 +75,7 @@ public final class PlayerEdge implements AutoCloseable {
       throw e;
     }
     if (!node.attach(edge)) {
+      edge.close(); // bound already: its ports and token verifiers go with it
       throw closedNode(node);
     }
     return edge;

@@ -390,8 +390,11 @@ public final class StandaloneLauncher implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       log.debug("Could not remove {}: {}", endpointsFile, e.toString());
     }
-    parts.close();
-    done.release();
+    try {
+      parts.close();
+    } finally {
+      done.release(); // the watchdog halts the JVM only when closing hangs, not when it failed
+    }
     log.info("Stopped in {} ms", Duration.ofNanos(time.nanoTime() - t0).toMillis());
     stopped.countDown();
   }

@@ -1,11 +1,9 @@
 package io.playline.bench.hostile;
 
-import io.playline.gateway.config.LimitSettings;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Prints the hostile bench's results as Markdown tables (pasted as is into docs/benchmarks/hostile.md):
@@ -57,7 +55,7 @@ public final class HostileReport {
             a.firstRefusalNanos() < 0 ? "never" : String.format(Locale.ROOT, "%.0f ms", a.firstRefusalNanos() / 1e6),
             refusals(a.refusals()), a.open(), a.longestOpenNanos() / 1e9,
             a.kind().honest() ? String.format(Locale.ROOT, "honest: %.1f %% admitted", 100 * admitted(a))
-                : cutOffVerdict(a));
+                : cutOff(a) ? "met" : "missed");
       }
     }
   }
@@ -68,40 +66,6 @@ public final class HostileReport {
    */
   static boolean cutOff(AttackStats.Snapshot a) {
     return a.firstRefusalNanos() >= 0 && a.firstRefusalNanos() <= MAX_CUTOFF_NANOS;
-  }
-
-  /**
-   * The cut-off column: {@code met} within 1 s; for {@link AttackKind#SESSION_CHURN}, whose every
-   * authentication is an honest one until its account's budget is spent, also met when the node
-   * refused it once that budget was spent and never granted more ({@link #heldToAuthBudget}): how
-   * soon that is depends only on how fast the attacker spends, which under its CPU quota beside the
-   * other attackers can be a few a second.
-   */
-  static String cutOffVerdict(AttackStats.Snapshot a) {
-    if (cutOff(a)) {
-      return "met";
-    }
-    if (a.kind() == AttackKind.SESSION_CHURN && a.firstRefusalNanos() >= 0 && heldToAuthBudget(a)) {
-      return String.format(Locale.ROOT, "met: held to its budget (%d accepted, budget %d)", a.accepted(),
-          authBudget(a.elapsedNanos()));
-    }
-    return "missed";
-  }
-
-  /** Whether the churning account got no more authentications than the node's default budget allows. */
-  static boolean heldToAuthBudget(AttackStats.Snapshot a) {
-    return a.accepted() <= authBudget(a.elapsedNanos());
-  }
-
-  /**
-   * Authentications one account may make in {@code elapsedNanos} on a node with the default
-   * {@code user.max.auths.burst} and {@code user.max.auths.per.minute} (the bench runs against
-   * defaults, as its other targets do).
-   */
-  static long authBudget(long elapsedNanos) {
-    long burst = LimitSettings.USER_MAX_AUTHS_BURST.defaultValue().orElseThrow();
-    long perMinute = LimitSettings.USER_MAX_AUTHS_PER_MINUTE.defaultValue().orElseThrow();
-    return burst + perMinute * elapsedNanos / TimeUnit.MINUTES.toNanos(1);
   }
 
   /**

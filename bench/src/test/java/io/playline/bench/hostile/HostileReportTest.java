@@ -28,18 +28,6 @@ class HostileReportTest {
   }
 
   @Test
-  void aSessionChurnRefusedLaterThanOneSecondIsMetOnlyWhenItGotNoMoreThanItsAccountsBudget() {
-    // 20 s at the defaults: 8 at once, then 60 a minute: 28.
-    assertThat(HostileReport.authBudget(20_000_000_000L)).isEqualTo(28);
-    assertThat(HostileReport.cutOffVerdict(churn(3_700_000_000L, 27))).startsWith("met: held to its budget");
-    assertThat(HostileReport.cutOffVerdict(churn(3_700_000_000L, 28))).startsWith("met: held to its budget");
-    assertThat(HostileReport.cutOffVerdict(churn(3_700_000_000L, 29))).isEqualTo("missed");
-    assertThat(HostileReport.cutOffVerdict(churn(-1, 5))).as("never refused").isEqualTo("missed");
-    assertThat(HostileReport.cutOffVerdict(churn(900_000_000L, 29))).isEqualTo("met");
-    assertThat(HostileReport.cutOffVerdict(attack(3_700_000_000L))).as("other kinds: 1 s").isEqualTo("missed");
-  }
-
-  @Test
   void attackNamesRoundTripAndUnknownOnesAreRefused() {
     for (AttackKind k : AttackKind.values()) {
       assertThat(AttackKind.parse(k.cliName())).isEqualTo(k);
@@ -63,11 +51,6 @@ class HostileReportTest {
   /** A 60 s phase, so log bytes are bytes per minute. */
   private static PhaseResult phase(long errors, long rss, long logBytes) {
     return new PhaseResult("p", 60, 1000, 1, 2, errors, "{}", rss, logBytes, 0, 0, Double.NaN, List.of());
-  }
-
-  private static AttackStats.Snapshot churn(long firstRefusalNanos, long accepted) {
-    return new AttackStats.Snapshot(AttackKind.SESSION_CHURN, 20_000_000_000L, 100, accepted, 100, 0,
-        firstRefusalNanos, 0, Map.of());
   }
 
   private static AttackStats.Snapshot attack(long firstRefusalNanos) {

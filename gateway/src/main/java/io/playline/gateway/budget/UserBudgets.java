@@ -113,7 +113,8 @@ public final class UserBudgets implements RegistryListener {
     this.eventsPerSecond = eventsPerSecond;
     this.deletesPerMinute = deletesPerMinute;
     this.authsPerMinute = authsPerMinute;
-    this.authsBurst = authsBurst;
+    // A burst above the per-minute budget would grant more in its first minute than the budget says.
+    this.authsBurst = Math.min(authsBurst, authsPerMinute);
     this.nanoClock = nanoClock;
     this.otherNodes = otherNodes;
     this.authRefusalHold = authRefusalHold;
@@ -254,8 +255,8 @@ public final class UserBudgets implements RegistryListener {
       authsShared.increment();
     }
     long wait = user.auths.take(1 + others, now);
-    return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsPerMinute + " authentications per minute",
-        others);
+    return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsBurst + " authentications at once or "
+        + authsPerMinute + " per minute", others);
   }
 
   /** How long a refusal of {@link #takeAuth} is held back before it is answered. */

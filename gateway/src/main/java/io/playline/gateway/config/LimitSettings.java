@@ -52,8 +52,8 @@ public final class LimitSettings {
           + "`retry_after_ms`, then close 4003 "
           + "(`playline_user_budget_refusals_total{budget=\"auths\"}`)");
   public static final Setting<Integer> USER_MAX_AUTHS_BURST = Setting.intValue("user.max.auths.burst", 8, 1,
-      1_000_000, "how many of `user.max.auths.per.minute` one user may spend at once (the auths bucket's size; it "
-          + "refills at the per-minute rate): a family's devices reconnecting together after a node is lost pass, "
+      1_000_000, "how many of `user.max.auths.per.minute` one user may spend at once (the auths bucket's size, at "
+          + "most the per-minute budget; it refills at the per-minute rate): a family's devices reconnecting together after a node is lost pass, "
           + "an account authenticating over and over is refused within about a second");
   public static final Setting<Duration> USER_AUTH_REFUSAL_HOLD = Setting.duration("user.auth.refusal.hold",
       Duration.ofMillis(500), Duration.ZERO, Duration.ofMinutes(1), "an `Auth` over `user.max.auths.per.minute` is "

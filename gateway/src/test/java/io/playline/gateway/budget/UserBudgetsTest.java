@@ -61,6 +61,17 @@ class UserBudgetsTest {
   }
 
   @Test
+  void aBurstAboveThePerMinuteBudgetGrantsNoMoreThanThePerMinuteBudget() {
+    UserBudgets strict = new UserBudgets(100, 120, 3, 8, registry, now::get, uid -> CompletableFuture.completedFuture(0));
+    for (int i = 0; i < 3; i++) {
+      assertThat(strict.takeAuth(7)).isNull();
+    }
+    Error refused = strict.takeAuth(7);
+    assertThat(refused).as("3 a minute, whatever the burst").isNotNull();
+    assertThat(refused.getMessage()).contains("more than 3 authentications at once or 3 per minute");
+  }
+
+  @Test
   void closingAndReconnectingBuysNoFreshBudgetAndTheUserIsForgottenOnceItsBucketsAreFull() {
     budgets.join(7);
     assertThat(budgets.takeDeletes(7, 120)).isNull();
