@@ -22,6 +22,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Year;
+import java.time.YearMonth;
 import java.time.ZonedDateTime;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,16 +43,18 @@ import org.junit.jupiter.api.Test;
  * {@code ArchitectureTest} with its {@code OneClockRule}, which {@code client-core}, Java 8 for
  * Android and without the server's {@code Time}, cannot use; this test checks the same calls (no
  * {@code System.nanoTime}/{@code currentTimeMillis}, no {@code now()} of {@code Instant}, {@code
- * LocalDate}, {@code LocalDateTime} or {@code ZonedDateTime} but {@code now(Clock)} of a given
- * clock, no {@code Clock.system*}, called or passed as a method reference). It leaves scheduling
+ * LocalDate}, {@code LocalDateTime}, {@code ZonedDateTime} or the other {@code java.time} dates
+ * and times but {@code now(Clock)} of a given clock, no {@code new Date()}, no {@code
+ * Clock.system*}, called or passed as a method reference). It leaves scheduling
  * alone: the transports may time a force-close on their own event loop.
  */
 class ClientArchitectureTest {
   /** Classes whose static methods read the machine's clock. */
   private static final List<Class<?>> CLOCKS = List.of(System.class, Instant.class, LocalDate.class,
-      LocalDateTime.class, ZonedDateTime.class, Clock.class);
+      LocalDateTime.class, ZonedDateTime.class, OffsetDateTime.class, LocalTime.class, OffsetTime.class, Year.class,
+      YearMonth.class, MonthDay.class, Clock.class);
   private static final Set<String> READS = Set.of("nanoTime", "currentTimeMillis", "now", "systemUTC",
-      "systemDefaultZone");
+      "systemDefaultZone", "system");
 
   private static JavaClasses client;
 
@@ -87,6 +95,10 @@ class ClientArchitectureTest {
   }
 
   private static boolean readsTheMachinesClock(AccessTarget target) {
+    if (target.getOwner().isEquivalentTo(java.util.Date.class) && target.getName().equals("<init>")) {
+      // new Date() reads the machine's clock; new Date(millis) does not.
+      return target instanceof AccessTarget.CodeUnitAccessTarget unit && unit.getRawParameterTypes().isEmpty();
+    }
     if (!READS.contains(target.getName()) || CLOCKS.stream().noneMatch(target.getOwner()::isEquivalentTo)) {
       return false;
     }

@@ -16,6 +16,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Year;
+import java.time.YearMonth;
 import java.time.ZonedDateTime;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,8 +32,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * The one-clock rule: the given packages read the time and schedule only through a {@link Time}
  * (the one they are given, or {@link Time#SYSTEM} where nothing can hand them one): no {@code
  * System.nanoTime}/{@code currentTimeMillis}, no {@code now()} of {@code Instant}, {@code LocalDate},
- * {@code LocalDateTime} or {@code ZonedDateTime} (but {@code now(Clock)} of a given clock), no
- * {@code Clock.system*}, called or passed as a method reference, and no executor's own {@code
+ * {@code LocalDateTime}, {@code ZonedDateTime} or the other {@code java.time} dates and times (but
+ * {@code now(Clock)} of a given clock), no {@code new Date()}, no {@code Clock.system*}, called or
+ * passed as a method reference, and no executor's own {@code
  * schedule*}. Only the implementations of {@code Time} read the machine.
  *
  * <p>Public, and shipped in this module's test jar, because the modules built on this one (the
@@ -37,9 +44,10 @@ import java.util.concurrent.ScheduledExecutorService;
 public final class OneClockRule {
   /** Classes whose static methods read the machine's clock. */
   private static final List<Class<?>> CLOCKS = List.of(System.class, Instant.class, LocalDate.class,
-      LocalDateTime.class, ZonedDateTime.class, Clock.class);
+      LocalDateTime.class, ZonedDateTime.class, OffsetDateTime.class, LocalTime.class, OffsetTime.class, Year.class,
+      YearMonth.class, MonthDay.class, Clock.class);
   private static final Set<String> READS = Set.of("nanoTime", "currentTimeMillis", "now", "systemUTC",
-      "systemDefaultZone");
+      "systemDefaultZone", "system");
 
   private OneClockRule() {}
 
@@ -81,6 +89,10 @@ public final class OneClockRule {
   }
 
   private static boolean readsTheMachinesClock(AccessTarget target) {
+    if (target.getOwner().isEquivalentTo(java.util.Date.class) && target.getName().equals("<init>")) {
+      // new Date() reads the machine's clock; new Date(millis) does not.
+      return target instanceof AccessTarget.CodeUnitAccessTarget unit && unit.getRawParameterTypes().isEmpty();
+    }
     if (!READS.contains(target.getName()) || CLOCKS.stream().noneMatch(target.getOwner()::isEquivalentTo)) {
       return false;
     }
