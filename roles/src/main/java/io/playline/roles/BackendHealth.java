@@ -55,6 +55,7 @@ public final class BackendHealth implements AutoCloseable {
   private final AdminClient kafka;
   private final Probe hbase;
   private final Map<String, BooleanSupplier> watched = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   /** What {@code /readyz} says of HBase while the read client has not been needed. */
   static final String HBASE_NOT_STARTED = "client not started: no request has needed HBase yet";
@@ -168,7 +169,14 @@ public final class BackendHealth implements AutoCloseable {
     Answer answer;
     try {
       answer = probe.check();
+    } catch (InterruptedException e) {
+      // Closing stops a probe in flight: the node is stopping, not its backend.
+      Thread.currentThread().interrupt();
+      return;
     } catch (Exception e) {
+      if (closed) {
+        return; // a probe that failed because the process is closing its clients says nothing of the backend
+      }
       answer = Answer.of(false);
       log.warn("Backend {} is not answering: {}", name, e.toString());
     }
@@ -177,6 +185,7 @@ public final class BackendHealth implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     scheduler.shutdownNow();
     try {
       scheduler.awaitTermination(PROBE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
