@@ -75,35 +75,8 @@ public final class ClientConfig {
    * @param clock wall clock for event times
    * @param random uniform {@code [0, 1)} values for jitter
    * @param tls TLS to the gateway (wss, gRPC over TLS), or null for plain text
-   */
-  public ClientConfig(
-      List<Endpoint> endpoints,
-      String webSocketPath,
-      Supplier<? extends CompletionStage<String>> tokens,
-      String deviceId,
-      String platform,
-      FlagStore flagStore,
-      Duration backoffBase,
-      Duration backoffCap,
-      int maxAttempts,
-      int maxUnackedEvents,
-      int maxEventsPerHeartbeat,
-      Duration connectTimeout,
-      Duration requestTimeout,
-      Duration closeTimeout,
-      List<PlaylineListener> listeners,
-      @Nullable Executor callbackExecutor,
-      Clock clock,
-      DoubleSupplier random,
-      @Nullable Tls tls) {
-    this(endpoints, webSocketPath, tokens, deviceId, platform, flagStore, backoffBase, backoffCap, maxAttempts,
-        maxUnackedEvents, maxEventsPerHeartbeat, connectTimeout, requestTimeout, closeTimeout, listeners,
-        callbackExecutor, clock, random, tls, UnaryOperator.identity());
-  }
-
-  /**
-   * As above, with {@code loopTime}: what the client does to its runtime's loop before running on it
-   * ({@link #loopTime()}); {@link UnaryOperator#identity()} in production.
+   * @param loopTime what the client does to its runtime's loop before running on it ({@link
+   *     #loopTime()}); {@link UnaryOperator#identity()} in production
    */
   public ClientConfig(
       List<Endpoint> endpoints,

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,7 +52,8 @@ final class SessionHarness implements PlaylineListener {
         "/v1/stream",
         () -> CompletableFuture.completedFuture("tok-" + tokenCalls.incrementAndGet()), "phone", "android", flags,
         Duration.ofMillis(BASE_MS), Duration.ofMillis(CAP_MS), maxAttempts, maxUnacked, 100, Duration.ofSeconds(5),
-        Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(this), null, Clock.systemUTC(), random, null);
+        Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(this), null, Clock.systemUTC(), random, null,
+        UnaryOperator.identity());
     session = new ClientSession(config, loop, transport, counters);
   }
 
