@@ -240,6 +240,16 @@ public abstract class AbstractPlaylineClient implements AutoCloseable {
   }
 
   /**
+   * Whether every heartbeat this client has sent was answered, read on its loop (tests: a step
+   * on manual time waits for the gateway's answers before it moves the time).
+   */
+  CompletableFuture<Boolean> heartbeatsAnswered() {
+    CompletableFuture<Boolean> result = new CompletableFuture<>();
+    onLoop(result, () -> result.complete(session.heartbeatsAnswered()));
+    return result;
+  }
+
+  /**
    * Flushes, waits (at most the close timeout) for the acks, closes the connection, fails what is
    * still pending with {@code UNAVAILABLE}, and shuts down the client's own loop and threads.
    * Blocks for at most the close timeout plus a few seconds; idempotent. Called from a listener

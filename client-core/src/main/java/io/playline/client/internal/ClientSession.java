@@ -84,6 +84,11 @@ public final class ClientSession {
     return state;
   }
 
+  /** Whether every heartbeat sent is answered (an ack or an error); on the loop only. */
+  public boolean heartbeatsAnswered() {
+    return heartbeats.idle();
+  }
+
   /** Completes (on the loop) once the session is {@link ConnectionState#CLOSED}. */
   public CompletableFuture<Void> terminated() {
     return terminated;
