@@ -161,6 +161,12 @@ class WebSocketEdgeBudgetsTest {
         closedWith(untilClose(socket), Code.UNSUPPORTED_FRAME);
       }
       try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
+        // Text that is not even UTF-8 is refused for being text, as any text is: the edge reads no
+        // text, so it validates none (no UTF-8 step per frame), and it is no framing violation.
+        RawWebSocket.writeFrame(socket.out, 0x81, new byte[] {(byte) 0xC3, (byte) 0x28, (byte) 0xFF}, new byte[4]);
+        closedWith(untilClose(socket), Code.UNSUPPORTED_FRAME);
+      }
+      try (RawWebSocket socket = new RawWebSocket(port, 0).upgraded()) {
         RawWebSocket.writeFrame(socket.out, 0x80, new byte[] {8, 1}, new byte[4]); // a continuation of nothing
         closedWith(untilClose(socket), Code.PROTOCOL_VIOLATION);
       }

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.List;
  * script, and {@code GET /demo/token?uid=N} (a player token, where the node hands them out).
  * Anything else goes on to {@link NotFoundHandler}. Every answer closes the connection (the
  * upgrade deadline would anyway) and carries a strict Content-Security-Policy: the page's own
- * files, and WebSockets to this origin only.
+ * files, and WebSockets to this origin only. Leaves the pipeline once a WebSocket upgrade completed
+ * (no request can follow it).
  */
 final class DemoHandler extends ChannelInboundHandlerAdapter {
   /** Scripts, styles and connections from this origin only; never framed. */
@@ -34,6 +36,14 @@ final class DemoHandler extends ChannelInboundHandlerAdapter {
 
   DemoHandler(DemoPage page) {
     this.page = page;
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    super.userEventTriggered(ctx, evt);
+    if (evt instanceof HandshakeComplete) {
+      ctx.pipeline().remove(this);
+    }
   }
 
   @Override

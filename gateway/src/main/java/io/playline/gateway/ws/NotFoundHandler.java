@@ -9,11 +9,24 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.websocketx.WebSocketServerProtocolHandler.HandshakeComplete;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 
-/** Answers plain HTTP requests that are not a WebSocket upgrade on {@code /v1/stream} with 404. */
+/**
+ * Answers plain HTTP requests that are not a WebSocket upgrade on {@code /v1/stream} with 404.
+ * Leaves the pipeline once the upgrade completed: no HTTP request can follow it, and every frame
+ * would otherwise pass through this step.
+ */
 final class NotFoundHandler extends ChannelInboundHandlerAdapter {
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    super.userEventTriggered(ctx, evt);
+    if (evt instanceof HandshakeComplete) {
+      ctx.pipeline().remove(this);
+    }
+  }
+
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (!(msg instanceof FullHttpRequest)) {

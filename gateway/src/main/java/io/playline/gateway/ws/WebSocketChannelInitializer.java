@@ -31,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  * address when there is one), HTTP upgrade on {@code /v1/stream} (within {@code handshake.timeout}
  * of connecting, {@link UpgradeDeadline}), WebSocket framing with the configured payload limit
  * (violations become messages, {@link ControlFrameInterceptor}, answered with an Error and a
- * 4000-range close code instead of Netty's default close), fragment aggregation; other HTTP
- * requests get the demo page's files ({@link DemoHandler}, when on) or 404. Then, once upgraded:
+ * 4000-range close code instead of Netty's default close; text is refused unread, so its UTF-8 is
+ * never validated), fragment aggregation; other HTTP requests get the demo page's files ({@link
+ * DemoHandler}, when on) or 404 (both steps leave the pipeline at the upgrade). Then, once upgraded:
  *
  * <ol>
  *   <li>{@link ConnectionAdmission}: the node's connection caps;
@@ -77,6 +78,9 @@ public final class WebSocketChannelInitializer extends ChannelInitializer<Channe
             .maxFramePayloadLength(config.maxFrameBytes())
             .allowExtensions(false)
             .closeOnProtocolViolation(false)
+            // Every text message is refused whole (UNSUPPORTED_FRAME): validating its UTF-8 first
+            // would only add a step to every frame's way through the pipeline.
+            .withUTF8Validator(false)
             .build())
         .build();
   }

@@ -47,6 +47,14 @@ class DemoHandlerTest {
   }
 
   @Test
+  void leavesThePipelineOnceAWebSocketUpgradeCompleted() {
+    EmbeddedChannel channel = new EmbeddedChannel(new DemoHandler(DemoPage.load(null)));
+    channel.pipeline().fireUserEventTriggered(ConnectionAdmissionTest.UPGRADED);
+    assertThat(channel.pipeline().get(DemoHandler.class)).as("no step per frame after the upgrade").isNull();
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
   void theBarePathRedirectsBelowItselfKeepingTheQuery() {
     FullHttpResponse r = get(DemoPage.load(null), "/demo?uid=7&device=tv");
     assertThat(r.status().code()).isEqualTo(301);

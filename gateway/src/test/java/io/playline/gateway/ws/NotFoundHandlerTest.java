@@ -68,4 +68,15 @@ class NotFoundHandlerTest {
     assertThat(answer).as("no answer").isNull();
     assertThat(channel.isOpen()).isTrue();
   }
+
+  @Test
+  void leavesThePipelineOnceTheUpgradeCompleted() {
+    channel.pipeline().fireUserEventTriggered(ConnectionAdmissionTest.UPGRADED);
+    assertThat(channel.pipeline().get(NotFoundHandler.class)).as("no step per frame after the upgrade").isNull();
+    FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/");
+    channel.writeInbound(request);
+    FullHttpRequest passed = channel.readInbound();
+    assertThat(passed).as("nothing left to answer it").isSameAs(request);
+    passed.release();
+  }
 }
