@@ -5,27 +5,11 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 
 import com.tngtech.archunit.core.domain.AccessTarget;
-import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.lang.ConditionEvents;
-import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.playline.testing.MachineClockReads;
 import io.playline.time.Time;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.MonthDay;
-import java.time.OffsetDateTime;
-import java.time.OffsetTime;
-import java.time.Year;
-import java.time.YearMonth;
-import java.time.ZonedDateTime;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -42,13 +26,6 @@ import java.util.concurrent.ScheduledExecutorService;
  * with it.
  */
 public final class OneClockRule {
-  /** Classes whose static methods read the machine's clock. */
-  private static final List<Class<?>> CLOCKS = List.of(System.class, Instant.class, LocalDate.class,
-      LocalDateTime.class, ZonedDateTime.class, OffsetDateTime.class, LocalTime.class, OffsetTime.class, Year.class,
-      YearMonth.class, MonthDay.class, Clock.class);
-  private static final Set<String> READS = Set.of("nanoTime", "currentTimeMillis", "now", "systemUTC",
-      "systemDefaultZone", "system");
-
   private OneClockRule() {}
 
   /** The rule on the classes in {@code packages} (ArchUnit's package identifiers, e.g. {@code "io.playline.node.."}). */
@@ -72,33 +49,7 @@ public final class OneClockRule {
 
   private static ArchCondition<JavaClass> condition(boolean schedules) {
     String description = schedules ? "read the time and schedule only through Time" : "read the time only through Time";
-    return new ArchCondition<>(description) {
-      @Override
-      public void check(JavaClass c, ConditionEvents events) {
-        // Calls, and method references (System::nanoTime handed on as a LongSupplier).
-        Set<JavaAccess<?>> accesses = new LinkedHashSet<>(c.getAccessesFromSelf());
-        accesses.addAll(c.getCodeUnitReferencesFromSelf());
-        for (JavaAccess<?> access : accesses) {
-          AccessTarget target = access.getTarget();
-          if (readsTheMachinesClock(target) || schedules && schedulesOnItsOwn(target)) {
-            events.add(SimpleConditionEvent.violated(access, access.getDescription()));
-          }
-        }
-      }
-    };
-  }
-
-  private static boolean readsTheMachinesClock(AccessTarget target) {
-    if (target.getOwner().isEquivalentTo(java.util.Date.class) && target.getName().equals("<init>")) {
-      // new Date() reads the machine's clock; new Date(millis) does not.
-      return target instanceof AccessTarget.CodeUnitAccessTarget unit && unit.getRawParameterTypes().isEmpty();
-    }
-    if (!READS.contains(target.getName()) || CLOCKS.stream().noneMatch(target.getOwner()::isEquivalentTo)) {
-      return false;
-    }
-    // now(Clock) reads the clock it is given; now() and now(ZoneId) read the machine's.
-    return !(target instanceof AccessTarget.CodeUnitAccessTarget unit)
-        || unit.getRawParameterTypes().stream().noneMatch(t -> t.isEquivalentTo(Clock.class));
+    return MachineClockReads.none(description, target -> schedules && schedulesOnItsOwn(target));
   }
 
   private static boolean schedulesOnItsOwn(AccessTarget target) {
