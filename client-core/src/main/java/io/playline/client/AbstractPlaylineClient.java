@@ -240,8 +240,8 @@ public abstract class AbstractPlaylineClient implements AutoCloseable {
   }
 
   /**
-   * Whether every heartbeat this client has sent was answered, read on its loop (tests: a step
-   * on manual time waits for the gateway's answers before it moves the time).
+   * Whether no heartbeat this client sent awaits an answer on its connection, read on its loop
+   * (tests: a step on manual time waits for the gateway's answers before it moves the time).
    */
   CompletableFuture<Boolean> heartbeatsAnswered() {
     CompletableFuture<Boolean> result = new CompletableFuture<>();

@@ -84,7 +84,7 @@ public final class ClientSession {
     return state;
   }
 
-  /** Whether every heartbeat sent is answered (an ack or an error); on the loop only. */
+  /** Whether no heartbeat awaits an answer on the current connection; on the loop only. */
   public boolean heartbeatsAnswered() {
     return heartbeats.idle();
   }

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * address when there is one), HTTP upgrade on {@code /v1/stream} (within {@code handshake.timeout}
  * of connecting, {@link UpgradeDeadline}), WebSocket framing with the configured payload limit
  * (violations become messages, {@link ControlFrameInterceptor}, answered with an Error and a
- * 4000-range close code instead of Netty's default close; text is refused unread, so its UTF-8 is
+ * 4000-range close code instead of Netty's default close; any text is refused, so its UTF-8 is
  * never validated), fragment aggregation; other HTTP requests get the demo page's files ({@link
  * DemoHandler}, when on) or 404 (both steps leave the pipeline at the upgrade). Then, once upgraded:
  *
