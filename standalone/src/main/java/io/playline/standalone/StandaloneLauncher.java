@@ -1,10 +1,8 @@
 package io.playline.standalone;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.netty.util.NetUtil;
 import io.playline.api.ApiServer;
 import io.playline.api.config.ApiConfig;
-import io.playline.api.config.ApiSettings;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.CoreConfig;
@@ -29,13 +27,10 @@ import io.playline.roles.StartupException;
 import io.playline.roles.endpoints.Endpoints;
 import io.playline.time.Time;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -196,8 +191,8 @@ public final class StandaloneLauncher implements AutoCloseable {
     // Written last: tools (and tests) take its presence as "up".
     endpointsFile = writeEndpoints(standalone.dataDir().resolve(Endpoints.FILE_NAME), backends.endpoints(), own,
         time);
-    banner(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
-        Duration.ofNanos(time.nanoTime() - t0), given);
+    log.info("{}", StandaloneBanner.text(standalone, backends.endpoints(), own, secret.dev(), apiSecret.dev(), demo,
+        Duration.ofNanos(time.nanoTime() - t0), given, readiness.isReady()));
   }
 
   /** Writes {@code target}: the backends' addresses (which are embedded) and Playline's own, as of {@code time}. */
@@ -232,65 +227,6 @@ public final class StandaloneLauncher implements AutoCloseable {
       }
     }
     checkNotStopped();
-  }
-
-  /**
-   * The banner's line on who can connect, when standalone chose loopback for the player ports
-   * ({@code bind.host} unset in {@code given}): those ports only, or also the admin and API ports
-   * given a host of their own beyond loopback; null when {@code bind.host} was set (the operator chose).
-   */
-  static @Nullable String bindLine(ConfigSource given) {
-    if (given.raw(NodeSettings.BIND_HOST.key()).isPresent()) {
-      return null;
-    }
-    List<String> beyond = new ArrayList<>();
-    for (String key : List.of(NodeSettings.ADMIN_BIND_HOST.key(), ApiSettings.BIND_HOST.key())) {
-      given.raw(key).map(String::trim).filter(host -> !isLoopback(host)).ifPresent(host -> beyond.add(key + "=" + host));
-    }
-    String change = "(set PLAYLINE_BIND_HOST=0.0.0.0, with your own PLAYLINE_AUTH_SECRET, PLAYLINE_API_SECRET and "
-        + "PLAYLINE_ADMIN_TOKEN, to change that)";
-    return beyond.isEmpty()
-        ? "  Listening on 127.0.0.1 only: other machines cannot connect " + change + "."
-        : "  Player ports on 127.0.0.1 only " + change + "; listening beyond loopback as configured: "
-            + String.join(", ", beyond) + ".";
-  }
-
-  /** Whether a configured bind host is a loopback name or address (an IP literal, never resolved). */
-  private static boolean isLoopback(String host) {
-    InetAddress literal = NetUtil.createInetAddressFromIpAddressString(host);
-    return host.equalsIgnoreCase("localhost") || (literal != null && literal.isLoopbackAddress());
-  }
-
-  private void banner(StandaloneConfig config, BackendEndpoints backends, Map<String, String> own, boolean devSecret,
-      boolean devApiSecret, @Nullable DemoPage demo, Duration took, ConfigSource given) {
-    StringBuilder b = new StringBuilder("\n");
-    b.append("  Playline standalone is up in ").append(took.toMillis()).append(" ms (")
-        .append(readiness.isReady() ? "ready" : "NOT ready: see /readyz").append(")\n");
-    own.forEach((k, v) -> b.append(String.format("    %-10s %s%n", k, v)));
-    b.append(String.format("    %-10s %s%n", "redis", backends.redisUri()));
-    b.append(String.format("    %-10s %s%n", "kafka", backends.kafkaBootstrapServers()));
-    b.append(String.format("    %-10s zookeeper %s:%d%n", "hbase", backends.hbaseZookeeperQuorum(),
-        backends.hbaseZookeeperPort()));
-    b.append("    data dir   ").append(config.dataDir()).append(" (endpoints in endpoints.json)\n");
-    String bindLine = bindLine(given);
-    if (bindLine != null) {
-      b.append(bindLine).append('\n');
-    }
-    if (devSecret) {
-      b.append("  WARNING: PLAYLINE_AUTH_SECRET is not set; tokens are signed with the public development secret.\n");
-    }
-    if (devApiSecret) {
-      b.append("  WARNING: PLAYLINE_API_SECRET is not set; the internal API takes service tokens signed with the "
-          + "public development key.\n");
-    }
-    if (demo != null) {
-      b.append("  Demo web player: ").append(own.get("demo"))
-          .append(demo.scriptBuilt() ? "" : " (its script was not built: that needs Node >= 18 and npm)").append("\n");
-    }
-    b.append("  Get a player token: bin/playline token --uid 42; a service token for the internal API: "
-        + "bin/playline token --service NAME\n");
-    b.append("  Stop with Ctrl-C (or SIGTERM).\n");
-    log.info("{}", b);
   }
 
   /** Blocks until {@link #close()} has finished. */

@@ -15,25 +15,25 @@ class StandaloneBindLineTest {
 
   @Test
   void withNothingSetEveryPortIsLoopbackAndTheBannerSaysHowToChangeIt() {
-    assertThat(StandaloneLauncher.bindLine(given(Map.of())))
+    assertThat(StandaloneBanner.bindLine(given(Map.of())))
         .startsWith("  Listening on 127.0.0.1 only: other machines cannot connect")
         .contains("PLAYLINE_BIND_HOST=0.0.0.0");
   }
 
   @Test
   void anAdminOrApiPortGivenAHostBeyondLoopbackIsNamedNotHidden() {
-    String line = StandaloneLauncher.bindLine(given(Map.of("admin.bind.host", "0.0.0.0",
+    String line = StandaloneBanner.bindLine(given(Map.of("admin.bind.host", "0.0.0.0",
         "api.bind.host", "127.0.0.1")));
     assertThat(line).startsWith("  Player ports on 127.0.0.1 only").endsWith("as configured: admin.bind.host=0.0.0.0.")
         .doesNotContain("api.bind.host").doesNotContain("other machines cannot connect");
-    assertThat(StandaloneLauncher.bindLine(given(Map.of("api.bind.host", "10.0.0.5"))))
+    assertThat(StandaloneBanner.bindLine(given(Map.of("api.bind.host", "10.0.0.5"))))
         .endsWith("as configured: api.bind.host=10.0.0.5.");
-    assertThat(StandaloneLauncher.bindLine(given(Map.of("admin.bind.host", "localhost"))))
+    assertThat(StandaloneBanner.bindLine(given(Map.of("admin.bind.host", "localhost"))))
         .startsWith("  Listening on 127.0.0.1 only");
   }
 
   @Test
   void anOperatorWhoSetTheBindHostGetsNoLine() {
-    assertThat(StandaloneLauncher.bindLine(given(Map.of("bind.host", "0.0.0.0")))).isNull();
+    assertThat(StandaloneBanner.bindLine(given(Map.of("bind.host", "0.0.0.0")))).isNull();
   }
 }
