@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +81,23 @@ class LogbackConfigTest {
     assertThat(context.getLogger("org.apache.kafka.clients.NetworkClient").isWarnEnabled()).isTrue();
     context.stop();
     assertThat(Files.readString(logs.resolve("playline.log"))).contains("INFO  [main] io.playline.test a node's line");
+  }
+
+  @Test
+  void aClosingZooKeeperWatchersRefusedEventIsDroppedAndEveryOtherWatcherErrorKept() throws Exception {
+    Path logs = dir.resolve("logs");
+    LoggerContext context = configure(shipped(), logs);
+    Logger zookeeper = context.getLogger("org.apache.zookeeper.ClientCnxn");
+    zookeeper.error("Error while calling watcher.",
+        new RejectedExecutionException("refused by a closing watcher's executor"));
+    zookeeper.error("Error while calling watcher.", new IllegalStateException("a watcher failed"));
+    zookeeper.error("Session expired", new RejectedExecutionException("another refusal"));
+    context.getLogger("io.playline.test").error("Error while calling watcher.",
+        new RejectedExecutionException("Playline's own"));
+    context.stop();
+    String log = Files.readString(logs.resolve("playline.log"));
+    assertThat(log).doesNotContain("refused by a closing watcher's executor")
+        .contains("a watcher failed", "another refusal", "Playline's own");
   }
 
   @Test
