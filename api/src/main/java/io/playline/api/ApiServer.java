@@ -9,6 +9,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.playline.api.config.ApiConfig;
 import io.playline.api.connect.ConnectServer;
+import io.playline.core.HistoryCore;
 import io.playline.core.query.HistoryService;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * ({@code api.max.connections}, {@code api.max.connections.per.address}): past either, a new
  * connection takes the place of one on which no call proved a token (strangers cannot fill the port),
  * else it is closed at accept. Reports go through the node's batcher (the same write path,
- * first-today and push as players); queries and controls through its history service.
+ * first-today and push as players); queries and controls through a read path of its own, whose
+ * Redis client lives on the API's first loop ({@link HistoryCore#historyOn}), not on the players'.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
 public final class ApiServer implements AutoCloseable {
@@ -63,10 +65,14 @@ public final class ApiServer implements AutoCloseable {
    *     or the port cannot be bound
    */
   public static ApiServer attach(Node node, ApiConfig access) {
-    HistoryService history = node.core().history();
-    if (history == null) {
+    HistoryService players = node.core().history();
+    if (players == null) {
       throw new IllegalStateException("the internal API needs a node with queries (HBase)");
     }
+    // The production core gives the API a Redis client of its own on the API's first loop; a
+    // test's core shares its one read path.
+    HistoryCore core = node.core().historyCore();
+    HistoryService history = core == null ? players : core.historyOn(node.loops().api().first());
     NodeConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
     ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.tokenClockSkew(),

@@ -41,6 +41,7 @@ public final class HistoryCore implements AutoCloseable {
   private static final int CONNECT_TIMEOUTS = 6;
 
   private final CoreConfig config;
+  private final String redisUri;
   private final RedisConnections redis;
   private final KafkaProducer<byte[], byte[]> producer;
   private final WriteBackAggregator aggregator;
@@ -50,11 +51,14 @@ public final class HistoryCore implements AutoCloseable {
   private final Time time;
   private @Nullable HBaseClient hbase;
   private volatile @Nullable HistoryService history;
+  /** The internal API's Redis client ({@link #historyOn}); closed before {@link #redis}. */
+  private @Nullable RedisConnections apiRedis;
 
-  private HistoryCore(CoreConfig config, RedisConnections redis, KafkaProducer<byte[], byte[]> producer,
+  private HistoryCore(CoreConfig config, String redisUri, RedisConnections redis, KafkaProducer<byte[], byte[]> producer,
       WriteBackAggregator aggregator, FirstTodayPublisher firstToday, RedisHistoryWriter writer,
       MeterRegistry registry, Time time) {
     this.config = config;
+    this.redisUri = redisUri;
     this.redis = redis;
     this.producer = producer;
     this.aggregator = aggregator;
@@ -107,7 +111,7 @@ public final class HistoryCore implements AutoCloseable {
       RedisHistoryWriter writer = new RedisHistoryWriter(config, redis, aggregator, new WriteMetrics(registry, time));
       log.info("history-core up: write-back every {} to {}, first-today to {}", config.flushInterval(),
           config.historyTopic(), config.firstTodayTopic());
-      return new HistoryCore(config, redis, producer, aggregator, firstToday, writer, registry, time);
+      return new HistoryCore(config, redisUri, redis, producer, aggregator, firstToday, writer, registry, time);
     } catch (RuntimeException e) {
       if (aggregator != null) {
         aggregator.abandon();
@@ -168,6 +172,31 @@ public final class HistoryCore implements AutoCloseable {
   }
 
   /**
+   * The read and user-control paths again, over a Redis client of their own whose connections live
+   * on {@code loop} (the internal API's first I/O loop): a backend's query is written to Redis, its
+   * answer decoded and its records built there, never on the loop the core's client shares with
+   * players ({@code io.redis.shared}), so a node serving both keeps a backend's work out of the
+   * players' heartbeats' way and the other way round. Shares the HBase client, the write-back (a
+   * delete's or clear's tombstones) and the meters with {@link #history()}. Blocks while it
+   * connects: call at start-up, once, after {@link #attachHBase}.
+   *
+   * @throws IllegalStateException before {@link #attachHBase}, or when called twice
+   */
+  public synchronized HistoryService historyOn(EventLoop loop) {
+    HBaseClient client = hbase;
+    if (client == null) {
+      throw new IllegalStateException("historyOn() before attachHBase(): the query paths need HBase");
+    }
+    if (apiRedis != null) {
+      throw new IllegalStateException("historyOn() called twice");
+    }
+    RedisConnections connections = RedisConnections.connect(redisUri, config.redisCluster(), config.redisTimeout(),
+        loop, config.redisTopology(), time);
+    apiRedis = connections;
+    return new TieredHistoryService(config, connections, client, TombstoneSink.of(aggregator), registry, time);
+  }
+
+  /**
    * The read paths' HBase client (its state, for probes); any thread.
    *
    * @throws IllegalStateException before {@link #attachHBase}
@@ -204,12 +233,19 @@ public final class HistoryCore implements AutoCloseable {
     firstToday.close();
     producer.close(Duration.ofSeconds(5));
     closeHBase();
+    closeApiRedis();
     redis.close();
   }
 
   private synchronized void closeHBase() {
     if (hbase != null) {
       hbase.close();
+    }
+  }
+
+  private synchronized void closeApiRedis() {
+    if (apiRedis != null) {
+      apiRedis.close();
     }
   }
 }
