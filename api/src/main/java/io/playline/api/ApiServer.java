@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * ({@code api.max.connections}, {@code api.max.connections.per.address}): past either, a new
  * connection takes the place of one on which no call proved a token (strangers cannot fill the port),
  * else it is closed at accept. Reports go through the node's batcher (the same write path,
- * first-today and push as players); queries and controls through a read path of its own, whose
- * Redis client lives on the API's first loop ({@link HistoryCore#historyOn}), not on the players'.
+ * first-today and push as players); queries and controls through the node's read path or, beside
+ * players ({@link #attachBesidePlayers}), one of its own whose Redis client lives on the API's first
+ * loop ({@link HistoryCore#historyOn}), not on the players'.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
 public final class ApiServer implements AutoCloseable {
@@ -59,20 +60,39 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /**
-   * Binds {@code access}'s ports on {@code node}'s loops and attaches itself to the node.
+   * Binds {@code access}'s ports on {@code node}'s loops and attaches itself to the node, on a node
+   * that serves no players (the api role): its queries use the node's read path, whose Redis
+   * client has a loop no player uses.
    *
-   * @throws IllegalStateException when the node serves no queries (it was started without HBase)
-   *     or the port cannot be bound
+   * @throws IllegalStateException when the node is closed or serves no queries (it was started
+   *     without HBase), or a port cannot be bound
    */
   public static ApiServer attach(Node node, ApiConfig access) {
-    HistoryService players = node.core().history();
-    if (players == null) {
+    return attach(node, access, false);
+  }
+
+  /**
+   * As {@link #attach(Node, ApiConfig)}, on a node that also serves players (standalone): the API's
+   * queries get a Redis client of their own on the API's first loop ({@link HistoryCore#historyOn}),
+   * so a backend's query is never written, answered or decoded on the players' loop the node's
+   * client shares ({@code io.redis.shared}). A node whose core is not a {@link HistoryCore} (tests)
+   * keeps its one read path.
+   */
+  public static ApiServer attachBesidePlayers(Node node, ApiConfig access) {
+    return attach(node, access, true);
+  }
+
+  private static ApiServer attach(Node node, ApiConfig access, boolean besidePlayers) {
+    if (node.isClosed()) {
+      throw closedNode(node);
+    }
+    HistoryService nodeHistory = node.core().history();
+    if (nodeHistory == null) {
       throw new IllegalStateException("the internal API needs a node with queries (HBase)");
     }
-    // The production core gives the API a Redis client of its own on the API's first loop; a
-    // test's core shares its one read path.
     HistoryCore core = node.core().historyCore();
-    HistoryService history = core == null ? players : core.historyOn(node.loops().api().first());
+    HistoryService history = besidePlayers && core != null ? core.historyOn(node.loops().api().first())
+        : nodeHistory;
     NodeConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
     ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.tokenClockSkew(),
@@ -118,12 +138,19 @@ public final class ApiServer implements AutoCloseable {
     ApiServer api = new ApiServer(server, http, health, node, access);
     node.readiness().register(READINESS_COMPONENT);
     node.readiness().set(READINESS_COMPONENT, true);
-    node.attach(api);
+    if (!node.attach(api)) {
+      throw closedNode(node); // closed by the node's attach: its ports went with it
+    }
     log.info("Internal API listening on {}{} ({}, health open)", api.address(),
         http == null ? "" : " and HTTP (Connect) " + http.address(), node.tls() == null
         ? "plain text, service tokens required"
         : node.tls().mutual() ? "TLS, client certificates required" : "TLS, service tokens required");
     return api;
+  }
+
+  private static IllegalStateException closedNode(Node node) {
+    return new IllegalStateException("cannot attach the internal API to node " + node.config().nodeId()
+        + ": the node is closed");
   }
 
   /**

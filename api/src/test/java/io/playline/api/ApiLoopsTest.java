@@ -45,7 +45,7 @@ class ApiLoopsTest {
       throws Exception {
     // io.redis.shared stays at its default: the core's Redis client (the players' reads and writes)
     // lives on a player loop, held below; the API's queries go through a client of their own.
-    try (TestApi t = TestApi.start(redis, kafka, hbase, Map.of("io.threads", "2", "api.io.threads", "1",
+    try (TestApi t = TestApi.startBesidePlayers(redis, kafka, hbase, Map.of("io.threads", "2", "api.io.threads", "1",
         "api.http.port", "0"))) {
       CountDownLatch release = new CountDownLatch(1);
       List<CountDownLatch> held = hold(t.node().loops().workers(), release);

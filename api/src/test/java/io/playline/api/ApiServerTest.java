@@ -197,6 +197,18 @@ class ApiServerTest extends AbstractApiNodeTest {
     }
   }
 
+  @Test
+  void refusesAClosedNodeAndOpensNothingForIt(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
+    ConfigSource source = source(redis, kafka, hbase);
+    Node closed = Node.builder(NodeConfig.from(source)).core(Node.historyCore(source, redis.redisUri(),
+        kafka.bootstrapServers(), "api-test", hbase.configuration())).start();
+    closed.close();
+    assertThatThrownBy(() -> ApiServer.attachBesidePlayers(closed, new ApiConfig(API_SECRET, "127.0.0.1")))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("the node is closed");
+    assertThatThrownBy(() -> ApiServer.attach(closed, new ApiConfig(API_SECRET, "127.0.0.1")))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("the node is closed");
+  }
+
   private List<String> services() throws Exception {
     return services(channel);
   }

@@ -31,6 +31,17 @@ record TestApi(Node node, ApiServer api) implements AutoCloseable {
 
   /** Starts with {@code settings} over the test defaults. */
   static TestApi start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase, Map<String, String> settings) {
+    return start(redis, kafka, hbase, settings, false);
+  }
+
+  /** As {@link #start}, attached as on a node that also serves players ({@link ApiServer#attachBesidePlayers}). */
+  static TestApi startBesidePlayers(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase,
+      Map<String, String> settings) {
+    return start(redis, kafka, hbase, settings, true);
+  }
+
+  private static TestApi start(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase,
+      Map<String, String> settings, boolean besidePlayers) {
     Map<String, String> values = new HashMap<>(Map.of(
         "bind.host", "127.0.0.1", "api.port", "0", "admin.port", "0", "node.id", "api-test",
         "redis.key.prefix", redis.keyPrefix(), "kafka.topic.history", kafka.topic("history"),
@@ -51,7 +62,9 @@ record TestApi(Node node, ApiServer api) implements AutoCloseable {
         .core(Node.historyCore(source, redis.redisUri(), kafka.bootstrapServers(), "api-test", hbase.configuration()))
         .start();
     try {
-      return new TestApi(node, ApiServer.attach(node, ApiConfig.from(source, API_SECRET, PLAYER_SECRET)));
+      ApiConfig access = ApiConfig.from(source, API_SECRET, PLAYER_SECRET);
+      return new TestApi(node, besidePlayers ? ApiServer.attachBesidePlayers(node, access)
+          : ApiServer.attach(node, access));
     } catch (RuntimeException e) {
       node.close();
       throw e;

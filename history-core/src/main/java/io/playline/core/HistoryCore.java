@@ -53,6 +53,8 @@ public final class HistoryCore implements AutoCloseable {
   private volatile @Nullable HistoryService history;
   /** The internal API's Redis client ({@link #historyOn}); closed before {@link #redis}. */
   private @Nullable RedisConnections apiRedis;
+  /** Set by {@link #close()}: no client is opened after it. */
+  private boolean closed;
 
   private HistoryCore(CoreConfig config, String redisUri, RedisConnections redis, KafkaProducer<byte[], byte[]> producer,
       WriteBackAggregator aggregator, FirstTodayPublisher firstToday, RedisHistoryWriter writer,
@@ -180,9 +182,13 @@ public final class HistoryCore implements AutoCloseable {
    * delete's or clear's tombstones) and the meters with {@link #history()}. Blocks while it
    * connects: call at start-up, once, after {@link #attachHBase}.
    *
-   * @throws IllegalStateException before {@link #attachHBase}, or when called twice
+   * @throws IllegalStateException before {@link #attachHBase}, after {@link #close()}, or when
+   *     called twice
    */
   public synchronized HistoryService historyOn(EventLoop loop) {
+    if (closed) {
+      throw new IllegalStateException("historyOn() after close()");
+    }
     HBaseClient client = hbase;
     if (client == null) {
       throw new IllegalStateException("historyOn() before attachHBase(): the query paths need HBase");
@@ -228,6 +234,9 @@ public final class HistoryCore implements AutoCloseable {
    */
   @Override
   public void close() {
+    synchronized (this) {
+      closed = true;
+    }
     writer.close();
     aggregator.close();
     firstToday.close();

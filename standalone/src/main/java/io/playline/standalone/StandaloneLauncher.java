@@ -163,7 +163,7 @@ public final class StandaloneLauncher implements AutoCloseable {
         .start());
     this.node = node;
     checkNotStopped();
-    ApiServer api = ApiServer.attach(node, access);
+    ApiServer api = ApiServer.attachBesidePlayers(node, access);
     this.api = api;
     PlayerEdge edge = PlayerEdge.attach(node, gateway, push, demo);
     this.edge = edge;

@@ -88,16 +88,29 @@ class LogbackConfigTest {
     Path logs = dir.resolve("logs");
     LoggerContext context = configure(shipped(), logs);
     Logger zookeeper = context.getLogger("org.apache.zookeeper.ClientCnxn");
-    zookeeper.error("Error while calling watcher.",
-        new RejectedExecutionException("refused by a closing watcher's executor"));
+    zookeeper.error("Error while calling watcher.", refusedBy("org.apache.hadoop.hbase.zookeeper.ZKWatcher",
+        "refused by a closing watcher's executor"));
     zookeeper.error("Error while calling watcher.", new IllegalStateException("a watcher failed"));
-    zookeeper.error("Session expired", new RejectedExecutionException("another refusal"));
+    zookeeper.error("Error while calling watcher.", refusedBy("com.example.OtherWatcher", "another watcher's"));
+    zookeeper.warn("Error while calling watcher.", refusedBy("org.apache.hadoop.hbase.zookeeper.ZKWatcher",
+        "the same at WARN"));
+    zookeeper.error("Session expired", refusedBy("org.apache.hadoop.hbase.zookeeper.ZKWatcher", "another message"));
     context.getLogger("io.playline.test").error("Error while calling watcher.",
-        new RejectedExecutionException("Playline's own"));
+        refusedBy("org.apache.hadoop.hbase.zookeeper.ZKWatcher", "Playline's own"));
     context.stop();
     String log = Files.readString(logs.resolve("playline.log"));
     assertThat(log).doesNotContain("refused by a closing watcher's executor")
-        .contains("a watcher failed", "another refusal", "Playline's own");
+        .contains("a watcher failed", "another watcher's", "the same at WARN", "another message", "Playline's own");
+  }
+
+  /** A refused hand-off as thrown inside {@code watcher}'s {@code process}. */
+  private static RejectedExecutionException refusedBy(String watcher, String message) {
+    RejectedExecutionException e = new RejectedExecutionException(message);
+    e.setStackTrace(new StackTraceElement[] {
+        new StackTraceElement("java.util.concurrent.ThreadPoolExecutor", "execute", "ThreadPoolExecutor.java", 1360),
+        new StackTraceElement(watcher, "process", "Watcher.java", 613),
+        new StackTraceElement("org.apache.zookeeper.ClientCnxn$EventThread", "processEvent", "ClientCnxn.java", 579)});
+    return e;
   }
 
   @Test

@@ -7,7 +7,8 @@ import java.nio.file.Path;
 
 /**
  * Reads a process's resident memory ({@code VmRSS} of {@code /proc/<pid>/status}) and CPU time
- * ({@code utime + stime} of {@code /proc/<pid>/stat}). Linux only; stateless; any thread.
+ * ({@code utime + stime} of {@code /proc/<pid>/stat}, or of some of its threads). Linux only;
+ * stateless; any thread.
  */
 public final class ProcStats {
   /** USER_HZ: the unit of utime/stime; 100 on every Linux this runs on (x86-64, arm64). */
@@ -33,6 +34,37 @@ public final class ProcStats {
     } catch (IOException e) {
       return -1;
     }
+  }
+
+  /**
+   * User plus system CPU time in nanoseconds of {@code pid}'s live threads whose name starts with
+   * {@code threadPrefix} ({@code /proc/<pid>/task/<tid>/stat}; Linux keeps the first 15 characters
+   * of a thread's name), or -1 when the process is gone. A thread that ended between two calls takes
+   * its time with it: meant for long-lived threads such as a node's I/O loops.
+   */
+  public static long threadsCpuNanos(long pid, String threadPrefix) {
+    long ticks = 0;
+    try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+          continue; // the thread ended while listed
+        }
+        if (threadName(stat).startsWith(threadPrefix)) {
+          ticks += parseCpuTicks(stat);
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return ticks * (1_000_000_000L / TICKS_PER_SECOND);
+  }
+
+  /** The command (a thread's name) of a stat line: between the first '(' and the last ')'. */
+  static String threadName(String stat) {
+    return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
   }
 
   /** The VmRSS line of a status file, in kB. */

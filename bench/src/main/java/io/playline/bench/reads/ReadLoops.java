@@ -28,9 +28,17 @@ final class ReadLoops {
   /** Requests an open-loop run keeps in flight at most; a due request beyond it is counted as skipped. */
   static final int PACED_MAX_IN_FLIGHT = 4096;
 
-  /** One run's figures; CPU in µs per answered request, NaN when unknown; heartbeat columns NaN without them. */
+  /**
+   * One run's figures; CPU in µs per answered request, NaN when unknown ({@code playerLoopsCpu}: the
+   * server's player I/O loops, {@value #PLAYER_LOOPS} threads, part of {@code serverCpu}); heartbeat
+   * columns NaN without them.
+   */
   record Result(String kind, int pass, double perSecond, double p50, double p99, double p999, double serverCpu,
-      double redisCpu, double ownCpu, long errors, double heartbeatsPerSecond, double heartbeatP99) {}
+      double playerLoopsCpu, double redisCpu, double ownCpu, long errors, double heartbeatsPerSecond,
+      double heartbeatP99) {}
+
+  /** The name prefix of a node's player I/O loop threads. */
+  static final String PLAYER_LOOPS = "playline-io-";
 
   private final int concurrency;
   private final long serverPid;
@@ -115,8 +123,8 @@ final class ReadLoops {
     long n = done.get();
     Result r = new Result(kind, pass, n * 1e9 / elapsed, h.getValueAtPercentile(50) / 1000.0,
         h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-        perRequest(before[0], after[0], n), perRequest(before[1], after[1], n), perRequest(before[2], after[2], n),
-        errors.get(), hb[0], hb[1]);
+        perRequest(before[0], after[0], n), perRequest(before[3], after[3], n), perRequest(before[1], after[1], n),
+        perRequest(before[2], after[2], n), errors.get(), hb[0], hb[1]);
     System.out.printf(Locale.ROOT, "  %-19s p%d %9.0f req/s  p50 %.2f ms  p99 %.2f ms  errors %d%s%s%n", kind, pass,
         r.perSecond(), r.p50(), r.p99(), r.errors(), heartbeatNote(r),
         sample.isEmpty() ? "" : " (first: " + sample.get(0) + ")");
@@ -183,17 +191,22 @@ final class ReadLoops {
     long n = done.get();
     Result r = new Result(kind, pass, n * 1e9 / window.toNanos(), h.getValueAtPercentile(50) / 1000.0,
         h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-        perRequest(measuredFrom[0], after[0], n), perRequest(measuredFrom[1], after[1], n),
-        perRequest(measuredFrom[2], after[2], n), errors.get() + skipped, hb[0], hb[1]);
+        perRequest(measuredFrom[0], after[0], n), perRequest(measuredFrom[3], after[3], n),
+        perRequest(measuredFrom[1], after[1], n), perRequest(measuredFrom[2], after[2], n), errors.get() + skipped,
+        hb[0], hb[1]);
     System.out.printf(Locale.ROOT, "  %-19s p%d %9.0f req/s (offered %.0f)  p50 %.2f ms  p99 %.2f ms  errors %d, "
         + "skipped %d%s%n", kind, pass, r.perSecond(), rate, r.p50(), r.p99(), r.errors() - skipped, skipped,
         heartbeatNote(r));
     return r;
   }
 
-  /** CPU so far of {@code serverPid}, redis-server and this process, in ns (-1 = unknown). */
+  /**
+   * CPU so far of {@code serverPid}, redis-server, this process and {@code serverPid}'s player I/O
+   * loops, in ns (-1 = unknown).
+   */
   long[] cpuNow(long serverPid) {
-    return new long[] {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(ProcessHandle.current().pid())};
+    return new long[] {cpu(serverPid), cpu(redisPid), ProcStats.cpuNanos(ProcessHandle.current().pid()),
+        serverPid <= 0 ? -1 : ProcStats.threadsCpuNanos(serverPid, PLAYER_LOOPS)};
   }
 
   /** Heartbeats acked per second between two snapshots and the p99 of the later one's interval (ms). */

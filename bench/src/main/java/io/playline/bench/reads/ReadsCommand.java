@@ -62,8 +62,9 @@ import picocli.CommandLine.Option;
  *       the same over player WebSockets, one per cold or deep user.
  * </ul>
  *
- * Reported per run: requests/s, latency p50/p99/p99.9, CPU per request of the server process, of
- * redis-server and of this process, and the ratio to the store alone. With {@code --paced F}, each
+ * Reported per run: requests/s, latency p50/p99/p99.9, CPU per request of the server process (and,
+ * of it, of its player I/O loops: an internal-API read should cost them nothing), of redis-server
+ * and of this process, and the ratio to the store alone. With {@code --paced F}, each
  * Playline read also runs open-loop at F times the rate its closed-loop run of the same pass
  * reached (latency from each request's intended start, so a stalled server shows as latency, not
  * as a lower rate): the latency at a load the server is not saturated by. Control thread only.
@@ -366,8 +367,9 @@ public final class ReadsCommand implements Callable<Integer> {
       double seconds = (to.nanos() - from.nanos()) / 1e9;
       ReadLoops.Result r = new ReadLoops.Result(kind, pass, n / seconds, h.getValueAtPercentile(50) / 1000.0,
           h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-          ReadLoops.perRequest(before[0], after[0], n), ReadLoops.perRequest(before[1], after[1], n),
-          ReadLoops.perRequest(before[2], after[2], n), errors, hb[0], hb[1]);
+          ReadLoops.perRequest(before[0], after[0], n), ReadLoops.perRequest(before[3], after[3], n),
+          ReadLoops.perRequest(before[1], after[1], n), ReadLoops.perRequest(before[2], after[2], n), errors, hb[0],
+          hb[1]);
       if (n == 0) {
         System.out.printf("  %s: no answers: %d of %d players open, %d sent, %d skipped, closes %s%n", kind, to.open(),
             players, to.sent() - from.sent(), to.skipped() - from.skipped(), to.closes());

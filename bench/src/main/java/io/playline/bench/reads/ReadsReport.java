@@ -18,8 +18,9 @@ final class ReadsReport {
       byKind.computeIfAbsent(r.kind(), k -> new ArrayList<>()).add(r);
     }
     System.out.printf("%n== %s ==%n", title);
-    System.out.printf("%-22s %10s %9s %9s %9s %14s %14s %14s %7s %8s %9s%n", "run (median)", "req/s", "p50 ms",
-        "p99 ms", "p99.9 ms", "server us/req", "redis us/req", "bench us/req", "errors", "hb/s", "hb p99 ms");
+    System.out.printf("%-22s %10s %9s %9s %9s %14s %14s %14s %14s %7s %8s %9s%n", "run (median)", "req/s", "p50 ms",
+        "p99 ms", "p99.9 ms", "server us/req", "player loops", "redis us/req", "bench us/req", "errors", "hb/s",
+        "hb p99 ms");
     Map<String, Double> rates = new LinkedHashMap<>();
     Map<String, Double> serverCpu = new LinkedHashMap<>();
     Map<String, Double> redisCpu = new LinkedHashMap<>();
@@ -29,10 +30,10 @@ final class ReadsReport {
       rates.put(e.getKey(), rate);
       serverCpu.put(e.getKey(), median(rs, ReadLoops.Result::serverCpu));
       redisCpu.put(e.getKey(), median(rs, ReadLoops.Result::redisCpu));
-      System.out.printf(Locale.ROOT, "%-22s %10.0f %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f %7d %8.0f %9.2f%n",
+      System.out.printf(Locale.ROOT, "%-22s %10.0f %9.2f %9.2f %9.2f %14.1f %14.1f %14.1f %14.1f %7d %8.0f %9.2f%n",
           e.getKey(), rate, median(rs, ReadLoops.Result::p50), median(rs, ReadLoops.Result::p99),
           median(rs, ReadLoops.Result::p999), median(rs, ReadLoops.Result::serverCpu),
-          median(rs, ReadLoops.Result::redisCpu), median(rs, ReadLoops.Result::ownCpu),
+          median(rs, ReadLoops.Result::playerLoopsCpu), median(rs, ReadLoops.Result::redisCpu), median(rs, ReadLoops.Result::ownCpu),
           rs.stream().mapToLong(ReadLoops.Result::errors).sum(), median(rs, ReadLoops.Result::heartbeatsPerSecond),
           median(rs, ReadLoops.Result::heartbeatP99));
     }

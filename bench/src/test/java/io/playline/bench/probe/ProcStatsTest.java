@@ -2,6 +2,7 @@ package io.playline.bench.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class ProcStatsTest {
@@ -16,6 +17,33 @@ class ProcStatsTest {
   void readsVmRssInKilobytes() {
     String status = "Name:\tjava\nVmPeak:\t 9000000 kB\nVmRSS:\t  812344 kB\nThreads:\t40\n";
     assertThat(ProcStats.parseRssKb(status)).isEqualTo(812_344);
+  }
+
+  @Test
+  void readsAThreadsNameEvenWithSpacesAndParens() {
+    assertThat(ProcStats.threadName("4243 (playline-io-5-1) R 1 4242")).isEqualTo("playline-io-5-1");
+    assertThat(ProcStats.threadName("4244 (a (b) c) S 1 4242")).isEqualTo("a (b) c");
+  }
+
+  @Test
+  void countsTheCpuOfThisProcesssThreadsByName() throws Exception {
+    long pid = ProcessHandle.current().pid();
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    AtomicBoolean seen = new AtomicBoolean();
+    Thread spinner = new Thread(() -> {
+      // Busy until its own CPU shows in /proc (clock ticks of 10 ms), bounded by the deadline.
+      while (System.nanoTime() < deadline) {
+        if (ProcStats.threadsCpuNanos(pid, "procstats-spin") >= 50_000_000L) {
+          seen.set(true);
+          return;
+        }
+      }
+    }, "procstats-spin-1");
+    spinner.start();
+    spinner.join();
+    assertThat(seen).as("the spinning thread's CPU time, found by its name").isTrue();
+    assertThat(ProcStats.threadsCpuNanos(pid, "procstats-no-such-thread")).isZero();
+    assertThat(ProcStats.threadsCpuNanos(Long.MAX_VALUE, "procstats-spin")).isEqualTo(-1);
   }
 
   @Test

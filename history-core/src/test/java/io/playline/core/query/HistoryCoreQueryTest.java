@@ -6,7 +6,11 @@ import static io.playline.core.query.QueryTestEnv.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
+import io.lettuce.core.resource.Transports;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HBaseClient;
@@ -20,6 +24,9 @@ import io.playline.testing.RealRedisExtension;
 import io.playline.testing.RedisNamespace;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -66,5 +73,60 @@ class HistoryCoreQueryTest {
       assertThat(core.aggregator().pendingItems()).isEqualTo(1);
     }
     assertThat(registry.get("playline.hbase.client.running").gauge().value()).as("closed with the core").isZero();
+  }
+
+  @Test
+  void theApisReadPathAnswersOnTheLoopItIsGivenAndClosesWithTheCore(RedisNamespace redis, HBaseNamespace hbase,
+      KafkaNamespace kafka) throws Exception {
+    Map<String, String> settings = Map.of("redis.key.prefix", redis.keyPrefix(),
+        "hbase.table", hbase.table("history").getNameAsString(), "kafka.topic.history", kafka.topic("history"),
+        "kafka.topic.history.partitions", Integer.toString(KafkaNamespace.PARTITIONS));
+    EventLoopGroup group = (EventLoopGroup) DefaultEventLoopGroupProvider.createEventLoopGroup(
+        Transports.eventLoopGroupClass(), 1);
+    try {
+      EventLoop loop = group.next();
+      HistoryService api;
+      HistoryCore closedCore;
+      try (HistoryCore core = HistoryCore.start(ConfigSource.empty().with(settings), redis.redisUri(),
+          kafka.bootstrapServers(), "node-1", new SimpleMeterRegistry())) {
+        closedCore = core;
+        assertThatThrownBy(() -> core.historyOn(loop)).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("attachHBase");
+        HistoryService nodeHistory = core.attachHBase(hbase.configuration());
+        api = core.historyOn(loop);
+        assertThat(api).isNotSameAs(nodeHistory);
+        assertThatThrownBy(() -> core.historyOn(loop)).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("twice");
+
+        // The answer is decoded, and the records built, on the given loop (held until the stage is
+        // chained, so it cannot complete first); the node's path answers elsewhere.
+        CountDownLatch release = new CountDownLatch(1);
+        loop.execute(() -> {
+          try {
+            release.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        CompletionStage<Boolean> onLoop = api.progress(UID, List.of(item(Business.VIDEO, 1)))
+            .thenApply(r -> loop.inEventLoop());
+        release.countDown();
+        boolean apiOnLoop = join(onLoop);
+        assertThat(apiOnLoop).isTrue();
+        boolean nodeOnLoop = join(nodeHistory.progress(UID, List.of(item(Business.VIDEO, 1)))
+            .thenApply(r -> loop.inEventLoop()));
+        assertThat(nodeOnLoop).isFalse();
+        // Same Redis, same write-back: a delete through the API's path is pending for the job.
+        join(api.delete(UID, List.of(item(Business.VIDEO, 2))));
+        assertThat(core.aggregator().pendingItems()).isEqualTo(1);
+      }
+      assertThatThrownBy(() -> join(api.progress(UID, List.of(item(Business.VIDEO, 1)))))
+          .as("the API's Redis client closed with the core").isInstanceOf(AssertionError.class)
+          .hasMessage("stage failed");
+      assertThatThrownBy(() -> closedCore.historyOn(loop)).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("after close");
+    } finally {
+      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).sync();
+    }
   }
 }

@@ -16,24 +16,38 @@ import org.slf4j.Marker;
  * ZooKeeper logs "Error while calling watcher" with a {@link RejectedExecutionException} and its
  * stack trace. The event is for a watcher that is going away; nothing is lost.
  *
- * <p>Only that pair is dropped: the logger {@value #LOGGER}, that message and a refused hand-off
- * as the cause. Any other error of ZooKeeper's client (a watcher that failed on its own, a lost
- * session) is logged as before. Installed by the shipped {@code logback.xml} as a
- * {@code <turboFilter>}, which sees an event before it is built.
+ * <p>Only that error is dropped: the logger {@value #LOGGER} at ERROR, that message, and a refused
+ * hand-off thrown by HBase's {@code ZKWatcher.process} as the cause. Any other error of ZooKeeper's
+ * client (another watcher's refused hand-off, a watcher that failed on its own, a lost session) is
+ * logged as before. Installed by the shipped {@code logback.xml} as a {@code <turboFilter>}, which
+ * sees an event before it is built; in a process without an embedded HBase it never matches.
  */
 public final class ClosedWatcherEventFilter extends TurboFilter {
   /** ZooKeeper's client connection, which logs a watcher's failure. */
   static final String LOGGER = "org.apache.zookeeper.ClientCnxn";
   /** The start of the message it logs when a watcher throws. */
   static final String MESSAGE = "Error while calling watcher";
+  /** HBase's watcher, whose {@code process} hands events to its executor. */
+  static final String WATCHER = "org.apache.hadoop.hbase.zookeeper.ZKWatcher";
 
   @Override
   public FilterReply decide(@Nullable Marker marker, Logger logger, Level level,
       @Nullable String format, Object @Nullable [] params, @Nullable Throwable t) {
     if (t instanceof RejectedExecutionException && level == Level.ERROR
-        && format != null && format.startsWith(MESSAGE) && LOGGER.equals(logger.getName())) {
+        && format != null && format.startsWith(MESSAGE) && LOGGER.equals(logger.getName())
+        && thrownByTheWatcher(t)) {
       return FilterReply.DENY;
     }
     return FilterReply.NEUTRAL;
+  }
+
+  /** Whether HBase's {@code ZKWatcher.process} is on {@code t}'s stack: its hand-off was refused. */
+  private static boolean thrownByTheWatcher(Throwable t) {
+    for (StackTraceElement frame : t.getStackTrace()) {
+      if (WATCHER.equals(frame.getClassName()) && "process".equals(frame.getMethodName())) {
+        return true;
+      }
+    }
+    return false;
   }
 }
