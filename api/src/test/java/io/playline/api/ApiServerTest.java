@@ -15,6 +15,7 @@ import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.StreamObserver;
 import io.playline.api.config.ApiConfig;
+import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.node.Node;
 import io.playline.node.NodeConfig;
@@ -198,7 +199,14 @@ class ApiServerTest extends AbstractApiNodeTest {
   }
 
   @Test
-  void refusesAClosedNodeAndOpensNothingForIt(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
+  void onANodeWithoutPlayersTheApiKeepsTheNodesReadPath() {
+    // attach (the api role's) opened no Redis client of the API's own: the core still has its one.
+    HistoryCore core = node.historyCore();
+    assertThat(core.historyOn(node.loops().api().first())).isNotNull();
+  }
+
+  @Test
+  void refusesAClosedNode(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase) {
     ConfigSource source = source(redis, kafka, hbase);
     Node closed = Node.builder(NodeConfig.from(source)).core(Node.historyCore(source, redis.redisUri(),
         kafka.bootstrapServers(), "api-test", hbase.configuration())).start();

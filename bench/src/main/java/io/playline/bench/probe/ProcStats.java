@@ -1,6 +1,7 @@
 package io.playline.bench.probe;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,11 +40,13 @@ public final class ProcStats {
   /**
    * User plus system CPU time in nanoseconds of {@code pid}'s live threads whose name starts with
    * {@code threadPrefix} ({@code /proc/<pid>/task/<tid>/stat}; Linux keeps the first 15 characters
-   * of a thread's name), or -1 when the process is gone. A thread that ended between two calls takes
-   * its time with it: meant for long-lived threads such as a node's I/O loops.
+   * of a thread's name, so the prefix must be shorter), or -1 when the process is gone or no thread
+   * has that prefix (a renamed thread reads as unknown, not as idle). A thread that ended between two
+   * calls takes its time with it: meant for long-lived threads such as a node's I/O loops.
    */
   public static long threadsCpuNanos(long pid, String threadPrefix) {
     long ticks = 0;
+    boolean matched = false;
     try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
       for (Path task : (Iterable<Path>) tasks::iterator) {
         String stat;
@@ -54,12 +57,13 @@ public final class ProcStats {
         }
         if (threadName(stat).startsWith(threadPrefix)) {
           ticks += parseCpuTicks(stat);
+          matched = true;
         }
       }
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) { // the listing fails when the process ends mid-way
       return -1;
     }
-    return ticks * (1_000_000_000L / TICKS_PER_SECOND);
+    return matched ? ticks * (1_000_000_000L / TICKS_PER_SECOND) : -1;
   }
 
   /** The command (a thread's name) of a stat line: between the first '(' and the last ')'. */

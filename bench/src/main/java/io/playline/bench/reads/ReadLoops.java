@@ -37,7 +37,7 @@ final class ReadLoops {
       double playerLoopsCpu, double redisCpu, double ownCpu, long errors, double heartbeatsPerSecond,
       double heartbeatP99) {}
 
-  /** The name prefix of a node's player I/O loop threads. */
+  /** The name prefix of a node's player I/O loop threads ({@code EventLoops}'s {@code playline-io} group). */
   static final String PLAYER_LOOPS = "playline-io-";
 
   private final int concurrency;

@@ -19,7 +19,7 @@ final class ReadsReport {
     }
     System.out.printf("%n== %s ==%n", title);
     System.out.printf("%-22s %10s %9s %9s %9s %14s %14s %14s %14s %7s %8s %9s%n", "run (median)", "req/s", "p50 ms",
-        "p99 ms", "p99.9 ms", "server us/req", "player loops", "redis us/req", "bench us/req", "errors", "hb/s",
+        "p99 ms", "p99.9 ms", "server us/req", "loops us/req", "redis us/req", "bench us/req", "errors", "hb/s",
         "hb p99 ms");
     Map<String, Double> rates = new LinkedHashMap<>();
     Map<String, Double> serverCpu = new LinkedHashMap<>();

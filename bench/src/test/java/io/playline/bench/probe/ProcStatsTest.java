@@ -38,11 +38,12 @@ class ProcStatsTest {
           return;
         }
       }
-    }, "procstats-spin-1");
+    }, "procstats-spin"); // within the 15 characters Linux keeps of a thread's name
     spinner.start();
     spinner.join();
     assertThat(seen).as("the spinning thread's CPU time, found by its name").isTrue();
-    assertThat(ProcStats.threadsCpuNanos(pid, "procstats-no-such-thread")).isZero();
+    assertThat(ProcStats.threadsCpuNanos(pid, "procstats-none")).as("no such thread: unknown, not idle")
+        .isEqualTo(-1);
     assertThat(ProcStats.threadsCpuNanos(Long.MAX_VALUE, "procstats-spin")).isEqualTo(-1);
   }
 

@@ -11,6 +11,7 @@ import io.lettuce.core.resource.Transports;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.HistoryCore;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.HBaseClient;
@@ -75,6 +76,25 @@ class HistoryCoreQueryTest {
     assertThat(registry.get("playline.hbase.client.running").gauge().value()).as("closed with the core").isZero();
   }
 
+  /**
+   * Whether {@code service}'s answer to a progress read completed on {@code loop}: the loop is held
+   * until the stage is chained, so the stage cannot have completed before on another thread.
+   */
+  private static boolean answeredOn(HistoryService service, EventExecutor loop) {
+    CountDownLatch release = new CountDownLatch(1);
+    loop.execute(() -> {
+      try {
+        release.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    CompletionStage<Boolean> onLoop = service.progress(UID, List.of(item(Business.VIDEO, 1)))
+        .thenApply(r -> loop.inEventLoop());
+    release.countDown();
+    return join(onLoop);
+  }
+
   @Test
   void theApisReadPathAnswersOnTheLoopItIsGivenAndClosesWithTheCore(RedisNamespace redis, HBaseNamespace hbase,
       KafkaNamespace kafka) throws Exception {
@@ -98,24 +118,11 @@ class HistoryCoreQueryTest {
         assertThatThrownBy(() -> core.historyOn(loop)).isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("twice");
 
-        // The answer is decoded, and the records built, on the given loop (held until the stage is
-        // chained, so it cannot complete first); the node's path answers elsewhere.
-        CountDownLatch release = new CountDownLatch(1);
-        loop.execute(() -> {
-          try {
-            release.await(30, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-        CompletionStage<Boolean> onLoop = api.progress(UID, List.of(item(Business.VIDEO, 1)))
-            .thenApply(r -> loop.inEventLoop());
-        release.countDown();
-        boolean apiOnLoop = join(onLoop);
-        assertThat(apiOnLoop).isTrue();
-        boolean nodeOnLoop = join(nodeHistory.progress(UID, List.of(item(Business.VIDEO, 1)))
-            .thenApply(r -> loop.inEventLoop()));
-        assertThat(nodeOnLoop).isFalse();
+        // The answer is decoded, and the records built, on the given loop; the node's path answers on
+        // its own client's.
+        assertThat(answeredOn(api, loop)).as("the API's path, on the loop it was given").isTrue();
+        assertThat(answeredOn(nodeHistory, core.redis().ioLoop())).as("the node's path, on its client's loop")
+            .isTrue();
         // Same Redis, same write-back: a delete through the API's path is pending for the job.
         join(api.delete(UID, List.of(item(Business.VIDEO, 2))));
         assertThat(core.aggregator().pendingItems()).isEqualTo(1);

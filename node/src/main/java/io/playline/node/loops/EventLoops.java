@@ -65,6 +65,8 @@ public final class EventLoops implements AutoCloseable {
     EventLoopGroup boss = group(epoll, 1, "playline-accept");
     EventLoopGroup admin = group(epoll, 1, "playline-admin");
     Class<? extends ServerChannel> type = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    // Thread names are measured by prefix (bench reads' player-loop CPU, from /proc, which keeps 15
+    // characters of a name): keep these prefixes short.
     EventLoops api = new EventLoops(boss, group(epoll, threads(apiThreads), "playline-api"), admin, null, type);
     return new EventLoops(boss, group(epoll, threads(workerThreads), "playline-io"), admin, api, type);
   }
