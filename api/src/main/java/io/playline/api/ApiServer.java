@@ -7,6 +7,8 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.EventExecutor;
 import io.playline.api.config.ApiConfig;
 import io.playline.api.connect.ConnectServer;
 import io.playline.core.HistoryCore;
@@ -19,6 +21,8 @@ import io.playline.node.edge.ConnectionLimiter;
 import io.playline.proto.v1.HistoryGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * connection takes the place of one on which no call proved a token (strangers cannot fill the port),
  * else it is closed at accept. Reports go through the node's batcher (the same write path,
  * first-today and push as players); queries and controls through the node's read path or, beside
- * players ({@link #attachBesidePlayers}), one of its own whose Redis client lives on the API's first
- * loop ({@link HistoryCore#historyOn}), not on the players'.
+ * players ({@link #attachBesidePlayers}), paths of its own, one per API loop, whose Redis clients
+ * live on the API's loops ({@link HistoryCore#historyOn}), not on the players'.
  * {@link #attach} ties its life to the node: it stops before the write path it uses.
  */
 public final class ApiServer implements AutoCloseable {
@@ -72,11 +76,12 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /**
-   * As {@link #attach(Node, ApiConfig)}, on a node that also serves players (standalone): the API's
-   * queries get a Redis client of their own on the API's first loop ({@link HistoryCore#historyOn}),
-   * so a backend's query is never written, answered or decoded on the players' loop the node's
-   * client shares ({@code io.redis.shared}). A node whose core is not a {@link HistoryCore} (tests)
-   * keeps its one read path.
+   * As {@link #attach(Node, ApiConfig)}, on a node that also serves players (standalone): each of
+   * the API's loops gets a Redis client of its own ({@link HistoryCore#historyOn}), so a backend's
+   * query is never written, answered or decoded on the players' loop the node's client shares
+   * ({@code io.redis.shared}), nor handed from one API loop to another: it is answered on the loop
+   * its connection lives on ({@code api.io.threads} loops, as many Redis connections). A node whose
+   * core is not a {@link HistoryCore} (tests) keeps its one read path.
    */
   public static ApiServer attachBesidePlayers(Node node, ApiConfig access) {
     return attach(node, access, true);
@@ -91,8 +96,7 @@ public final class ApiServer implements AutoCloseable {
       throw new IllegalStateException("the internal API needs a node with queries (HBase)");
     }
     HistoryCore core = node.core().historyCore();
-    HistoryService history = besidePlayers && core != null ? core.historyOn(node.loops().api().first())
-        : nodeHistory;
+    HistoryService history = besidePlayers && core != null ? ownPaths(core, node) : nodeHistory;
     NodeConfig config = node.config();
     HealthStatusManager health = new HealthStatusManager();
     ServiceAuthInterceptor auth = new ServiceAuthInterceptor(access.secret(), config.tokenClockSkew(),
@@ -146,6 +150,18 @@ public final class ApiServer implements AutoCloseable {
         ? "plain text, service tokens required"
         : node.tls().mutual() ? "TLS, client certificates required" : "TLS, service tokens required");
     return api;
+  }
+
+  /**
+   * One read path per API loop, each over a Redis client on its loop ({@link HistoryCore#historyOn}):
+   * a call is answered on the loop its connection lives on ({@link LoopLocalHistory}).
+   */
+  private static HistoryService ownPaths(HistoryCore core, Node node) {
+    List<LoopLocalHistory.OnLoop> paths = new ArrayList<>();
+    for (EventExecutor loop : node.loops().api().workers()) {
+      paths.add(new LoopLocalHistory.OnLoop(loop, core.historyOn((EventLoop) loop)));
+    }
+    return new LoopLocalHistory(paths);
   }
 
   private static IllegalStateException closedNode(Node node) {

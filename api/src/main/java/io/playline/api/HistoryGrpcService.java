@@ -178,7 +178,7 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
     }
     // The answer is built and encoded on the loop the call arrived on (the API's, with the server's
     // direct executor), not on the thread that completed the query (the node's Redis client's, in
-    // the api role, or the API's first loop when the call arrived on another);
+    // the api role; beside players each API loop queries over a client of its own);
     // a query completed on that loop already is answered there at once, not queued behind itself.
     EventExecutor loop = ThreadExecutorMap.currentExecutor();
     Executor answering = loop == null ? Runnable::run : task -> {

@@ -1,7 +1,10 @@
 package io.playline.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
@@ -27,7 +30,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -77,6 +82,63 @@ class ApiLoopsTest {
           channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         }
       }
+    }
+  }
+
+  @Test
+  void eachApiLoopAnswersOverARedisClientOfItsOwn(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    // Two API loops, the first held: a query arriving on the second is answered over the second's own
+    // Redis client. (With one client for the API, on its first loop, no query answers until release.)
+    try (TestApi t = TestApi.startBesidePlayers(redis, kafka, hbase, Map.of("io.threads", "1", "api.io.threads", "2",
+        "api.http.enabled", "false"))) {
+      CountDownLatch release = new CountDownLatch(1);
+      CountDownLatch held = new CountDownLatch(1);
+      t.node().loops().api().first().execute(() -> {
+        held.countDown();
+        try {
+          release.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      List<ManagedChannel> channels = new ArrayList<>();
+      try {
+        assertThat(held.await(30, TimeUnit.SECONDS)).as("first API loop held").isTrue();
+        Metadata headers = new Metadata();
+        headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
+        // Connections are handed to the API's loops in turn: of four, two land on the second loop.
+        List<ListenableFuture<GetProgressResponse>> answers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", t.api().address().getPort())
+              .usePlaintext().intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+          channels.add(channel);
+          answers.add(HistoryGrpc.newFutureStub(channel).withDeadlineAfter(120, TimeUnit.SECONDS)
+              .getProgress(GetProgressRequest.newBuilder().setUid(7)
+                  .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build()));
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(answers.stream()
+            .filter(ApiLoopsTest::answered).count())
+            .as("queries answered while the first API loop is held").isGreaterThanOrEqualTo(1));
+        release.countDown();
+        for (ListenableFuture<GetProgressResponse> a : answers) {
+          assertThat(a.get(60, TimeUnit.SECONDS).getRecordsCount()).isZero();
+        }
+      } finally {
+        release.countDown();
+        for (ManagedChannel channel : channels) {
+          channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+      }
+    }
+  }
+
+  /** Whether {@code answer} came, empty as asked (a failed call is not an answer: the final get shows it). */
+  private static boolean answered(ListenableFuture<GetProgressResponse> answer) {
+    try {
+      return answer.isDone() && Futures.getDone(answer).getRecordsCount() == 0;
+    } catch (ExecutionException | CancellationException e) {
+      return false;
     }
   }
 

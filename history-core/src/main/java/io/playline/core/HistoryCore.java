@@ -22,6 +22,8 @@ import io.playline.core.write.RedisHistoryWriter;
 import io.playline.core.write.WriteMetrics;
 import io.playline.time.Time;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.jspecify.annotations.Nullable;
@@ -51,8 +53,8 @@ public final class HistoryCore implements AutoCloseable {
   private final Time time;
   private @Nullable HBaseClient hbase;
   private volatile @Nullable HistoryService history;
-  /** The internal API's Redis client ({@link #historyOn}); closed before {@link #redis}. */
-  private @Nullable RedisConnections apiRedis;
+  /** The internal API's Redis clients by loop ({@link #historyOn}); closed before {@link #redis}. */
+  private final Map<EventLoop, RedisConnections> apiRedis = new LinkedHashMap<>();
   /** Set by {@link #close()}: no client is opened after it. */
   private boolean closed;
 
@@ -175,15 +177,16 @@ public final class HistoryCore implements AutoCloseable {
 
   /**
    * The read and user-control paths again, over a Redis client of their own whose connections live
-   * on {@code loop} (the internal API's first I/O loop): a backend's query is written to Redis, its
-   * answer decoded and its records built there, never on the loop the core's client shares with
+   * on {@code loop} (one of the internal API's I/O loops): a backend's query is written to Redis,
+   * its answer decoded and its records built there, never on the loop the core's client shares with
    * players ({@code io.redis.shared}), so a node serving both keeps a backend's work out of the
-   * players' heartbeats' way and the other way round. Shares the HBase client, the write-back (a
-   * delete's or clear's tombstones) and the meters with {@link #history()}. Blocks while it
-   * connects: call at start-up, once, after {@link #attachHBase}.
+   * players' heartbeats' way and the other way round; with one per API loop, a query is answered
+   * on the loop its connection lives on, without a hand-off to another. Shares the HBase client, the
+   * write-back (a delete's or clear's tombstones) and the meters with {@link #history()}. Blocks
+   * while it connects: call at start-up, once per loop, after {@link #attachHBase}.
    *
    * @throws IllegalStateException before {@link #attachHBase}, after {@link #close()}, or when
-   *     called twice
+   *     called twice for one loop
    */
   public synchronized HistoryService historyOn(EventLoop loop) {
     if (closed) {
@@ -193,12 +196,12 @@ public final class HistoryCore implements AutoCloseable {
     if (client == null) {
       throw new IllegalStateException("historyOn() before attachHBase(): the query paths need HBase");
     }
-    if (apiRedis != null) {
-      throw new IllegalStateException("historyOn() called twice");
+    if (apiRedis.containsKey(loop)) {
+      throw new IllegalStateException("historyOn() called twice for " + loop);
     }
     RedisConnections connections = RedisConnections.connect(redisUri, config.redisCluster(), config.redisTimeout(),
         loop, config.redisTopology(), time);
-    apiRedis = connections;
+    apiRedis.put(loop, connections);
     return new TieredHistoryService(config, connections, client, TombstoneSink.of(aggregator), registry, time);
   }
 
@@ -253,8 +256,9 @@ public final class HistoryCore implements AutoCloseable {
   }
 
   private synchronized void closeApiRedis() {
-    if (apiRedis != null) {
-      apiRedis.close();
+    for (RedisConnections connections : apiRedis.values()) {
+      connections.close();
     }
+    apiRedis.clear();
   }
 }

@@ -102,10 +102,12 @@ class HistoryCoreQueryTest {
         "hbase.table", hbase.table("history").getNameAsString(), "kafka.topic.history", kafka.topic("history"),
         "kafka.topic.history.partitions", Integer.toString(KafkaNamespace.PARTITIONS));
     EventLoopGroup group = (EventLoopGroup) DefaultEventLoopGroupProvider.createEventLoopGroup(
-        Transports.eventLoopGroupClass(), 1);
+        Transports.eventLoopGroupClass(), 2);
     try {
       EventLoop loop = group.next();
+      EventLoop other = group.next();
       HistoryService api;
+      HistoryService otherApi;
       HistoryCore closedCore;
       try (HistoryCore core = HistoryCore.start(ConfigSource.empty().with(settings), redis.redisUri(),
           kafka.bootstrapServers(), "node-1", new SimpleMeterRegistry())) {
@@ -117,10 +119,13 @@ class HistoryCoreQueryTest {
         assertThat(api).isNotSameAs(nodeHistory);
         assertThatThrownBy(() -> core.historyOn(loop)).isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("twice");
+        // One per loop: another loop's path answers on that loop.
+        otherApi = core.historyOn(other);
 
         // The answer is decoded, and the records built, on the given loop; the node's path answers on
         // its own client's.
         assertThat(answeredOn(api, loop)).as("the API's path, on the loop it was given").isTrue();
+        assertThat(answeredOn(otherApi, other)).as("another loop's path, on that loop").isTrue();
         assertThat(answeredOn(nodeHistory, core.redis().ioLoop())).as("the node's path, on its client's loop")
             .isTrue();
         // Same Redis, same write-back: a delete through the API's path is pending for the job.
@@ -129,6 +134,9 @@ class HistoryCoreQueryTest {
       }
       assertThatThrownBy(() -> join(api.progress(UID, List.of(item(Business.VIDEO, 1)))))
           .as("the API's Redis client closed with the core").isInstanceOf(AssertionError.class)
+          .hasMessage("stage failed");
+      assertThatThrownBy(() -> join(otherApi.progress(UID, List.of(item(Business.VIDEO, 1)))))
+          .as("every API client closed with the core").isInstanceOf(AssertionError.class)
           .hasMessage("stage failed");
       assertThatThrownBy(() -> closedCore.historyOn(loop)).isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("after close");
