@@ -9,7 +9,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
@@ -93,18 +92,10 @@ class ApiLoopsTest {
     try (TestApi t = TestApi.startBesidePlayers(redis, kafka, hbase, Map.of("io.threads", "1", "api.io.threads", "2",
         "api.http.enabled", "false"))) {
       CountDownLatch release = new CountDownLatch(1);
-      CountDownLatch held = new CountDownLatch(1);
-      t.node().loops().api().first().execute(() -> {
-        held.countDown();
-        try {
-          release.await(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      List<CountDownLatch> held = hold(List.of(t.node().loops().api().first()), release);
       List<ManagedChannel> channels = new ArrayList<>();
       try {
-        assertThat(held.await(30, TimeUnit.SECONDS)).as("first API loop held").isTrue();
+        assertThat(held.get(0).await(30, TimeUnit.SECONDS)).as("first API loop held").isTrue();
         Metadata headers = new Metadata();
         headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
         // Connections are handed to the API's loops in turn: of four, two land on the second loop.
@@ -142,10 +133,10 @@ class ApiLoopsTest {
     }
   }
 
-  /** Holds every loop of {@code group} until {@code release}; each returned latch opens once its loop is held. */
-  private static List<CountDownLatch> hold(EventLoopGroup group, CountDownLatch release) {
+  /** Holds every loop of {@code loops} until {@code release}; each returned latch opens once its loop is held. */
+  private static List<CountDownLatch> hold(Iterable<? extends EventExecutor> loops, CountDownLatch release) {
     List<CountDownLatch> held = new ArrayList<>();
-    for (EventExecutor loop : group) {
+    for (EventExecutor loop : loops) {
       CountDownLatch h = new CountDownLatch(1);
       held.add(h);
       loop.execute(() -> {
