@@ -124,12 +124,12 @@ class ApiLoopsTest {
     }
   }
 
-  /** Whether {@code answer} came, empty as asked (a failed call is not an answer: the final get shows it). */
+  /** Whether {@code answer} came, empty as asked; a failed call fails the wait with its cause. */
   private static boolean answered(ListenableFuture<GetProgressResponse> answer) {
     try {
       return answer.isDone() && Futures.getDone(answer).getRecordsCount() == 0;
     } catch (ExecutionException | CancellationException e) {
-      return false;
+      throw new AssertionError("a query failed", e);
     }
   }
 

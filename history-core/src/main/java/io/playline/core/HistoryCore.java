@@ -182,8 +182,9 @@ public final class HistoryCore implements AutoCloseable {
    * players ({@code io.redis.shared}), so a node serving both keeps a backend's work out of the
    * players' heartbeats' way and the other way round; with one per API loop, a query is answered
    * on the loop its connection lives on, without a hand-off to another. Shares the HBase client, the
-   * write-back (a delete's or clear's tombstones) and the meters with {@link #history()}. Blocks
-   * while it connects: call at start-up, once per loop, after {@link #attachHBase}.
+   * write-back (a delete's or clear's tombstones) and the meters with {@link #history()}, and the
+   * core client's timer and computation threads (it starts none). Blocks while it connects: call at
+   * start-up, once per loop, after {@link #attachHBase}.
    *
    * @throws IllegalStateException before {@link #attachHBase}, after {@link #close()}, or when
    *     called twice for one loop
@@ -199,8 +200,9 @@ public final class HistoryCore implements AutoCloseable {
     if (apiRedis.containsKey(loop)) {
       throw new IllegalStateException("historyOn() called twice for " + loop);
     }
+    // Beside the core's client: its timer and computation threads, not a set per loop.
     RedisConnections connections = RedisConnections.connect(redisUri, config.redisCluster(), config.redisTimeout(),
-        loop, config.redisTopology(), time);
+        loop, config.redisTopology(), time, redis);
     apiRedis.put(loop, connections);
     return new TieredHistoryService(config, connections, client, TombstoneSink.of(aggregator), registry, time);
   }
@@ -257,7 +259,11 @@ public final class HistoryCore implements AutoCloseable {
 
   private synchronized void closeApiRedis() {
     for (RedisConnections connections : apiRedis.values()) {
-      connections.close();
+      try {
+        connections.close();
+      } catch (RuntimeException e) {
+        log.warn("Closing one of the internal API's Redis clients failed; closing the rest", e);
+      }
     }
     apiRedis.clear();
   }

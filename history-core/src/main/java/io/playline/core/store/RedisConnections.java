@@ -71,7 +71,7 @@ public final class RedisConnections implements AutoCloseable {
   private @Nullable FixedDelay sweep;
 
   private RedisConnections(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
-      ClusterTopologyConfig topology, Time time) {
+      ClusterTopologyConfig topology, Time time, @Nullable RedisConnections shareWith) {
     this.time = time;
     // Lettuce's own per-command latency histograms cost CPU on every reply and nothing reads them
     // (Playline meters its batches itself).
@@ -97,6 +97,10 @@ public final class RedisConnections implements AutoCloseable {
         : (EventLoopGroup) DefaultEventLoopGroupProvider.createEventLoopGroup(Transports.eventLoopGroupClass(), 1);
     EventLoop io = loop != null ? loop : ownLoop.next();
     builder.eventLoopGroupProvider(new BorrowedEventLoop(io));
+    if (shareWith != null) {
+      // Lettuce leaves a timer and computation threads it was given running when it shuts down.
+      builder.timer(shareWith.resources.timer()).eventExecutorGroup(shareWith.resources.eventExecutorGroup());
+    }
     resources = builder.build();
     ioLoop = io;
     RedisURI redisUri = RedisURI.create(uri);
@@ -114,7 +118,14 @@ public final class RedisConnections implements AutoCloseable {
       client.setOptions(ClientOptions.builder().timeoutOptions(timeouts).useHashIndexQueue(false)
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
     }
-    shared = commands(connect());
+    RedisClusterAsyncCommands<byte[], byte[]> first;
+    try {
+      first = commands(connect());
+    } catch (RuntimeException e) {
+      close(); // the client, its resources and its own loop, which nothing else would close
+      throw e;
+    }
+    shared = first;
   }
 
   /**
@@ -165,8 +176,24 @@ public final class RedisConnections implements AutoCloseable {
    */
   public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
       ClusterTopologyConfig topology, Time time) {
-    RedisConnections c = new RedisConnections(uri, cluster, timeout, loop, topology, time);
-    c.loadScripts();
+    return connect(uri, cluster, timeout, loop, topology, time, null);
+  }
+
+  /**
+   * As {@link #connect(String, boolean, Duration, EventLoop, ClusterTopologyConfig, Time)}; with
+   * {@code shareWith}, the new client uses that one's timer and computation threads (command
+   * timeouts, Lettuce's events) instead of starting its own, so another client per event loop costs
+   * its connections only: close it before {@code shareWith}.
+   */
+  public static RedisConnections connect(String uri, boolean cluster, Duration timeout, @Nullable EventLoop loop,
+      ClusterTopologyConfig topology, Time time, @Nullable RedisConnections shareWith) {
+    RedisConnections c = new RedisConnections(uri, cluster, timeout, loop, topology, time, shareWith);
+    try {
+      c.loadScripts();
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
     log.info("Connected to Redis {}{}", uri, cluster ? " (cluster)" : "");
     return c;
   }

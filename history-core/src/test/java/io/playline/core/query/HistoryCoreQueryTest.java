@@ -115,6 +115,7 @@ class HistoryCoreQueryTest {
         assertThatThrownBy(() -> core.historyOn(loop)).isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("attachHBase");
         HistoryService nodeHistory = core.attachHBase(hbase.configuration());
+        long timers = threadsNamed("lettuce-timer");
         api = core.historyOn(loop);
         assertThat(api).isNotSameAs(nodeHistory);
         assertThatThrownBy(() -> core.historyOn(loop)).isInstanceOf(IllegalStateException.class)
@@ -126,6 +127,8 @@ class HistoryCoreQueryTest {
         // its own client's.
         assertThat(answeredOn(api, loop)).as("the API's path, on the loop it was given").isTrue();
         assertThat(answeredOn(otherApi, other)).as("another loop's path, on that loop").isTrue();
+        // Their command timeouts run on the core client's timer: no timer thread per loop.
+        assertThat(threadsNamed("lettuce-timer")).as("Lettuce timer threads").isLessThanOrEqualTo(timers);
         assertThat(answeredOn(nodeHistory, core.redis().ioLoop())).as("the node's path, on its client's loop")
             .isTrue();
         // Same Redis, same write-back: a delete through the API's path is pending for the job.
@@ -143,5 +146,10 @@ class HistoryCoreQueryTest {
     } finally {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS).sync();
     }
+  }
+
+  private static long threadsNamed(String prefix) {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.isAlive() && t.getName().startsWith(prefix))
+        .count();
   }
 }

@@ -70,9 +70,10 @@ public final class NodeSettings {
       "Netty I/O threads of the internal API's ports (gRPC and Connect HTTP), apart from the players' (`io.threads`), "
           + "0 = one per core: a backend's requests are read, answered and encoded there, never in line with a "
           + "player's heartbeats; on a node that serves both (standalone) its queries' Redis commands are also "
-          + "written and decoded there, each loop with a Redis connection of its own, so a query is answered on "
-          + "the loop its connection lives on (`playline-api` threads, started at start by those clients, or "
-          + "else by the API's first connection)");
+          + "written and decoded there, each loop with a Redis client of its own (its connection; the node "
+          + "client's timer and computation threads), so a query is answered on the loop its connection lives "
+          + "on (`playline-api` threads, started at start by those clients, or else by the API's first "
+          + "connection)");
   public static final Setting<Boolean> IO_REDIS_SHARED = Setting.bool("io.redis.shared", true, "the node's Redis "
       + "client for the players' writes and reads (and the heartbeat batcher) run on the first I/O loop, so that loop's connections are read, batched, written "
       + "to Redis and acked without a thread hop; `false` gives Redis a thread of its own (costs ~25 % more gateway "
