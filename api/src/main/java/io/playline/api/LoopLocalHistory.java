@@ -1,6 +1,7 @@
 package io.playline.api;
 
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 import io.playline.core.query.HistoryService;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;
@@ -8,7 +9,9 @@ import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ItemStats;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 
@@ -22,24 +25,25 @@ final class LoopLocalHistory implements HistoryService {
   /** A loop and the read path whose Redis client lives on it. */
   record OnLoop(EventExecutor loop, HistoryService history) {}
 
-  private final OnLoop[] paths;
+  private final Map<EventExecutor, HistoryService> byLoop = new IdentityHashMap<>();
+  private final HistoryService first;
 
   /** @param paths one per API loop, at least one; the first answers calls made off every loop */
   LoopLocalHistory(List<OnLoop> paths) {
     if (paths.isEmpty()) {
       throw new IllegalArgumentException("no read path");
     }
-    this.paths = paths.toArray(new OnLoop[0]);
+    for (OnLoop p : paths) {
+      byLoop.put(p.loop(), p.history());
+    }
+    first = paths.get(0).history();
   }
 
-  /** The path for the calling thread: its loop's, else the first. */
+  /** The path for the calling thread: its loop's (Netty's {@link ThreadExecutorMap}), else the first. */
   HistoryService here() {
-    for (OnLoop p : paths) {
-      if (p.loop().inEventLoop()) {
-        return p.history();
-      }
-    }
-    return paths[0].history();
+    EventExecutor loop = ThreadExecutorMap.currentExecutor();
+    HistoryService path = loop == null ? null : byLoop.get(loop);
+    return path != null ? path : first;
   }
 
   @Override

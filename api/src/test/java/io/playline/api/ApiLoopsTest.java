@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
@@ -44,6 +41,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class ApiLoopsTest {
+  /** Progress of one item nobody played: an empty answer, read from Redis alone. */
+  private static final GetProgressRequest PROGRESS = GetProgressRequest.newBuilder().setUid(7)
+      .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build();
+
   @Test
   void theApiAnswersWhileEveryPlayerLoopIsBusy(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
       throws Exception {
@@ -58,13 +59,9 @@ class ApiLoopsTest {
         for (CountDownLatch h : held) {
           assertThat(h.await(30, TimeUnit.SECONDS)).as("player loop held").isTrue();
         }
-        Metadata headers = new Metadata();
-        headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
-        channel = NettyChannelBuilder.forAddress("127.0.0.1", t.api().address().getPort()).usePlaintext()
-            .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+        channel = t.channel();
         GetProgressResponse answer = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-            .getProgress(GetProgressRequest.newBuilder().setUid(7)
-                .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build());
+            .getProgress(PROGRESS);
         assertThat(answer.getRecordsCount()).isZero();
 
         HttpResponse<String> connect = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -96,17 +93,12 @@ class ApiLoopsTest {
       List<ManagedChannel> channels = new ArrayList<>();
       try {
         assertThat(held.get(0).await(30, TimeUnit.SECONDS)).as("first API loop held").isTrue();
-        Metadata headers = new Metadata();
-        headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
         // Connections are handed to the API's loops in turn: of four, two land on the second loop.
         List<ListenableFuture<GetProgressResponse>> answers = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-          ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", t.api().address().getPort())
-              .usePlaintext().intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+          ManagedChannel channel = t.channel();
           channels.add(channel);
-          answers.add(HistoryGrpc.newFutureStub(channel).withDeadlineAfter(120, TimeUnit.SECONDS)
-              .getProgress(GetProgressRequest.newBuilder().setUid(7)
-                  .addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1)).build()));
+          answers.add(HistoryGrpc.newFutureStub(channel).withDeadlineAfter(120, TimeUnit.SECONDS).getProgress(PROGRESS));
         }
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(answers.stream()
             .filter(ApiLoopsTest::answered).count())

@@ -7,13 +7,10 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
-import io.grpc.stub.MetadataUtils;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.testing.HBaseNamespace;
 import io.playline.testing.KafkaNamespace;
@@ -61,10 +58,7 @@ final class ApiTransports {
 
   private ApiTransports(TestApi api) {
     this.api = api;
-    Metadata headers = new Metadata();
-    headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
-    this.channel = NettyChannelBuilder.forAddress("127.0.0.1", api.api().address().getPort()).usePlaintext()
-        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+    this.channel = api.channel();
   }
 
   /** The node the transports call. */

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.GetProgressResponse;
@@ -131,10 +128,7 @@ class ConnectApiTest extends AbstractConnectApiTest {
     String invalid = "{\"uid\":\"0\",\"events\":[" + event("VIDEO", 1, 1) + "]}";
     HttpResponse<String> overHttp = json("Report", invalid);
     assertThat(overHttp.statusCode()).isEqualTo(400);
-    Metadata headers = new Metadata();
-    headers.put(ServiceAuthInterceptor.AUTHORIZATION, TestApi.bearer());
-    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", api.api().address().getPort()).usePlaintext()
-        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
+    ManagedChannel channel = api.channel();
     try {
       ReportRequest.Builder same = ReportRequest.newBuilder();
       com.google.protobuf.util.JsonFormat.parser().merge(invalid, same);

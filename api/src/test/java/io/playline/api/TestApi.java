@@ -1,5 +1,9 @@
 package io.playline.api;
 
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
 import io.playline.api.config.ApiConfig;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.config.HBaseLayout;
@@ -69,6 +73,17 @@ record TestApi(Node node, ApiServer api) implements AutoCloseable {
       node.close();
       throw e;
     }
+  }
+
+  /**
+   * A new plaintext channel (its own TCP connection) to the API's gRPC port that sends a fresh
+   * service token with every call; the caller shuts it down.
+   */
+  ManagedChannel channel() {
+    Metadata headers = new Metadata();
+    headers.put(ServiceAuthInterceptor.AUTHORIZATION, bearer());
+    return NettyChannelBuilder.forAddress("127.0.0.1", api.address().getPort()).usePlaintext()
+        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
   }
 
   /** An {@code authorization} value with a fresh service token. */
