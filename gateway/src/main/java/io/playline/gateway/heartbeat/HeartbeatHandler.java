@@ -10,9 +10,7 @@ import io.playline.node.write.FlagCalendar;
 import io.playline.node.write.PendingWrite;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.Heartbeat;
-import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.HistoryRecord;
-import io.playline.proto.v1.ServerFrame;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
@@ -85,7 +83,7 @@ public final class HeartbeatHandler {
     boolean known = day.iso().equals(heartbeat.getFlagDate()) || day.iso().equals(countedDay);
     if (heartbeat.getEventsCount() == 0) {
       // A keep-alive: nothing to record and nobody to count.
-      transport.send(ack(seq, known ? day.iso() : "", false, null));
+      transport.sendAck(seq, known ? day.iso() : "", false, null);
       return;
     }
     io.playline.proto.v1.Error refused = path.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
@@ -160,17 +158,7 @@ public final class HeartbeatHandler {
       return;
     }
     countedDay = day.iso();
-    transport.send(ack(seq, day.iso(), firstToday, outcome));
-  }
-
-  private static ServerFrame ack(long seq, String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
-    HeartbeatAck.Builder ack = HeartbeatAck.newBuilder().setFlagDate(flagDate).setFirstToday(firstToday);
-    if (outcome != null) {
-      for (int i = 0; i < outcome.codes().length; i++) {
-        ack.addFirstView(outcome.firstView(i));
-      }
-    }
-    return ServerFrame.newBuilder().setSeq(seq).setHeartbeatAck(ack).build();
+    transport.sendAck(seq, day.iso(), firstToday, outcome);
   }
 
   private void reject(long seq, String message) {

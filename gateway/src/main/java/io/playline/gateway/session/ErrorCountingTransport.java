@@ -1,9 +1,11 @@
 package io.playline.gateway.session;
 
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one place a session's error frames are counted ({@code playline_errors_total} by code):
@@ -39,6 +41,12 @@ final class ErrorCountingTransport implements StreamTransport {
       metrics.error(frame.getError().getCode());
     }
     delegate.send(frame);
+  }
+
+  /** An ack is never an error: nothing to count. */
+  @Override
+  public void sendAck(long seq, String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
+    delegate.sendAck(seq, flagDate, firstToday, outcome);
   }
 
   @Override

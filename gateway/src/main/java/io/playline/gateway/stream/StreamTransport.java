@@ -1,8 +1,10 @@
 package io.playline.gateway.stream;
 
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.core.write.WriteOutcome;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One transport's side of a player connection (a WebSocket channel or a gRPC stream), as seen by
@@ -14,6 +16,14 @@ public interface StreamTransport {
 
   /** Writes one frame; frames written in order arrive in order. */
   void send(ServerFrame frame);
+
+  /**
+   * Writes heartbeat {@code seq}'s ack ({@link AckEncoding#frame}), in order with {@link #send}. A
+   * transport that writes bytes writes {@link AckEncoding#write}'s, building no message.
+   */
+  default void sendAck(long seq, String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
+    send(AckEncoding.frame(seq, flagDate, firstToday, outcome));
+  }
 
   /** Whether the peer is keeping up; when false the session stops producing optional frames. */
   boolean isWritable();

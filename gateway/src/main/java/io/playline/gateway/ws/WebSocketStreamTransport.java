@@ -1,21 +1,22 @@
 package io.playline.gateway.ws;
 
+import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
+import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.session.GatewayMetrics;
+import io.playline.gateway.stream.AckEncoding;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.edge.Probation;
 import io.playline.node.edge.ProxyProtocolHandler;
@@ -35,7 +36,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The close step, last in a WebSocket connection's pipeline, and the connection as its session
- * sees it ({@link StreamTransport}): each {@code ServerFrame} goes out as one binary frame, and every
+ * sees it ({@link StreamTransport}): each {@code ServerFrame} goes out as one binary frame, encoded
+ * with its frame header into one buffer ({@link BinaryFrames}; a heartbeat's ack without building a
+ * message, {@link AckEncoding}), and every
  * frame written, pongs included ({@link #write}), counts against {@code connection.max.unsent.bytes}:
  * past it the connection is closed at once (SLOW_CONSUMER). {@link #closeWithError} sends the Error
  * frame and a close frame with code 4000 + {@link Code} number, stops decoding and half-closes
@@ -115,11 +118,33 @@ final class WebSocketStreamTransport extends ChannelInboundHandlerAdapter implem
     if (closing) {
       return;
     }
-    write(new BinaryWebSocketFrame(encode(c, frame)));
+    write(encode(c, frame));
   }
 
-  /** Writes and flushes {@code frame}; past connection.max.unsent.bytes the connection is closed. */
-  void write(WebSocketFrame frame) {
+  @Override
+  public void sendAck(long seq, String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
+    ChannelHandlerContext c = context();
+    if (closing) {
+      return;
+    }
+    ByteBuf frame = BinaryFrames.allocate(c.alloc(), AckEncoding.size(seq, flagDate, firstToday, outcome));
+    try {
+      AckEncoding.write(frame, seq, flagDate, firstToday, outcome);
+      if (frame.isWritable()) {
+        throw new IllegalStateException(frame.writableBytes() + " bytes of the ack's frame left unwritten");
+      }
+    } catch (RuntimeException e) {
+      frame.release();
+      throw e;
+    }
+    write(frame);
+  }
+
+  /**
+   * Writes and flushes {@code frame} (a {@link WebSocketFrame}, or a whole frame's bytes from {@link
+   * BinaryFrames}); past connection.max.unsent.bytes the connection is closed.
+   */
+  void write(Object frame) {
     ChannelHandlerContext c = context();
     c.writeAndFlush(frame, c.voidPromise());
     ChannelOutboundBuffer unsent = c.channel().unsafe().outboundBuffer();
@@ -168,7 +193,7 @@ final class WebSocketStreamTransport extends ChannelInboundHandlerAdapter implem
     if (closing) {
       return;
     }
-    c.write(new BinaryWebSocketFrame(encode(c, Errors.frame(seq, error))), c.voidPromise());
+    c.write(encode(c, Errors.frame(seq, error)), c.voidPromise());
     closing = true;
     dropInput(c);
     ChannelFuture written = c.writeAndFlush(new CloseWebSocketFrame(Errors.webSocketCloseCode(error.getCode()),
@@ -249,11 +274,15 @@ final class WebSocketStreamTransport extends ChannelInboundHandlerAdapter implem
     return c;
   }
 
+  /** {@code frame} as one binary WebSocket frame's bytes. */
   private static ByteBuf encode(ChannelHandlerContext ctx, ServerFrame frame) {
     int size = frame.getSerializedSize();
-    ByteBuf buf = ctx.alloc().buffer(size, size);
-    try (ByteBufOutputStream out = new ByteBufOutputStream(buf)) {
+    ByteBuf buf = BinaryFrames.allocate(ctx.alloc(), size);
+    try {
+      CodedOutputStream out = CodedOutputStream.newInstance(buf.nioBuffer(buf.writerIndex(), size));
       frame.writeTo(out);
+      out.checkNoSpaceLeft();
+      buf.writerIndex(buf.writerIndex() + size);
     } catch (IOException | RuntimeException e) {
       buf.release();
       throw new IllegalStateException("cannot encode frame", e);

@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.playline.core.write.WriteOutcome;
 import io.playline.gateway.session.GatewayMetrics;
+import io.playline.gateway.stream.AckEncoding;
 import io.playline.node.errors.Errors;
 import io.playline.proto.v1.Error.Code;
 import io.playline.proto.v1.ServerFrame;
@@ -48,14 +49,14 @@ class WebSocketStreamTransportTest {
     return readFrame(channel);
   }
 
-  /** The next binary frame {@code channel} wrote, as the {@code ServerFrame} it carries. */
+  /**
+   * The next frame {@code channel} wrote, as the {@code ServerFrame} it carries: whole frame bytes
+   * ({@link BinaryFrames}) read back by the WebSocket decoder a client runs, which must find exactly
+   * one binary frame in them.
+   */
   static ServerFrame readFrame(EmbeddedChannel channel) throws InvalidProtocolBufferException {
-    BinaryWebSocketFrame frame = channel.readOutbound();
-    try {
-      return ServerFrame.parseFrom(ByteBufUtil.getBytes(frame.content()));
-    } finally {
-      frame.release();
-    }
+    ByteBuf bytes = channel.readOutbound();
+    return ServerFrame.parseFrom(BinaryFramesTest.payloadOf(bytes));
   }
 
   @Test
@@ -63,6 +64,27 @@ class WebSocketStreamTransportTest {
     channel = new EmbeddedChannel(transport);
     transport.send(ack(3));
     assertThat(readFrame()).isEqualTo(ack(3));
+    assertThat(outbound()).isNull();
+  }
+
+  @Test
+  void anAckIsTheFrameItsMessageWouldBe() throws Exception {
+    channel = new EmbeddedChannel(transport);
+    WriteOutcome outcome = new WriteOutcome(false, new byte[] {WriteOutcome.CREATED, WriteOutcome.LOST});
+    transport.sendAck(7, "2026-12-07", true, outcome);
+    transport.sendAck(8, "", false, null);
+    assertThat(readFrame()).isEqualTo(AckEncoding.frame(7, "2026-12-07", true, outcome));
+    assertThat(readFrame()).isEqualTo(AckEncoding.frame(8, "", false, null));
+    assertThat(outbound()).isNull();
+  }
+
+  @Test
+  void noAckIsWrittenOnceClosing() {
+    channel = new EmbeddedChannel(transport);
+    channel.pipeline().addFirst(WebSocketStreamTransport.WS_DECODER, new ChannelInboundHandlerAdapter());
+    transport.closeWithError(1, Errors.of(Code.DRAINING, "bye"));
+    channel.releaseOutbound();
+    transport.sendAck(2, "2026-12-07", false, null);
     assertThat(outbound()).isNull();
   }
 
@@ -81,8 +103,7 @@ class WebSocketStreamTransportTest {
     transport.send(ack(5));
     transport.closeWithError(6, Errors.of(Code.INTERNAL, "again"));
     assertThat(socket.written).as("the error, then the close frame, and nothing after").hasSize(2);
-    BinaryWebSocketFrame error = (BinaryWebSocketFrame) socket.written.get(0);
-    assertThat(ServerFrame.parseFrom(ByteBufUtil.getBytes(error.content())))
+    assertThat(ServerFrame.parseFrom(BinaryFramesTest.payloadOf((ByteBuf) socket.written.get(0))))
         .isEqualTo(Errors.frame(4, Errors.of(Code.RATE_LIMITED, "slow down")));
     CloseWebSocketFrame close = (CloseWebSocketFrame) socket.written.get(1);
     assertThat(close.statusCode()).isEqualTo(4000 + Code.RATE_LIMITED.getNumber());
