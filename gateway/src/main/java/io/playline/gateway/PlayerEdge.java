@@ -103,7 +103,7 @@ public final class PlayerEdge implements AutoCloseable {
     ConnectionLimiter limiter = new ConnectionLimiter(config.maxConnections(), config.maxConnectionsPerAddress(),
         config.maxConnectionsPerUser(), config.addresses().prefixes());
     HeartbeatPath heartbeats = new HeartbeatPath(WritePath.of(node.batcher()), budgets, node.config().writes(),
-        node.eventRules(), node.calendar(), node.time(), connections::touch, config.maxUserRefusalsBeforeClose());
+        node.eventRules(), node.calendar(), node.time(), config.maxUserRefusalsBeforeClose());
     // A node serving no queries gives its sessions none: they answer UNAVAILABLE.
     @Nullable HistoryService queries = core.history();
     SessionParts parts = new SessionParts(config, node.time(), metrics, tokens,

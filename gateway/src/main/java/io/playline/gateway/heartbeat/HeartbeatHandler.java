@@ -33,6 +33,7 @@ public final class HeartbeatHandler {
   private final ConnectionIdentity identity;
   private final BiConsumer<Long, io.playline.proto.v1.Error> closeWith;
   private final EventWait wait;
+  private final Runnable active;
   private String countedDay = "";
   private int refusalsWhileWaiting;
   private boolean closed;
@@ -41,14 +42,16 @@ public final class HeartbeatHandler {
    * @param wait the connection's wait after an events refusal, which this step starts and the
    *     decode step reads
    * @param closeWith sends a last error (for the frame's seq) and closes the connection
+   * @param active run on every heartbeat: the connection is active (push keeps its user's entry fresh)
    */
   public HeartbeatHandler(StreamTransport transport, HeartbeatPath path, ConnectionIdentity identity, EventWait wait,
-      BiConsumer<Long, io.playline.proto.v1.Error> closeWith) {
+      BiConsumer<Long, io.playline.proto.v1.Error> closeWith, Runnable active) {
     this.transport = transport;
     this.path = path;
     this.identity = identity;
     this.wait = wait;
     this.closeWith = closeWith;
+    this.active = active;
   }
 
   /** Remembers that the user is known to be counted on {@code day} (e.g. the client echoed it in Auth). */
@@ -62,13 +65,13 @@ public final class HeartbeatHandler {
    */
   public void onWaitedEvents(long seq) {
     long budgetNanos = path.budgets().nanoTime();
-    path.touch().accept(identity.uid());
+    active.run();
     refuseWhileWaiting(seq, budgetNanos);
   }
 
   public void onHeartbeat(long seq, Heartbeat heartbeat) {
     long budgetNanos = path.budgets().nanoTime();
-    path.touch().accept(identity.uid());
+    active.run();
     if (heartbeat.getEventsCount() > 0 && wait.waiting(budgetNanos)) {
       refuseWhileWaiting(seq, budgetNanos);
       return;

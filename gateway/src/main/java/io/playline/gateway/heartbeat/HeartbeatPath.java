@@ -5,7 +5,6 @@ import io.playline.gateway.budget.UserBudgets;
 import io.playline.node.WriteLimitsConfig;
 import io.playline.node.write.FlagCalendar;
 import io.playline.time.Time;
-import java.util.function.LongConsumer;
 
 /**
  * What the heartbeat step needs of its node, and nothing else: the step can be built (and tested)
@@ -17,7 +16,6 @@ import java.util.function.LongConsumer;
  * @param eventRules event validation and time clamping
  * @param calendar the first-today day
  * @param time the node's clock: a heartbeat's receive time
- * @param touch told the user's id on every heartbeat (push's registry keeps the user's entry fresh)
  * @param maxRefusalsBeforeClose {@code user.max.refusals.before.close}: refusals while waiting
  *     before the connection is closed RATE_LIMITED
  */
@@ -28,5 +26,4 @@ public record HeartbeatPath(
     EventRules eventRules,
     FlagCalendar calendar,
     Time time,
-    LongConsumer touch,
     int maxRefusalsBeforeClose) {}

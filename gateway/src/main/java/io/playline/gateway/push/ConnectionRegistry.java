@@ -64,10 +64,12 @@ public final class ConnectionRegistry implements PushRegistrar {
         if (!closed) {
           userNodes.add(uid);
         }
-        return new LocalUser(List.of(r), new AtomicLong(time.millis()));
+        r.refreshedMs = new AtomicLong(time.millis());
+        return new LocalUser(List.of(r), r.refreshedMs);
       }
       List<Registration> more = new ArrayList<>(user.connections());
       more.add(r);
+      r.refreshedMs = user.refreshedMs();
       return new LocalUser(List.copyOf(more), user.refreshedMs());
     });
     return r;
@@ -75,9 +77,9 @@ public final class ConnectionRegistry implements PushRegistrar {
 
   /**
    * A connection of {@code uid} is active (it sent a heartbeat): refreshes this node's registry
-   * entry if it was last refreshed more than the refresh interval ago. Any thread; cheap when not due.
+   * entry if it was last refreshed more than the refresh interval ago. Any thread. A registered
+   * connection says it through its {@link Registration#touch()}, which comes here only when due.
    */
-  @Override
   public void touch(long uid) {
     LocalUser user = users.get(uid);
     long now = time.millis();
@@ -204,6 +206,12 @@ public final class ConnectionRegistry implements PushRegistrar {
     private final ConnectionIdentity identity;
     private final StreamTransport transport;
     private final SyncCoalescer syncs;
+    /**
+     * When its user's entry was last refreshed: the one clock every registration of the user shares
+     * while any is registered (set once, in {@link #register}'s map update, before the registration is
+     * handed out).
+     */
+    private AtomicLong refreshedMs = new AtomicLong();
     private boolean unregistered;
 
     private Registration(ConnectionIdentity identity, StreamTransport transport, SyncCoalescer syncs) {
@@ -223,6 +231,13 @@ public final class ConnectionRegistry implements PushRegistrar {
         return true;
       } catch (RejectedExecutionException e) {
         return false;
+      }
+    }
+
+    @Override
+    public void touch() {
+      if (!unregistered && time.millis() - refreshedMs.get() >= config.refreshIntervalMs()) {
+        ConnectionRegistry.this.touch(identity.uid());
       }
     }
 

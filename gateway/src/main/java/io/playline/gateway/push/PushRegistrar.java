@@ -15,11 +15,14 @@ public interface PushRegistrar {
    */
   Handle register(ConnectionIdentity identity, StreamTransport transport);
 
-  /** A connection of {@code uid} is active (it sent a heartbeat). Any thread; cheap when nothing is due. */
-  void touch(long uid);
-
   /** One registered connection. */
   interface Handle extends AutoCloseable {
+    /**
+     * The connection is active (it sent a heartbeat): its user's entry is refreshed when due. Call on
+     * the connection's executor; when nothing is due it reads one field, no map.
+     */
+    void touch();
+
     /** Unregisters the connection. Call on the connection's executor; idempotent. */
     @Override
     void close();

@@ -232,8 +232,9 @@ public final class StreamSession {
           }
         });
     lease = l;
-    heartbeats = new HeartbeatHandler(transport, parts.heartbeats(), id, eventWait, this::fail);
-    pushRegistration = parts.push().register(id, transport);
+    PushRegistrar.Handle push = parts.push().register(id, transport);
+    pushRegistration = push;
+    heartbeats = new HeartbeatHandler(transport, parts.heartbeats(), id, eventWait, this::fail, push::touch);
     String today = parts.heartbeats().calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());
     if (echoedToday) {

@@ -55,12 +55,12 @@ class HeartbeatHandlerTest {
   private HeartbeatHandler handler() {
     // Only the paths that stop before the write path run here: it is left out.
     HeartbeatPath path = new HeartbeatPath(null, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
-        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, touched::add,
+        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time,
         GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET).maxUserRefusalsBeforeClose());
     return new HeartbeatHandler(transport, path, new ConnectionIdentity(UID, "s", "d", "test"), wait,
         (seq, error) -> {
           throw new AssertionError("not expected: " + error);
-        });
+        }, () -> touched.add(UID));
   }
 
   private static Heartbeat oneEvent() {

@@ -92,6 +92,28 @@ class ConnectionRegistryTest {
   }
 
   @Test
+  void aConnectionsActivityRefreshesItsUsersEntryWhenDueOnly() {
+    ConnectionRegistry.Registration phone = register("s1", "phone", new RecordingTransport(channel.eventLoop()));
+    time.advance(Duration.ofSeconds(30));
+    ConnectionRegistry.Registration tv = register("s2", "tv", new RecordingTransport(channel.eventLoop()));
+    time.advance(Duration.ofSeconds(29));
+    phone.touch();
+    tv.touch();
+    assertThat(userNodes.calls).as("not due: the user's entry is 59 s old").containsExactly("add 5");
+    time.advance(Duration.ofSeconds(1));
+    tv.touch();
+    phone.touch();
+    assertThat(userNodes.calls).as("due once for the user, whichever connection is active")
+        .containsExactly("add 5", "add 5");
+    time.advance(Duration.ofSeconds(60));
+    phone.close();
+    phone.touch();
+    assertThat(userNodes.calls).as("a closed connection refreshes nothing").hasSize(2);
+    tv.touch();
+    assertThat(userNodes.calls).containsExactly("add 5", "add 5", "add 5");
+  }
+
+  @Test
   void staleEntryIsRemovedOnlyWhileNoConnectionIsRegistered() {
     registry.forgetIfAbsent(UID);
     assertThat(userNodes.calls).containsExactly("remove 5");

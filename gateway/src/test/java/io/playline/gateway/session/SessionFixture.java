@@ -61,7 +61,7 @@ public final class SessionFixture {
         config.maxUserAuthsPerMinute(), config.maxUserAuthsBurst(), registry, time::nanoTime, uid -> CompletableFuture.completedFuture(0));
     limiter = new ConnectionLimiter(100, 100, config.maxConnectionsPerUser());
     HeartbeatPath heartbeats = new HeartbeatPath(writes, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
-        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time, push::touch,
+        new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time,
         config.maxUserRefusalsBeforeClose());
     parts = new SessionParts(config, time, metrics, tokens, new MapResumeStore(), UserLimits.of(budgets, limiter), push,
         heartbeats, null);
@@ -113,12 +113,17 @@ public final class SessionFixture {
     public final List<Long> touched = new ArrayList<>();
 
     /** One connection registered for push. */
-    public static final class Registered implements Handle {
+    public final class Registered implements Handle {
       public final ConnectionIdentity identity;
       public boolean closed;
 
       Registered(ConnectionIdentity identity) {
         this.identity = identity;
+      }
+
+      @Override
+      public void touch() {
+        touched.add(identity.uid());
       }
 
       @Override
@@ -134,10 +139,6 @@ public final class SessionFixture {
       return r;
     }
 
-    @Override
-    public void touch(long uid) {
-      touched.add(uid);
-    }
   }
 
   /**
