@@ -22,14 +22,16 @@ class PushRouterTest {
   private final List<String> published = new ArrayList<>();
   private CompletableFuture<List<String>> lookup = new CompletableFuture<>();
 
+  /** The single node's registry, but for the lookup, which each test sets. */
   private final UserNodesRegistry userNodes = new UserNodesRegistry() {
     @Override
     public void add(long uid) {
+      UserNodesRegistry.LOCAL.add(uid);
     }
 
     @Override
     public CompletionStage<Void> remove(long uid) {
-      return CompletableFuture.completedFuture(null);
+      return UserNodesRegistry.LOCAL.remove(uid);
     }
 
     @Override
