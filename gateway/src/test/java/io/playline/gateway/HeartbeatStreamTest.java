@@ -325,7 +325,14 @@ class HeartbeatStreamTest {
     start(ns, "connection.max.frames.per.second", "3");
     try (WsPlayerClient c = authed(UIDS.incrementAndGet(), "phone")) {
       for (int i = 0; i < 10; i++) {
-        c.send(keepAlive(10 + i));
+        try {
+          c.send(keepAlive(10 + i));
+        } catch (java.util.concurrent.CompletionException e) {
+          // The server may close the flood before all ten are out: the client answered its close
+          // frame (after hearing it) and sends nothing more.
+          assertThat(c.closed).as("a send fails only once the server closed: %s", e).isDone();
+          break;
+        }
       }
       // Read until the server has closed and nothing more arrives.
       java.util.List<ServerFrame> received = new java.util.ArrayList<>();

@@ -77,7 +77,7 @@ public class AckPathBenchmark {
     ServerFrame frame = AckEncoding.frame(++seq, TODAY, false, outcome);
     int size = frame.getSerializedSize();
     ByteBuf buf = BinaryFrames.allocate(alloc, size);
-    CodedOutputStream coded = CodedOutputStream.newInstance(buf.nioBuffer(buf.writerIndex(), size));
+    CodedOutputStream coded = CodedOutputStream.newInstance(buf.internalNioBuffer(buf.writerIndex(), size));
     frame.writeTo(coded);
     buf.writerIndex(buf.writerIndex() + size);
     out.add(buf);

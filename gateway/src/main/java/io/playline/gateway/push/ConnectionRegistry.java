@@ -57,22 +57,21 @@ public final class ConnectionRegistry implements PushRegistrar {
    */
   @Override
   public Registration register(ConnectionIdentity identity, StreamTransport transport) {
-    Registration r = new Registration(identity, transport,
-        new SyncCoalescer(transport, config.coalesceWindow(), metrics, time));
-    users.compute(identity.uid(), (uid, user) -> {
+    SyncCoalescer syncs = new SyncCoalescer(transport, config.coalesceWindow(), metrics, time);
+    LocalUser now = users.compute(identity.uid(), (uid, user) -> {
       if (user == null) {
         if (!closed) {
           userNodes.add(uid);
         }
-        r.refreshedMs = new AtomicLong(time.millis());
-        return new LocalUser(List.of(r), r.refreshedMs);
+        AtomicLong refreshed = new AtomicLong(time.millis());
+        return new LocalUser(List.of(new Registration(identity, transport, syncs, refreshed)), refreshed);
       }
       List<Registration> more = new ArrayList<>(user.connections());
-      more.add(r);
-      r.refreshedMs = user.refreshedMs();
+      more.add(new Registration(identity, transport, syncs, user.refreshedMs()));
       return new LocalUser(List.copyOf(more), user.refreshedMs());
     });
-    return r;
+    // The user as this update left it, whatever came after: the new registration is its last.
+    return now.connections().get(now.connections().size() - 1);
   }
 
   /**
@@ -80,7 +79,7 @@ public final class ConnectionRegistry implements PushRegistrar {
    * entry if it was last refreshed more than the refresh interval ago. Any thread. A registered
    * connection says it through its {@link Registration#touch()}, which comes here only when due.
    */
-  public void touch(long uid) {
+  void touch(long uid) {
     LocalUser user = users.get(uid);
     long now = time.millis();
     long interval = config.refreshIntervalMs();
@@ -208,16 +207,17 @@ public final class ConnectionRegistry implements PushRegistrar {
     private final SyncCoalescer syncs;
     /**
      * When its user's entry was last refreshed: the one clock every registration of the user shares
-     * while any is registered (set once, in {@link #register}'s map update, before the registration is
-     * handed out).
+     * while any is registered (its {@code LocalUser}'s, handed on through every update of the user).
      */
-    private AtomicLong refreshedMs = new AtomicLong();
+    private final AtomicLong refreshedMs;
     private boolean unregistered;
 
-    private Registration(ConnectionIdentity identity, StreamTransport transport, SyncCoalescer syncs) {
+    private Registration(ConnectionIdentity identity, StreamTransport transport, SyncCoalescer syncs,
+        AtomicLong refreshedMs) {
       this.identity = identity;
       this.transport = transport;
       this.syncs = syncs;
+      this.refreshedMs = refreshedMs;
     }
 
     /** Queues the records onto the connection's executor; false when the executor is shutting down. */
@@ -232,6 +232,11 @@ public final class ConnectionRegistry implements PushRegistrar {
       } catch (RejectedExecutionException e) {
         return false;
       }
+    }
+
+    /** The user's refresh clock, which every registration of the user shares. */
+    AtomicLong refreshClock() {
+      return refreshedMs;
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.playline.gateway.stream;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.playline.core.write.WriteOutcome;
 import io.playline.proto.v1.HeartbeatAck;
 import io.playline.proto.v1.ServerFrame;
+import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,9 +52,14 @@ public final class AckEncoding {
     writeVarint(out, bodySize(flagDate, firstToday, outcome));
     if (!flagDate.isEmpty()) {
       out.writeByte(FLAG_DATE_TAG);
-      int bytes = ByteBufUtil.utf8Bytes(flagDate);
-      writeVarint(out, bytes);
-      ByteBufUtil.reserveAndWriteUtf8(out, flagDate, bytes); // exactly: the buffer may hold no more
+      if (isAscii(flagDate)) { // always, for a date: one byte a char, written without a copy
+        writeVarint(out, flagDate.length());
+        out.writeCharSequence(flagDate, StandardCharsets.US_ASCII);
+      } else {
+        byte[] utf8 = flagDate.getBytes(StandardCharsets.UTF_8);
+        writeVarint(out, utf8.length);
+        out.writeBytes(utf8);
+      }
     }
     if (firstToday) {
       out.writeByte(FIRST_TODAY_TAG);
@@ -73,7 +78,7 @@ public final class AckEncoding {
   private static int bodySize(String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
     int size = 0;
     if (!flagDate.isEmpty()) {
-      int bytes = ByteBufUtil.utf8Bytes(flagDate);
+      int bytes = isAscii(flagDate) ? flagDate.length() : flagDate.getBytes(StandardCharsets.UTF_8).length;
       size += 1 + varintSize(bytes) + bytes;
     }
     if (firstToday) {
@@ -84,6 +89,20 @@ public final class AckEncoding {
       size += 1 + varintSize(views) + views; // one byte per packed bool
     }
     return size;
+  }
+
+  /**
+   * Whether every char of {@code s} is ASCII. Any other string is written as {@code
+   * String.getBytes(UTF_8)} writes it, which is what protobuf writes too (an unpaired surrogate
+   * becomes {@code ?} in both).
+   */
+  private static boolean isAscii(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int varintSize(long value) {

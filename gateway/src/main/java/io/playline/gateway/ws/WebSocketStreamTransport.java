@@ -279,7 +279,8 @@ final class WebSocketStreamTransport extends ChannelInboundHandlerAdapter implem
     int size = frame.getSerializedSize();
     ByteBuf buf = BinaryFrames.allocate(ctx.alloc(), size);
     try {
-      CodedOutputStream out = CodedOutputStream.newInstance(buf.nioBuffer(buf.writerIndex(), size));
+      // A view of the buffer's own memory, used only here: no duplicate made for it.
+      CodedOutputStream out = CodedOutputStream.newInstance(buf.internalNioBuffer(buf.writerIndex(), size));
       frame.writeTo(out);
       out.checkNoSpaceLeft();
       buf.writerIndex(buf.writerIndex() + size);

@@ -96,6 +96,7 @@ class ConnectionRegistryTest {
     ConnectionRegistry.Registration phone = register("s1", "phone", new RecordingTransport(channel.eventLoop()));
     time.advance(Duration.ofSeconds(30));
     ConnectionRegistry.Registration tv = register("s2", "tv", new RecordingTransport(channel.eventLoop()));
+    assertThat(tv.refreshClock()).as("one refresh clock per user").isSameAs(phone.refreshClock());
     time.advance(Duration.ofSeconds(29));
     phone.touch();
     tv.touch();

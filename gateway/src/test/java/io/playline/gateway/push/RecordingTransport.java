@@ -1,6 +1,8 @@
 package io.playline.gateway.push;
 
 import io.netty.util.concurrent.EventExecutor;
+import io.playline.core.write.WriteOutcome;
+import io.playline.gateway.stream.AckEncoding;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.proto.v1.Error;
 import io.playline.proto.v1.ServerFrame;
@@ -15,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 public final class RecordingTransport implements StreamTransport {
   private final EventExecutor executor;
   public final List<ServerFrame> sent = new ArrayList<>();
+  /** How many of {@link #sent} came through {@link #sendAck}. */
+  public int acks;
   /** The last frame it was closed with ({@link #closeWithError}), or null while open. */
   public @Nullable ServerFrame closedWith;
   public boolean authenticated;
@@ -32,6 +36,13 @@ public final class RecordingTransport implements StreamTransport {
   @Override
   public void send(ServerFrame frame) {
     sent.add(frame);
+  }
+
+  /** Records the ack as the message it is. */
+  @Override
+  public void sendAck(long seq, String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
+    acks++;
+    sent.add(AckEncoding.frame(seq, flagDate, firstToday, outcome));
   }
 
   @Override

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /** The ack's hand-written bytes against protobuf's serialization of the same ack. */
 class AckEncodingTest {
   private static final long[] SEQS = {0, 1, 127, 128, 16_383, 16_384, Integer.MAX_VALUE, Long.MAX_VALUE, -1};
-  private static final String[] DATES = {"", "2026-12-07", "1999-01-01", "日付", "é".repeat(70), "x".repeat(300)};
+  private static final String[] DATES = {"", "2026-12-07", "1999-01-01", "日付", "é".repeat(70), "x".repeat(300),
+      "\uD800é", "a\uDC00", "\uD83D\uDE00"};
   private static final int[] VIEWS = {-1, 0, 1, 3, 100, 127, 128, 300};
 
   @Test

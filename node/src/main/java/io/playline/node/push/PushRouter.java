@@ -22,8 +22,6 @@ import org.slf4j.LoggerFactory;
 public final class PushRouter implements AppliedListener, PushService {
   private static final Logger log = LoggerFactory.getLogger(PushRouter.class);
 
-  private static final CompletionStage<Void> ROUTED = CompletableFuture.completedStage(null);
-
   private final Consumer<PushMessage> local;
   private final UserNodesRegistry userNodes;
   private final NodeChannels channels;
@@ -53,12 +51,11 @@ public final class PushRouter implements AppliedListener, PushService {
    */
   CompletionStage<Void> route(PushMessage message) {
     local.accept(message);
-    CompletionStage<List<String>> lookup = userNodes.otherNodes(message.uid());
-    if (lookup instanceof CompletableFuture<List<String>> known && known.isDone() && !known.isCompletedExceptionally()
-        && known.join().isEmpty()) {
+    CompletableFuture<List<String>> lookup = userNodes.otherNodes(message.uid()).toCompletableFuture();
+    if (lookup.isDone() && !lookup.isCompletedExceptionally() && lookup.join().isEmpty()) {
       // The usual case, answered from the registry's cache: a user on this node only. No stage to chain.
       metrics.routed();
-      return ROUTED;
+      return CompletableFuture.completedFuture(null);
     }
     return lookup.handle((others, error) -> {
       if (error != null) {

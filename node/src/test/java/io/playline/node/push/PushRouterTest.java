@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 /** Where a push goes: this node's connections always, other nodes as the registry's lookup says, when it says it. */
@@ -49,10 +50,24 @@ class PushRouterTest {
     return registry.get("playline.push.routes").counter().count();
   }
 
+  /** A completed lookup that says whether the router chained a stage onto it. */
+  private static final class WatchedLookup extends CompletableFuture<List<String>> {
+    boolean chained;
+
+    @Override
+    public <U> CompletableFuture<U> handle(BiFunction<? super List<String>, Throwable, ? extends U> fn) {
+      chained = true;
+      return super.handle(fn);
+    }
+  }
+
   @Test
   void aUserKnownToBeOnThisNodeOnlyIsRoutedAtOnce() {
-    lookup = CompletableFuture.completedFuture(List.of());
+    WatchedLookup cached = new WatchedLookup();
+    cached.complete(List.of());
+    lookup = cached;
     CompletionStage<Void> done = router.route(new PushMessage(UID, "s", "phone", List.of(RECORD)));
+    assertThat(cached.chained).as("nothing chained onto the cached answer").isFalse();
     assertThat(done.toCompletableFuture()).isCompleted();
     assertThat(local).hasSize(1);
     assertThat(published).isEmpty();
