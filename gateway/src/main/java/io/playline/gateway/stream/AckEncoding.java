@@ -1,5 +1,6 @@
 package io.playline.gateway.stream;
 
+import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBuf;
 import io.playline.core.write.WriteOutcome;
 import io.playline.proto.v1.HeartbeatAck;
@@ -38,7 +39,8 @@ public final class AckEncoding {
   /** How many bytes {@link #write} writes for this ack. */
   public static int size(long seq, String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
     int body = bodySize(flagDate, firstToday, outcome);
-    return (seq == 0 ? 0 : 1 + varintSize(seq)) + 1 + varintSize(body) + body;
+    return (seq == 0 ? 0 : 1 + CodedOutputStream.computeUInt64SizeNoTag(seq)) + 1
+        + CodedOutputStream.computeUInt32SizeNoTag(body) + body;
   }
 
   /** Writes the ack's protobuf bytes ({@link #size} of them) at {@code out}'s writer index. */
@@ -78,15 +80,14 @@ public final class AckEncoding {
   private static int bodySize(String flagDate, boolean firstToday, @Nullable WriteOutcome outcome) {
     int size = 0;
     if (!flagDate.isEmpty()) {
-      int bytes = isAscii(flagDate) ? flagDate.length() : flagDate.getBytes(StandardCharsets.UTF_8).length;
-      size += 1 + varintSize(bytes) + bytes;
+      size += 1 + CodedOutputStream.computeStringSizeNoTag(flagDate); // protobuf's own count: length and bytes
     }
     if (firstToday) {
       size += 2;
     }
     int views = outcome == null ? 0 : outcome.codes().length;
     if (views > 0) {
-      size += 1 + varintSize(views) + views; // one byte per packed bool
+      size += 1 + CodedOutputStream.computeUInt32SizeNoTag(views) + views; // one byte per packed bool
     }
     return size;
   }
@@ -103,11 +104,6 @@ public final class AckEncoding {
       }
     }
     return true;
-  }
-
-  private static int varintSize(long value) {
-    // 7 bits a byte; a negative value (as uint64) takes all ten.
-    return value == 0 ? 1 : (63 - Long.numberOfLeadingZeros(value)) / 7 + 1;
   }
 
   private static void writeVarint(ByteBuf out, long value) {
