@@ -11,7 +11,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -73,8 +72,12 @@ public final class UserBudgets implements RegistryListener {
   private final int authsPerMinute;
   private final int authsBurst;
   private final LongSupplier nanoClock;
-  private final OtherNodes otherNodes;
-  private final ConcurrentHashMap<Long, User> users = new ConcurrentHashMap<>();
+  /** Looks up the other nodes of a user spending fast. */
+  private final OtherNodes lookup;
+  /** What a refusal of each budget says the user sent too much of. */
+  private final String eventsTooMany;
+  private final String deletesTooMany;
+  private final ConcurrentHashMap<Long, Account> users = new ConcurrentHashMap<>();
   /** Users whose last connection closed, oldest first, with when. */
   private final ConcurrentLinkedQueue<Left> left = new ConcurrentLinkedQueue<>();
   private final Counter eventsRefused;
@@ -116,7 +119,9 @@ public final class UserBudgets implements RegistryListener {
     // A burst above the per-minute budget would grant more in its first minute than the budget says.
     this.authsBurst = Math.min(authsBurst, authsPerMinute);
     this.nanoClock = nanoClock;
-    this.otherNodes = otherNodes;
+    this.lookup = otherNodes;
+    this.eventsTooMany = "more than " + eventsPerSecond + " events per second";
+    this.deletesTooMany = "more than " + deletesPerMinute + " deleted items per minute";
     this.authRefusalHold = authRefusalHold;
     String refusals = "Frames refused RATE_LIMITED because the user spent its budget across its connections";
     eventsRefused = counter(registry, "playline.user.budget.refusals", "events", refusals);
@@ -140,12 +145,17 @@ public final class UserBudgets implements RegistryListener {
     return nanoClock.getAsLong();
   }
 
-  /** A connection of {@code uid} authenticated; pair with one {@link #leave}. */
-  public void join(long uid) {
+  /**
+   * A connection of {@code uid} authenticated; pair with one {@link #leave}. Returns the user's
+   * account, which every connection of the user on this node shares: the connection charges its
+   * heartbeats to it without looking the user up, and it stays the user's account until its last
+   * connection has left (a user is forgotten only then).
+   */
+  public Account join(long uid) {
     long now = nanoClock.getAsLong();
     forgetIdle(now);
-    users.compute(uid, (u, user) -> {
-      User v = user == null ? new User(now) : user;
+    return users.compute(uid, (u, user) -> {
+      Account v = user == null ? new Account(uid, now) : user;
       v.connections++;
       return v;
     });
@@ -191,47 +201,20 @@ public final class UserBudgets implements RegistryListener {
   }
 
   /**
-   * Takes {@code events} from the user's events budget: null when granted, else the refusal to send.
-   * A user without buckets here (its last connection just closed) is not charged: it has nothing left
-   * to flood with.
+   * Takes {@code events} from {@code uid}'s events budget, looked up by uid: null when granted, else
+   * the refusal to send. A user without buckets here (its last connection just closed) is not
+   * charged: it has nothing left to flood with. A connection takes from the {@link Account} its
+   * {@link #join} returned instead, without the lookup.
    */
   public @Nullable Error takeEvents(long uid, int events) {
-    return take(uid, u -> u.events, events, eventsShared, eventsRefused, "more than " + eventsPerSecond
-        + " events per second");
+    Account account = users.get(uid);
+    return account == null ? null : account.takeEvents(events);
   }
 
-  /** Takes {@code deletes} from the user's deletes budget, as {@link #takeEvents} takes events. */
+  /** Takes {@code deletes} from {@code uid}'s deletes budget, as {@link #takeEvents(long, int)} takes events. */
   public @Nullable Error takeDeletes(long uid, int deletes) {
-    return take(uid, u -> u.deletes, deletes, deletesShared, deletesRefused, "more than " + deletesPerMinute
-        + " deleted items per minute");
-  }
-
-  /**
-   * Takes {@code n} items from the user's {@code bucket} at {@code 1 + k} tokens each. A user
-   * spending fast (refused, or under half a bucket) has its other nodes looked up again.
-   */
-  private @Nullable Error take(long uid, Function<User, TokenBucket> bucketOf, int n, Counter shared, Counter refused,
-      String what) {
-    User user = users.get(uid);
-    if (user == null) {
-      return null;
-    }
-    long now = nanoClock.getAsLong();
-    int others = user.otherNodes;
-    if (others > 0) {
-      shared.increment();
-    }
-    TokenBucket bucket = bucketOf.apply(user);
-    long wait = bucket.take((long) n * (1 + others), now);
-    if ((wait > 0 || bucket.isBelowHalf()) && now - user.lookedUpAt >= LOOKUP_INTERVAL_NANOS) {
-      user.lookedUpAt = now;
-      otherNodes.of(uid).whenComplete((count, error) -> {
-        if (count != null) {
-          user.otherNodes = count;
-        }
-      });
-    }
-    return wait == 0 ? null : refusal(wait, refused, what, others);
+    Account account = users.get(uid);
+    return account == null ? null : account.takeDeletes(deletes);
   }
 
   /**
@@ -242,8 +225,8 @@ public final class UserBudgets implements RegistryListener {
   public @Nullable Error takeAuth(long uid) {
     long now = nanoClock.getAsLong();
     forgetIdle(now);
-    User user = users.compute(uid, (u, known) -> {
-      User v = known == null ? new User(now) : known;
+    Account user = users.compute(uid, (u, known) -> {
+      Account v = known == null ? new Account(uid, now) : known;
       if (v.connections == 0) {
         v.leftAt = now;
         left.add(new Left(uid, now));
@@ -267,7 +250,7 @@ public final class UserBudgets implements RegistryListener {
   /** The registry read {@code uid}'s other nodes: charges follow the answer from now on. */
   @Override
   public void otherNodesRead(long uid, int others) {
-    User user = users.get(uid);
+    Account user = users.get(uid);
     if (user != null) {
       user.otherNodes = others;
     }
@@ -310,20 +293,23 @@ public final class UserBudgets implements RegistryListener {
   }
 
   /**
-   * One user's buckets, how many of its connections are open here and when it left (guarded by the
-   * map's compute), and how many other nodes hold it (last writer wins: an estimate, corrected by the
-   * next read).
+   * One user's buckets on this node, shared by its connections: how many of them are open here and
+   * when it left (guarded by the map's compute), and how many other nodes hold it (last writer wins:
+   * an estimate, corrected by the next read). A connection holds its user's account from {@link
+   * #join} to {@link #leave} and takes from it directly.
    */
-  private final class User {
-    final TokenBucket events;
-    final TokenBucket deletes;
-    final TokenBucket auths;
-    int connections;
-    long leftAt;
-    volatile int otherNodes;
-    volatile long lookedUpAt;
+  public final class Account {
+    private final long uid;
+    private final TokenBucket events;
+    private final TokenBucket deletes;
+    private final TokenBucket auths;
+    private int connections;
+    private long leftAt;
+    private volatile int otherNodes;
+    private volatile long lookedUpAt;
 
-    User(long now) {
+    private Account(long uid, long now) {
+      this.uid = uid;
       lookedUpAt = now - LOOKUP_INTERVAL_NANOS;
       events = new TokenBucket((long) eventsPerSecond * EVENTS_BURST_SECONDS, eventsPerSecond,
           TimeUnit.SECONDS.toNanos(1), now);
@@ -331,7 +317,44 @@ public final class UserBudgets implements RegistryListener {
       auths = new TokenBucket(authsBurst, authsPerMinute, TimeUnit.MINUTES.toNanos(1), now);
     }
 
-    boolean isFull(long now) {
+    /** The user this account is. */
+    public long uid() {
+      return uid;
+    }
+
+    /** Takes {@code n} events from the user's events budget: null when granted, else the refusal to send. */
+    public @Nullable Error takeEvents(int n) {
+      return take(events, n, eventsShared, eventsRefused, eventsTooMany);
+    }
+
+    /** Takes {@code n} deleted items from the user's deletes budget, as {@link #takeEvents} takes events. */
+    public @Nullable Error takeDeletes(int n) {
+      return take(deletes, n, deletesShared, deletesRefused, deletesTooMany);
+    }
+
+    /**
+     * Takes {@code n} items from {@code bucket} at {@code 1 + k} tokens each. A user spending fast
+     * (refused, or under half a bucket) has its other nodes looked up again.
+     */
+    private @Nullable Error take(TokenBucket bucket, int n, Counter shared, Counter refused, String what) {
+      long now = nanoClock.getAsLong();
+      int others = otherNodes;
+      if (others > 0) {
+        shared.increment();
+      }
+      long wait = bucket.take((long) n * (1 + others), now);
+      if ((wait > 0 || bucket.isBelowHalf()) && now - lookedUpAt >= LOOKUP_INTERVAL_NANOS) {
+        lookedUpAt = now;
+        lookup.of(uid).whenComplete((count, error) -> {
+          if (count != null) {
+            otherNodes = count;
+          }
+        });
+      }
+      return wait == 0 ? null : refusal(wait, refused, what, others);
+    }
+
+    private boolean isFull(long now) {
       return events.isFull(now) && deletes.isFull(now) && auths.isFull(now);
     }
   }

@@ -2,6 +2,7 @@ package io.playline.gateway.heartbeat;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.playline.core.write.WriteOutcome;
+import io.playline.gateway.budget.UserBudgets;
 import io.playline.gateway.stream.ConnectionIdentity;
 import io.playline.gateway.stream.StreamTransport;
 import io.playline.node.errors.Errors;
@@ -31,6 +32,9 @@ public final class HeartbeatHandler {
   private final StreamTransport transport;
   private final HeartbeatPath path;
   private final ConnectionIdentity identity;
+  private final UserBudgets.Account account;
+  /** The transport's executor, which never changes: each heartbeat's answer is given there. */
+  private final EventExecutor executor;
   private final BiConsumer<Long, io.playline.proto.v1.Error> closeWith;
   private final EventWait wait;
   private final Runnable active;
@@ -39,16 +43,20 @@ public final class HeartbeatHandler {
   private boolean closed;
 
   /**
+   * @param account the user's events budget on this node, which the connection holds while it is open
    * @param wait the connection's wait after an events refusal, which this step starts and the
    *     decode step reads
    * @param closeWith sends a last error (for the frame's seq) and closes the connection
    * @param active run on every heartbeat: the connection is active (push keeps its user's entry fresh)
    */
-  public HeartbeatHandler(StreamTransport transport, HeartbeatPath path, ConnectionIdentity identity, EventWait wait,
-      BiConsumer<Long, io.playline.proto.v1.Error> closeWith, Runnable active) {
+  public HeartbeatHandler(StreamTransport transport, HeartbeatPath path, ConnectionIdentity identity,
+      UserBudgets.Account account, EventWait wait, BiConsumer<Long, io.playline.proto.v1.Error> closeWith,
+      Runnable active) {
     this.transport = transport;
+    this.executor = transport.executor();
     this.path = path;
     this.identity = identity;
+    this.account = account;
     this.wait = wait;
     this.closeWith = closeWith;
     this.active = active;
@@ -89,7 +97,7 @@ public final class HeartbeatHandler {
       transport.sendAck(seq, known ? day.iso() : "", false, null);
       return;
     }
-    io.playline.proto.v1.Error refused = path.budgets().takeEvents(identity.uid(), heartbeat.getEventsCount());
+    io.playline.proto.v1.Error refused = account.takeEvents(heartbeat.getEventsCount());
     if (refused != null) {
       wait.start(budgetNanos, refused.getRetryAfterMs());
       refusalsWhileWaiting = 0;
@@ -98,13 +106,10 @@ public final class HeartbeatHandler {
     }
     // On the write path's clock, as PendingWrite#receivedNanos must be: its latency metrics count from here.
     long received = path.writePath().nanoTime();
-    if (known) {
-      path.writePath().echoSkipped();
-    }
     List<HistoryRecord> records = EventRecords.build(identity.uid(), identity.deviceId(), identity.platform(),
         heartbeat.getEventsList(), now, path.eventRules());
     PendingWrite pending = new PendingWrite(identity.uid(), records, !known, identity.sessionId(),
-        identity.deviceId(), identity.platform(), new Written(seq, received), received);
+        identity.deviceId(), identity.platform(), new Written(executor, seq, received), received);
     if (!path.writePath().submit(pending)) {
       transport.send(Errors.frame(seq, Errors.of(Code.UNAVAILABLE, "server busy; resend this heartbeat later")));
     }
@@ -112,26 +117,29 @@ public final class HeartbeatHandler {
 
   /**
    * Heartbeat {@code seq}'s answer: the write path gives it on this connection's loop (with the batch's
-   * other answers for that loop, in one task); given elsewhere (a failed batch), it hops there.
+   * other answers for that loop, in one task); given elsewhere (a failed batch), it hops there. It
+   * holds the loop itself, so the write path, on its own thread, learns where to send the answer
+   * without walking the connection's objects.
    */
   private final class Written implements PendingWrite.Callback {
+    private final EventExecutor executor;
     private final long seq;
     private final long received;
 
-    Written(long seq, long received) {
+    Written(EventExecutor executor, long seq, long received) {
+      this.executor = executor;
       this.seq = seq;
       this.received = received;
     }
 
     @Override
     public EventExecutor executor() {
-      return transport.executor();
+      return executor;
     }
 
     @Override
     public void done(@Nullable WriteOutcome outcome, boolean firstToday, FlagCalendar.Day countedOn,
         @Nullable Throwable error) {
-      EventExecutor executor = transport.executor();
       if (executor.inEventLoop()) {
         onWritten(seq, outcome, firstToday, countedOn, error, received);
       } else {

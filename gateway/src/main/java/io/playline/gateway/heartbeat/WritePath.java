@@ -18,9 +18,6 @@ public interface WritePath {
    */
   boolean submit(PendingWrite write);
 
-  /** A heartbeat's first-today check was skipped because the client echoed today's date. */
-  void echoSkipped();
-
   /** A heartbeat received at {@code receivedNanos} (this path's clock) was answered now. */
   void answered(long receivedNanos);
 
@@ -35,11 +32,6 @@ public interface WritePath {
       @Override
       public boolean submit(PendingWrite write) {
         return batcher.submit(write);
-      }
-
-      @Override
-      public void echoSkipped() {
-        batcher.metrics().echoSkip();
       }
 
       @Override

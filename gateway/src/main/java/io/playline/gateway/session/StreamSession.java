@@ -214,9 +214,9 @@ public final class StreamSession {
       refuseAuth(seq, overBudget);
       return;
     }
-    String overCap = parts.limits().admit(id.uid());
-    if (overCap != null) {
-      fail(seq, Code.TOO_MANY_CONNECTIONS, overCap);
+    UserLimits.Admission admission = parts.limits().admit(id.uid());
+    if (!(admission instanceof UserLimits.Admitted admitted)) {
+      fail(seq, Code.TOO_MANY_CONNECTIONS, ((UserLimits.Refused) admission).why());
       return;
     }
     countedUser = id.uid();
@@ -234,7 +234,8 @@ public final class StreamSession {
     lease = l;
     PushRegistrar.Handle push = parts.push().register(id, transport);
     pushRegistration = push;
-    heartbeats = new HeartbeatHandler(transport, parts.heartbeats(), id, eventWait, this::fail, push::touch);
+    heartbeats = new HeartbeatHandler(transport, parts.heartbeats(), id, admitted.account(), eventWait, this::fail,
+        push::touch);
     String today = parts.heartbeats().calendar().dayOf(now).iso();
     boolean echoedToday = today.equals(auth.getFlagDate());
     if (echoedToday) {

@@ -20,10 +20,19 @@ public interface UserLimits {
   AuthRefusalHold authRefusalHold();
 
   /**
-   * Counts one more open connection of {@code uid}: null when admitted (pair it with one {@link
-   * #release}), else why not (client-safe), and nothing is counted.
+   * Counts one more open connection of {@code uid}: when admitted (pair it with one {@link #release}),
+   * the user's account its heartbeats are charged to; else why not, and nothing is counted.
    */
-  @Nullable String admit(long uid);
+  Admission admit(long uid);
+
+  /** What {@link #admit} answered. */
+  sealed interface Admission {}
+
+  /** The connection is counted; its heartbeats are charged to {@code account} until its {@link #release}. */
+  record Admitted(UserBudgets.Account account) implements Admission {}
+
+  /** The connection is not counted: {@code why} (client-safe). */
+  record Refused(String why) implements Admission {}
 
   /** A connection {@link #admit} counted is closed. */
   void release(long uid);
@@ -45,12 +54,11 @@ public interface UserLimits {
       }
 
       @Override
-      public @Nullable String admit(long uid) {
+      public Admission admit(long uid) {
         if (!limiter.admitUser(uid)) {
-          return "more than " + limiter.maxPerUser() + " connections of this user on this node";
+          return new Refused("more than " + limiter.maxPerUser() + " connections of this user on this node");
         }
-        budgets.join(uid);
-        return null;
+        return new Admitted(budgets.join(uid));
       }
 
       @Override

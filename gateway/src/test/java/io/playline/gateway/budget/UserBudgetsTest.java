@@ -183,4 +183,33 @@ class UserBudgetsTest {
     budgets.join(7);
     assertThat(budgets.takeEvents(7, 1)).as("back within the debt: still refused").isNotNull();
   }
+
+  @Test
+  void everyConnectionOfAUserHoldsTheOneAccountTheUserIsChargedOnUntilItIsForgotten() {
+    UserBudgets.Account phone = budgets.join(7);
+    UserBudgets.Account tv = budgets.join(7);
+    assertThat(tv).as("one account per user on this node").isSameAs(phone);
+    assertThat(phone.uid()).isEqualTo(7);
+    assertThat(budgets.join(8)).isNotSameAs(phone);
+    for (int frame = 0; frame < 5; frame++) {
+      assertThat(phone.takeEvents(100)).isNull();
+      assertThat(tv.takeEvents(100)).isNull();
+    }
+    assertThat(budgets.takeEvents(7, 1)).as("what the connections took is the user's").isNotNull();
+    assertThat(phone.takeDeletes(120)).isNull();
+    assertThat(budgets.takeDeletes(7, 1)).isNotNull();
+
+    budgets.otherNodesRead(7, 1);
+    now.addAndGet(SECOND);
+    assertThat(tv.takeEvents(50)).as("100 tokens back, 2 a piece across two nodes").isNull();
+    assertThat(tv.takeEvents(1)).isNotNull();
+
+    budgets.leave(7);
+    budgets.leave(7);
+    budgets.leave(8);
+    now.addAndGet(UserBudgets.IDLE_RETENTION_NANOS + 60 * SECOND);
+    budgets.join(9);
+    assertThat(budgets.join(7)).as("a user forgotten after its last connection left comes back with a new account")
+        .isNotSameAs(phone);
+  }
 }

@@ -57,8 +57,8 @@ class HeartbeatHandlerTest {
     HeartbeatPath path = new HeartbeatPath(null, budgets, WriteLimitsConfig.from(ConfigSource.empty()),
         new EventRules(Duration.ofDays(1), Duration.ofMinutes(5)), calendar, time,
         GatewayConfig.from(ConfigSource.empty(), TestGateway.SECRET).maxUserRefusalsBeforeClose());
-    return new HeartbeatHandler(transport, path, new ConnectionIdentity(UID, "s", "d", "test"), wait,
-        (seq, error) -> {
+    return new HeartbeatHandler(transport, path, new ConnectionIdentity(UID, "s", "d", "test"), budgets.join(UID),
+        wait, (seq, error) -> {
           throw new AssertionError("not expected: " + error);
         }, () -> touched.add(UID));
   }
@@ -70,11 +70,10 @@ class HeartbeatHandlerTest {
 
   @Test
   void theWaitAfterARefusalRunsOnTheBudgetsClock() {
-    budgets.join(UID);
+    HeartbeatHandler handler = handler();
     while (budgets.takeEvents(UID, 1) == null) {
       // spend the burst
     }
-    HeartbeatHandler handler = handler();
     handler.onHeartbeat(1, oneEvent());
     int retryAfterMs = transport.sent.get(0).getError().getRetryAfterMs();
     assertThat(retryAfterMs).isPositive();
@@ -92,7 +91,6 @@ class HeartbeatHandlerTest {
 
   @Test
   void eventsLeftUndecodedAreRefusedAsSentWhileWaitingWithoutTheBudget() {
-    budgets.join(UID);
     HeartbeatHandler handler = handler();
     handler.onWaitedEvents(4);
     Error refused = transport.sent.get(0).getError();
@@ -122,7 +120,6 @@ class HeartbeatHandlerTest {
     for (int i = 0; i <= max; i++) {
       tooMany.addEvents(oneEvent().getEvents(0));
     }
-    budgets.join(UID);
     handler.onHeartbeat(1, tooMany.build());
     assertThat(transport.sent.get(0).getError().getCode()).isEqualTo(Error.Code.INVALID_ARGUMENT);
     assertThat(budgets.takeEvents(UID, 1)).as("the refused heartbeat spent nothing").isNull();

@@ -148,7 +148,6 @@ public final class SessionFixture {
   public final class Writes implements WritePath {
     public final List<PendingWrite> submitted = new ArrayList<>();
     public final List<Long> answered = new ArrayList<>();
-    public int echoSkips;
     public boolean full;
 
     @Override
@@ -163,11 +162,6 @@ public final class SessionFixture {
       }
       submitted.add(write);
       return true;
-    }
-
-    @Override
-    public void echoSkipped() {
-      echoSkips++;
     }
 
     @Override

@@ -199,7 +199,7 @@ class StreamQueriesTest {
     }
 
     @Override
-    public @Nullable String admit(long uid) {
+    public Admission admit(long uid) {
       throw new AssertionError("queries do not admit connections");
     }
 

@@ -65,6 +65,7 @@ final class BatchAnswers {
     List<PendingWrite> heartbeats = batch.heartbeats();
     FlagCalendar.Day day = batch.day();
     Handoffs handoffs = null;
+    int acks = 0;
     try {
       for (int i = 0; i < heartbeats.size(); i++) {
         PendingWrite h = heartbeats.get(i);
@@ -77,7 +78,7 @@ final class BatchAnswers {
           metrics.firstTodayTrue.increment();
           firstTodayListener.firstToday(h.uid(), day.iso(), h.deviceId(), h.platform(), batch.nowMs());
         }
-        metrics.acks.increment();
+        acks++;
         WriteOutcome written = outcome.writes().get(i);
         EventExecutor to = executorOf(h);
         if (to == null || to.inEventLoop()) {
@@ -90,6 +91,7 @@ final class BatchAnswers {
         }
       }
     } finally {
+      metrics.acks.increment(acks); // once per batch, not per heartbeat
       // What was gathered goes out even if a later submission's answer could not be built.
       if (handoffs != null) {
         handoffs.send();

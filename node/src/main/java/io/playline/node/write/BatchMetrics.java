@@ -36,7 +36,7 @@ public final class BatchMetrics {
 
   BatchMetrics(MeterRegistry registry, Time time) {
     this.time = time;
-    heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats received with events").register(registry);
+    heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats with events, counted as their batch leaves for Redis").register(registry);
     events = Counter.builder("playline.heartbeat.events").register(registry);
     acks = Counter.builder("playline.heartbeat.acks").register(registry);
     refused = Counter.builder("playline.heartbeat.refused").description("Heartbeats refused because the batcher queue was full")
@@ -100,10 +100,6 @@ public final class BatchMetrics {
   public int queueDepth() {
     Queue<?> q = queue;
     return q == null ? 0 : q.size();
-  }
-
-  public void echoSkip() {
-    firstTodayEchoSkips.increment();
   }
 
   void latency(long nanos) {

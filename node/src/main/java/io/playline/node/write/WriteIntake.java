@@ -48,8 +48,6 @@ final class WriteIntake {
       metrics.refused.increment();
       return false;
     }
-    metrics.heartbeats.increment();
-    metrics.events.increment(heartbeat.records().size());
     int events = queuedEvents.addAndGet(heartbeat.records().size());
     if (waiting && !companyEnough(events)) {
       return true; // the waiting batch's timer (or the heartbeat that fills it) drains the queue

@@ -77,13 +77,22 @@ final class BatcherHarness implements AutoCloseable {
     submitRead(uid, Duration.ZERO);
   }
 
+  /** Submits a heartbeat of {@code uid} read now whose first-today bit is to be checked (no echo of today). */
+  void submitUnechoed(long uid) {
+    submit(uid, Duration.ZERO, true);
+  }
+
   /** Submits a heartbeat of {@code uid} that the node read {@code ago}; its answer is timed as a connection does. */
   void submitRead(long uid, Duration ago) {
+    submit(uid, ago, false);
+  }
+
+  private void submit(long uid, Duration ago, boolean checkFirstToday) {
     HistoryRecord r = HistoryRecord.newBuilder().setUid(uid).setBusiness(Business.VIDEO).setOid(7)
         .setProgressMs(1_000).setViewTimeMs(time.millis()).build();
     WriteBatcher b = batcher;
     long read = time.nanoTime() - ago.toNanos();
-    assertThat(b.submit(new PendingWrite(uid, List.of(r), false, "s", "d", "test",
+    assertThat(b.submit(new PendingWrite(uid, List.of(r), checkFirstToday, "s", "d", "test",
         (outcome, firstToday, day, error) -> {
           b.metrics().answered(read);
           (error == null ? acked : failed).incrementAndGet();
@@ -127,6 +136,11 @@ final class BatcherHarness implements AutoCloseable {
   Duration budgetWait() {
     return Duration.ofNanos((long) registry.get("playline.heartbeat.batch.wait").timeGauge()
         .value(TimeUnit.NANOSECONDS));
+  }
+
+  /** The counter {@code name}, with the tag {@code result} when given. */
+  double counted(String name, String... tags) {
+    return registry.get(name).tags(tags).counter().count();
   }
 
   double wakeups() {

@@ -68,6 +68,29 @@ class WriteBatcherTest {
   }
 
   @Test
+  void volumeAndFirstTodaySkipsAreCountedPerBatchForEveryHeartbeatInIt() {
+    h.start(512, LONG, true);
+    h.submitUnechoed(5);
+    h.submit(6);
+    h.submitUnechoed(7);
+    h.writer.answer(0);
+    h.settle();
+    h.submitUnechoed(5);
+    h.submit(8);
+    h.writer.answer(1);
+    h.settle();
+    h.writer.answer(2);
+    h.settle();
+    assertThat(h.batches()).isEqualTo(3);
+    assertThat(h.counted("playline.heartbeats")).isEqualTo(5);
+    assertThat(h.counted("playline.heartbeat.events")).isEqualTo(5);
+    assertThat(h.counted("playline.heartbeat.acks")).isEqualTo(5);
+    assertThat(h.counted("playline.first.today", "result", "echo_skip")).as("6 and 8 echoed today").isEqualTo(2);
+    assertThat(h.counted("playline.first.today", "result", "redis_check")).as("5 and 7, once each").isEqualTo(2);
+    assertThat(h.counted("playline.first.today", "result", "local_skip")).as("5 again: known here").isEqualTo(1);
+  }
+
+  @Test
   void withoutEagerBatchingAHeartbeatWaitsOutTheMaxDelay() {
     h.start(512, Duration.ofMillis(600), false);
     h.submit(1);
