@@ -77,6 +77,7 @@ public final class UserBudgets implements RegistryListener {
   /** What a refusal of each budget says the user sent too much of. */
   private final String eventsTooMany;
   private final String deletesTooMany;
+  private final String authsTooMany;
   private final ConcurrentHashMap<Long, Account> users = new ConcurrentHashMap<>();
   /** Users whose last connection closed, oldest first, with when. */
   private final ConcurrentLinkedQueue<Left> left = new ConcurrentLinkedQueue<>();
@@ -122,6 +123,8 @@ public final class UserBudgets implements RegistryListener {
     this.lookup = otherNodes;
     this.eventsTooMany = "more than " + eventsPerSecond + " events per second";
     this.deletesTooMany = "more than " + deletesPerMinute + " deleted items per minute";
+    this.authsTooMany = "more than " + this.authsBurst + " authentications at once or " + authsPerMinute
+        + " per minute";
     this.authRefusalHold = authRefusalHold;
     String refusals = "Frames refused RATE_LIMITED because the user spent its budget across its connections";
     eventsRefused = counter(registry, "playline.user.budget.refusals", "events", refusals);
@@ -238,8 +241,7 @@ public final class UserBudgets implements RegistryListener {
       authsShared.increment();
     }
     long wait = user.auths.take(1 + others, now);
-    return wait == 0 ? null : refusal(wait, authsRefused, "more than " + authsBurst + " authentications at once or "
-        + authsPerMinute + " per minute", others);
+    return wait == 0 ? null : refusal(wait, authsRefused, authsTooMany, others);
   }
 
   /** How long a refusal of {@link #takeAuth} is held back before it is answered. */

@@ -11,7 +11,8 @@ import io.playline.time.Time;
  * without a session, an authenticator or a resume store. Thread-safe collaborators only.
  *
  * @param writePath where a heartbeat's records are handed ({@link WritePath#of} the node's batcher)
- * @param budgets what one user may spend across its connections (events/s)
+ * @param budgets the user budgets' clock and the refusals of events sent while told to wait (each
+ *     connection takes its heartbeats' events from the account it was admitted with)
  * @param writes how much one heartbeat may carry
  * @param eventRules event validation and time clamping
  * @param calendar the first-today day

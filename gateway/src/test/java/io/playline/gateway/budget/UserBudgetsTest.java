@@ -212,4 +212,13 @@ class UserBudgetsTest {
     assertThat(budgets.join(7)).as("a user forgotten after its last connection left comes back with a new account")
         .isNotSameAs(phone);
   }
+
+  @Test
+  void anAccountHeldByAnOpenConnectionIsNeverForgotten() {
+    assertThat(budgets.takeAuth(7)).isNull(); // queued to be forgotten: no connection yet
+    UserBudgets.Account held = budgets.join(7);
+    now.addAndGet(UserBudgets.IDLE_RETENTION_NANOS + 60 * SECOND);
+    budgets.join(9); // forgets what is due
+    assertThat(budgets.join(7)).as("still the account the open connection holds").isSameAs(held);
+  }
 }

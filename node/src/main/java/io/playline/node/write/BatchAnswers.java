@@ -91,7 +91,7 @@ final class BatchAnswers {
         }
       }
     } finally {
-      metrics.acks.increment(acks); // once per batch, not per heartbeat
+      metrics.acks.increment(acks);
       // What was gathered goes out even if a later submission's answer could not be built.
       if (handoffs != null) {
         handoffs.send();

@@ -36,7 +36,8 @@ public final class BatchMetrics {
 
   BatchMetrics(MeterRegistry registry, Time time) {
     this.time = time;
-    heartbeats = Counter.builder("playline.heartbeats").description("Heartbeats with events, counted as their batch leaves for Redis").register(registry);
+    heartbeats = Counter.builder("playline.heartbeats")
+        .description("Heartbeats with events the write path took off its queue (written or failed)").register(registry);
     events = Counter.builder("playline.heartbeat.events").register(registry);
     acks = Counter.builder("playline.heartbeat.acks").register(registry);
     refused = Counter.builder("playline.heartbeat.refused").description("Heartbeats refused because the batcher queue was full")

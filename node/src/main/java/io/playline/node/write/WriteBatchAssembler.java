@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Turns the submissions of one batch into the {@link WriteBatch} Redis gets: one write per
  * submission, and a first-today check for each user this node does not already know was counted
- * today. Counts the batch's heartbeats, events and first-today skips once per batch (a counter's
- * increment per heartbeat was work the heartbeat did not need). Confined to the batcher's loop.
+ * today. Counts the batch's first-today skips and checks, once per batch. Confined to the batcher's
+ * loop.
  */
 final class WriteBatchAssembler {
   private final FlagCalendar calendar;
@@ -49,8 +49,6 @@ final class WriteBatchAssembler {
         checks.add(new FirstTodayCheck(h.uid(), h.deviceId(), h.platform()));
       }
     }
-    metrics.heartbeats.increment(sent.size());
-    metrics.events.increment(events);
     metrics.firstTodayEchoSkips.increment(echoSkips);
     metrics.firstTodayLocalSkips.increment(localSkips);
     metrics.firstTodayRedisChecks.increment(checks.size());

@@ -187,6 +187,10 @@ public final class WriteBatcher implements AutoCloseable {
     if (polled > 0) {
       intake.polled(polledEvents);
       companyWait.arrived(polled);
+      // Every heartbeat the queue took is counted here, once per drain, whether its batch is then
+      // written or fails.
+      metrics.heartbeats.increment(polled);
+      metrics.events.increment(polledEvents);
     }
     if (batch.isEmpty()) {
       return;
@@ -294,6 +298,8 @@ public final class WriteBatcher implements AutoCloseable {
     List<PendingWrite> left = new ArrayList<>();
     for (PendingWrite h; (h = intake.poll()) != null; ) {
       left.add(h);
+      metrics.heartbeats.increment();
+      metrics.events.increment(h.records().size());
     }
     if (!left.isEmpty()) {
       answers.fail(left, new IllegalStateException("the gateway is shutting down"));

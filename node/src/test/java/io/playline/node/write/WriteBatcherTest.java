@@ -158,6 +158,8 @@ class WriteBatcherTest {
     assertThat(h.failed).hasValue(1);
     assertThat(h.batches()).isEqualTo(1);
     assertThat(h.acked).hasValue(0);
+    assertThat(h.counted("playline.heartbeats")).as("the failed heartbeat counts as taken too").isEqualTo(2);
+    assertThat(h.counted("playline.heartbeat.failed")).isEqualTo(1);
   }
 
   @Test
