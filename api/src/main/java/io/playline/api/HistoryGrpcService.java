@@ -14,6 +14,8 @@ import io.playline.node.write.PendingWrite;
 import io.playline.node.errors.ClientLabels;
 import io.playline.node.errors.KnownEnums;
 import io.playline.node.errors.ServiceErrors;
+import io.playline.proto.v1.BatchGetProgressRequest;
+import io.playline.proto.v1.BatchGetProgressResponse;
 import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.ClearHistoryResponse;
 import io.playline.proto.v1.DeleteHistoryRequest;
@@ -25,6 +27,7 @@ import io.playline.proto.v1.GetPausedResponse;
 import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.GetProgressResponse;
 import io.playline.proto.v1.HistoryGrpc;
+import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ListHistoryRequest;
 import io.playline.proto.v1.ListHistoryResponse;
 import io.playline.proto.v1.ReportRequest;
@@ -32,6 +35,7 @@ import io.playline.proto.v1.ReportResponse;
 import io.playline.proto.v1.SetPausedRequest;
 import io.playline.proto.v1.SetPausedResponse;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
@@ -115,6 +119,17 @@ public final class HistoryGrpcService extends HistoryGrpc.HistoryImplBase {
   public void getProgress(GetProgressRequest request, StreamObserver<GetProgressResponse> response) {
     answer(request, response, "GetProgress", () -> history.progress(request.getUid(), request.getItemsList()),
         records -> GetProgressResponse.newBuilder().addAllRecords(records).build());
+  }
+
+  @Override
+  public void batchGetProgress(BatchGetProgressRequest request, StreamObserver<BatchGetProgressResponse> response) {
+    answer(request, response, "BatchGetProgress", () -> history.progress(request.getRequestsList()), answers -> {
+      BatchGetProgressResponse.Builder r = BatchGetProgressResponse.newBuilder();
+      for (List<HistoryRecord> records : answers) {
+        r.addResponses(GetProgressResponse.newBuilder().addAllRecords(records));
+      }
+      return r.build();
+    });
   }
 
   @Override

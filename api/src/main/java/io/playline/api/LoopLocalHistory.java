@@ -5,6 +5,7 @@ import io.netty.util.internal.ThreadExecutorMap;
 import io.playline.core.query.HistoryService;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;
+import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
@@ -49,6 +50,11 @@ final class LoopLocalHistory implements HistoryService {
   @Override
   public CompletionStage<List<HistoryRecord>> progress(long uid, List<ItemKey> items) {
     return here().progress(uid, items);
+  }
+
+  @Override
+  public CompletionStage<List<List<HistoryRecord>>> progress(List<GetProgressRequest> requests) {
+    return here().progress(requests);
   }
 
   @Override

@@ -21,9 +21,11 @@ import io.playline.node.Node;
 import io.playline.node.NodeConfig;
 import io.playline.node.admin.Readiness;
 import io.playline.node.auth.Hs256;
+import io.playline.proto.v1.BatchGetProgressRequest;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetItemStatsRequest;
 import io.playline.proto.v1.GetProgressRequest;
+import io.playline.proto.v1.GetProgressResponse;
 import io.playline.proto.v1.HistoryGrpc;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
@@ -83,6 +85,56 @@ class ApiServerTest extends AbstractApiNodeTest {
       assertThat(r.getDeviceId()).isEqualTo("bff");
     });
     assertThat(node.registry().get("playline.heartbeat.batch.heartbeats").summary().count()).isPositive();
+  }
+
+  @Test
+  void aBatchAnswersEachRequestAsGetProgressWouldInOrderAndIsValidatedWhole() {
+    var stub = HistoryGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS);
+    long now = System.currentTimeMillis();
+    stub.report(ReportRequest.newBuilder().setUid(4301).addEvents(Frames.event(Business.VIDEO, 1, 1_000, 60_000, now))
+        .addEvents(Frames.event(Business.COMIC, 2, 2_000, 60_000, now)).build());
+    stub.report(ReportRequest.newBuilder().setUid(4302).addEvents(Frames.event(Business.VIDEO, 1, 5_000, 60_000, now))
+        .build());
+    ItemKey video1 = ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(1).build();
+    ItemKey comic2 = ItemKey.newBuilder().setBusiness(Business.COMIC).setOid(2).build();
+    ItemKey missing = ItemKey.newBuilder().setBusiness(Business.LIVE).setOid(3).build();
+    List<GetProgressRequest> requests = List.of(
+        GetProgressRequest.newBuilder().setUid(4301).addItems(comic2).addItems(missing).addItems(video1).build(),
+        GetProgressRequest.newBuilder().setUid(4302).addItems(video1).addItems(video1).addItems(comic2).build(),
+        GetProgressRequest.newBuilder().setUid(4301).build(),
+        GetProgressRequest.newBuilder().setUid(4303).addItems(video1).build(),
+        GetProgressRequest.newBuilder().setUid(4301).addItems(video1).build());
+    List<GetProgressResponse> answers = stub.batchGetProgress(BatchGetProgressRequest.newBuilder()
+        .addAllRequests(requests).build()).getResponsesList();
+    assertThat(answers).hasSize(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      assertThat(answers.get(i)).as("requests[%s]", i).isEqualTo(stub.getProgress(requests.get(i)));
+    }
+    assertThat(answers.get(0).getRecordsList()).extracting(HistoryRecord::getProgressMs).containsExactly(2_000L, 1_000L);
+    assertThat(answers.get(1).getRecordsList()).extracting(HistoryRecord::getProgressMs).containsExactly(5_000L);
+    assertThat(answers.get(3).getRecordsList()).isEmpty();
+    assertThat(answers.get(4).getRecordsList()).singleElement().extracting(HistoryRecord::getUid).isEqualTo(4301L);
+    assertThat(stub.batchGetProgress(BatchGetProgressRequest.getDefaultInstance()).getResponsesList()).isEmpty();
+
+    BatchGetProgressRequest badUid = BatchGetProgressRequest.newBuilder().addAllRequests(requests)
+        .addRequests(GetProgressRequest.newBuilder().setUid(0).addItems(video1)).build();
+    assertThatThrownBy(() -> stub.batchGetProgress(badUid)).isInstanceOf(StatusRuntimeException.class)
+        .hasMessage("INVALID_ARGUMENT: requests[5].uid: 0 (expected: > 0)");
+    GetProgressRequest.Builder tooMany = GetProgressRequest.newBuilder().setUid(4301);
+    for (int oid = 1; oid <= 101; oid++) {
+      tooMany.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid));
+    }
+    assertThatThrownBy(() -> stub.batchGetProgress(BatchGetProgressRequest.newBuilder().addRequests(requests.get(0))
+        .addRequests(tooMany).build())).isInstanceOf(StatusRuntimeException.class)
+        .hasMessage("INVALID_ARGUMENT: requests[1].items: 101 entries (expected: at most 100)");
+    BatchGetProgressRequest.Builder overLimit = BatchGetProgressRequest.newBuilder();
+    for (int i = 0; i < 101; i++) {
+      overLimit.addRequests(requests.get(i % requests.size()));
+    }
+    assertThatThrownBy(() -> stub.batchGetProgress(overLimit.build())).isInstanceOf(StatusRuntimeException.class)
+        .hasMessage("INVALID_ARGUMENT: requests: 101 entries (expected: at most 100)");
+    assertThat(node.registry().get("playline.query.requests").tag("kind", "progress_batch").tag("outcome", "invalid")
+        .counter().count()).isEqualTo(3);
   }
 
   @Test

@@ -50,6 +50,14 @@ class ConnectApiTest extends AbstractConnectApiTest {
     assertThat(progress.body()).contains("\"uid\":\"42\"", "\"business\":\"ARTICLE\"", "\"progressMs\":\"3000\"",
         "\"oid\":\"12345678901234\"", "\"deviceId\":\"tv\"");
 
+    HttpResponse<String> batch = json("BatchGetProgress", "{\"requests\":[{\"uid\":\"42\",\"items\":["
+        + "{\"business\":\"ARTICLE\",\"oid\":\"9\"}]},{\"uid\":\"43\",\"items\":[{\"business\":\"ARTICLE\","
+        + "\"oid\":\"9\"}]},{\"uid\":\"42\"}]}");
+    assertThat(batch.statusCode()).isEqualTo(200);
+    assertThat(batch.body()).as("one answer per request, in order: 42's record, none for 43, none asked")
+        .startsWith("{\"responses\":[{\"records\":[{\"uid\":\"42\",").contains("\"progressMs\":\"3000\"")
+        .endsWith("}]},{},{}]}");
+
     HttpResponse<String> page = json("ListHistory", "{\"uid\":\"42\",\"limit\":1}");
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.body()).contains("\"hasMore\":true", "\"next\":{");

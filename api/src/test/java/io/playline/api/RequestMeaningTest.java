@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
 import io.grpc.Status;
+import io.playline.proto.v1.BatchGetProgressRequest;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.GetProgressRequest;
@@ -72,9 +73,12 @@ class RequestMeaningTest {
     Map<String, Message> requests = Map.of(
         "ClearHistory", ClearHistoryRequest.newBuilder().setUid(UID).addBusinessesValue(99).build(),
         "ListHistory", ListHistoryRequest.newBuilder().setUid(UID).addBusinessesValue(99).build(),
-        "GetProgress", GetProgressRequest.newBuilder().setUid(UID).addItems(unknownItem).build());
+        "GetProgress", GetProgressRequest.newBuilder().setUid(UID).addItems(unknownItem).build(),
+        "BatchGetProgress", BatchGetProgressRequest.newBuilder()
+            .addRequests(GetProgressRequest.newBuilder().setUid(UID).addItems(VIDEO_7))
+            .addRequests(GetProgressRequest.newBuilder().setUid(UID).addItems(VIDEO_7).addItems(unknownItem)).build());
     Map<String, String> fields = Map.of("ClearHistory", "businesses[0]", "ListHistory", "businesses[0]",
-        "GetProgress", "items[0].business");
+        "GetProgress", "items[0].business", "BatchGetProgress", "requests[1].items[1].business");
     for (ApiTransports.Transport transport : transports.all()) {
       for (Map.Entry<String, Message> r : requests.entrySet()) {
         assertThat(transport.call(r.getKey(), r.getValue())).as("%s %s", r.getKey(), r.getValue())
@@ -93,6 +97,9 @@ class RequestMeaningTest {
     assertThat(transports.connectJson("GetProgress",
         "{" + uid + ",\"items\":[{\"business\":\"PODCAST\",\"oid\":\"7\"}]}").message())
         .startsWith("items[0].business: \"PODCAST\"");
+    assertThat(transports.connectJson("BatchGetProgress", "{\"requests\":[{" + uid + "},{" + uid
+        + ",\"items\":[{\"business\":\"PODCAST\",\"oid\":\"7\"}]}]}").message()).as("inside a batch")
+        .startsWith("requests[1].items[0].business: \"PODCAST\"");
     assertThat(transports.connectJson("ListHistory", "{" + uid + ",\"after\":{\"viewTimeMs\":\"1\",\"item\":"
         + "{\"business\":\"podcast\",\"oid\":\"7\"}}}").message()).as("nested, and names are case-sensitive")
         .startsWith("after.item.business: \"podcast\"");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import io.playline.proto.v1.BatchGetProgressRequest;
 import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.DeleteHistoryRequest;
@@ -34,10 +35,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The same request gets the same answer and leaves the same stored state on every transport of the
  * internal API: random sequences of requests (valid and not: unknown and unspecified businesses,
- * bad uids, oids and limits, clears with and without their scope, pauses, reports) go over gRPC,
- * Connect binary and Connect JSON to one real node, each transport on a user of its own starting
- * from nothing; every answer (status code and message, or the response) and, at the end, every
- * user's whole history must be the same but for the uid. The seed is printed with any difference
+ * bad uids, oids and limits, in a batch's requests too, clears with and without their scope,
+ * pauses, reports) go over gRPC, Connect binary and Connect JSON to one real node, each transport
+ * on a user of its own starting from nothing; every answer (status code and message, or the
+ * response) and, at the end, every user's whole history must be the same but for the uid. The seed is printed with any difference
  * ({@code -Dplayline.differential.seed=N} replays it); bounded by {@value #STEPS} steps and
  * {@value #BUDGET_SECONDS} s.
  */
@@ -89,6 +90,11 @@ class TransportsAgreeTest {
 
   /** {@code request} for {@code uid} when it names the generic user (uid 1); a bad uid stays as it is. */
   private static Message asUser(Message request, long uid) {
+    if (request instanceof BatchGetProgressRequest batch) {
+      BatchGetProgressRequest.Builder b = BatchGetProgressRequest.newBuilder();
+      batch.getRequestsList().forEach(one -> b.addRequests((GetProgressRequest) asUser(one, uid)));
+      return b.build();
+    }
     FieldDescriptor field = request.getDescriptorForType().findFieldByName("uid");
     return field != null && (long) request.getField(field) == 1 ? request.toBuilder().setField(field, uid).build()
         : request;
@@ -102,7 +108,7 @@ class TransportsAgreeTest {
   // ---- generators -------------------------------------------------------------------------
 
   private Message request(Random r) {
-    return switch (r.nextInt(9)) {
+    return switch (r.nextInt(10)) {
       case 0, 1 -> ReportRequest.newBuilder().setUid(uid(r)).setDeviceId("d" + r.nextInt(3))
           .addAllEvents(list(r, 3, () -> event(r))).build();
       case 2 -> GetProgressRequest.newBuilder().setUid(uid(r)).addAllItems(list(r, 4, () -> item(r))).build();
@@ -115,6 +121,8 @@ class TransportsAgreeTest {
       }
       case 6 -> SetPausedRequest.newBuilder().setUid(uid(r)).setPaused(r.nextInt(3) == 0).build();
       case 7 -> GetPausedRequest.newBuilder().setUid(uid(r)).build();
+      case 8 -> BatchGetProgressRequest.newBuilder().addAllRequests(list(r, 3, () ->
+          GetProgressRequest.newBuilder().setUid(uid(r)).addAllItems(list(r, 3, () -> item(r))).build())).build();
       default -> GetItemStatsRequest.newBuilder().addAllItems(list(r, 3, () -> item(r))).build();
     };
   }

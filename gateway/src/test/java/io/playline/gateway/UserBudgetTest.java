@@ -14,6 +14,7 @@ import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Cursor;
 import io.playline.proto.v1.Error.Code;
+import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
@@ -224,6 +225,11 @@ class UserBudgetTest {
 
     @Override
     public CompletionStage<List<HistoryRecord>> progress(long uid, List<ItemKey> keys) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+
+    @Override
+    public CompletionStage<List<List<HistoryRecord>>> progress(List<GetProgressRequest> requests) {
       return CompletableFuture.completedFuture(List.of());
     }
 

@@ -51,7 +51,9 @@ import picocli.CommandLine.Option;
  *
  * <ul>
  *   <li>{@code progress}: {@code GetProgress} of {@code --batch} random items of a random user;
- *       Redis alone: {@code HMGET} of those fields of the user's records and tombstones;
+ *       Redis alone: {@code HMGET} of those fields of the user's records and tombstones; with {@code
+ *       --users-per-call N} above 1, a {@code BatchGetProgress} of N such lookups, and Redis alone
+ *       runs N users' commands per request;
  *   <li>{@code page}: {@code ListHistory} first page of {@code --page} records, warm; Redis alone:
  *       {@code ZREVRANGE 0 page-1 WITHSCORES} of the timeline, then {@code HMGET} of those members;
  *   <li>{@code list-connect}: the same page over the API's HTTP port as Connect JSON ({@link
@@ -115,6 +117,12 @@ public final class ReadsCommand implements Callable<Integer> {
 
   @Option(names = "--batch", defaultValue = "10", description = "Items per GetProgress (default: ${DEFAULT-VALUE}).")
   int batch;
+
+  @Option(names = "--users-per-call", defaultValue = "1", description = "Users per progress call: 1 sends "
+      + "GetProgress, more a BatchGetProgress of that many users' GetProgress, and Redis alone runs that many users' "
+      + "commands per request; req/s and CPU per request are then per call of that many users (default: "
+      + "${DEFAULT-VALUE}).")
+  int usersPerCall;
 
   @Mixin PageOption pages = new PageOption();
 
@@ -195,9 +203,12 @@ public final class ReadsCommand implements Callable<Integer> {
     int page = pages.page();
     Duration warm = Durations.parse(warmup, Duration.ofSeconds(5), "--warmup");
     Duration window = Durations.parse(measure, Duration.ofSeconds(10), "--measure");
-    System.out.printf("Playline bench reads: %s, %d users x %d items, batch %d, page %d, %d in flight over %d "
-        + "connections, %d pass(es), server pid %d, redis-server pid %d%n", kinds, users, items, batch, page, concurrency,
-        channels, passes, serverPid, redisPid);
+    if (usersPerCall < 1 || usersPerCall > 10_000) {
+      throw new IllegalArgumentException("--users-per-call " + usersPerCall + " (expected: 1..10000)");
+    }
+    System.out.printf("Playline bench reads: %s, %d users x %d items, batch %d, %d user(s) per progress call, page %d, "
+        + "%d in flight over %d connections, %d pass(es), server pid %d, redis-server pid %d%n", kinds, users, items,
+        batch, usersPerCall, page, concurrency, channels, passes, serverPid, redisPid);
 
     String bearer = "Bearer " + ServiceTokens.mint(secret, "bench", Duration.ofHours(6), Time.SYSTEM.instant());
     Metadata headers = new Metadata();
@@ -219,7 +230,7 @@ public final class ReadsCommand implements Callable<Integer> {
         () -> heartbeats == null ? null : heartbeats.snapshot());
     List<ReadLoops.Result> results = new ArrayList<>();
     RedisKeys keys = new RedisKeys(keyPrefix);
-    WarmReads seeded = new WarmReads(base, users, items, batch, page);
+    WarmReads seeded = new WarmReads(base, users, items, batch, page, usersPerCall);
     try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
         StoredReads hbase = stored ? new StoredReads(root, config, base, coldUsers, items, deepUsers, deepItems,
             page, redis, keys) : null) {
@@ -279,7 +290,7 @@ public final class ReadsCommand implements Callable<Integer> {
       }
     }
     ReadsReport.print(results, kinds, String.format(Locale.ROOT, "Playline bench reads: %d users x %d items, batch %d, "
-        + "page %d, %d in flight, %d pass(es), %d cores, %s", users, items, batch, page, concurrency, passes,
+        + usersPerCall + " user(s) per progress call, page %d, %d in flight, %d pass(es), %d cores, %s", users, items, batch, page, concurrency, passes,
         Runtime.getRuntime().availableProcessors(),
         java.time.LocalDate.ofInstant(Time.SYSTEM.instant(), java.time.ZoneId.systemDefault())));
     return 0;

@@ -5,6 +5,8 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.store.RedisKeys;
+import io.playline.proto.v1.BatchGetProgressRequest;
+import io.playline.proto.v1.BatchGetProgressResponse;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.GetProgressResponse;
@@ -33,8 +35,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param batch items per {@code GetProgress}
  * @param page records per {@code ListHistory} page
+ * @param callUsers users per {@code progress} call: 1 is a {@code GetProgress}, more a {@code
+ *     BatchGetProgress} of that many users' {@code GetProgress} (and, for Redis alone, that many
+ *     users' commands per request)
  */
-record WarmReads(long base, int users, int items, int batch, int page) {
+record WarmReads(long base, int users, int items, int batch, int page, int callUsers) {
   /** Writes {@code items} items per user through the API's Report, 32 calls in flight. */
   void seed(List<HistoryGrpc.HistoryStub> stubs) throws InterruptedException {
     long start = Time.SYSTEM.nanoTime();
@@ -96,12 +101,19 @@ record WarmReads(long base, int users, int items, int batch, int page) {
   CompletionStage<?> api(String kind, HistoryGrpc.HistoryStub stub) {
     long uid = randomUser();
     if (kind.equals("progress")) {
-      GetProgressRequest.Builder r = GetProgressRequest.newBuilder().setUid(uid);
-      for (int oid : randomOids()) {
-        r.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid));
+      int expected = Math.min(batch, items);
+      if (callUsers == 1) {
+        UnaryAnswer<GetProgressResponse> a = new UnaryAnswer<>(resp -> resp.getRecordsCount() == expected);
+        stub.getProgress(progressRequest(uid), a);
+        return a.done;
       }
-      UnaryAnswer<GetProgressResponse> a = new UnaryAnswer<>(resp -> resp.getRecordsCount() == Math.min(batch, items));
-      stub.getProgress(r.build(), a);
+      BatchGetProgressRequest.Builder r = BatchGetProgressRequest.newBuilder().addRequests(progressRequest(uid));
+      for (int u = 1; u < callUsers; u++) {
+        r.addRequests(progressRequest(randomUser()));
+      }
+      UnaryAnswer<BatchGetProgressResponse> a = new UnaryAnswer<>(resp -> resp.getResponsesCount() == callUsers
+          && resp.getResponsesList().stream().allMatch(one -> one.getRecordsCount() == expected));
+      stub.batchGetProgress(r.build(), a);
       return a.done;
     }
     UnaryAnswer<ListHistoryResponse> a = new UnaryAnswer<>(resp -> resp.getRecordsCount() == Math.min(page, items));
@@ -109,24 +121,41 @@ record WarmReads(long base, int users, int items, int batch, int page) {
     return a.done;
   }
 
+  private GetProgressRequest progressRequest(long uid) {
+    GetProgressRequest.Builder r = GetProgressRequest.newBuilder().setUid(uid);
+    for (int oid : randomOids()) {
+      r.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid));
+    }
+    return r.build();
+  }
+
+  /** One user's progress lookup by Redis alone: HMGET of the fields of its records and tombstones. */
+  private CompletableFuture<?> progressAlone(RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys, long uid) {
+    List<Integer> oids = randomOids();
+    byte[][] fields = new byte[oids.size()][];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = (Business.VIDEO.getNumber() + ":" + oids.get(i)).getBytes(StandardCharsets.US_ASCII);
+    }
+    CompletableFuture<List<KeyValue<byte[], byte[]>>> records = redis.hmget(keys.records(uid), fields).toCompletableFuture();
+    CompletableFuture<List<KeyValue<byte[], byte[]>>> tombs = redis.hmget(keys.tombstones(uid), fields).toCompletableFuture();
+    return records.thenCombine(tombs, (r, t) -> {
+      if (r.stream().filter(KeyValue::hasValue).count() != fields.length) {
+        throw new IllegalStateException("Redis alone found " + r.stream().filter(KeyValue::hasValue).count()
+            + " of " + fields.length + " seeded records of user " + uid);
+      }
+      return r;
+    });
+  }
+
   /** The same read of Redis alone: the plain commands it needs. */
   CompletionStage<?> redis(String kind, RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys) {
     long uid = randomUser();
     if (kind.equals("progress")) {
-      List<Integer> oids = randomOids();
-      byte[][] fields = new byte[oids.size()][];
-      for (int i = 0; i < fields.length; i++) {
-        fields[i] = (Business.VIDEO.getNumber() + ":" + oids.get(i)).getBytes(StandardCharsets.US_ASCII);
+      CompletableFuture<?> all = progressAlone(redis, keys, uid);
+      for (int u = 1; u < callUsers; u++) {
+        all = all.thenCombine(progressAlone(redis, keys, randomUser()), (a, b) -> a);
       }
-      CompletableFuture<List<KeyValue<byte[], byte[]>>> records = redis.hmget(keys.records(uid), fields).toCompletableFuture();
-      CompletableFuture<List<KeyValue<byte[], byte[]>>> tombs = redis.hmget(keys.tombstones(uid), fields).toCompletableFuture();
-      return records.thenCombine(tombs, (r, t) -> {
-        if (r.stream().filter(KeyValue::hasValue).count() != fields.length) {
-          throw new IllegalStateException("Redis alone found " + r.stream().filter(KeyValue::hasValue).count()
-              + " of " + fields.length + " seeded records of user " + uid);
-        }
-        return r;
-      });
+      return all;
     }
     byte[] timeline = keys.timeline(uid);
     return redis.zrevrangeWithScores(timeline, 0, page - 1).thenCompose(members -> {

@@ -2,6 +2,7 @@ package io.playline.core.query;
 
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;
+import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
@@ -19,6 +20,13 @@ import org.jspecify.annotations.Nullable;
 public interface HistoryService {
   /** Found records in request order, misses omitted, duplicates answered once. */
   CompletionStage<List<HistoryRecord>> progress(long uid, List<ItemKey> items);
+
+  /**
+   * {@link #progress(long, List)} of each request, answers in request order; every request is
+   * validated before anything is read, and a refusal names the request. At most {@code
+   * query.batch.max.requests} requests.
+   */
+  CompletionStage<List<List<HistoryRecord>>> progress(List<GetProgressRequest> requests);
 
   /**
    * One page of the timeline, newest first by view time ({@code records}, {@code next}, {@code

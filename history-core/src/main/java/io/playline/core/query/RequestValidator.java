@@ -3,6 +3,7 @@ package io.playline.core.query;
 import io.playline.core.config.QueryConfig;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;
+import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.ItemKey;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -41,6 +42,29 @@ final class RequestValidator {
       distinct.add(ItemKey.newBuilder().setBusinessValue(item.getBusinessValue()).setOid(item.getOid()).build());
     }
     return List.copyOf(distinct);
+  }
+
+  /**
+   * The distinct items of each of {@code requests}, in request order, every request checked before
+   * this returns: at most {@code query.batch.max.requests} of them, each with a valid uid and items
+   * (a refusal names {@code requests[i]} and the field within it).
+   */
+  List<List<ItemKey>> progressBatch(List<GetProgressRequest> requests) {
+    if (requests.size() > config.batchMaxRequests()) {
+      throw new InvalidRequestException("requests: " + requests.size() + " entries (expected: at most "
+          + config.batchMaxRequests() + ")");
+    }
+    List<List<ItemKey>> items = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      GetProgressRequest r = requests.get(i);
+      try {
+        uid(r.getUid());
+        items.add(items(r.getItemsList()));
+      } catch (InvalidRequestException e) {
+        throw new InvalidRequestException("requests[" + i + "]." + e.getMessage());
+      }
+    }
+    return items;
   }
 
   /** The distinct businesses of {@code businesses}, in first-seen order. */

@@ -10,11 +10,13 @@ import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RetriableStoreException;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.Cursor;
+import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.HistoryPage;
 import io.playline.proto.v1.HistoryRecord;
 import io.playline.proto.v1.ItemKey;
 import io.playline.proto.v1.ItemStats;
 import io.playline.time.Time;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -72,6 +74,33 @@ public final class TieredHistoryService implements HistoryService {
       validator.uid(uid);
       List<ItemKey> distinct = validator.items(items);
       return distinct.isEmpty() ? CompletableFuture.completedFuture(List.of()) : progress.progress(uid, distinct);
+    });
+  }
+
+  /**
+   * Every request is validated first, then each user's lookup is issued at once: on one Redis
+   * connection the commands of the whole batch leave in the same writes (the client's flushes are
+   * coalesced per loop turn), which is what a batch saves over separate calls, besides the calls'
+   * own transport work. Timed as one {@code progress_batch}; each user's read also counts in {@code
+   * playline.query.tier{kind="progress"}}.
+   */
+  @Override
+  public CompletionStage<List<List<HistoryRecord>>> progress(List<GetProgressRequest> requests) {
+    return call("progress_batch", () -> {
+      List<List<ItemKey>> items = validator.progressBatch(requests);
+      List<CompletableFuture<List<HistoryRecord>>> answers = new ArrayList<>(items.size());
+      for (int i = 0; i < items.size(); i++) {
+        List<ItemKey> distinct = items.get(i);
+        answers.add(distinct.isEmpty() ? CompletableFuture.completedFuture(List.of())
+            : progress.progress(requests.get(i).getUid(), distinct).toCompletableFuture());
+      }
+      return CompletableFuture.allOf(answers.toArray(CompletableFuture<?>[]::new)).thenApply(v -> {
+        List<List<HistoryRecord>> records = new ArrayList<>(answers.size());
+        for (CompletableFuture<List<HistoryRecord>> a : answers) {
+          records.add(a.join());
+        }
+        return records;
+      });
     });
   }
 

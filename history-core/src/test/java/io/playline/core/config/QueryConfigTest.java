@@ -29,9 +29,9 @@ class QueryConfigTest {
 
   @Test
   void aConfigBuiltInCodeIsHeldToTheKeysRanges() {
-    assertThatThrownBy(() -> new QueryConfig(100, 20, 100, false, 1000, Duration.ofSeconds(5), Duration.ofHours(2)))
+    assertThatThrownBy(() -> new QueryConfig(100, 100, 20, 100, false, 1000, Duration.ofSeconds(5), Duration.ofHours(2)))
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("item.stats.cache.ttl: PT2H (expected: 0..1h)");
-    assertThatThrownBy(() -> new QueryConfig(100, 20, 100, false, 1000, Duration.ofMillis(10), Duration.ZERO))
+    assertThatThrownBy(() -> new QueryConfig(100, 100, 20, 100, false, 1000, Duration.ofMillis(10), Duration.ZERO))
         .isInstanceOf(ConfigException.class).hasMessageStartingWith("query.hbase.timeout");
   }
 }

@@ -6,6 +6,7 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.playline.core.config.QueryConfig;
+import io.playline.proto.v1.BatchGetProgressRequest;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.ClearHistoryRequest;
 import io.playline.proto.v1.Cursor;
@@ -33,14 +34,14 @@ import org.jspecify.annotations.Nullable;
  */
 class RequestValidatorFuzzTest {
   /** Small limits, so the fuzzer reaches them with short inputs. */
-  private static final QueryConfig CONFIG = new QueryConfig(8, 5, 12, false, 100, Duration.ofSeconds(1), Duration.ofSeconds(30));
+  private static final QueryConfig CONFIG = new QueryConfig(8, 3, 5, 12, false, 100, Duration.ofSeconds(1), Duration.ofSeconds(30));
   private static final RequestValidator VALIDATOR = new RequestValidator(CONFIG);
   /** The businesses the API documents (common.proto); 0 and anything else are refused. */
   private static final Set<Integer> KNOWN = Set.of(1, 2, 3, 4, 5, 6);
 
   @FuzzTest(maxExecutions = 2_000_000)
   void requests(FuzzedDataProvider data) {
-    switch (data.consumeInt(0, 5)) {
+    switch (data.consumeInt(0, 6)) {
       case 0 -> progressOrDelete(or(wire(data, GetProgressRequest.parser()),
           () -> GetProgressRequest.newBuilder().setUid(uid(data)).addAllItems(items(data)).build()));
       case 1 -> progressOrDelete(or(wire(data, DeleteHistoryRequest.parser()),
@@ -49,8 +50,32 @@ class RequestValidatorFuzzTest {
       case 3 -> clear(or(wire(data, ClearHistoryRequest.parser()),
           () -> ClearHistoryRequest.newBuilder().setUid(uid(data)).addAllBusinessesValue(businesses(data))
               .setAllBusinesses(data.consumeBoolean()).build()));
+      case 4 -> batch(or(wire(data, BatchGetProgressRequest.parser()), () -> batchRequest(data)));
       default -> list(listRequest(data));
     }
+  }
+
+  private static BatchGetProgressRequest batchRequest(FuzzedDataProvider data) {
+    BatchGetProgressRequest.Builder b = BatchGetProgressRequest.newBuilder();
+    int n = data.consumeInt(0, CONFIG.batchMaxRequests() + 1);
+    for (int i = 0; i < n && data.remainingBytes() > 0; i++) {
+      b.addRequests(GetProgressRequest.newBuilder().setUid(uid(data)).addAllItems(items(data)));
+    }
+    return b.build();
+  }
+
+  /** A batch: at most so many requests, the first bad one named with its index, else each one's distinct items. */
+  private static void batch(BatchGetProgressRequest r) {
+    String problem = r.getRequestsCount() > CONFIG.batchMaxRequests() ? "requests" : null;
+    List<List<ItemKey>> expected = new ArrayList<>();
+    for (int i = 0; i < r.getRequestsCount() && problem == null; i++) {
+      GetProgressRequest one = r.getRequests(i);
+      String own = uidProblem(one.getUid());
+      own = own != null ? own : itemsProblem(one.getItemsList());
+      problem = own == null ? null : "requests[" + i + "]." + own;
+      expected.add(distinct(one.getItemsList()));
+    }
+    expect(problem, () -> VALIDATOR.progressBatch(r.getRequestsList()), expected);
   }
 
   private static <T> T or(@Nullable T parsed, java.util.function.Supplier<T> built) {
