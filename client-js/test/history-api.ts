@@ -44,6 +44,12 @@ export function historyApiTests(stack: () => Stack, nextUid: () => bigint): void
         assert.deepEqual(progress.records.map((r) => [r.business, r.oid, r.progressMs, r.durationMs, r.deviceId]),
           [[Business.ARTICLE, 9n, 3_000n, 60_000n, "bff"], [Business.VIDEO, video.oid, 500n, 60_000n, "bff"]]);
 
+        const stranger = nextUid(); // nothing recorded
+        const batch = await api.batchGetProgress({ requests: [{ uid, items: [video] }, { uid: stranger,
+          items: [article] }, { uid, items: [article] }] }, auth());
+        assert.deepEqual(batch.responses.map((one) => one.records.map((r) => [r.uid, r.oid, r.progressMs])),
+          [[[uid, video.oid, 500n]], [], [[uid, 9n, 3_000n]]], "one answer per request, in order");
+
         const first = await api.listHistory({ uid, limit: 1 }, auth());
         assert.deepEqual(first.records.map((r) => r.oid), [video.oid], "newest first");
         assert.equal(first.hasMore, true);

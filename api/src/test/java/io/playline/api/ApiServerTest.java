@@ -133,8 +133,25 @@ class ApiServerTest extends AbstractApiNodeTest {
     }
     assertThatThrownBy(() -> stub.batchGetProgress(overLimit.build())).isInstanceOf(StatusRuntimeException.class)
         .hasMessage("INVALID_ARGUMENT: requests: 101 entries (expected: at most 100)");
+    // The largest batch the default limits take: 10 requests of 100 items, 1000 in all; one item more is refused.
+    BatchGetProgressRequest.Builder largest = BatchGetProgressRequest.newBuilder();
+    for (int i = 0; i < 10; i++) {
+      GetProgressRequest.Builder full = GetProgressRequest.newBuilder().setUid(4301);
+      for (int oid = 1; oid <= 100; oid++) {
+        full.addItems(ItemKey.newBuilder().setBusiness(Business.VIDEO).setOid(oid));
+      }
+      largest.addRequests(full);
+    }
+    assertThat(stub.batchGetProgress(largest.build()).getResponsesList()).hasSize(10)
+        .allSatisfy(one -> assertThat(one.getRecordsList()).singleElement().extracting(HistoryRecord::getProgressMs)
+            .isEqualTo(1_000L));
+    assertThatThrownBy(() -> stub.batchGetProgress(largest.addRequests(requests.get(4)).build()))
+        .isInstanceOf(StatusRuntimeException.class)
+        .hasMessage("INVALID_ARGUMENT: requests: 1001 items in all (expected: at most 1000)");
     assertThat(node.registry().get("playline.query.requests").tag("kind", "progress_batch").tag("outcome", "invalid")
-        .counter().count()).isEqualTo(3);
+        .counter().count()).isEqualTo(4);
+    assertThat(node.registry().get("playline.query.tier").tag("kind", "progress_batch").tag("tier", "redis")
+        .counter().count()).as("one per lookup: 4 of the first batch, 10 of the largest").isEqualTo(14);
   }
 
   @Test

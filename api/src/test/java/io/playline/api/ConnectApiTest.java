@@ -196,6 +196,21 @@ class ConnectApiTest extends AbstractConnectApiTest {
   }
 
   @Test
+  void batchLimitsAreTheConfiguredOnes(RedisNamespace redis, KafkaNamespace kafka, HBaseNamespace hbase)
+      throws Exception {
+    start(redis, kafka, hbase, Map.of("query.batch.max.requests", "2", "query.batch.max.items", "3"));
+    String one = "{\"uid\":\"42\",\"items\":[{\"business\":\"VIDEO\",\"oid\":\"1\"}]}";
+    String two = "{\"uid\":\"42\",\"items\":[{\"business\":\"VIDEO\",\"oid\":\"1\"},"
+        + "{\"business\":\"VIDEO\",\"oid\":\"2\"}]}";
+    assertThat(json("BatchGetProgress", "{\"requests\":[" + one + "," + two + "]}").body())
+        .as("two requests of three items in all: the limits, answered").isEqualTo("{\"responses\":[{},{}]}");
+    assertThat(json("BatchGetProgress", "{\"requests\":[" + one + "," + one + "," + one + "]}").body())
+        .isEqualTo("{\"code\":\"invalid_argument\",\"message\":\"requests: 3 entries (expected: at most 2)\"}");
+    assertThat(json("BatchGetProgress", "{\"requests\":[" + two + "," + two + "]}").body())
+        .isEqualTo("{\"code\":\"invalid_argument\",\"message\":\"requests: 4 items in all (expected: at most 3)\"}");
+  }
+
+  @Test
   void aCallThatOutlivesItsBudgetIsAnsweredDeadlineExceeded(RedisNamespace redis, KafkaNamespace kafka,
       HBaseNamespace hbase) throws Exception {
     start(redis, kafka, hbase, Map.of("api.http.call.timeout", "500ms"));

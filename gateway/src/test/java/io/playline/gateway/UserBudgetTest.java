@@ -230,7 +230,7 @@ class UserBudgetTest {
 
     @Override
     public CompletionStage<List<List<HistoryRecord>>> progress(List<GetProgressRequest> requests) {
-      return CompletableFuture.completedFuture(List.of());
+      return CompletableFuture.completedFuture(requests.stream().map(r -> List.<HistoryRecord>of()).toList());
     }
 
     @Override

@@ -120,8 +120,8 @@ public final class ReadsCommand implements Callable<Integer> {
 
   @Option(names = "--users-per-call", defaultValue = "1", description = "Users per progress call: 1 sends "
       + "GetProgress, more a BatchGetProgress of that many users' GetProgress, and Redis alone runs that many users' "
-      + "commands per request; req/s and CPU per request are then per call of that many users (default: "
-      + "${DEFAULT-VALUE}).")
+      + "commands per request; req/s and CPU per request are then per call of that many users. The server takes "
+      + "at most query.batch.max.requests users and query.batch.max.items items a call (default: ${DEFAULT-VALUE}).")
   int usersPerCall;
 
   @Mixin PageOption pages = new PageOption();

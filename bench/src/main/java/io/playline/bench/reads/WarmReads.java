@@ -40,6 +40,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *     users' commands per request)
  */
 record WarmReads(long base, int users, int items, int batch, int page, int callUsers) {
+  private static final byte[] TOMB_CLEAR = "*".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TOMB_VIDEO = ("b" + Business.VIDEO.getNumber()).getBytes(StandardCharsets.US_ASCII);
+
   /** Writes {@code items} items per user through the API's Report, 32 calls in flight. */
   void seed(List<HistoryGrpc.HistoryStub> stubs) throws InterruptedException {
     long start = Time.SYSTEM.nanoTime();
@@ -129,15 +132,24 @@ record WarmReads(long base, int users, int items, int batch, int page, int callU
     return r.build();
   }
 
-  /** One user's progress lookup by Redis alone: HMGET of the fields of its records and tombstones. */
+  /**
+   * One user's progress lookup by Redis alone: HMGET of the fields of its records, and of its
+   * tombstones the same fields the API asks (the user's clear {@code *}, the business's {@code b1},
+   * then each item's).
+   */
   private CompletableFuture<?> progressAlone(RedisClusterAsyncCommands<byte[], byte[]> redis, RedisKeys keys, long uid) {
     List<Integer> oids = randomOids();
     byte[][] fields = new byte[oids.size()][];
+    byte[][] tombFields = new byte[oids.size() + 2][];
+    tombFields[0] = TOMB_CLEAR;
+    tombFields[1] = TOMB_VIDEO;
     for (int i = 0; i < fields.length; i++) {
       fields[i] = (Business.VIDEO.getNumber() + ":" + oids.get(i)).getBytes(StandardCharsets.US_ASCII);
+      tombFields[i + 2] = fields[i];
     }
     CompletableFuture<List<KeyValue<byte[], byte[]>>> records = redis.hmget(keys.records(uid), fields).toCompletableFuture();
-    CompletableFuture<List<KeyValue<byte[], byte[]>>> tombs = redis.hmget(keys.tombstones(uid), fields).toCompletableFuture();
+    CompletableFuture<List<KeyValue<byte[], byte[]>>> tombs = redis.hmget(keys.tombstones(uid), tombFields)
+        .toCompletableFuture();
     return records.thenCombine(tombs, (r, t) -> {
       if (r.stream().filter(KeyValue::hasValue).count() != fields.length) {
         throw new IllegalStateException("Redis alone found " + r.stream().filter(KeyValue::hasValue).count()

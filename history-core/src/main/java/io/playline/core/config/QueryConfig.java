@@ -10,6 +10,7 @@ import java.time.Duration;
  * @param maxItems most items one progress query or delete may name, and most businesses one list or
  *     clear may name ({@code query.max.items})
  * @param batchMaxRequests most progress requests one batch may carry ({@code query.batch.max.requests})
+ * @param batchMaxItems most items the requests of one batch may name together ({@code query.batch.max.items})
  * @param listDefaultLimit page size of a list whose limit is 0 ({@code query.list.default.limit})
  * @param listMaxLimit largest page size a list may ask for ({@code query.list.max.limit})
  * @param progressHBaseFallback whether a progress miss in Redis is looked up in HBase ({@code
@@ -23,6 +24,7 @@ import java.time.Duration;
 public record QueryConfig(
     int maxItems,
     int batchMaxRequests,
+    int batchMaxItems,
     int listDefaultLimit,
     int listMaxLimit,
     boolean progressHBaseFallback,
@@ -33,6 +35,7 @@ public record QueryConfig(
   public QueryConfig {
     QuerySettings.MAX_ITEMS.check(maxItems);
     QuerySettings.BATCH_MAX_REQUESTS.check(batchMaxRequests);
+    QuerySettings.BATCH_MAX_ITEMS.check(batchMaxItems);
     QuerySettings.LIST_MAX_LIMIT.check(listMaxLimit);
     QuerySettings.LIST_DEFAULT_LIMIT.check(listDefaultLimit);
     ConfigException.check(listDefaultLimit <= listMaxLimit, QuerySettings.LIST_DEFAULT_LIMIT.key(), listDefaultLimit,
@@ -51,6 +54,7 @@ public record QueryConfig(
     return new QueryConfig(
         QuerySettings.MAX_ITEMS.read(c),
         QuerySettings.BATCH_MAX_REQUESTS.read(c),
+        QuerySettings.BATCH_MAX_ITEMS.read(c),
         QuerySettings.LIST_DEFAULT_LIMIT.read(c),
         QuerySettings.LIST_MAX_LIMIT.read(c),
         QuerySettings.PROGRESS_HBASE_FALLBACK.read(c),

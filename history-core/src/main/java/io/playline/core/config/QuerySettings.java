@@ -29,6 +29,10 @@ public final class QuerySettings {
   public static final Setting<Integer> BATCH_MAX_REQUESTS = Setting.intValue("query.batch.max.requests", 100, 1, 10_000,
       "`GetProgress` requests in one `BatchGetProgress` (each one under `query.max.items`); more is "
           + "`INVALID_ARGUMENT`, nothing read");
+  public static final Setting<Integer> BATCH_MAX_ITEMS = Setting.intValue("query.batch.max.items", 1000, 1, 100_000,
+      "items in all the requests of one `BatchGetProgress` together; more is `INVALID_ARGUMENT`, nothing read. "
+          + "The default keeps the largest batch's Connect JSON body (about 45 bytes an item) under the default "
+          + "`frame.max.bytes`, so a batch one transport takes, every transport takes");
   public static final Setting<Boolean> PROGRESS_HBASE_FALLBACK = Setting.bool("query.progress.hbase.fallback", false,
       "read Redis misses of point progress from HBase");
   public static final Setting<Integer> HBASE_MAX_ITEMS = Setting.intValue("query.hbase.max.items", 1000, 1, 100_000,
@@ -43,7 +47,8 @@ public final class QuerySettings {
 
   public static final SettingsCatalogue CATALOGUE = new SettingsCatalogue("Reads and the HBase layout", List.of(
       HBASE_TABLE, HBASE_FAMILY, HISTORY_RETENTION, HISTORY_RETENTION_BUSINESS, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT,
-      MAX_ITEMS, BATCH_MAX_REQUESTS, PROGRESS_HBASE_FALLBACK, HBASE_MAX_ITEMS, HBASE_TIMEOUT, ITEM_STATS_CACHE_TTL));
+      MAX_ITEMS, BATCH_MAX_REQUESTS, BATCH_MAX_ITEMS, PROGRESS_HBASE_FALLBACK, HBASE_MAX_ITEMS, HBASE_TIMEOUT,
+      ITEM_STATS_CACHE_TTL));
 
   private QuerySettings() {}
 }

@@ -34,8 +34,12 @@ final class ProgressReader {
     this.clock = clock;
   }
 
-  /** The records of {@code items} (validated, distinct) that exist, in their order. */
-  CompletionStage<List<HistoryRecord>> progress(long uid, List<ItemKey> items) {
+  /**
+   * The records of {@code items} (validated, distinct) that exist, in their order; the tier that
+   * answered is counted under {@code kind} ({@code progress}, or {@code progress_batch} for a
+   * batch's lookup).
+   */
+  CompletionStage<List<HistoryRecord>> progress(String kind, long uid, List<ItemKey> items) {
     RetentionFilter filter = RetentionFilter.of(config.hbase(), List.of(), clock.getAsLong());
     List<String> members = new ArrayList<>(items.size());
     for (ItemKey item : items) {
@@ -53,10 +57,10 @@ final class ProgressReader {
         }
       }
       if (misses.isEmpty() || !config.query().progressHBaseFallback()) {
-        metrics.tier("progress", QueryMetrics.REDIS);
+        metrics.tier(kind, QueryMetrics.REDIS);
         return CompletableFuture.completedFuture(inOrder(members, found));
       }
-      metrics.tier("progress", QueryMetrics.HBASE);
+      metrics.tier(kind, QueryMetrics.HBASE);
       metrics.hbaseRead();
       return hbase.items(uid, misses, filter.oldestOverall()).thenApply(entries -> {
         entries.forEach(e -> keep(found, e, uid, filter, lookup.tombstones()));

@@ -79,7 +79,10 @@ final class QueryMetrics {
     (plain ? plainPageReads : scriptPageReads).increment();
   }
 
-  /** One finished query of {@code kind} (progress, list, delete, clear, set_paused, paused) that took {@code nanos}. */
+  /**
+   * One finished query of {@code kind} (progress, progress_batch, list, delete, clear, set_paused,
+   * paused, item_stats) that took {@code nanos}.
+   */
   void finished(String kind, String outcome, long nanos) {
     counter(requests, kind, outcome, () -> Counter.builder("playline.query.requests").tag("kind", kind)
         .tag("outcome", outcome).description("History queries and controls by kind and outcome")).increment();

@@ -46,13 +46,22 @@ final class RequestValidator {
 
   /**
    * The distinct items of each of {@code requests}, in request order, every request checked before
-   * this returns: at most {@code query.batch.max.requests} of them, each with a valid uid and items
-   * (a refusal names {@code requests[i]} and the field within it).
+   * this returns: at most {@code query.batch.max.requests} of them naming at most {@code
+   * query.batch.max.items} items together, each with a valid uid and items (a refusal names {@code
+   * requests[i]} and the field within it).
    */
   List<List<ItemKey>> progressBatch(List<GetProgressRequest> requests) {
     if (requests.size() > config.batchMaxRequests()) {
       throw new InvalidRequestException("requests: " + requests.size() + " entries (expected: at most "
           + config.batchMaxRequests() + ")");
+    }
+    long named = 0;
+    for (GetProgressRequest r : requests) {
+      named += r.getItemsCount();
+    }
+    if (named > config.batchMaxItems()) {
+      throw new InvalidRequestException("requests: " + named + " items in all (expected: at most "
+          + config.batchMaxItems() + ")");
     }
     List<List<ItemKey>> items = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {

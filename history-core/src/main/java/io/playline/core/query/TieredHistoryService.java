@@ -73,7 +73,8 @@ public final class TieredHistoryService implements HistoryService {
     return call("progress", () -> {
       validator.uid(uid);
       List<ItemKey> distinct = validator.items(items);
-      return distinct.isEmpty() ? CompletableFuture.completedFuture(List.of()) : progress.progress(uid, distinct);
+      return distinct.isEmpty() ? CompletableFuture.completedFuture(List.of())
+          : progress.progress("progress", uid, distinct);
     });
   }
 
@@ -81,8 +82,9 @@ public final class TieredHistoryService implements HistoryService {
    * Every request is validated first, then each user's lookup is issued at once: on one Redis
    * connection the commands of the whole batch leave in the same writes (the client's flushes are
    * coalesced per loop turn), which is what a batch saves over separate calls, besides the calls'
-   * own transport work. Timed as one {@code progress_batch}; each user's read also counts in {@code
-   * playline.query.tier{kind="progress"}}.
+   * own transport work. All or nothing: one lookup failing fails the batch (every lookup is waited
+   * for first), which is safe to retry. Timed as one {@code progress_batch}; each user's lookup
+   * counts in {@code playline.query.tier{kind="progress_batch"}}.
    */
   @Override
   public CompletionStage<List<List<HistoryRecord>>> progress(List<GetProgressRequest> requests) {
@@ -90,9 +92,7 @@ public final class TieredHistoryService implements HistoryService {
       List<List<ItemKey>> items = validator.progressBatch(requests);
       List<CompletableFuture<List<HistoryRecord>>> answers = new ArrayList<>(items.size());
       for (int i = 0; i < items.size(); i++) {
-        List<ItemKey> distinct = items.get(i);
-        answers.add(distinct.isEmpty() ? CompletableFuture.completedFuture(List.of())
-            : progress.progress(requests.get(i).getUid(), distinct).toCompletableFuture());
+        answers.add(lookup(requests.get(i).getUid(), items.get(i)));
       }
       return CompletableFuture.allOf(answers.toArray(CompletableFuture<?>[]::new)).thenApply(v -> {
         List<List<HistoryRecord>> records = new ArrayList<>(answers.size());
@@ -102,6 +102,18 @@ public final class TieredHistoryService implements HistoryService {
         return records;
       });
     });
+  }
+
+  /** One lookup of a batch, a throw turned into its failed stage (the batch's other lookups are issued already). */
+  private CompletableFuture<List<HistoryRecord>> lookup(long uid, List<ItemKey> distinct) {
+    if (distinct.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    try {
+      return progress.progress("progress_batch", uid, distinct).toCompletableFuture();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 
   @Override

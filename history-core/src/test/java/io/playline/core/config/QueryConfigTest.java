@@ -29,9 +29,14 @@ class QueryConfigTest {
 
   @Test
   void aConfigBuiltInCodeIsHeldToTheKeysRanges() {
-    assertThatThrownBy(() -> new QueryConfig(100, 100, 20, 100, false, 1000, Duration.ofSeconds(5), Duration.ofHours(2)))
-        .isInstanceOf(ConfigException.class).hasMessageStartingWith("item.stats.cache.ttl: PT2H (expected: 0..1h)");
-    assertThatThrownBy(() -> new QueryConfig(100, 100, 20, 100, false, 1000, Duration.ofMillis(10), Duration.ZERO))
-        .isInstanceOf(ConfigException.class).hasMessageStartingWith("query.hbase.timeout");
+    assertThatThrownBy(() -> new QueryConfig(100, 100, 1000, 20, 100, false, 1000, Duration.ofSeconds(5),
+        Duration.ofHours(2))).isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("item.stats.cache.ttl: PT2H (expected: 0..1h)");
+    assertThatThrownBy(() -> new QueryConfig(100, 100, 1000, 20, 100, false, 1000, Duration.ofMillis(10),
+        Duration.ZERO)).isInstanceOf(ConfigException.class).hasMessageStartingWith("query.hbase.timeout");
+    assertThatThrownBy(() -> new QueryConfig(100, 0, 1000, 20, 100, false, 1000, Duration.ofSeconds(5),
+        Duration.ZERO)).isInstanceOf(ConfigException.class).hasMessageStartingWith("query.batch.max.requests");
+    assertThatThrownBy(() -> new QueryConfig(100, 100, 0, 20, 100, false, 1000, Duration.ofSeconds(5),
+        Duration.ZERO)).isInstanceOf(ConfigException.class).hasMessageStartingWith("query.batch.max.items");
   }
 }

@@ -34,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  */
 class RequestValidatorFuzzTest {
   /** Small limits, so the fuzzer reaches them with short inputs. */
-  private static final QueryConfig CONFIG = new QueryConfig(8, 3, 5, 12, false, 100, Duration.ofSeconds(1), Duration.ofSeconds(30));
+  private static final QueryConfig CONFIG = new QueryConfig(8, 3, 10, 5, 12, false, 100, Duration.ofSeconds(1),
+      Duration.ofSeconds(30));
   private static final RequestValidator VALIDATOR = new RequestValidator(CONFIG);
   /** The businesses the API documents (common.proto); 0 and anything else are refused. */
   private static final Set<Integer> KNOWN = Set.of(1, 2, 3, 4, 5, 6);
@@ -64,9 +65,14 @@ class RequestValidatorFuzzTest {
     return b.build();
   }
 
-  /** A batch: at most so many requests, the first bad one named with its index, else each one's distinct items. */
+  /**
+   * A batch: at most so many requests and items in all, the first bad request named with its index,
+   * else each one's distinct items.
+   */
   private static void batch(BatchGetProgressRequest r) {
-    String problem = r.getRequestsCount() > CONFIG.batchMaxRequests() ? "requests" : null;
+    int named = r.getRequestsList().stream().mapToInt(GetProgressRequest::getItemsCount).sum();
+    String problem = r.getRequestsCount() > CONFIG.batchMaxRequests() || named > CONFIG.batchMaxItems() ? "requests"
+        : null;
     List<List<ItemKey>> expected = new ArrayList<>();
     for (int i = 0; i < r.getRequestsCount() && problem == null; i++) {
       GetProgressRequest one = r.getRequests(i);
