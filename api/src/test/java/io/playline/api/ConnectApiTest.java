@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import io.playline.core.store.RedisKeys;
 import io.playline.proto.v1.Business;
 import io.playline.proto.v1.GetProgressRequest;
 import io.playline.proto.v1.GetProgressResponse;
@@ -208,6 +209,53 @@ class ConnectApiTest extends AbstractConnectApiTest {
         .isEqualTo("{\"code\":\"invalid_argument\",\"message\":\"requests: 3 entries (expected: at most 2)\"}");
     assertThat(json("BatchGetProgress", "{\"requests\":[" + two + "," + two + "]}").body())
         .isEqualTo("{\"code\":\"invalid_argument\",\"message\":\"requests: 4 items in all (expected: at most 3)\"}");
+  }
+
+  @Test
+  void theLargestBatchFitsConnectJsonAndOneItemMoreIsRefusedAsInvalid(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of());
+    // The default limits' largest batch with the longest ids and names: 100 requests of 10 items, as compact JSON.
+    String max = Long.toString(Long.MAX_VALUE);
+    StringBuilder body = new StringBuilder("{\"requests\":[");
+    for (int r = 0; r < 100; r++) {
+      body.append(r == 0 ? "" : ",").append("{\"uid\":\"").append(max).append("\",\"items\":[");
+      for (int i = 0; i < 10; i++) {
+        body.append(i == 0 ? "" : ",").append("{\"business\":\"EPISODE\",\"oid\":\"").append(Long.MAX_VALUE - i)
+            .append("\"}");
+      }
+      body.append("]}");
+    }
+    String largest = body.append("]}").toString();
+    assertThat(largest.length()).as("near the 64 KiB body limit").isGreaterThan(50_000);
+    HttpResponse<String> answered = json("BatchGetProgress", largest);
+    assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
+    assertThat(answered.body())
+        .isEqualTo("{\"responses\":[" + String.join(",", java.util.Collections.nCopies(100, "{}")) + "]}");
+    String oneMore = largest.replaceFirst("\\]\\}", ",{\"business\":\"VIDEO\",\"oid\":\"1\"}]}");
+    assertThat(json("BatchGetProgress", oneMore).body()).as("refused by the batch's limit, not the body's")
+        .isEqualTo("{\"code\":\"invalid_argument\",\"message\":\"requests: 1001 items in all (expected: at most "
+            + "1000)\"}");
+  }
+
+  @Test
+  void aBatchFailsAsAWholeWithTheFailureOfItsFailingLookup(RedisNamespace redis, KafkaNamespace kafka,
+      HBaseNamespace hbase) throws Exception {
+    start(redis, kafka, hbase, Map.of());
+    assertThat(json("Report", "{\"uid\":\"42\",\"events\":[" + event("VIDEO", 1, 1000) + "]}").statusCode())
+        .isEqualTo(200);
+    // User 77's records key holds a string: its HMGET fails WRONGTYPE, a failure no retry mends.
+    RedisKeys keys = new RedisKeys(api.node().core().config().redisKeyPrefix());
+    api.node().core().redis().shared().set(keys.records(77), "x".getBytes(StandardCharsets.US_ASCII))
+        .get(10, TimeUnit.SECONDS);
+    String item = ",\"items\":[{\"business\":\"VIDEO\",\"oid\":\"1\"}]}";
+    assertThat(json("GetProgress", "{\"uid\":\"42\"" + item).body()).contains("\"progressMs\":\"1000\"");
+    HttpResponse<String> alone = json("GetProgress", "{\"uid\":\"77\"" + item);
+    assertThat(alone.statusCode()).isEqualTo(500);
+    HttpResponse<String> batch = json("BatchGetProgress",
+        "{\"requests\":[{\"uid\":\"42\"" + item + ",{\"uid\":\"77\"" + item + "]}");
+    assertThat(batch.statusCode()).as("42's answer is not sent without 77's").isEqualTo(alone.statusCode());
+    assertThat(batch.body()).doesNotContain("progressMs").contains("\"code\":\"internal\"");
   }
 
   @Test

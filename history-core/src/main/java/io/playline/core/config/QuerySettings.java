@@ -31,8 +31,9 @@ public final class QuerySettings {
           + "`INVALID_ARGUMENT`, nothing read");
   public static final Setting<Integer> BATCH_MAX_ITEMS = Setting.intValue("query.batch.max.items", 1000, 1, 100_000,
       "items in all the requests of one `BatchGetProgress` together; more is `INVALID_ARGUMENT`, nothing read. "
-          + "The default keeps the largest batch's Connect JSON body (about 45 bytes an item) under the default "
-          + "`frame.max.bytes`, so a batch one transport takes, every transport takes");
+          + "With the default `query.batch.max.requests` and `frame.max.bytes`, the largest batch as compact "
+          + "Connect JSON (at most ~51 bytes an item and ~41 a request: ~55 KB) fits the body limit, so a batch "
+          + "gRPC takes, Connect JSON takes too");
   public static final Setting<Boolean> PROGRESS_HBASE_FALLBACK = Setting.bool("query.progress.hbase.fallback", false,
       "read Redis misses of point progress from HBase");
   public static final Setting<Integer> HBASE_MAX_ITEMS = Setting.intValue("query.hbase.max.items", 1000, 1, 100_000,

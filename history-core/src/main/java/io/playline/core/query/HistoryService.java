@@ -24,7 +24,8 @@ public interface HistoryService {
   /**
    * {@link #progress(long, List)} of each request, answers in request order; every request is
    * validated before anything is read, and a refusal names the request. At most {@code
-   * query.batch.max.requests} requests.
+   * query.batch.max.requests} requests naming {@code query.batch.max.items} items together. All or
+   * nothing: one lookup failing fails the whole, with the failure that lookup's own call would get.
    */
   CompletionStage<List<List<HistoryRecord>>> progress(List<GetProgressRequest> requests);
 

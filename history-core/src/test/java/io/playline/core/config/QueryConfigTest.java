@@ -13,6 +13,8 @@ class QueryConfigTest {
   void defaultsFollowTheIssue() {
     QueryConfig c = CoreConfig.defaults().query();
     assertThat(c.maxItems()).isEqualTo(100);
+    assertThat(c.batchMaxRequests()).isEqualTo(100);
+    assertThat(c.batchMaxItems()).isEqualTo(1000);
     assertThat(c.listDefaultLimit()).isEqualTo(20);
     assertThat(c.listMaxLimit()).isEqualTo(100);
     assertThat(c.progressHBaseFallback()).isFalse();
