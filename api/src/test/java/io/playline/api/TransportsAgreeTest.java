@@ -38,9 +38,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * bad uids, oids and limits, in a batch's requests too, clears with and without their scope,
  * pauses, reports) go over gRPC, Connect binary and Connect JSON to one real node, each transport
  * on a user of its own starting from nothing; every answer (status code and message, or the
- * response) and, at the end, every user's whole history must be the same but for the uid. The seed is printed with any difference
- * ({@code -Dplayline.differential.seed=N} replays it); bounded by {@value #STEPS} steps and
- * {@value #BUDGET_SECONDS} s.
+ * response) and, at the end, every user's whole history must be the same but for the uid. The
+ * seed is printed with any difference ({@code -Dplayline.differential.seed=N} replays it); bounded
+ * by {@value #STEPS} steps and {@value #BUDGET_SECONDS} s.
  */
 @ExtendWith({RealRedisExtension.class, RealKafkaExtension.class, RealHBaseExtension.class})
 class TransportsAgreeTest {

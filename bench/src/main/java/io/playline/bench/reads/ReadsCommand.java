@@ -290,7 +290,8 @@ public final class ReadsCommand implements Callable<Integer> {
       }
     }
     ReadsReport.print(results, kinds, String.format(Locale.ROOT, "Playline bench reads: %d users x %d items, batch %d, "
-        + usersPerCall + " user(s) per progress call, page %d, %d in flight, %d pass(es), %d cores, %s", users, items, batch, page, concurrency, passes,
+        + "%d user(s) per progress call, page %d, %d in flight, %d pass(es), %d cores, %s", users, items, batch,
+        usersPerCall, page, concurrency, passes,
         Runtime.getRuntime().availableProcessors(),
         java.time.LocalDate.ofInstant(Time.SYSTEM.instant(), java.time.ZoneId.systemDefault())));
     return 0;

@@ -5,6 +5,7 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.playline.core.store.RedisKeys;
+import io.playline.core.store.TimelineOrder;
 import io.playline.proto.v1.BatchGetProgressRequest;
 import io.playline.proto.v1.BatchGetProgressResponse;
 import io.playline.proto.v1.Business;
@@ -144,7 +145,7 @@ record WarmReads(long base, int users, int items, int batch, int page, int callU
     tombFields[0] = TOMB_CLEAR;
     tombFields[1] = TOMB_VIDEO;
     for (int i = 0; i < fields.length; i++) {
-      fields[i] = (Business.VIDEO.getNumber() + ":" + oids.get(i)).getBytes(StandardCharsets.US_ASCII);
+      fields[i] = TimelineOrder.member(Business.VIDEO.getNumber(), oids.get(i)).getBytes(StandardCharsets.US_ASCII);
       tombFields[i + 2] = fields[i];
     }
     CompletableFuture<List<KeyValue<byte[], byte[]>>> records = redis.hmget(keys.records(uid), fields).toCompletableFuture();

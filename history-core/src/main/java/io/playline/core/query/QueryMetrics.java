@@ -97,7 +97,8 @@ final class QueryMetrics {
   /** A {@code kind} query was answered with help of {@code tier} (redis alone, or hbase too). */
   void tier(String kind, String tier) {
     counter(tiers, kind, tier, () -> Counter.builder("playline.query.tier").tag("kind", kind).tag("tier", tier)
-        .description("Queries (and each user's lookup of a batch) answered from Redis alone, or with an HBase read")).increment();
+        .description("Queries (and each user's lookup of a batch) answered from Redis alone, or with an HBase read"))
+        .increment();
   }
 
   /** The counter of tag values {@code a} and {@code b} in {@code cache}, registered from {@code builder} on first use. */

@@ -73,8 +73,7 @@ public final class TieredHistoryService implements HistoryService {
     return call("progress", () -> {
       validator.uid(uid);
       List<ItemKey> distinct = validator.items(items);
-      return distinct.isEmpty() ? CompletableFuture.completedFuture(List.of())
-          : progress.progress("progress", uid, distinct);
+      return lookup("progress", uid, distinct);
     });
   }
 
@@ -92,7 +91,7 @@ public final class TieredHistoryService implements HistoryService {
       List<List<ItemKey>> items = validator.progressBatch(requests);
       List<CompletableFuture<List<HistoryRecord>>> answers = new ArrayList<>(items.size());
       for (int i = 0; i < items.size(); i++) {
-        answers.add(lookup(requests.get(i).getUid(), items.get(i)));
+        answers.add(lookup("progress_batch", requests.get(i).getUid(), items.get(i)));
       }
       return CompletableFuture.allOf(answers.toArray(CompletableFuture<?>[]::new)).thenApply(v -> {
         List<List<HistoryRecord>> records = new ArrayList<>(answers.size());
@@ -104,13 +103,16 @@ public final class TieredHistoryService implements HistoryService {
     });
   }
 
-  /** One lookup of a batch, a throw turned into its failed stage (the batch's other lookups are issued already). */
-  private CompletableFuture<List<HistoryRecord>> lookup(long uid, List<ItemKey> distinct) {
+  /**
+   * One user's lookup of {@code distinct} (validated) items, none read for none; a throw becomes its
+   * failed stage (in a batch, the other lookups are issued already).
+   */
+  private CompletableFuture<List<HistoryRecord>> lookup(String kind, long uid, List<ItemKey> distinct) {
     if (distinct.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
     try {
-      return progress.progress("progress_batch", uid, distinct).toCompletableFuture();
+      return progress.progress(kind, uid, distinct).toCompletableFuture();
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

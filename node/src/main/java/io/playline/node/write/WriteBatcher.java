@@ -296,12 +296,14 @@ public final class WriteBatcher implements AutoCloseable {
       ownLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
     List<PendingWrite> left = new ArrayList<>();
+    int leftEvents = 0;
     for (PendingWrite h; (h = intake.poll()) != null; ) {
       left.add(h);
-      metrics.heartbeats.increment();
-      metrics.events.increment(h.records().size());
+      leftEvents += h.records().size();
     }
     if (!left.isEmpty()) {
+      metrics.heartbeats.increment(left.size());
+      metrics.events.increment(leftEvents);
       answers.fail(left, new IllegalStateException("the gateway is shutting down"));
     }
   }
