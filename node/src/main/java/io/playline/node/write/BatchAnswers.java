@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,9 +46,7 @@ final class BatchAnswers {
   void answered(SentBatch batch, @Nullable BatchOutcome outcome, @Nullable Throwable error, long endNanos) {
     metrics.latency(endNanos - batch.startNanos());
     metrics.ackLatency(endNanos - batch.oldestReadNanos());
-    for (int i = 0; i < batch.heartbeats().size(); i++) {
-      metrics.stageRedis.record(endNanos - batch.startNanos(), TimeUnit.NANOSECONDS);
-    }
+    metrics.stageRedis.record(endNanos - batch.startNanos(), batch.heartbeats().size());
     try {
       if (error != null || outcome == null) {
         fail(batch.heartbeats(), error != null ? error : new IllegalStateException("no outcome"));

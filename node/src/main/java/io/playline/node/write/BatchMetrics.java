@@ -5,11 +5,15 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.time.Time;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
 
 /** Meters of the heartbeat path: sizes, latency, refusals, first-today checks and skips. Thread-safe. */
 public final class BatchMetrics {
@@ -24,9 +28,10 @@ public final class BatchMetrics {
   final DistributionSummary batchHeartbeats;
   final Timer batchLatency;
   final Timer ackLatency;
-  final Timer stageWait;
-  final Timer stageRedis;
-  private final Timer stageNode;
+  final StageHistogram stageWait;
+  final StageHistogram stageRedis;
+  private final StageHistogram stageNode;
+  private final @Nullable Runnable unregisterStages;
   final Counter firstTodayEchoSkips;
   final Counter firstTodayLocalSkips;
   final Counter firstTodayRedisChecks;
@@ -56,11 +61,12 @@ public final class BatchMetrics {
         .description("From reading the oldest heartbeat of a batch to the batch's acks: the longest any "
             + "heartbeat of the batch spent in the node before its ack (hand-off, wait for company, Redis round trip)")
         .publishPercentiles(0.5, 0.99).register(registry);
-    stageWait = stage(registry, "wait", "From reading a heartbeat to sending its batch to Redis (queue hand-off, "
-        + "batching window, waiting for a round trip in flight)");
-    stageRedis = stage(registry, "redis", "Its batch's Redis round trip, counted once per heartbeat");
-    stageNode = stage(registry, "node", "From reading a heartbeat to handing its ack (or error) to the connection: "
-        + "its whole time in the node");
+    // Every thread that records gets a stripe of its own: the players' loops, the batcher's, a few more.
+    int threads = Runtime.getRuntime().availableProcessors() * 2 + 2;
+    stageWait = new StageHistogram(threads);
+    stageRedis = new StageHistogram(threads);
+    stageNode = new StageHistogram(threads);
+    unregisterStages = registerStages(registry, stageWait, stageRedis, stageNode);
     firstTodayEchoSkips = Counter.builder("playline.first.today").tag("result", "echo_skip").register(registry);
     firstTodayLocalSkips = Counter.builder("playline.first.today").tag("result", "local_skip").register(registry);
     firstTodayRedisChecks = Counter.builder("playline.first.today").tag("result", "redis_check").register(registry);
@@ -68,18 +74,47 @@ public final class BatchMetrics {
   }
 
   /**
-   * A per-heartbeat stage of the node's timeline, as a histogram (buckets from 10 µs to 10 s) so
-   * that a scraper can take percentiles over any window from two scrapes.
+   * {@code playline_heartbeat_stage_seconds{stage}}, each heartbeat's timeline in the node as
+   * histograms, so that a scraper can take percentiles over any window from two scrapes; exposed on a
+   * Prometheus registry (the node's), kept here only on any other. Returns how to take it off again.
    */
-  private static Timer stage(MeterRegistry registry, String stage, String description) {
-    return Timer.builder("playline.heartbeat.stage").tag("stage", stage).description(description)
-        .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
-        .maximumExpectedValue(Duration.ofSeconds(10)).register(registry);
+  private static @Nullable Runnable registerStages(MeterRegistry registry, StageHistogram wait, StageHistogram redis,
+      StageHistogram node) {
+    if (!(registry instanceof PrometheusMeterRegistry prometheus)) {
+      return null;
+    }
+    Map<String, StageHistogram> stages = new LinkedHashMap<>();
+    stages.put("wait", wait);
+    stages.put("redis", redis);
+    stages.put("node", node);
+    StageCollector collector = new StageCollector(stages, "A heartbeat's time in the node by stage: wait (from "
+        + "reading it to sending its batch to Redis: queue hand-off, batching window, a round trip in flight), "
+        + "redis (its batch's Redis round trip, counted once per heartbeat), node (from reading it to handing its "
+        + "ack or error to the connection: its whole time in the node)");
+    prometheus.getPrometheusRegistry().register(collector);
+    return () -> prometheus.getPrometheusRegistry().unregister(collector);
   }
 
   /** A heartbeat received at {@code receivedNanos} (the batcher's clock) was answered now. */
   public void answered(long receivedNanos) {
-    stageNode.record(time.nanoTime() - receivedNanos, TimeUnit.NANOSECONDS);
+    stageNode.record(time.nanoTime() - receivedNanos);
+  }
+
+  /** Heartbeat durations recorded so far for {@code stage}: wait, redis or node. */
+  StageHistogram stage(String stage) {
+    return switch (stage) {
+      case "wait" -> stageWait;
+      case "redis" -> stageRedis;
+      case "node" -> stageNode;
+      default -> throw new IllegalArgumentException("no heartbeat stage " + stage);
+    };
+  }
+
+  /** Takes the stage histograms off the node's registry (the write path closed). */
+  void close() {
+    if (unregisterStages != null) {
+      unregisterStages.run();
+    }
   }
 
   void bindQueue(MeterRegistry registry, Queue<?> queue) {

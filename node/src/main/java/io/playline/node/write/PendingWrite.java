@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param callback told once when the batch is written or failed: on its {@link Callback#executor()}
  *     when it names one and the batch was written, else on a Lettuce or batcher thread
  * @param receivedNanos the batcher's clock ({@link WriteBatcher#nanoTime()}) when the node read the
- *     heartbeat (its stage timings start there: {@code playline.heartbeat.stage})
+ *     heartbeat (its stage timings start there: {@code playline_heartbeat_stage_seconds})
  */
 public record PendingWrite(
     long uid, List<HistoryRecord> records, boolean checkFirstToday, String sessionId, String deviceId, String platform,

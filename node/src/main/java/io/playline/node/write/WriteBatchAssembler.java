@@ -6,7 +6,6 @@ import io.playline.core.write.WriteBatch;
 import io.playline.time.Time;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Turns the submissions of one batch into the {@link WriteBatch} Redis gets: one write per
@@ -57,7 +56,7 @@ final class WriteBatchAssembler {
     long start = time.nanoTime();
     long oldestRead = start;
     for (PendingWrite h : sent) {
-      metrics.stageWait.record(start - h.receivedNanos(), TimeUnit.NANOSECONDS);
+      metrics.stageWait.record(start - h.receivedNanos());
       oldestRead = Math.min(oldestRead, h.receivedNanos());
     }
     WriteBatch write = new WriteBatch(nowMs, day.compact(), day.bitmapExpiryMs(nowMs), writes, checks);

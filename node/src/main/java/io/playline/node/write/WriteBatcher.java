@@ -306,5 +306,6 @@ public final class WriteBatcher implements AutoCloseable {
       metrics.events.increment(leftEvents);
       answers.fail(left, new IllegalStateException("the gateway is shutting down"));
     }
+    metrics.close();
   }
 }

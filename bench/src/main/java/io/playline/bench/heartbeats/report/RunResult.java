@@ -46,7 +46,7 @@ public record RunResult(String kind, int pass, Map<String, Double> figures, Map<
   public static final String KAFKA = "Kafka records/heartbeat";
   public static final String HBASE = "HBase mutations/heartbeat";
   public static final String FLUSH_WINDOW = "flush-aligned window s";
-  /** The node's own timeline of a heartbeat (playline.heartbeat.stage histograms over the window). */
+  /** The node's own timeline of a heartbeat (playline_heartbeat_stage_seconds histograms over the window). */
   public static final String STAGE_WAIT_P50 = "node: read -> batch sent p50 ms";
   public static final String STAGE_WAIT_P99 = "node: read -> batch sent p99 ms";
   public static final String STAGE_REDIS_P50 = "node: batch round trip p50 ms";
