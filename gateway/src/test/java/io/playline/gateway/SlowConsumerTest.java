@@ -62,7 +62,7 @@ class SlowConsumerTest {
 
   /** Client frames the node has read, on every connection. */
   private double framesRead() {
-    return gateway.registry.find("playline.frames.received").counters().stream().mapToDouble(c -> c.count()).sum();
+    return gateway.registry.find("playline.frames.received").functionCounters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   /** Each answered on this node (no queries) with a small UNAVAILABLE error frame. */

@@ -44,7 +44,7 @@ class WebSocketEdgeBudgetsTest {
 
   /** Client frames (not pings and pongs) {@code gateway} has read, on every connection. */
   private static double framesRead(TestGateway gateway) {
-    return gateway.registry.find("playline.frames.received").counters().stream().mapToDouble(c -> c.count()).sum();
+    return gateway.registry.find("playline.frames.received").functionCounters().stream().mapToDouble(c -> c.count()).sum();
   }
 
   /** Reads frames until the close frame; returns every frame, the close frame last. */

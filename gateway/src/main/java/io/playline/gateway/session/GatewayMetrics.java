@@ -1,7 +1,9 @@
 package io.playline.gateway.session;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.playline.node.loops.LoopCounters;
 import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import java.util.EnumMap;
@@ -28,7 +30,8 @@ public final class GatewayMetrics {
   private final Counter pingRateExceeded;
   private final Counter sessionsReplaced;
   private final Counter sessionsOverCap;
-  private final Map<ClientFrame.BodyCase, Counter> frames = new EnumMap<>(ClientFrame.BodyCase.class);
+  /** Frames received by body type (indexed by ordinal): counted per frame on the players' loops. */
+  private final LoopCounters frames = new LoopCounters(ClientFrame.BodyCase.values().length);
   private final Map<Code, Counter> errors = new EnumMap<>(Code.class);
 
   public GatewayMetrics(MeterRegistry registry) {
@@ -54,9 +57,11 @@ public final class GatewayMetrics {
         .register(registry);
     sessionsOverCap = Counter.builder("playline.sessions.dropped").tag("reason", "over_cap").description(dropped)
         .register(registry);
+    // A meter reading an earlier edge's counters on this registry would hide these: replaced.
+    registry.find("playline.frames.received").meters().forEach(registry::remove);
     for (ClientFrame.BodyCase c : ClientFrame.BodyCase.values()) {
-      frames.put(c, Counter.builder("playline.frames.received").tag("type", c.name().toLowerCase(java.util.Locale.ROOT))
-          .register(registry));
+      FunctionCounter.builder("playline.frames.received", frames, f -> f.sum(c.ordinal()))
+          .tag("type", c.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
     }
     for (Code c : Code.values()) {
       if (c != Code.UNRECOGNIZED) {
@@ -124,7 +129,7 @@ public final class GatewayMetrics {
   }
 
   public void frame(ClientFrame.BodyCase type) {
-    frames.get(type).increment();
+    frames.add(type.ordinal(), 1);
   }
 
   public void error(Code code) {

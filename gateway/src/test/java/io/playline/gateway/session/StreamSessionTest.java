@@ -295,7 +295,7 @@ class StreamSessionTest {
     assertThat(refused.getSeq()).isEqualTo(3);
     assertThat(refused.getError().getCode()).isEqualTo(Code.RATE_LIMITED);
     assertThat(refused.getError().getRetryAfterMs()).isPositive();
-    assertThat(fixture.registry.get("playline.frames.received").tag("type", "heartbeat").counter().count())
+    assertThat(fixture.registry.get("playline.frames.received").tag("type", "heartbeat").functionCounter().count())
         .as("counted as the heartbeat it is").isEqualTo(2);
     assertThat(fixture.writes.submitted).as("nothing reached the write path").isEmpty();
 

@@ -61,11 +61,9 @@ public final class BatchMetrics {
         .description("From reading the oldest heartbeat of a batch to the batch's acks: the longest any "
             + "heartbeat of the batch spent in the node before its ack (hand-off, wait for company, Redis round trip)")
         .publishPercentiles(0.5, 0.99).register(registry);
-    // Every thread that records gets a stripe of its own: the players' loops, the batcher's, a few more.
-    int threads = Runtime.getRuntime().availableProcessors() * 2 + 2;
-    stageWait = new StageHistogram(threads);
-    stageRedis = new StageHistogram(threads);
-    stageNode = new StageHistogram(threads);
+    stageWait = new StageHistogram();
+    stageRedis = new StageHistogram();
+    stageNode = new StageHistogram();
     unregisterStages = registerStages(registry, stageWait, stageRedis, stageNode);
     firstTodayEchoSkips = Counter.builder("playline.first.today").tag("result", "echo_skip").register(registry);
     firstTodayLocalSkips = Counter.builder("playline.first.today").tag("result", "local_skip").register(registry);

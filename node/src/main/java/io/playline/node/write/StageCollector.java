@@ -35,7 +35,7 @@ final class StageCollector implements Collector {
       StageHistogram.Snapshot s = histogram.snapshot();
       out.dataPoint(HistogramDataPointSnapshot.builder()
           .classicHistogramBuckets(ClassicHistogramBuckets.of(UPPER_BOUNDS, s.counts()))
-          .sum(s.sumNanos() / 1e9).labels(Labels.of("stage", stage)).build());
+          .sum(s.sumMicros() / 1e6).labels(Labels.of("stage", stage)).build());
     });
     return out.build();
   }

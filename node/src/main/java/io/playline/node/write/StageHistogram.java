@@ -1,22 +1,18 @@
 package io.playline.node.write;
 
-import io.netty.util.concurrent.FastThreadLocal;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
+import io.playline.node.loops.LoopCounters;
+import java.util.Arrays;
 
 /**
  * Durations of one stage of the heartbeat path, as a cumulative histogram that costs a heartbeat a
  * few nanoseconds: the bucket is read off the value's bits (no search), and a record is two plain
- * additions into a stripe of counters that only the recording thread writes. Each thread that
- * records here is numbered once, in turn; the first {@code threads} own a stripe each, written
- * without locked instructions, and any later thread adds atomically into one shared stripe (a
- * node's loops are the threads that record, so each owns its stripe). A record may carry a weight,
- * so the heartbeats of one batch that share a value (its Redis round trip) are one record. No time
- * window, no max, no clock read: a scraper takes percentiles over any window from two scrapes.
- * Exposed by {@link StageCollector}. Thread-safe.
+ * additions into the recording loop's own stripe of {@link LoopCounters}. A record may carry a
+ * weight, so the heartbeats of one batch that share a value (its Redis round trip) are one record.
+ * No time window, no max, no clock read: a scraper takes percentiles over any window from two
+ * scrapes. Exposed by {@link StageCollector}. Thread-safe.
  *
  * <p>Buckets: four per power of two of nanoseconds (upper bounds 2<sup>e</sup>·(1 + k/4)), from 8.2 µs
- * ({@code 2^13} ns) to 17.2 s ({@code 2^34} ns), then +Inf; neighbouring bounds are 12–25 % apart.
+ * ({@code 2^13} ns) to 17.2 s ({@code 2^34} ns), then +Inf; neighbouring bounds are 14–25 % apart.
  */
 public final class StageHistogram {
   /** The first bucket's upper bound is {@code 2^MIN_EXP} ns. */
@@ -27,33 +23,16 @@ public final class StageHistogram {
   /** Finite upper bounds; one bucket more counts the values above the last. */
   static final int FINITE_BUCKETS = (MAX_EXP - MIN_EXP) * PER_POWER + 1;
   private static final int BUCKETS = FINITE_BUCKETS + 1;
-  /** Leading and trailing slots that keep two stripes' hot counters off one cache line. */
-  private static final int PAD = 8;
-  private static final int SUM = PAD + BUCKETS;
-  private static final int STRIPE_LENGTH = SUM + 1 + PAD;
-
-  /** {@code owned} stripes, one per thread numbered below {@code owned}, then the shared one. */
-  private final AtomicLongArray[] stripes;
-  private final int owned;
-  private final AtomicInteger numbered = new AtomicInteger();
-  /** Each recording thread's number here, given on its first record (on a loop: one array slot to read). */
-  private final FastThreadLocal<Integer> threadNumber = new FastThreadLocal<>() {
-    @Override
-    protected Integer initialValue() {
-      return numbered.getAndIncrement();
-    }
-  };
-
   /**
-   * Stripes for {@code threads} recording threads (1 to 64): the first that many threads to record
-   * here own one each.
+   * The counter after the buckets: the sum of the values in microseconds (in nanoseconds a node
+   * answering 100 000 heartbeats a second at 3 ms would wrap a long within a year).
    */
-  public StageHistogram(int threads) {
-    owned = Math.max(1, Math.min(64, threads));
-    stripes = new AtomicLongArray[owned + 1];
-    for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = new AtomicLongArray(STRIPE_LENGTH);
-    }
+  private static final int SUM = BUCKETS;
+
+  private final LoopCounters counters;
+
+  public StageHistogram() {
+    counters = new LoopCounters(BUCKETS + 1);
   }
 
   /** One duration of {@code nanos} (negative counts as zero). */
@@ -67,18 +46,7 @@ public final class StageHistogram {
       return;
     }
     long v = Math.max(0, nanos);
-    int bucket = PAD + bucket(v);
-    int thread = threadNumber.get();
-    if (thread < owned) {
-      // This thread is the stripe's only writer: opaque writes are never torn, and a scrape reads them.
-      AtomicLongArray mine = stripes[thread];
-      mine.setOpaque(bucket, mine.getPlain(bucket) + count);
-      mine.setOpaque(SUM, mine.getPlain(SUM) + v * count);
-    } else {
-      AtomicLongArray shared = stripes[owned];
-      shared.getAndAdd(bucket, count);
-      shared.getAndAdd(SUM, v * count);
-    }
+    counters.add(bucket(v), count, SUM, (v + 500) / 1000 * count);
   }
 
   /** The bucket of {@code nanos} (≥ 0): the first whose upper bound is at least the value. */
@@ -107,15 +75,8 @@ public final class StageHistogram {
 
   /** A consistent-enough copy: each bucket's count (not cumulative; the last is above every bound) and the sum. */
   Snapshot snapshot() {
-    long[] counts = new long[BUCKETS];
-    long sum = 0;
-    for (AtomicLongArray stripe : stripes) {
-      for (int i = 0; i < BUCKETS; i++) {
-        counts[i] += stripe.get(PAD + i);
-      }
-      sum += stripe.get(SUM);
-    }
-    return new Snapshot(counts, sum);
+    long[] all = counters.sums();
+    return new Snapshot(Arrays.copyOf(all, BUCKETS), all[SUM]);
   }
 
   /** Durations recorded so far. */
@@ -123,13 +84,13 @@ public final class StageHistogram {
     return snapshot().count();
   }
 
-  /** Their sum in nanoseconds. */
-  long sumNanos() {
-    return snapshot().sumNanos();
+  /** Their sum in microseconds (each rounded to the nearest). */
+  long sumMicros() {
+    return snapshot().sumMicros();
   }
 
-  /** Counts per bucket (index as {@link #bucket}) and the sum of the values in nanoseconds. */
-  record Snapshot(long[] counts, long sumNanos) {
+  /** Counts per bucket (index as {@link #bucket}) and the sum of the values in microseconds. */
+  record Snapshot(long[] counts, long sumMicros) {
     long count() {
       long n = 0;
       for (long c : counts) {
