@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.playline.node.write.StageHistogram;
+import io.playline.time.Time;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -48,20 +49,20 @@ public class StageTimerBenchmark {
   /** The clock reads alone, what both records below include. */
   @Benchmark
   public long clockOnly(Cursor c) {
-    long received = System.nanoTime() - c.age(ages);
-    return System.nanoTime() - received;
+    long received = Time.SYSTEM.nanoTime() - c.age(ages);
+    return Time.SYSTEM.nanoTime() - received;
   }
 
   @Benchmark
   public void micrometerTimer(Cursor c) {
-    long received = System.nanoTime() - c.age(ages);
-    timer.record(System.nanoTime() - received, TimeUnit.NANOSECONDS);
+    long received = Time.SYSTEM.nanoTime() - c.age(ages);
+    timer.record(Time.SYSTEM.nanoTime() - received, TimeUnit.NANOSECONDS);
   }
 
   @Benchmark
   public void stageHistogram(Cursor c) {
-    long received = System.nanoTime() - c.age(ages);
-    histogram.record(System.nanoTime() - received);
+    long received = Time.SYSTEM.nanoTime() - c.age(ages);
+    histogram.record(Time.SYSTEM.nanoTime() - received);
   }
 
   @Benchmark

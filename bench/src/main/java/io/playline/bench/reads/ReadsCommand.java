@@ -1,9 +1,5 @@
 package io.playline.bench.reads;
 
-import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
-import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.MetadataUtils;
 import io.playline.api.ServiceTokens;
 import io.playline.bench.common.BenchSettings;
 import io.playline.bench.common.Durations;
@@ -11,22 +7,16 @@ import io.playline.bench.common.EndpointsOption;
 import io.playline.bench.common.MajorCompactOption;
 import io.playline.bench.common.PageOption;
 import io.playline.bench.common.UidBaseOption;
-import io.playline.bench.load.LoadGenerator;
-import io.playline.bench.load.LoadSnapshot;
-import io.playline.bench.load.LoadSpec;
-import io.playline.bench.load.PageQueries;
 import io.playline.bench.probe.ProcStats;
 import io.playline.core.config.ConfigSource;
 import io.playline.core.store.RedisConnections;
 import io.playline.core.store.RedisKeys;
-import io.playline.proto.v1.HistoryGrpc;
 import io.playline.roles.endpoints.Endpoints.Field;
 import io.playline.roles.endpoints.Endpoints.Serves;
 import io.playline.roles.endpoints.Endpoints;
 import io.playline.standalone.PlaylineCli;
 import io.playline.time.Time;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +25,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -161,15 +150,6 @@ public final class ReadsCommand implements Callable<Integer> {
       + "(default: ${DEFAULT-VALUE}).")
   String heartbeatInterval;
 
-  /** The heartbeat load beside the reads (--heartbeats), or null. */
-  private @Nullable LoadGenerator heartbeats;
-
-  /** The key player tokens are signed with ({@code auth.secret}, else the standalone's development secret). */
-  private String authSecret = PlaylineCli.DEV_SECRET;
-
-  /** Queries per second a stream player offers at most: under the gateway's default 20 frames/s per connection. */
-  private static final double STREAM_QUERIES_PER_PLAYER = 15;
-
   private static final List<String> KINDS = List.of("progress", "page", "list-connect", "stream-progress",
       "stream-page", "cold",
       "deep", "deep-chunks", "stream-cold", "stream-deep", "stream-deep-chunks");
@@ -179,114 +159,53 @@ public final class ReadsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    for (String kind : kinds) {
-      if (!KINDS.contains(kind)) {
-        throw new IllegalArgumentException("--kind " + kind + " is none of " + KINDS);
-      }
-    }
-    if (!List.of("alone", "redis", "none").contains(baselines)) {
-      throw new IllegalArgumentException("--baselines " + baselines + " is none of alone, none");
-    }
+    checkArguments();
     List<String> reads = kinds.stream().map(ReadsCommand::read).distinct().toList();
     boolean stored = reads.stream().anyMatch(HBASE_KINDS::contains);
     ConfigSource config = BenchSettings.load(settings);
     Endpoints root = Endpoints.read(endpoints.file(config), needs(stored));
-    String api = root.serves(Serves::api).orElseThrow();
     String redisUri = root.redisUri().orElseThrow();
     Long pid = root.pid();
     long serverPid = pid == null ? -1 : pid;
     long redisPid = redisPid(redisUri);
-    String secret = BenchSettings.apiSecret(config);
-    authSecret = BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET);
     // bench's random blocks lie below 10 000 000; the stored users go up to base + 40 000 000 + their count.
     long base = uidBase.uidBase(() -> 50_000_000L + ThreadLocalRandom.current().nextInt(1000) * 100_000L);
     int page = pages.page();
     Duration warm = Durations.parse(warmup, Duration.ofSeconds(5), "--warmup");
     Duration window = Durations.parse(measure, Duration.ofSeconds(10), "--measure");
-    if (usersPerCall < 1 || usersPerCall > 10_000) {
-      throw new IllegalArgumentException("--users-per-call " + usersPerCall + " (expected: 1..10000)");
-    }
+    Duration interval = Durations.parse(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval");
     System.out.printf("Playline bench reads: %s, %d users x %d items, batch %d, %d user(s) per progress call, page %d, "
         + "%d in flight over %d connections, %d pass(es), server pid %d, redis-server pid %d%n", kinds, users, items,
         batch, usersPerCall, page, concurrency, channels, passes, serverPid, redisPid);
 
-    String bearer = "Bearer " + ServiceTokens.mint(secret, "bench", Duration.ofHours(6), Time.SYSTEM.instant());
-    Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), bearer);
-    ConnectReads connect = !kinds.contains("list-connect") ? null
-        : new ConnectReads(root.serves(Serves::apiHttp).orElseThrow(), bearer, Math.min(page, items));
-    URI target = URI.create("grpc://" + api);
-    List<ManagedChannel> open = new ArrayList<>();
-    List<HistoryGrpc.HistoryStub> stubs = new ArrayList<>();
-    for (int i = 0; i < channels; i++) {
-      ManagedChannel ch = NettyChannelBuilder.forAddress(target.getHost(), target.getPort()).usePlaintext()
-          .directExecutor().intercept(MetadataUtils.newAttachHeadersInterceptor(headers)).build();
-      open.add(ch);
-      stubs.add(HistoryGrpc.newStub(ch));
-    }
-    Supplier<HistoryGrpc.HistoryStub> stub = () -> stubs.get(ThreadLocalRandom.current().nextInt(stubs.size()))
-        .withDeadlineAfter(10, TimeUnit.SECONDS);
-    ReadLoops loops = new ReadLoops(concurrency, serverPid, redisPid,
-        () -> heartbeats == null ? null : heartbeats.snapshot());
+    String bearer = "Bearer " + ServiceTokens.mint(BenchSettings.apiSecret(config), "bench", Duration.ofHours(6),
+        Time.SYSTEM.instant());
     List<ReadLoops.Result> results = new ArrayList<>();
     RedisKeys keys = new RedisKeys(keyPrefix);
     WarmReads seeded = new WarmReads(base, users, items, batch, page, usersPerCall);
-    try (RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
+    try (ApiChannels api = new ApiChannels(root.serves(Serves::api).orElseThrow(), bearer, channels);
+        ConnectReads connect = !kinds.contains("list-connect") ? null
+            : new ConnectReads(root.serves(Serves::apiHttp).orElseThrow(), bearer, Math.min(page, items));
+        ReadPlayers players = new ReadPlayers(root, BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET));
+        RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
         StoredReads hbase = stored ? new StoredReads(root, config, base, coldUsers, items, deepUsers, deepItems,
             page, redis, keys) : null) {
       if (reads.stream().anyMatch(k -> !HBASE_KINDS.contains(k))) {
-        seeded.seed(stubs);
+        seeded.seed(api.stubs());
       }
       if (hbase != null) {
         hbase.seed(reads, compaction.majorCompact());
-        hbase.warmDeep(reads, stub);
+        hbase.warmDeep(reads, api::stub);
       }
-      startHeartbeats(root, base);
+      if (heartbeatConnections > 0) {
+        players.startHeartbeats(heartbeatConnections, interval, base);
+      }
+      Run run = new Run(new ReadLoops(concurrency, serverPid, redisPid, players::heartbeats), api, connect, players,
+          seeded, hbase, redis, keys, base, warm, window);
       for (int pass = 1; pass <= passes; pass++) {
         for (String kind : kinds) {
-          boolean stream = kind.startsWith("stream-");
-          String read = read(kind);
-          Supplier<CompletionStage<?>> viaApi = () -> switch (kind) {
-            case "cold" -> hbase.apiCold(stub.get());
-            case "deep", "deep-chunks" -> hbase.apiDeep(stub.get(), kind.equals("deep-chunks"));
-            case "list-connect" -> connect.page(seeded.randomUser(), page);
-            default -> seeded.api(kind, stub.get());
-          };
-          StoredReads.StreamPlayers who = !stream ? null : switch (read) {
-            case "cold" -> hbase.streamCold();
-            case "deep", "deep-chunks" -> hbase.streamDeep(read.equals("deep-chunks"));
-            default -> new StoredReads.StreamPlayers(base, users, () -> { }, null);
-          };
-          ReadLoops.Result closed = stream ? streamRun(loops, "playline-" + kind, pass, 0, warm, window, root, who)
-              : loops.closed("playline-" + kind, pass, warm, window, serverPid, viaApi);
-          results.add(closed);
-          if (paced > 0) {
-            String name = String.format(Locale.ROOT, "playline-%s@%.2f", kind, paced);
-            results.add(stream ? streamRun(loops, name, pass, closed.perSecond() * paced, warm, window, root, who)
-                : loops.paced(name, pass, closed.perSecond() * paced, warm, window, viaApi));
-          }
-          if (baselines.equals("none")) {
-            continue;
-          }
-          if (HBASE_KINDS.contains(read)) {
-            // HBase runs in the standalone's JVM: its CPU is the server column.
-            results.add(loops.closed("hbase-" + kind, pass, warm, window, serverPid,
-                () -> read.equals("cold") ? hbase.hbaseCold() : hbase.hbaseDeep(read.equals("deep-chunks"))));
-          } else {
-            results.add(loops.closed("redis-" + kind, pass, warm, window, -1,
-                () -> seeded.redis(read, redis.shared(), keys)));
-          }
+          runKind(run, kind, pass, results);
         }
-      }
-    } finally {
-      if (heartbeats != null) {
-        heartbeats.close();
-      }
-      if (connect != null) {
-        connect.close();
-      }
-      for (ManagedChannel ch : open) {
-        ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
     ReadsReport.print(results, kinds, String.format(Locale.ROOT, "Playline bench reads: %d users x %d items, batch %d, "
@@ -295,6 +214,68 @@ public final class ReadsCommand implements Callable<Integer> {
         Runtime.getRuntime().availableProcessors(),
         java.time.LocalDate.ofInstant(Time.SYSTEM.instant(), java.time.ZoneId.systemDefault())));
     return 0;
+  }
+
+  private void checkArguments() {
+    for (String kind : kinds) {
+      if (!KINDS.contains(kind)) {
+        throw new IllegalArgumentException("--kind " + kind + " is none of " + KINDS);
+      }
+    }
+    if (!List.of("alone", "redis", "none").contains(baselines)) {
+      throw new IllegalArgumentException("--baselines " + baselines + " is none of alone, none");
+    }
+    if (usersPerCall < 1 || usersPerCall > 10_000) {
+      throw new IllegalArgumentException("--users-per-call " + usersPerCall + " (expected: 1..10000)");
+    }
+  }
+
+  /** What one run's kinds read through and against, once everything is seeded. */
+  private record Run(ReadLoops loops, ApiChannels api, @Nullable ConnectReads connect, ReadPlayers players,
+      WarmReads seeded, @Nullable StoredReads hbase, RedisConnections redis, RedisKeys keys, long base,
+      Duration warm, Duration window) {}
+
+  /**
+   * One kind in one pass: Playline closed-loop (over the API, Connect JSON or player streams), paced
+   * if asked, then the store alone unless --baselines none; each result added to {@code results}.
+   */
+  private void runKind(Run run, String kind, int pass, List<ReadLoops.Result> results) throws Exception {
+    boolean stream = kind.startsWith("stream-");
+    String read = read(kind);
+    StoredReads hbase = run.hbase();
+    long serverPid = run.loops().serverPid();
+    Supplier<CompletionStage<?>> viaApi = () -> switch (kind) {
+      case "cold" -> hbase.apiCold(run.api().stub());
+      case "deep", "deep-chunks" -> hbase.apiDeep(run.api().stub(), kind.equals("deep-chunks"));
+      case "list-connect" -> run.connect().page(run.seeded().randomUser(), pages.page());
+      default -> run.seeded().api(kind, run.api().stub());
+    };
+    StoredReads.StreamPlayers who = !stream ? null : switch (read) {
+      case "cold" -> hbase.streamCold();
+      case "deep", "deep-chunks" -> hbase.streamDeep(read.equals("deep-chunks"));
+      default -> new StoredReads.StreamPlayers(run.base(), users, () -> { }, null);
+    };
+    ReadLoops.Result closed = stream
+        ? run.players().streamRun(run.loops(), "playline-" + kind, pass, 0, run.warm(), run.window(), who)
+        : run.loops().closed("playline-" + kind, pass, run.warm(), run.window(), serverPid, viaApi);
+    results.add(closed);
+    if (paced > 0) {
+      String name = String.format(Locale.ROOT, "playline-%s@%.2f", kind, paced);
+      double rate = closed.perSecond() * paced;
+      results.add(stream ? run.players().streamRun(run.loops(), name, pass, rate, run.warm(), run.window(), who)
+          : run.loops().paced(name, pass, rate, run.warm(), run.window(), viaApi));
+    }
+    if (baselines.equals("none")) {
+      return;
+    }
+    if (HBASE_KINDS.contains(read)) {
+      // HBase runs in the standalone's JVM: its CPU is the server column.
+      results.add(run.loops().closed("hbase-" + kind, pass, run.warm(), run.window(), serverPid,
+          () -> read.equals("cold") ? hbase.hbaseCold() : hbase.hbaseDeep(read.equals("deep-chunks"))));
+    } else {
+      results.add(run.loops().closed("redis-" + kind, pass, run.warm(), run.window(), -1,
+          () -> run.seeded().redis(read, run.redis().shared(), run.keys())));
+    }
   }
 
   /** The fields of the endpoints file a run needs: the API and Redis, the gateway for players, HBase for stored reads. */
@@ -310,87 +291,6 @@ public final class ReadsCommand implements Callable<Integer> {
       needed.addAll(List.of(Field.HBASE_ZOOKEEPER_QUORUM, Field.HBASE_ZOOKEEPER_PORT));
     }
     return needed.toArray(Field[]::new);
-  }
-
-  /**
-   * With --heartbeats, opens that many player connections (users {@code base + 10 000 000 ...}, not
-   * the readers') sending one-event heartbeats at the interval, and waits (bounded) until all are open.
-   */
-  private void startHeartbeats(Endpoints root, long base) throws InterruptedException {
-    if (heartbeatConnections <= 0) {
-      return;
-    }
-    long interval = Durations.parse(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval").toMillis();
-    heartbeats = players(root, heartbeatConnections, base + 10_000_000L, 1, 4, interval,
-        LoadSpec.Query.NONE, null, Duration.ofMinutes(2));
-    System.out.printf("  heartbeats: %d of %d connections open, one event every %d ms each%n",
-        heartbeats.snapshot().open(), heartbeatConnections, interval);
-  }
-
-  /**
-   * Starts {@code count} player WebSockets to the endpoints file's gateway (users {@code uidBase ...},
-   * tokens signed with {@code auth.secret}, else the standalone's development secret) and
-   * waits, at most {@code openWithin}, until all are open. {@code intervalMs} 0 = rate pacing.
-   */
-  private LoadGenerator players(Endpoints root, int count, long uidBase, int events, int window,
-      long intervalMs, LoadSpec.Query query, @Nullable PageQueries queries, Duration openWithin)
-      throws InterruptedException {
-    URI ws = URI.create(root.serves(Serves::websocket).orElseThrow());
-    LoadGenerator fleet = LoadGenerator.start(new LoadSpec("ws", List.of(ws), 0, count, 5000, 2, authSecret,
-        uidBase, LoadSpec.FlagMode.TODAY, java.time.ZoneId.of("UTC"), events, window, 2000, 1, intervalMs, intervalMs,
-        query), queries);
-    long deadline = Time.SYSTEM.nanoTime() + openWithin.toNanos();
-    while (fleet.snapshot().open() < count && Time.SYSTEM.nanoTime() - deadline < 0) {
-      Thread.sleep(50);
-    }
-    return fleet;
-  }
-
-  /**
-   * One stream-query run: a player WebSocket per seeded user ({@code base ...}), each with at most
-   * one query in flight, open-loop at {@code rate} queries/s in total (latency from each query's due
-   * time; a player whose query is still out skips its turn). {@code rate} 0 = the most the players
-   * may offer: {@link #STREAM_QUERIES_PER_PLAYER} each, under the gateway's per-connection frame
-   * limit ({@code connection.max.frames.per.second}, 20), as real players stay.
-   */
-  private ReadLoops.Result streamRun(ReadLoops loops, String kind, int pass, double rate, Duration warm,
-      Duration window, Endpoints root, StoredReads.StreamPlayers who) throws InterruptedException {
-    int players = who.count();
-    who.prepare().run();
-    LoadSpec.Query query = kind.contains("stream-progress") ? LoadSpec.Query.PROGRESS : LoadSpec.Query.PAGE;
-    try (LoadGenerator fleet = players(root, players, who.uidBase(), 0, 1, 0, query, who.queries(),
-        Duration.ofSeconds(60))) {
-      double offered = rate > 0 ? rate : players * STREAM_QUERIES_PER_PLAYER;
-      fleet.setRate(offered, Duration.ZERO);
-      Thread.sleep(warm.toMillis());
-      long[] before = loops.cpuNow(loops.serverPid());
-      LoadSnapshot from = fleet.snapshot();
-      LoadSnapshot hbFrom = heartbeats == null ? null : heartbeats.snapshot();
-      Thread.sleep(window.toMillis());
-      LoadSnapshot to = fleet.snapshot();
-      double[] hb = ReadLoops.heartbeatFigures(hbFrom, heartbeats == null ? null : heartbeats.snapshot());
-      long[] after = loops.cpuNow(loops.serverPid());
-      long n = to.acked() - from.acked();
-      long errors = 0;
-      for (int c = 0; c < to.errors().length; c++) {
-        errors += to.errors()[c] - from.errors()[c];
-      }
-      var h = to.interval();
-      double seconds = (to.nanos() - from.nanos()) / 1e9;
-      ReadLoops.Result r = new ReadLoops.Result(kind, pass, n / seconds, h.getValueAtPercentile(50) / 1000.0,
-          h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
-          ReadLoops.perRequest(before[0], after[0], n), ReadLoops.perRequest(before[3], after[3], n),
-          ReadLoops.perRequest(before[1], after[1], n), ReadLoops.perRequest(before[2], after[2], n), errors, hb[0],
-          hb[1]);
-      if (n == 0) {
-        System.out.printf("  %s: no answers: %d of %d players open, %d sent, %d skipped, closes %s%n", kind, to.open(),
-            players, to.sent() - from.sent(), to.skipped() - from.skipped(), to.closes());
-      }
-      System.out.printf(Locale.ROOT, "  %-19s p%d %9.0f req/s%s  p50 %.2f ms  p99 %.2f ms  errors %d%s%n", kind, pass,
-          r.perSecond(), String.format(Locale.ROOT, " (offered %.0f, skipped %d)", offered,
-              to.skipped() - from.skipped()), r.p50(), r.p99(), r.errors(), ReadLoops.heartbeatNote(r));
-      return r;
-    }
   }
 
   /** What a kind reads: {@code stream-X} as {@code X} over the player stream, {@code list-connect} as {@code page}. */
