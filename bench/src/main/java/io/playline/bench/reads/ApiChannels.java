@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * The HTTP/2 connections {@code bench reads} sends the internal API's calls over, each call carrying
  * the service token: requests are spread over them at random, each with a 10 s deadline.
  */
-final class ApiChannels implements AutoCloseable {
+final class ApiChannels {
   private final List<ManagedChannel> open = new ArrayList<>();
   private final List<HistoryGrpc.HistoryStub> stubs = new ArrayList<>();
 
@@ -42,16 +42,10 @@ final class ApiChannels implements AutoCloseable {
     return stubs.get(ThreadLocalRandom.current().nextInt(stubs.size())).withDeadlineAfter(10, TimeUnit.SECONDS);
   }
 
-  /** Closes every connection, waiting up to 5 s for each (less once interrupted). */
-  @Override
-  public void close() {
+  /** Closes every connection, waiting up to 5 s for each. */
+  void shutdown() throws InterruptedException {
     for (ManagedChannel ch : open) {
-      ch.shutdownNow();
-      try {
-        ch.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
   }
 }

@@ -173,7 +173,6 @@ public final class ReadsCommand implements Callable<Integer> {
     int page = pages.page();
     Duration warm = Durations.parse(warmup, Duration.ofSeconds(5), "--warmup");
     Duration window = Durations.parse(measure, Duration.ofSeconds(10), "--measure");
-    Duration interval = Durations.parse(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval");
     System.out.printf("Playline bench reads: %s, %d users x %d items, batch %d, %d user(s) per progress call, page %d, "
         + "%d in flight over %d connections, %d pass(es), server pid %d, redis-server pid %d%n", kinds, users, items,
         batch, usersPerCall, page, concurrency, channels, passes, serverPid, redisPid);
@@ -183,8 +182,8 @@ public final class ReadsCommand implements Callable<Integer> {
     List<ReadLoops.Result> results = new ArrayList<>();
     RedisKeys keys = new RedisKeys(keyPrefix);
     WarmReads seeded = new WarmReads(base, users, items, batch, page, usersPerCall);
-    try (ApiChannels api = new ApiChannels(root.serves(Serves::api).orElseThrow(), bearer, channels);
-        ConnectReads connect = !kinds.contains("list-connect") ? null
+    ApiChannels api = new ApiChannels(root.serves(Serves::api).orElseThrow(), bearer, channels);
+    try (ConnectReads connect = !kinds.contains("list-connect") ? null
             : new ConnectReads(root.serves(Serves::apiHttp).orElseThrow(), bearer, Math.min(page, items));
         ReadPlayers players = new ReadPlayers(root, BenchSettings.authSecret(config, PlaylineCli.DEV_SECRET));
         RedisConnections redis = RedisConnections.connect(redisUri, false, Duration.ofSeconds(10));
@@ -198,7 +197,8 @@ public final class ReadsCommand implements Callable<Integer> {
         hbase.warmDeep(reads, api::stub);
       }
       if (heartbeatConnections > 0) {
-        players.startHeartbeats(heartbeatConnections, interval, base);
+        players.startHeartbeats(heartbeatConnections,
+            Durations.parse(heartbeatInterval, Duration.ofSeconds(15), "--heartbeat-interval"), base);
       }
       Run run = new Run(new ReadLoops(concurrency, serverPid, redisPid, players::heartbeats), api, connect, players,
           seeded, hbase, redis, keys, base, warm, window);
@@ -207,6 +207,8 @@ public final class ReadsCommand implements Callable<Integer> {
           runKind(run, kind, pass, results);
         }
       }
+    } finally {
+      api.shutdown();
     }
     ReadsReport.print(results, kinds, String.format(Locale.ROOT, "Playline bench reads: %d users x %d items, batch %d, "
         + "%d user(s) per progress call, page %d, %d in flight, %d pass(es), %d cores, %s", users, items, batch,

@@ -8,6 +8,7 @@ import io.playline.proto.v1.ClientFrame;
 import io.playline.proto.v1.Error.Code;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,8 +31,15 @@ public final class GatewayMetrics {
   private final Counter pingRateExceeded;
   private final Counter sessionsReplaced;
   private final Counter sessionsOverCap;
-  /** Frames received by body type (indexed by ordinal): counted per frame on the players' loops. */
-  private final LoopCounters frames = new LoopCounters(ClientFrame.BodyCase.values().length);
+  /**
+   * Each registry's frames received by body type (indexed by ordinal), counted per frame on the
+   * players' loops: one set per registry, which every {@code GatewayMetrics} on it adds to, as it
+   * would to the registry's counters. Held here as long as the registry lives (the registry's
+   * function counters hold theirs only weakly).
+   */
+  private static final Map<MeterRegistry, LoopCounters> FRAMES = new WeakHashMap<>();
+
+  private final LoopCounters frames;
   private final Map<Code, Counter> errors = new EnumMap<>(Code.class);
 
   public GatewayMetrics(MeterRegistry registry) {
@@ -57,17 +65,25 @@ public final class GatewayMetrics {
         .register(registry);
     sessionsOverCap = Counter.builder("playline.sessions.dropped").tag("reason", "over_cap").description(dropped)
         .register(registry);
-    // A meter reading an earlier edge's counters on this registry would hide these: replaced.
-    registry.find("playline.frames.received").meters().forEach(registry::remove);
-    for (ClientFrame.BodyCase c : ClientFrame.BodyCase.values()) {
-      FunctionCounter.builder("playline.frames.received", frames, f -> f.sum(c.ordinal()))
-          .tag("type", c.name().toLowerCase(java.util.Locale.ROOT)).register(registry);
-    }
+    frames = frames(registry);
     for (Code c : Code.values()) {
       if (c != Code.UNRECOGNIZED) {
         errors.put(c, Counter.builder("playline.errors").tag("code", c.name()).description("Error frames sent, by code")
             .register(registry));
       }
+    }
+  }
+
+  private static LoopCounters frames(MeterRegistry registry) {
+    synchronized (FRAMES) {
+      return FRAMES.computeIfAbsent(registry, r -> {
+        LoopCounters counters = new LoopCounters(ClientFrame.BodyCase.values().length);
+        for (ClientFrame.BodyCase c : ClientFrame.BodyCase.values()) {
+          FunctionCounter.builder("playline.frames.received", counters, f -> f.sum(c.ordinal()))
+              .tag("type", c.name().toLowerCase(java.util.Locale.ROOT)).register(r);
+        }
+        return counters;
+      });
     }
   }
 

@@ -27,13 +27,18 @@ class GatewayMetricsTest {
   }
 
   @Test
-  void aLaterEdgeOnTheSameRegistryCountsItsOwnFrames() {
+  void twoOnOneRegistryCountIntoTheSameSeriesAsCountersWould() {
     GatewayMetrics first = new GatewayMetrics(registry);
     first.frame(ClientFrame.BodyCase.HEARTBEAT);
     GatewayMetrics second = new GatewayMetrics(registry);
     second.frame(ClientFrame.BodyCase.HEARTBEAT);
     second.frame(ClientFrame.BodyCase.HEARTBEAT);
+    assertThat(registry.find("playline.frames.received").tag("type", "heartbeat").functionCounters()).hasSize(1);
     assertThat(registry.get("playline.frames.received").tag("type", "heartbeat").functionCounter().count())
-        .isEqualTo(2);
+        .isEqualTo(3);
+    // Another registry has series of its own.
+    PrometheusMeterRegistry other = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new GatewayMetrics(other).frame(ClientFrame.BodyCase.HEARTBEAT);
+    assertThat(other.get("playline.frames.received").tag("type", "heartbeat").functionCounter().count()).isEqualTo(1);
   }
 }

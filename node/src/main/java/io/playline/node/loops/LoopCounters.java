@@ -7,13 +7,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A fixed set of counters that the node's loops add to per frame or per heartbeat without sharing a
- * cache line or a locked instruction: each thread that adds is numbered once, in turn, on its first
- * add; the first {@value #OWNED} own a stripe of all the counters each (made on that first add),
- * which only they write (plain additions, published with opaque writes that are never torn), and
- * any later thread adds atomically into one shared stripe. A read sums the stripes. What a
- * Micrometer counter costs per increment (a compare-and-set into cells the loops share) is what a
- * heartbeat should not pay. Thread-safe; for adds of zero or more, a read may miss adds in flight
- * but never counts one twice or goes back.
+ * cache line or a locked instruction. Each thread that adds to any of them is numbered once, in
+ * turn, on its first add; the process's first {@value #OWNED} threads to add own a stripe of each
+ * instance's counters (made on their first add to it), which only they write (plain additions,
+ * published with opaque writes that are never torn), and any later thread adds atomically into
+ * one shared stripe. A node's loops start adding as its first connections come, so each owns its
+ * stripes. A read sums the stripes. What a Micrometer counter costs per increment (a
+ * compare-and-set into cells the loops share) is what a heartbeat should not pay. Thread-safe; for
+ * adds of zero or more, a read may miss adds in flight but never counts one twice or goes back.
  */
 public final class LoopCounters {
   /** Threads that may own a stripe: a node's loops, and room to spare. */
@@ -24,13 +25,13 @@ public final class LoopCounters {
   private final int size;
   /** Stripe {@code k} of the thread numbered {@code k}, null until its first add; then the shared one. */
   private final AtomicReferenceArray<AtomicLongArray> stripes = new AtomicReferenceArray<>(OWNED + 1);
-  private final AtomicInteger numbered = new AtomicInteger();
-  /** Each adding thread's number here, given on its first add (on a Netty loop: one array slot to read). */
-  private final FastThreadLocal<Integer> threadNumber = new FastThreadLocal<>() {
+  /** Threads numbered so far, at most {@link #OWNED}: every later one shares the last stripe. */
+  private static final AtomicInteger NUMBERED = new AtomicInteger();
+  /** Each adding thread's number, given on its first add (on a Netty loop: one array slot to read). */
+  private static final FastThreadLocal<Integer> THREAD_NUMBER = new FastThreadLocal<>() {
     @Override
     protected Integer initialValue() {
-      int n = numbered.getAndIncrement();
-      return n >= 0 && n < OWNED ? n : OWNED;
+      return NUMBERED.getAndUpdate(n -> n < OWNED ? n + 1 : n);
     }
   };
 
@@ -46,7 +47,7 @@ public final class LoopCounters {
   /** Adds {@code n} to counter {@code i}. */
   public void add(int i, long n) {
     int slot = PAD + i;
-    int thread = threadNumber.get();
+    int thread = THREAD_NUMBER.get();
     if (thread < OWNED) {
       AtomicLongArray mine = own(thread); // this thread is its only writer
       mine.setOpaque(slot, mine.getPlain(slot) + n);
@@ -59,7 +60,7 @@ public final class LoopCounters {
   public void add(int i, long n, int j, long m) {
     int a = PAD + i;
     int b = PAD + j;
-    int thread = threadNumber.get();
+    int thread = THREAD_NUMBER.get();
     if (thread < OWNED) {
       AtomicLongArray mine = own(thread);
       mine.setOpaque(a, mine.getPlain(a) + n);

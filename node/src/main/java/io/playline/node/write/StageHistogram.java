@@ -45,7 +45,7 @@ public final class StageHistogram {
     if (count < 1) {
       return;
     }
-    long v = Math.max(0, nanos);
+    long v = Math.min(Math.max(0, nanos), 1L << 50); // 13 days: past every bucket, and no overflow below
     counters.add(bucket(v), count, SUM, (v + 500) / 1000 * count);
   }
 
